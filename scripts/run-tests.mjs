@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Runs every *.test.ts under test/ and src/ with node's test runner (TypeScript through tsx).
+// Arguments narrow the run to files whose path contains any of them: `npm test -- orders`.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function collect(dir) {
+  let out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out = out.concat(collect(path));
+    else if (name.endsWith('.test.ts')) out.push(path);
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = ['test', 'src']
+  .flatMap((dir) => collect(dir))
+  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -1,0 +1,34 @@
+import { Type } from 'typebox';
+import { isManualClock } from '../../clock.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, badRequest, notFound } from '../errors.ts';
+import type { TypedApp } from '../typed-app.ts';
+import { DateTime, errorResponses } from '../schemas/common.ts';
+
+/** POST /admin/clock: moves the manual clock (tests); 404 on the real clock (EXTENSIONS.md section 11). */
+export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
+  api.post('/admin/clock', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: 'Advance or set the manual clock',
+      security: [{ bearer: [] }],
+      body: Type.Object({
+        advanceMs: Type.Optional(Type.Integer({ minimum: 0 })),
+        now: Type.Optional(DateTime),
+      }),
+      response: { 200: Type.Object({ now: DateTime }), ...errorResponses(400, 401, 404) },
+    },
+  }, async (request) => {
+    const clock = ctx.clock;
+    if (!isManualClock(clock)) throw notFound('the manual clock');
+    const { advanceMs, now } = request.body;
+    if ((advanceMs === undefined) === (now === undefined)) throw badRequest('send exactly one of advanceMs or now');
+    try {
+      const ms = advanceMs !== undefined ? clock.advance(advanceMs) : clock.set(Date.parse(now!));
+      return { now: new Date(ms).toISOString() };
+    } catch (error) {
+      throw new AppError('VALIDATION_FAILED', (error as Error).message);
+    }
+  });
+}

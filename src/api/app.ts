@@ -1,0 +1,58 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import scalar from '@scalar/fastify-api-reference';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from './context.ts';
+import { errorHandler, notFoundHandler } from './errors.ts';
+import { registerAuth } from './auth/plugin.ts';
+import type { UserAuthenticator } from './auth/types.ts';
+import { registerHttpMetrics } from './ops/metrics.ts';
+import { registerOpsRoutes } from './ops/routes.ts';
+import { registerExchangeRoutes } from './exchange/routes.ts';
+import { registerClockRoutes } from './admin/clock-routes.ts';
+import type { TypedApp } from './typed-app.ts';
+
+export const API_PREFIX = '/api/v1';
+
+export interface AppDependencies {
+  users: UserAuthenticator;
+}
+
+/**
+ * Builds the HTTP application: error handling, auth, metrics, OpenAPI and every route module.
+ * It does not listen; `src/server.ts` does.
+ */
+export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<TypedApp> {
+  const options: FastifyServerOptions = {
+    logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
+  };
+  const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users });
+  const registry = registerHttpMetrics(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: `${ctx.config.exchangeName} API`, version: '1.0.0', description: 'Binary-outcome prediction-market exchange. Contract: SPEC.md and EXTENSIONS.md.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Sign-in JWT, or the admin token on admin routes' },
+          apiKey: { type: 'apiKey', in: 'header', name: `${ctx.config.headerPrefix}-api-key`, description: 'API key HMAC: also send the signature, timestamp and passphrase headers' },
+        },
+      },
+    },
+  });
+  await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerOpsRoutes(app, ctx, registry);
+  await app.register(async (api: TypedApp) => {
+    registerExchangeRoutes(api, ctx);
+    registerClockRoutes(api, ctx);
+  }, { prefix: API_PREFIX });
+  return app;
+}

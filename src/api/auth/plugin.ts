@@ -1,0 +1,79 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { unauthorized } from '../errors.ts';
+import type { Caller, UserAuthenticator } from './types.ts';
+
+export interface AuthOptions {
+  adminToken: string | undefined;
+  users: UserAuthenticator;
+}
+
+/**
+ * Installs the raw-body JSON parser (HMACs cover the exact body text) and the one hook that
+ * enforces each route's declared auth mode.
+ */
+export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
+  app.decorateRequest('caller', null);
+  app.decorateRequest('isAdmin', false);
+  app.decorateRequest('rawBody', undefined);
+
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    request.rawBody = text;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const error = Object.assign(new Error('body is not valid JSON'), { statusCode: 400 });
+      done(error, undefined);
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const mode = request.routeOptions.config.auth ?? 'public';
+    const bearer = bearerToken(request);
+    const isAdmin = bearer !== undefined && isAdminToken(bearer, options.adminToken);
+    request.isAdmin = isAdmin;
+    switch (mode) {
+      case 'public':
+        return;
+      case 'admin':
+        if (!isAdmin) throw unauthorized('a valid admin token is required');
+        return;
+      case 'apiKey':
+        request.caller = await options.users.fromHmac(request);
+        return;
+      case 'jwt':
+        if (bearer === undefined) throw unauthorized('a sign-in token (Authorization: Bearer) is required');
+        request.caller = await options.users.fromJwt(bearer);
+        return;
+      case 'jwtOrApiKey':
+        request.caller = await userFromEither(request, bearer, options.users);
+        return;
+      case 'optionalUser':
+        if ((bearer !== undefined && !isAdmin) || options.users.hasHmacHeaders(request)) {
+          request.caller = await userFromEither(request, isAdmin ? undefined : bearer, options.users);
+        }
+        return;
+    }
+  });
+}
+
+async function userFromEither(request: FastifyRequest, bearer: string | undefined, users: UserAuthenticator): Promise<Caller> {
+  if (bearer !== undefined) return users.fromJwt(bearer);
+  return users.fromHmac(request);
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+function isAdminToken(candidate: string, adminToken: string | undefined): boolean {
+  if (adminToken === undefined) return false;
+  const a = Buffer.from(candidate);
+  const b = Buffer.from(adminToken);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * Route-level authentication choices. A route declares one in `config.auth`; the auth hook
+ * enforces it before validation, so a bad credential is a 401 whatever the body holds.
+ * - public: no credentials (an admin bearer token still marks the request as an admin read)
+ * - optionalUser: public, but a valid JWT or API-key HMAC identifies the caller
+ * - apiKey: API-key HMAC only
+ * - jwt: a sign-in JWT only
+ * - jwtOrApiKey: either
+ * - admin: the operator's bearer token
+ */
+export type AuthMode = 'public' | 'optionalUser' | 'apiKey' | 'jwt' | 'jwtOrApiKey' | 'admin';
+
+export interface Caller {
+  readonly userId: string;
+  readonly address: `0x${string}`;
+  readonly proxyWallet: `0x${string}`;
+  readonly via: 'jwt' | 'apiKey';
+  /** The API key that signed the request, when `via` is apiKey. */
+  readonly apiKey?: string;
+}
+
+/** Verifies user credentials; implemented by the identity module. Both throw 401 AppErrors. */
+export interface UserAuthenticator {
+  fromJwt(token: string): Promise<Caller>;
+  fromHmac(request: FastifyRequest): Promise<Caller>;
+  /** True when the request carries the API-key headers at all. */
+  hasHmacHeaders(request: FastifyRequest): boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+    isAdmin: boolean;
+    /** The exact request body text, as the HMAC signature covers it. */
+    rawBody: string | undefined;
+  }
+}

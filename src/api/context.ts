@@ -1,0 +1,17 @@
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Store } from '../store/database.ts';
+
+/**
+ * Everything a route handler may use, built once at boot by `src/server.ts`. Handlers stay thin:
+ * they validate, check the caller, and call a service or repository through this object.
+ */
+export interface AppContext {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly store: Store;
+  /** The fixed id that admin-created rows carry as `createdBy` (one per deployment). */
+  readonly operatorUserId: string;
+  /** Flips to true once the store is migrated and the engine has loaded its books. */
+  ready: boolean;
+}

@@ -1,0 +1,99 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * The one error catalogue (EXTENSIONS.md section 9). Every non-2xx body is
+ * `{statusCode, error, code, message}`; codes are stable, statuses fixed per code.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  INVALID_SIGNATURE: 400,
+  INSUFFICIENT_BALANCE: 400,
+  POST_ONLY_WOULD_CROSS: 400,
+  MARKET_NOT_TRADABLE: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Order-rule codes are more specific than VALIDATION_FAILED but still 400 (section 9). */
+export type OrderRuleCode = `ORDER_${string}`;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export class AppError extends Error {
+  readonly statusCode: number;
+  readonly code: string;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode | OrderRuleCode, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.code = code;
+    this.statusCode = code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : 400;
+    this.headers = headers;
+  }
+}
+
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const badRequest = (message: string) => new AppError('VALIDATION_FAILED', message);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const unauthorized = (message = 'missing or invalid credentials') => new AppError('UNAUTHORIZED', message);
+export const forbidden = (message = 'this resource belongs to another user') => new AppError('FORBIDDEN', message);
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  code: string;
+  message: string;
+}
+
+export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
+  return { statusCode, error: STATUS_TEXT[statusCode] ?? 'Error', code, message };
+}
+
+/** Fastify's own errors (validation, body parsing, limits) mapped onto the catalogue. */
+function fromFastifyError(error: FastifyError): { status: number; code: string; message: string } {
+  if (error.validation) {
+    const where = error.validationContext ?? 'request';
+    return { status: 400, code: 'VALIDATION_FAILED', message: `${where}${error.message.replace(/^(body|querystring|params|headers)/, '')}` };
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 413) return { status, code: 'PAYLOAD_TOO_LARGE', message: error.message };
+  if (status === 415) return { status, code: 'UNSUPPORTED_MEDIA_TYPE', message: error.message };
+  if (status === 404) return { status, code: 'NOT_FOUND', message: error.message };
+  if (status === 429) return { status, code: 'RATE_LIMITED', message: error.message };
+  if (status >= 400 && status < 500) return { status: 400, code: 'VALIDATION_FAILED', message: error.message };
+  return { status: 500, code: 'INTERNAL_ERROR', message: 'internal error' };
+}
+
+export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof AppError) {
+    reply.headers(error.headers).code(error.statusCode).send(errorBody(error.statusCode, error.code, error.message));
+    return;
+  }
+  const mapped = fromFastifyError(error as FastifyError);
+  if (mapped.status >= 500) request.log.error({ err: error }, 'unhandled error');
+  reply.code(mapped.status).send(errorBody(mapped.status, mapped.code, mapped.message));
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
+  reply.code(404).send(errorBody(404, 'NOT_FOUND', `route ${request.method} ${request.url.split('?')[0]} not found`));
+}

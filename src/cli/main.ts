@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { ConfigError, loadConfig } from '../config.ts';
+import { startServer } from '../server.ts';
+
+/** Operator commands. Configuration flags (`--port 4000`, `--data-dir ./x`) override the environment. */
+const program = new Command('pmx').description('Prediction-market exchange: server and operator commands');
+
+program
+  .command('serve', { isDefault: true })
+  .description('run the exchange (REST, Socket.IO, engine, jobs) on the configured store')
+  .option('--demo', 'seed a demo exchange and print its admin token')
+  .allowUnknownOption()
+  .allowExcessArguments()
+  .action(async () => {
+    const config = loadConfig({ argv: process.argv.slice(2) });
+    const server = await startServer(config);
+    server.app.log.info(`exchange listening on ${server.url} (API ${server.url}/api/v1, docs ${server.url}/docs)`);
+    const stop = async () => {
+      await server.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
+program
+  .command('migrate')
+  .description('apply pending database migrations and exit')
+  .allowUnknownOption()
+  .allowExcessArguments()
+  .action(async () => {
+    const { openStore } = await import('../store/database.ts');
+    const { migrateToLatest } = await import('../store/migrate.ts');
+    const config = loadConfig({ argv: process.argv.slice(2) });
+    const store = await openStore(config);
+    const applied = await migrateToLatest(store.db);
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date');
+    await store.close();
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
+  else console.error(error);
+  process.exit(1);
+});

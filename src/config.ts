@@ -1,0 +1,171 @@
+import { existsSync, readFileSync } from 'node:fs';
+
+/**
+ * The server's configuration, parsed once at boot (EXTENSIONS.md section 10).
+ * Sources, weakest first: defaults, a `.env` file, the environment, `--name=value` flags.
+ * Any invalid value throws a ConfigError naming the variable; the CLI prints it and exits.
+ */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly adminToken: string | undefined;
+  readonly jwtSecret: string | undefined;
+  readonly headerPrefix: string;
+  readonly chainId: number;
+  readonly exchangeName: string;
+  readonly exchangeAddress: `0x${string}`;
+  readonly negRiskExchangeAddress: `0x${string}`;
+  readonly collateralAddress: `0x${string}`;
+  readonly conditionalTokensAddress: `0x${string}`;
+  readonly clock: 'real' | 'manual';
+  readonly faucetEnabled: boolean;
+  readonly hmacWindowMs: number;
+  readonly positionBatchMax: number;
+  readonly tradeActivityMinUsd: number;
+  readonly rewardsMinPayoutUsdc: number;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Source = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** Fixed default contract addresses of the embedded deployment (any 20-byte values would do). */
+const DEFAULT_ADDRESSES = {
+  EXCHANGE_ADDRESS: '0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E',
+  NEG_RISK_EXCHANGE_ADDRESS: '0xC5d563A36AE78145C45a50134d48A1215220f80a',
+  COLLATERAL_ADDRESS: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
+  CONDITIONAL_TOKENS_ADDRESS: '0x4D97DCd97eC945f40cF65F87097ACe5EA0476045',
+} as const;
+
+export function loadConfig(options: { env?: Source; argv?: string[]; envFile?: string } = {}): Config {
+  const fromFile = options.envFile === undefined ? readEnvFile('.env') : readEnvFile(options.envFile);
+  const source: Source = { ...fromFile, ...(options.env ?? process.env), ...parseFlags(options.argv ?? []) };
+  return parseConfig(source);
+}
+
+export function parseConfig(source: Source): Config {
+  const read = (name: string): string | undefined => {
+    const value = source[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const config: Config = {
+    port: integer(read, 'PORT', 3000, 0, 65535),
+    host: read('HOST') ?? '127.0.0.1',
+    dataDir: read('DATA_DIR') ?? './data',
+    databaseUrl: optionalUrl(read, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: optionalUrl(read, 'REDIS_URL', ['redis:', 'rediss:']),
+    adminToken: minLength(read, 'ADMIN_TOKEN', 16),
+    jwtSecret: minLength(read, 'JWT_SECRET', 32),
+    headerPrefix: matching(read, 'HEADER_PREFIX', 'svc', /^[a-z][a-z0-9-]{0,31}$/, 'lowercase letters, digits and dashes'),
+    chainId: integer(read, 'CHAIN_ID', 31337, 1, Number.MAX_SAFE_INTEGER),
+    exchangeName: read('EXCHANGE_NAME') ?? 'PMX Exchange',
+    exchangeAddress: address(read, 'EXCHANGE_ADDRESS'),
+    negRiskExchangeAddress: address(read, 'NEG_RISK_EXCHANGE_ADDRESS'),
+    collateralAddress: address(read, 'COLLATERAL_ADDRESS'),
+    conditionalTokensAddress: address(read, 'CONDITIONAL_TOKENS_ADDRESS'),
+    clock: oneOf(read, 'CLOCK', 'real', ['real', 'manual'] as const),
+    faucetEnabled: boolean(read, 'FAUCET_ENABLED', false),
+    hmacWindowMs: integer(read, 'HMAC_WINDOW_MS', 30_000, 1_000, 3_600_000),
+    positionBatchMax: integer(read, 'POSITION_BATCH_MAX', 50, 1, 200),
+    tradeActivityMinUsd: decimal(read, 'TRADE_ACTIVITY_MIN_USD', 0),
+    rewardsMinPayoutUsdc: decimal(read, 'REWARDS_MIN_PAYOUT_USDC', 1),
+    logLevel: oneOf(read, 'LOG_LEVEL', 'info', LOG_LEVELS),
+  };
+  return Object.freeze(config);
+}
+
+function integer(read: (n: string) => string | undefined, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${raw}`);
+  return value;
+}
+
+function decimal(read: (n: string) => string | undefined, name: string, fallback: number): number {
+  const raw = read(name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+(\.\d{1,6})?$/.test(raw)) throw new ConfigError(`${name} must be a non-negative decimal with at most 6 decimals, got "${raw}"`);
+  return Number(raw);
+}
+
+function boolean(read: (n: string) => string | undefined, name: string, fallback: boolean): boolean {
+  const raw = read(name);
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(read: (n: string) => string | undefined, name: string, fallback: T, values: readonly T[]): T {
+  const raw = read(name);
+  if (raw === undefined) return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function matching(read: (n: string) => string | undefined, name: string, fallback: string, pattern: RegExp, what: string): string {
+  const raw = read(name);
+  if (raw === undefined) return fallback;
+  if (!pattern.test(raw)) throw new ConfigError(`${name} must be ${what}, got "${raw}"`);
+  return raw;
+}
+
+function minLength(read: (n: string) => string | undefined, name: string, min: number): string | undefined {
+  const raw = read(name);
+  if (raw !== undefined && raw.length < min) throw new ConfigError(`${name} must be at least ${min} characters long`);
+  return raw;
+}
+
+function address(read: (n: string) => string | undefined, name: keyof typeof DEFAULT_ADDRESSES): `0x${string}` {
+  const raw = read(name) ?? DEFAULT_ADDRESSES[name];
+  if (!ADDRESS.test(raw)) throw new ConfigError(`${name} must be a 20-byte hex address, got "${raw}"`);
+  return raw as `0x${string}`;
+}
+
+function optionalUrl(read: (n: string) => string | undefined, name: string, protocols: string[]): string | undefined {
+  const raw = read(name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(url.protocol)) throw new ConfigError(`${name} must start with ${protocols.join(' or ')}//`);
+  return raw;
+}
+
+/** `--port=4000` or `--port 4000` becomes PORT=4000; bare flags (`--demo`) are left to the CLI. */
+function parseFlags(argv: string[]): Source {
+  const out: Source = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) continue;
+    const [flag, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    const name = flag.toUpperCase().replace(/-/g, '_');
+    if (inline !== undefined) out[name] = inline;
+    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) out[name] = argv[++i];
+  }
+  return out;
+}
+
+function readEnvFile(path: string): Source {
+  if (!existsSync(path)) return {};
+  const out: Source = {};
+  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
+    const match = /^\s*([A-Z0-9_]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (match) out[match[1]!] = match[2]!.replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export interface Store {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+/**
+ * Opens the store: PostgreSQL when a connection string is given, else PGlite under `dataDir`
+ * (`memory://` keeps nothing). Both return int8 columns as bigint, so amounts never pass through
+ * a float on their way out of SQL.
+ */
+export async function openStore(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Store> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string): Promise<Store> {
+  const inMemory = dataDir === 'memory://';
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(inMemory ? undefined : dataDir, { parsers: { [INT8_OID]: (value: string) => BigInt(value) } });
+  await pglite.waitReady;
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}
+
+async function openPostgres(connectionString: string): Promise<Store> {
+  const types = {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === INT8_OID) return (value: string) => BigInt(value);
+      return pg.types.getTypeParser(oid, format);
+    },
+  };
+  const pool = new pg.Pool({ connectionString, max: 10, types });
+  // A failed idle connection must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}

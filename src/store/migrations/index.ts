@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_settings.ts';
+
+/** Every migration, by name; names sort in the order they apply. */
+export const migrations: Record<string, Migration> = {
+  '0001_settings': m0001,
+};

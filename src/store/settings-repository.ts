@@ -1,0 +1,8 @@
+import type { Db } from './database.ts';
+
+/** Returns the stored value of `key`, storing `candidate` first when there is none (race-safe). */
+export async function getOrCreateSetting(db: Db, key: string, candidate: () => string): Promise<string> {
+  await db.insertInto('settings').values({ key, value: candidate() }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
+  return row.value;
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { parseConfig } from '../../src/config.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export interface TestServer extends RunningServer {
+  /** Absolute URL of an API path: api('/events') → http://127.0.0.1:port/api/v1/events */
+  api(path: string): string;
+  adminHeaders: Record<string, string>;
+}
+
+/**
+ * A real server on a free loopback port with its own empty database: PGlite in memory by default,
+ * or a fresh database on the PostgreSQL of DATABASE_URL (dropped again on close).
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+  const config = parseConfig({
+    PORT: '0',
+    DATA_DIR: 'memory://',
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+    CLOCK: 'manual',
+    FAUCET_ENABLED: 'true',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const server = await startServer(config);
+  return {
+    ...server,
+    api: (path: string) => `${server.url}/api/v1${path}`,
+    adminHeaders: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    async close() {
+      await server.close();
+      await database?.drop();
+    },
+  };
+}
+
+async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `pmx_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
