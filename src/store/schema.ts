@@ -10,6 +10,20 @@ export interface SettingsTable {
   created_at: Generated<Date>;
 }
 
+export interface UsersTable {
+  id: string;
+  /** Sign-in address (EOA), stored lowercase. */
+  address: string;
+  /** Derived proxy wallet, stored lowercase. */
+  proxy_wallet: string;
+  display_name: string | null;
+  avatar_url: string | null;
+  anonymous: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   settings: SettingsTable;
+  users: UsersTable;
 }

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { getAddress, type Address } from 'viem';
+import { deriveProxyWallet } from '../core/proxy-wallet.ts';
+import type { Db } from './database.ts';
+
+export interface User {
+  id: string;
+  /** Checksummed sign-in address. */
+  address: Address;
+  /** Checksummed proxy wallet. */
+  proxyWallet: Address;
+  displayName: string | null;
+  avatarUrl: string | null;
+  anonymous: boolean;
+  createdAt: Date;
+}
+
+type UserRow = { id: string; address: string; proxy_wallet: string; display_name: string | null; avatar_url: string | null; anonymous: boolean; created_at: Date };
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    address: getAddress(row.address),
+    proxyWallet: getAddress(row.proxy_wallet),
+    displayName: row.display_name,
+    avatarUrl: row.avatar_url,
+    anonymous: row.anonymous,
+    createdAt: row.created_at,
+  };
+}
+
+const COLUMNS = ['id', 'address', 'proxy_wallet', 'display_name', 'avatar_url', 'anonymous', 'created_at'] as const;
+
+/** Returns the user of a sign-in address, creating it (and its proxy wallet) on first sight. */
+export async function findOrCreateUserByAddress(db: Db, address: string): Promise<User> {
+  const owner = getAddress(address.toLowerCase());
+  await db
+    .insertInto('users')
+    .values({ id: randomUUID(), address: owner.toLowerCase(), proxy_wallet: deriveProxyWallet(owner).toLowerCase() })
+    .onConflict((oc) => oc.column('address').doNothing())
+    .execute();
+  const row = await db.selectFrom('users').select(COLUMNS).where('address', '=', owner.toLowerCase()).executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+export async function findUserById(db: Db, id: string): Promise<User | undefined> {
+  const row = await db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row && toUser(row);
+}
+
+/** Finds a user by sign-in address or proxy wallet, in any letter case. */
+export async function findUserByWallet(db: Db, wallet: string): Promise<User | undefined> {
+  const lower = wallet.toLowerCase();
+  const row = await db.selectFrom('users').select(COLUMNS)
+    .where((eb) => eb.or([eb('address', '=', lower), eb('proxy_wallet', '=', lower)]))
+    .executeTakeFirst();
+  return row && toUser(row);
+}
