@@ -20,6 +20,8 @@ export interface Config {
   readonly negRiskExchangeAddress: `0x${string}`;
   readonly collateralAddress: `0x${string}`;
   readonly conditionalTokensAddress: `0x${string}`;
+  /** The oracle (resolution adapter) address that conditions are prepared for. */
+  readonly oracleAddress: `0x${string}`;
   readonly clock: 'real' | 'manual';
   readonly faucetEnabled: boolean;
   readonly hmacWindowMs: number;
@@ -44,6 +46,7 @@ const DEFAULT_ADDRESSES = {
   NEG_RISK_EXCHANGE_ADDRESS: '0xC5d563A36AE78145C45a50134d48A1215220f80a',
   COLLATERAL_ADDRESS: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174',
   CONDITIONAL_TOKENS_ADDRESS: '0x4D97DCd97eC945f40cF65F87097ACe5EA0476045',
+  ORACLE_ADDRESS: '0x6A9D222616C90FcA5754cd1333cFD9b7fb6a4F74',
 } as const;
 
 export function loadConfig(options: { env?: Source; argv?: string[]; envFile?: string } = {}): Config {
@@ -72,6 +75,7 @@ export function parseConfig(source: Source): Config {
     negRiskExchangeAddress: address(read, 'NEG_RISK_EXCHANGE_ADDRESS'),
     collateralAddress: address(read, 'COLLATERAL_ADDRESS'),
     conditionalTokensAddress: address(read, 'CONDITIONAL_TOKENS_ADDRESS'),
+    oracleAddress: address(read, 'ORACLE_ADDRESS'),
     clock: oneOf(read, 'CLOCK', 'real', ['real', 'manual'] as const),
     faucetEnabled: boolean(read, 'FAUCET_ENABLED', false),
     hmacWindowMs: integer(read, 'HMAC_WINDOW_MS', 30_000, 1_000, 3_600_000),
