@@ -23,7 +23,73 @@ export interface UsersTable {
   updated_at: Generated<Date>;
 }
 
+export type OrderStatus = 'PENDING' | 'EXECUTING' | 'EXECUTED' | 'CANCELLED' | 'REJECTED';
+export type TradeStatus = 'MATCHED' | 'MINED' | 'CONFIRMED' | 'FAILED';
+
+export interface OrdersTable {
+  id: string;
+  user_id: string;
+  market_id: string;
+  token_id: string;
+  /** 0 for tokenId1 (outcome 1), 1 for tokenId2. */
+  outcome_index: number;
+  /** 0 buy, 1 sell. */
+  side: number;
+  order_type: 'GTC' | 'FOK' | 'FAK';
+  post_only: Generated<boolean>;
+  status: OrderStatus;
+  /** Limit price in millionths, in the order's own token terms. */
+  price_micros: bigint;
+  size_base_units: bigint;
+  matched_base_units: Generated<bigint>;
+  salt: string;
+  maker: string;
+  signer: string;
+  taker: string;
+  maker_amount: string;
+  taker_amount: string;
+  expiration: bigint;
+  nonce: string;
+  fee_rate_bps: number;
+  signature_type: number;
+  signature: string;
+  hash: string;
+  idempotency_key: string | null;
+  metadata: unknown | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TradesTable {
+  id: string;
+  market_id: string;
+  /** TRANSFER (same token), MINT (two buys) or MERGE (two sells). */
+  kind: 'TRANSFER' | 'MINT' | 'MERGE';
+  status: TradeStatus;
+  /** The taker's token, side and price (EXTENSIONS.md section 11). */
+  token_id: string;
+  side: number;
+  price_micros: bigint;
+  size_base_units: bigint;
+  /** price × size of the taker's fill, the trade's USD volume. */
+  notional_base_units: bigint;
+  taker_order_id: string;
+  maker_order_id: string;
+  taker_user_id: string;
+  maker_user_id: string;
+  taker_wallet: string;
+  maker_wallet: string;
+  taker_fee_base_units: bigint;
+  maker_fee_base_units: bigint;
+  tx_hash: string | null;
+  matched_at: Date;
+  mined_at: Date | null;
+  confirmed_at: Date | null;
+}
+
 export interface Database {
   settings: SettingsTable;
   users: UsersTable;
+  orders: OrdersTable;
+  trades: TradesTable;
 }
