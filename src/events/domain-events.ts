@@ -1,0 +1,43 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * The domain events the engine and services publish AFTER their work has committed; the
+ * real-time module (and anything else that reacts) subscribes. Publishers never call subscribers
+ * directly, and nothing is published for work that did not commit.
+ *
+ * Payloads are plain data already in their API shapes, so a subscriber forwards them unchanged.
+ */
+export interface DomainEventMap {
+  /** A user's order was placed, filled (partly or fully), cancelled or expired. */
+  'order-update': { userId: string; type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION'; order: unknown };
+  /** A trade reached a status (MATCHED, MINED, CONFIRMED, FAILED); sent to both parties. */
+  'trade-update': { userIds: string[]; trade: unknown };
+  /** One token's book changed: the levels whose totals changed, with the book's new seq and hash. */
+  'book-change': { marketId: string; assetId: string; seq: number; hash: string; timestampMs: number; changes: { price: string; side: 'buy' | 'sell'; size: string }[] };
+  /** A trade printed: the last trade price of one token of the market. */
+  'last-trade-price': { marketId: string; assetId: string; price: string; side: 'buy' | 'sell'; timestampMs: number };
+  /** A trade was confirmed: its public TradeActivity row (before the notional floor is applied). */
+  'trade-activity': { eventId: string | null; notionalUsd: number; activity: unknown };
+  /** Progress of a reward claim. */
+  'reward-claim-update': { userId: string; update: unknown };
+}
+
+export type DomainEventName = keyof DomainEventMap;
+
+export class DomainEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    // Every socket namespace and job may subscribe; the default warning at 10 is noise here.
+    this.emitter.setMaxListeners(0);
+  }
+
+  publish<K extends DomainEventName>(name: K, payload: DomainEventMap[K]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  subscribe<K extends DomainEventName>(name: K, listener: (payload: DomainEventMap[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}
