@@ -29,6 +29,8 @@ export type TradeStatus = 'MATCHED' | 'MINED' | 'CONFIRMED' | 'FAILED';
 export interface OrdersTable {
   id: string;
   user_id: string;
+  /** Ledger account that reserves and settles for the order: the owner's proxy wallet, lowercase. */
+  account: string;
   market_id: string;
   token_id: string;
   /** 0 for tokenId1 (outcome 1), 1 for tokenId2. */
@@ -56,6 +58,10 @@ export interface OrdersTable {
   hash: string;
   idempotency_key: string | null;
   metadata: unknown | null;
+  /** Time priority, assigned by the engine at acceptance. */
+  book_seq: bigint;
+  /** Set while a taker order waits out the market's speed bump. */
+  delayed_until: Date | null;
   created_at: Date;
   updated_at: Date;
 }

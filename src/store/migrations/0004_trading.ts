@@ -9,6 +9,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('orders')
     .addColumn('id', 'uuid', (c) => c.primaryKey())
     .addColumn('user_id', 'uuid', (c) => c.notNull().references('users.id'))
+    // The ledger account that reserves and settles for this order (the owner's proxy wallet).
+    .addColumn('account', 'text', (c) => c.notNull())
     .addColumn('market_id', 'uuid', (c) => c.notNull())
     .addColumn('token_id', 'text', (c) => c.notNull())
     .addColumn('outcome_index', 'smallint', (c) => c.notNull())
@@ -33,6 +35,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('hash', 'text', (c) => c.notNull().unique())
     .addColumn('idempotency_key', 'uuid')
     .addColumn('metadata', 'jsonb')
+    // Time priority: assigned by the engine when it accepts the order; books are rebuilt in this order.
+    .addColumn('book_seq', 'bigint', (c) => c.notNull())
+    // Set while a taker order waits out the market's speed bump; it is not in the book meanwhile.
+    .addColumn('delayed_until', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
@@ -66,6 +72,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`CREATE INDEX trades_by_market_time ON trades (market_id, matched_at DESC, id DESC)`.execute(db);
   await sql`CREATE INDEX trades_by_time ON trades (matched_at DESC, id DESC)`.execute(db);
+  await sql`CREATE INDEX trades_unsettled ON trades (status) WHERE status IN ('MATCHED', 'MINED')`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
