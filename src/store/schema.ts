@@ -68,6 +68,8 @@ export interface OrdersTable {
 
 export interface TradesTable {
   id: string;
+  /** Match order across the exchange (a total order where timestamps tie). */
+  seq: bigint;
   market_id: string;
   /** TRANSFER (same token), MINT (two buys) or MERGE (two sells). */
   kind: 'TRANSFER' | 'MINT' | 'MERGE';

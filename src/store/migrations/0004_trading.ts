@@ -49,6 +49,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('trades')
     .addColumn('id', 'uuid', (c) => c.primaryKey())
+    // Match order across the exchange, assigned by the engine: a total order where timestamps tie.
+    .addColumn('seq', 'bigint', (c) => c.notNull().unique())
     .addColumn('market_id', 'uuid', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
