@@ -52,7 +52,10 @@ export interface OrdersTable {
   taker_amount: string;
   expiration: bigint;
   nonce: string;
+  /** Taker fee rate (the signed `feeRateBps`). */
   fee_rate_bps: number;
+  /** The market's maker fee rate when the order was accepted. */
+  passive_fee_rate_bps: number;
   signature_type: number;
   signature: string;
   hash: string;

@@ -30,6 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expiration', 'bigint', (c) => c.notNull())
     .addColumn('nonce', 'numeric(78, 0)', (c) => c.notNull())
     .addColumn('fee_rate_bps', 'integer', (c) => c.notNull())
+    // The market's maker fee rate when the order was accepted; it pays this if it rests and fills.
+    .addColumn('passive_fee_rate_bps', 'integer', (c) => c.notNull())
     .addColumn('signature_type', 'smallint', (c) => c.notNull())
     .addColumn('signature', 'text', (c) => c.notNull())
     .addColumn('hash', 'text', (c) => c.notNull().unique())
