@@ -107,6 +107,10 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 const SIGNED_ORDER_FIELDS = ['maker', 'signer', 'nonce', 'signatureType'] as const;
 
+/**
+ * The rules read top to bottom as plain checks; the first broken one unwinds to checkCreateOrder,
+ * which hands it back as data. Nothing outside this file ever sees the exception.
+ */
 class RuleBroken extends Error {
   constructor(readonly violation: OrderRuleViolation) {
     super(violation.message);
