@@ -1,0 +1,87 @@
+/**
+ * Order-signature costs, measured in one run: `npx tsx bench/signatures.ts`.
+ * Compares what order entry could spend per order (DESIGN.md "Signatures off the hot thread"):
+ * viem's pure-JS recover, the native recover on one thread, the worker pool on every core,
+ * HMAC-SHA256 (what API-key authentication costs), and our EIP-712 order hasher against viem's.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
+import { hashTypedData, recoverAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { parseConfig } from '../src/config.ts';
+import { createOrderHasher, orderDomains, type OrderStruct } from '../src/core/orders/eip712-order.ts';
+import { verifySignature } from '../src/engine/signatures/recover-signer.ts';
+import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
+
+type Hex = `0x${string}`;
+
+const RUN_MS = Number(process.env.BENCH_MS ?? 1_500);
+const ORDER_TYPES = {
+  Order: [
+    { name: 'salt', type: 'uint256' }, { name: 'maker', type: 'address' }, { name: 'signer', type: 'address' },
+    { name: 'taker', type: 'address' }, { name: 'tokenId', type: 'uint256' }, { name: 'makerAmount', type: 'uint256' },
+    { name: 'takerAmount', type: 'uint256' }, { name: 'expiration', type: 'uint256' }, { name: 'nonce', type: 'uint256' },
+    { name: 'feeRateBps', type: 'uint256' }, { name: 'side', type: 'uint8' }, { name: 'signatureType', type: 'uint8' },
+  ],
+} as const;
+
+const domain = orderDomains(parseConfig({})).exchange;
+const hashOrder = createOrderHasher(domain);
+const account = privateKeyToAccount(generatePrivateKey());
+
+function randomOrder(i: number): OrderStruct {
+  return {
+    salt: BigInt(`0x${randomBytes(32).toString('hex')}`), maker: account.address, signer: account.address,
+    taker: '0x0000000000000000000000000000000000000000', tokenId: BigInt(`0x${randomBytes(32).toString('hex')}`),
+    makerAmount: BigInt(500_000 + i * 100), takerAmount: 1_000_000n, expiration: 0n, nonce: 0n, feeRateBps: 0n, side: 0, signatureType: 0,
+  };
+}
+
+/** Runs `fn` repeatedly for about RUN_MS and answers operations per second (awaiting only promises). */
+async function perSecond(fn: (i: number) => unknown): Promise<number> {
+  const start = performance.now();
+  let count = 0;
+  while (performance.now() - start < RUN_MS) {
+    for (let k = 0; k < 50; k++) {
+      const result = fn(count++);
+      if (result instanceof Promise) await result;
+    }
+  }
+  return Math.round((count * 1000) / (performance.now() - start));
+}
+
+const orders = Array.from({ length: 256 }, (_, i) => randomOrder(i));
+const digests = orders.map((o) => hashOrder(o));
+const signatures = await Promise.all(digests.map((hash) => account.sign({ hash })));
+const at = (i: number) => i % orders.length;
+
+const results: [string, number][] = [];
+const record = (name: string, rate: number) => {
+  results.push([name, rate]);
+  console.log(`${name.padEnd(44)} ${rate.toLocaleString('en-US').padStart(12)} /s`);
+};
+
+console.log(`order signatures, ${RUN_MS} ms per measurement, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`);
+record('EIP-712 order hash, ours', await perSecond((i) => hashOrder(orders[at(i)]!)));
+record('EIP-712 order hash, viem hashTypedData', await perSecond((i) => hashTypedData({ domain, types: ORDER_TYPES, primaryType: 'Order', message: orders[at(i)]! })));
+record('recover, viem recoverAddress (pure JS)', await perSecond((i) => recoverAddress({ hash: digests[at(i)]!, signature: signatures[at(i)]! })));
+record('recover + compare, native, one thread', await perSecond((i) => verifySignature(digests[at(i)]!, signatures[at(i)]!, account.address)));
+
+const pool = createSignatureVerifier({ maxQueue: 100_000 });
+await Promise.all(Array.from({ length: pool.workers * 4 }, (_, i) => pool.verify(digests[at(i)]!, signatures[at(i)]!, account.address))); // start-up
+const poolStart = performance.now();
+let verified = 0;
+while (performance.now() - poolStart < RUN_MS) {
+  const wave = await Promise.all(Array.from({ length: 2_000 }, (_, i) => pool.verify(digests[at(i)]!, signatures[at(i)]!, account.address)));
+  if (!wave.every(Boolean)) throw new Error('a valid signature failed to verify');
+  verified += wave.length;
+}
+record(`recover + compare, pool of ${pool.workers} workers`, Math.round((verified * 1000) / (performance.now() - poolStart)));
+await pool.close();
+
+const secret = randomBytes(32);
+const message = `${Date.now()}POST/api/v1/orders${JSON.stringify({ salt: '1', tokenId: '2', makerAmount: '500000', takerAmount: '1000000' })}`;
+record('HMAC-SHA256 (API-key request signature)', await perSecond(() => createHmac('sha256', secret).update(message).digest('base64')));
+
+const rate = (name: string) => results.find(([n]) => n.startsWith(name))![1];
+console.log(`\nour hasher is ${(rate('EIP-712 order hash, ours') / rate('EIP-712 order hash, viem')).toFixed(1)}x viem's; native recover is ${(rate('recover + compare, native') / rate('recover, viem')).toFixed(1)}x viem's`);
