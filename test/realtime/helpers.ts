@@ -138,7 +138,7 @@ export class Inbox {
   }
 
   /** The payload of the next event, which must be named `event`. */
-  async expect(event: string): Promise<any> {
+  async expect<E extends keyof ServerToClientEvents>(event: E): Promise<Parameters<ServerToClientEvents[E]>[0]> {
     const message = await this.next();
     if (message.event !== event) throw new Error(`expected "${event}" next, got "${message.event}": ${JSON.stringify(message.payload)}`);
     return message.payload;
