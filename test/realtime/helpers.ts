@@ -88,14 +88,21 @@ export async function startRealtimeNode(options: { redisUrl?: string; tradeActiv
   const logger = new RecordingLogger();
   const httpServer = createServer();
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-  const realtime = await attachRealtime(httpServer, {
-    events,
-    books,
-    handshake: options.handshake ?? testVerifier,
-    redisUrl: options.redisUrl,
-    tradeActivityMinUsd: options.tradeActivityMinUsd ?? 0,
-    logger,
-  });
+  const closeHttp = () => new Promise<void>((resolve, reject) => httpServer.close((error) => (error ? reject(error) : resolve())));
+  let realtime: Realtime;
+  try {
+    realtime = await attachRealtime(httpServer, {
+      events,
+      books,
+      handshake: options.handshake ?? testVerifier,
+      redisUrl: options.redisUrl,
+      tradeActivityMinUsd: options.tradeActivityMinUsd ?? 0,
+      logger,
+    });
+  } catch (error) {
+    await closeHttp();
+    throw error;
+  }
   const { port } = httpServer.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -105,7 +112,7 @@ export async function startRealtimeNode(options: { redisUrl?: string; tradeActiv
     realtime,
     async close() {
       await realtime.close();
-      await new Promise<void>((resolve, reject) => httpServer.close((error) => (error ? reject(error) : resolve())));
+      await closeHttp();
     },
   };
 }
