@@ -1,7 +1,7 @@
 import type { SubscriptionError } from './messages.ts';
 import { ALL_TRADE_ACTIVITY_ROOM, bookRoom, eventTradeActivityRoom, isBookRoom, isTradeActivityRoom, tokenOfBookRoom } from './rooms.ts';
 import type { RealtimeNamespace, RealtimeSocket } from './server-types.ts';
-import { MAX_TOKENS_PER_CALL, MAX_TOKENS_PER_CONNECTION, parseTokenIds, parseTradeActivityFilter, refusal } from './subscription-requests.ts';
+import { MAX_TOKENS_PER_CALL, MAX_TOKENS_PER_CONNECTION, parseTokenIds, parseTradeActivityFilter, subscriptionError } from './subscription-requests.ts';
 import type { BookSnapshot, BookSnapshotSource } from './types.ts';
 
 /**
@@ -35,13 +35,13 @@ function subscribeBooks(socket: RealtimeSocket, books: BookSnapshotSource, paylo
     if (snapshot) snapshots.push(snapshot);
     else unknown.push(tokenId);
   }
-  if (unknown.length > 0) return refuse(socket, refusal(event, 'NOT_FOUND', 'unknown token ids', unknown).error);
+  if (unknown.length > 0) return refuse(socket, subscriptionError(event, 'NOT_FOUND', 'unknown token ids', unknown));
 
   const subscribed = subscribedTokens(socket);
   const added = tokenIds.filter((tokenId) => !subscribed.has(tokenId));
   if (subscribed.size + added.length > MAX_TOKENS_PER_CONNECTION) {
     const message = `at most ${MAX_TOKENS_PER_CONNECTION} tokens per connection: ${subscribed.size} subscribed, ${added.length} more asked`;
-    return refuse(socket, refusal(event, 'VALIDATION_FAILED', message, added).error);
+    return refuse(socket, subscriptionError(event, 'VALIDATION_FAILED', message, added));
   }
 
   // Already subscribed tokens are answered too: asking again is how a client that saw a gap in

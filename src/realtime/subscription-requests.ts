@@ -13,9 +13,14 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: Subscriptio
 
 type ClientEvent = keyof ClientToServerEvents;
 
-export function refusal(event: ClientEvent, code: SubscriptionError['code'], message: string, tokenIds: string[] = []): { ok: false; error: SubscriptionError } {
-  return { ok: false, error: { event, code, message, tokenIds } };
+export function subscriptionError(event: ClientEvent, code: SubscriptionError['code'], message: string, tokenIds: string[] = []): SubscriptionError {
+  return { event, code, message, tokenIds };
 }
+
+const invalid = (event: ClientEvent, message: string, tokenIds: string[] = []): { ok: false; error: SubscriptionError } => ({
+  ok: false,
+  error: subscriptionError(event, 'VALIDATION_FAILED', message, tokenIds),
+});
 
 /**
  * Reads a `string[]` of token ids: every entry a decimal token id, at most `maxPerCall` entries.
@@ -23,14 +28,14 @@ export function refusal(event: ClientEvent, code: SubscriptionError['code'], mes
  * towards the per-call limit, since that limit bounds the work one message can ask for.
  */
 export function parseTokenIds(event: ClientEvent, payload: unknown, maxPerCall: number): Parsed<string[]> {
-  if (!Array.isArray(payload)) return refusal(event, 'VALIDATION_FAILED', 'the payload must be an array of token id strings');
+  if (!Array.isArray(payload)) return invalid(event, 'the payload must be an array of token id strings');
   const named = payload.filter((entry): entry is string => typeof entry === 'string');
   if (payload.length > maxPerCall) {
-    return refusal(event, 'VALIDATION_FAILED', `at most ${maxPerCall} token ids per call, got ${payload.length}`, named);
+    return invalid(event, `at most ${maxPerCall} token ids per call, got ${payload.length}`, named);
   }
   const malformed = payload.filter((entry) => typeof entry !== 'string' || !TOKEN_ID.test(entry));
   if (malformed.length > 0) {
-    return refusal(event, 'VALIDATION_FAILED', 'token ids must be strings of decimal digits (at most 78)', malformed.filter((entry): entry is string => typeof entry === 'string'));
+    return invalid(event, 'token ids must be strings of decimal digits (at most 78)', malformed.filter((entry): entry is string => typeof entry === 'string'));
   }
   return { ok: true, value: [...new Set(named)] };
 }
@@ -42,9 +47,9 @@ export function parseTokenIds(event: ClientEvent, payload: unknown, maxPerCall: 
 export function parseTradeActivityFilter(payload: unknown): Parsed<{ eventId: string | null }> {
   const event = 'trade-activity-connect';
   if (payload === undefined || payload === null) return { ok: true, value: { eventId: null } };
-  if (typeof payload !== 'object' || Array.isArray(payload)) return refusal(event, 'VALIDATION_FAILED', 'the payload must be an object {eventId?: UUID}');
+  if (typeof payload !== 'object' || Array.isArray(payload)) return invalid(event, 'the payload must be an object {eventId?: UUID}');
   const eventId = (payload as { eventId?: unknown }).eventId;
   if (eventId === undefined) return { ok: true, value: { eventId: null } };
-  if (typeof eventId !== 'string' || !UUID.test(eventId)) return refusal(event, 'VALIDATION_FAILED', 'eventId must be a UUID');
+  if (typeof eventId !== 'string' || !UUID.test(eventId)) return invalid(event, 'eventId must be a UUID');
   return { ok: true, value: { eventId: eventId.toLowerCase() } };
 }

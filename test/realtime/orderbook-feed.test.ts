@@ -202,6 +202,13 @@ describe('subscription-error', { timeout: 20_000 }, () => {
     });
   }
 
+  it('closes a connection that sends a message above 64 KiB', async () => {
+    const flooding = await connectInbox(node.url);
+    const disconnected = new Promise((resolve) => flooding.socket.once('disconnect', resolve));
+    flooding.emit('orderbook-market-connect', Array.from({ length: 1_000 }, () => '9'.repeat(78)));
+    assert.equal(await disconnected, 'transport close');
+  });
+
   it('refuses a malformed orderbook-market-disconnect and keeps the subscriptions', async () => {
     inbox.emit('orderbook-market-disconnect', KNOWN[0]);
     const error = await inbox.expect('subscription-error');
