@@ -38,7 +38,7 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
   });
   const market: RealtimeNamespace = io.of('/');
   const user: RealtimeNamespace = io.of('/user');
-  handleMarketSubscriptions(market, options.books);
+  handleMarketSubscriptions(market, options.books, options.logger);
   authenticateUserSockets(user, options.handshake, options.logger);
   const stopForwarding = [
     forwardMarketEvents(market, options.events, options.tradeActivityMinUsd, options.logger),

@@ -2,17 +2,25 @@ import type { SubscriptionError } from './messages.ts';
 import { ALL_TRADE_ACTIVITY_ROOM, bookRoom, eventTradeActivityRoom, isBookRoom, isTradeActivityRoom, tokenOfBookRoom } from './rooms.ts';
 import type { RealtimeNamespace, RealtimeSocket } from './server-types.ts';
 import { MAX_TOKENS_PER_CALL, MAX_TOKENS_PER_CONNECTION, parseTokenIds, parseTradeActivityFilter, subscriptionError } from './subscription-requests.ts';
-import type { BookSnapshot, BookSnapshotSource } from './types.ts';
+import type { BookSnapshot, BookSnapshotSource, RealtimeLogger } from './types.ts';
 
 /**
  * The client requests of the default namespace. Every handler validates the whole request before
  * it changes anything, so a refused request leaves the connection's subscriptions as they were.
  */
-export function handleMarketSubscriptions(namespace: RealtimeNamespace, books: BookSnapshotSource): void {
+export function handleMarketSubscriptions(namespace: RealtimeNamespace, books: BookSnapshotSource, logger: RealtimeLogger): void {
+  // A handler that throws would escape into the websocket's message callback and end the process.
+  const guarded = (event: string, handler: () => void): void => {
+    try {
+      handler();
+    } catch (error) {
+      logger.error({ err: error, event }, 'real-time request failed');
+    }
+  };
   namespace.on('connection', (socket) => {
-    socket.on('orderbook-market-connect', (payload) => subscribeBooks(socket, books, payload));
-    socket.on('orderbook-market-disconnect', (payload) => unsubscribeBooks(socket, payload));
-    socket.on('trade-activity-connect', (payload) => subscribeTradeActivity(socket, payload));
+    socket.on('orderbook-market-connect', (payload) => guarded('orderbook-market-connect', () => subscribeBooks(socket, books, payload)));
+    socket.on('orderbook-market-disconnect', (payload) => guarded('orderbook-market-disconnect', () => unsubscribeBooks(socket, payload)));
+    socket.on('trade-activity-connect', (payload) => guarded('trade-activity-connect', () => subscribeTradeActivity(socket, payload)));
   });
 }
 

@@ -217,3 +217,25 @@ describe('subscription-error', { timeout: 20_000 }, () => {
     await assertUsableAndUnchanged(KNOWN[0]!, []);
   });
 });
+
+describe('a book source that fails', { timeout: 20_000 }, () => {
+  it('logs the failure, answers nothing for that request and keeps the connection and the process up', async () => {
+    const node = await startRealtimeNode();
+    const inbox = await connectInbox(node.url);
+    try {
+      node.books.addToken(A, MARKET);
+      const snapshot = node.books.snapshot.bind(node.books);
+      node.books.snapshot = (tokenId) => {
+        if (tokenId === B) throw new Error('book index corrupted');
+        return snapshot(tokenId);
+      };
+      inbox.emit('orderbook-market-connect', [B]);
+      inbox.emit('orderbook-market-connect', [A]);
+      assert.equal((await inbox.expect('orderbook')).asset_id, A);
+      assert.ok(node.logger.entries.some((entry) => entry.level === 'error' && entry.message === 'real-time request failed'));
+    } finally {
+      inbox.close();
+      await node.close();
+    }
+  });
+});
