@@ -1,0 +1,74 @@
+import type { BookSnapshot } from './types.ts';
+
+/**
+ * The Socket.IO events of EXTENSIONS.md section 6 with their payloads, shared by the server and
+ * by typed clients (`io<ServerToClientEvents, ClientToServerEvents>(...)`).
+ */
+
+export interface LevelChange {
+  price: string;
+  side: 'buy' | 'sell';
+  /** The level's new total; "0" removes the level. */
+  size: string;
+}
+
+export interface OrderbookPriceChange {
+  market: string;
+  asset_id: string;
+  seq: number;
+  hash: string;
+  /** Integer Unix milliseconds. */
+  timestamp: number;
+  changes: LevelChange[];
+}
+
+export interface LastTradePriceMessage {
+  market: string;
+  asset_id: string;
+  price: string;
+  side: 'buy' | 'sell';
+  /** Integer Unix milliseconds. */
+  timestamp: number;
+}
+
+/** The answer to a refused client request; the connection and its other subscriptions stay as they were. */
+export interface SubscriptionError {
+  /** The client event that was refused. */
+  event: keyof ClientToServerEvents;
+  code: 'VALIDATION_FAILED' | 'NOT_FOUND';
+  message: string;
+  /** The token ids the refusal is about (empty when the payload named none). */
+  tokenIds: string[];
+}
+
+export interface OrderUpdateMessage {
+  type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION';
+  order: unknown;
+}
+
+export interface ServerToClientEvents {
+  orderbook: (snapshot: BookSnapshot) => void;
+  'orderbook-price-change': (change: OrderbookPriceChange) => void;
+  'last-trade-price': (price: LastTradePriceMessage) => void;
+  /** One TradeActivity row (the REST shape of GET /trades/activity). */
+  'trade-activity': (activity: unknown) => void;
+  'subscription-error': (error: SubscriptionError) => void;
+  /** `/user` only. */
+  'order-update': (update: OrderUpdateMessage) => void;
+  /** `/user` only: one Trade (SPEC.md), at MATCHED and at every later status. */
+  'trade-update': (trade: unknown) => void;
+  /** `/user` only: `{claimId, state, amountUsdc, txHash?, error?, timestamp}`. */
+  'user-reward-claim-update': (update: unknown) => void;
+}
+
+/** Payloads are `unknown` because clients send anything; the server parses them. */
+export interface ClientToServerEvents {
+  'orderbook-market-connect': (tokenIds: unknown) => void;
+  'orderbook-market-disconnect': (tokenIds: unknown) => void;
+  'trade-activity-connect': (filter: unknown) => void;
+}
+
+export interface SocketData {
+  /** Set on `/user` sockets by the handshake. */
+  userId: string;
+}

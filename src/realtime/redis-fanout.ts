@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { createClient } from 'redis';
+import type { RealtimeLogger } from './types.ts';
+
+type RedisClient = ReturnType<typeof createClient>;
+
+export interface RedisFanout {
+  /** The Socket.IO adapter factory (`new Server(http, { adapter })`). */
+  readonly adapter: ReturnType<typeof createAdapter>;
+  /** Resolves once every subscription the adapters asked for so far is active in Redis. */
+  untilSubscribed(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The longest wait between reconnection attempts after Redis was lost. */
+const MAX_RECONNECT_DELAY_MS = 2_000;
+
+/**
+ * Connects the two clients the Redis adapter needs: one publishes every room broadcast, the other
+ * sits in subscriber mode. A Redis that cannot be reached at boot is an error (the node would
+ * otherwise serve only its own clients, silently); one lost later is retried with backoff.
+ */
+export async function connectRedisFanout(url: string, logger: RealtimeLogger): Promise<RedisFanout> {
+  const publisher = await connectClient(url, 'publisher', logger);
+  let subscriber: RedisClient;
+  try {
+    subscriber = await connectClient(url, 'subscriber', logger);
+  } catch (error) {
+    publisher.destroy();
+    throw error;
+  }
+  const barrierChannel = `socket.io-ready#${randomUUID()}`;
+  const ignore = (): void => {};
+  return {
+    adapter: createAdapter(publisher, subscriber),
+    // Redis answers one connection's commands in order, so once a later SUBSCRIBE is acknowledged
+    // the adapters' earlier (unawaited) SUBSCRIBE and PSUBSCRIBE are active too.
+    async untilSubscribed() {
+      await subscriber.subscribe(barrierChannel, ignore);
+      await subscriber.unsubscribe(barrierChannel, ignore);
+    },
+    // close() lets queued commands (the adapters' unsubscribes) finish before the connection ends.
+    async close() {
+      await Promise.allSettled([publisher.close(), subscriber.close()]);
+    },
+  };
+}
+
+async function connectClient(url: string, role: string, logger: RealtimeLogger): Promise<RedisClient> {
+  let connected = false;
+  const client: RedisClient = createClient({
+    url,
+    socket: {
+      reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) : cause),
+    },
+  });
+  client.on('error', (error: unknown) => {
+    if (connected) logger.warn({ err: error, role }, 'Redis connection of the real-time fan-out failed; reconnecting');
+  });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(`cannot reach Redis for the real-time fan-out (${role}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  connected = true;
+  return client;
+}

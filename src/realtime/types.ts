@@ -1,0 +1,58 @@
+import type { DomainEvents } from '../events/domain-events.ts';
+
+/** One price level as the socket snapshots show it (OrderBookLevel; `numOrders` may be absent). */
+export interface BookLevel {
+  price: string;
+  size: string;
+  numOrders?: number;
+}
+
+/** The REST OrderBook shape of one token plus the seq of the state it shows. */
+export interface BookSnapshot {
+  market: string;
+  asset_id: string;
+  hash: string;
+  /** Integer Unix milliseconds. */
+  timestamp: number;
+  bids: BookLevel[];
+  asks: BookLevel[];
+  tick_size: string;
+  seq: number;
+}
+
+/**
+ * Implemented by the engine (its in-memory books). The snapshot must show exactly the state of
+ * the last 'book-change' published for that token (its seq and hash), never a state whose change
+ * has not been published yet: subscribers apply the stream on top of it, starting at seq + 1.
+ */
+export interface BookSnapshotSource {
+  /** The book of one token with its seq, or undefined for an unknown token. */
+  snapshot(tokenId: string): BookSnapshot | undefined;
+}
+
+/** Implemented by identity: the `/user` handshake check (EXTENSIONS.md section 6). */
+export interface UserHandshakeVerifier {
+  /**
+   * `auth` is `socket.handshake.auth`: `{apiKey, passphrase, timestamp, signature}` or `{token}`.
+   * Throws on failure; an AppError's message is shown to the client, any other error is not.
+   */
+  verify(auth: unknown): Promise<{ userId: string }>;
+}
+
+/** The slice of a pino/Fastify logger the real-time module writes to. */
+export interface RealtimeLogger {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface RealtimeOptions {
+  /** The bus the engine and services publish committed work on. */
+  events: DomainEvents;
+  books: BookSnapshotSource;
+  handshake: UserHandshakeVerifier;
+  /** When set, rooms fan out through Redis so several nodes serve one exchange. */
+  redisUrl?: string | undefined;
+  /** TRADE_ACTIVITY_MIN_USD: trades of a smaller USD notional are not sent on `trade-activity`. */
+  tradeActivityMinUsd: number;
+  logger: RealtimeLogger;
+}

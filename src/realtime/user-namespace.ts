@@ -1,0 +1,63 @@
+import { AppError } from '../api/errors.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
+import { listenSafely } from './bus-listener.ts';
+import { userRoom } from './rooms.ts';
+import type { RealtimeNamespace } from './server-types.ts';
+import type { RealtimeLogger, UserHandshakeVerifier } from './types.ts';
+
+/** What a refused `/user` handshake carries to the client's `connect_error`. */
+export interface HandshakeRefusal extends Error {
+  data: { code: 'UNAUTHORIZED' };
+}
+
+/**
+ * `/user`: the handshake middleware verifies the credentials before the socket joins the
+ * namespace, so no unauthenticated socket ever belongs to it; an accepted socket joins its
+ * user's room in the same tick as its connect packet, so every event published after the client
+ * sees `connect` reaches it.
+ */
+export function authenticateUserSockets(namespace: RealtimeNamespace, verifier: UserHandshakeVerifier, logger: RealtimeLogger): void {
+  namespace.use(async (socket, next) => {
+    try {
+      const { userId } = await verifier.verify(socket.handshake.auth);
+      socket.data.userId = userId;
+      next();
+    } catch (error) {
+      next(handshakeRefusal(error, logger));
+    }
+  });
+  namespace.on('connection', (socket) => {
+    void socket.join(userRoom(socket.data.userId));
+  });
+}
+
+/** Forwards the bus's user events to the rooms of their users only. Returns the unsubscribe function. */
+export function forwardUserEvents(namespace: RealtimeNamespace, events: DomainEvents, logger: RealtimeLogger): () => void {
+  const unsubscribers = [
+    listenSafely(events, 'order-update', logger, ({ userId, type, order }) => {
+      namespace.to(userRoom(userId)).emit('order-update', { type, order });
+    }),
+    // One emit to the rooms of both parties: Socket.IO sends once per socket even when a user
+    // is on both sides (a self-trade that got through) or holds several connections.
+    listenSafely(events, 'trade-update', logger, ({ userIds, trade }) => {
+      if (userIds.length === 0) return;
+      namespace.to(userIds.map(userRoom)).emit('trade-update', trade);
+    }),
+    listenSafely(events, 'reward-claim-update', logger, ({ userId, update }) => {
+      namespace.to(userRoom(userId)).emit('user-reward-claim-update', update);
+    }),
+  ];
+  return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+}
+
+/**
+ * Credential failures (AppError) show their message; anything else is an internal failure whose
+ * details stay in the log, and the client sees a generic refusal.
+ */
+function handshakeRefusal(error: unknown, logger: RealtimeLogger): HandshakeRefusal {
+  const known = error instanceof AppError;
+  if (!known) logger.error({ err: error }, '/user handshake verification failed unexpectedly');
+  const refusal = new Error(known ? error.message : 'authentication failed') as HandshakeRefusal;
+  refusal.data = { code: 'UNAUTHORIZED' };
+  return refusal;
+}

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import fc from 'fast-check';
+import type { LevelChange, OrderbookPriceChange } from '../../src/realtime/messages.ts';
+import { applyLevelChange, bookHash, connectInbox, levels, startRealtimeNode, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
+
+const levelChange: fc.Arbitrary<LevelChange> = fc.record({
+  price: fc.integer({ min: 1, max: 20 }).map((ticks) => (ticks / 100).toFixed(2)),
+  side: fc.constantFrom('buy' as const, 'sell' as const),
+  size: fc.oneof(fc.constant('0'), fc.integer({ min: 1, max: 1000 }).map(String)),
+});
+
+/** Book changes as the engine publishes them: each one lists one to three level changes. */
+const bookChanges = fc.array(fc.array(levelChange, { minLength: 1, maxLength: 3 }), { maxLength: 30 });
+
+describe('snapshot plus stream equals the source book', { timeout: 60_000 }, () => {
+  let node: RealtimeNode;
+  let nextToken = 0;
+
+  before(async () => {
+    node = await startRealtimeNode();
+  });
+  after(async () => {
+    await node.close();
+  });
+
+  it('whenever the subscription lands among the changes, the seq is contiguous and the applied book equals the final book', async () => {
+    await fc.assert(
+      fc.asyncProperty(bookChanges, fc.nat(), async (changes, split) => {
+        // A fresh connection and token per run, so a failing run cannot leak into the next one
+        // (or into the shrinking of its counterexample).
+        const inbox = await connectInbox(node.url);
+        try {
+          await subscribeWhilePublishing(inbox, changes, split);
+        } finally {
+          inbox.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  async function subscribeWhilePublishing(inbox: Inbox, changes: LevelChange[][], split: number): Promise<void> {
+    const token = tokenId(++nextToken);
+    node.books.addToken(token);
+    const before = split % (changes.length + 1);
+    for (const change of changes.slice(0, before)) node.books.change(token, change);
+
+    // The subscription reaches the server at some point while the rest is being published,
+    // one change per event-loop turn, as the engine publishes after each commit.
+    inbox.emit('orderbook-market-connect', [token]);
+    const publishing = (async () => {
+      for (const change of changes.slice(before)) {
+        await nextTurn();
+        node.books.change(token, change);
+      }
+    })();
+
+    const snapshot = await inbox.expect('orderbook');
+    assert.equal(snapshot.asset_id, token);
+    const bids = new Map(snapshot.bids.map((level) => [level.price, level.size]));
+    const asks = new Map(snapshot.asks.map((level) => [level.price, level.size]));
+    let seq = snapshot.seq;
+
+    // Once everything is published, asking again ends the stream with a fresh snapshot: every
+    // change sent before it is in the inbox ahead of it, and nothing is waited for that may never come.
+    await publishing;
+    inbox.emit('orderbook-market-connect', [token]);
+    for (let message = await inbox.next(); message.event !== 'orderbook'; message = await inbox.next()) {
+      assert.equal(message.event, 'orderbook-price-change');
+      const update = message.payload as OrderbookPriceChange;
+      assert.equal(update.seq, seq + 1, 'seq is contiguous from the snapshot');
+      for (const change of update.changes) applyLevelChange(change.side === 'buy' ? bids : asks, change);
+      assert.equal(update.hash, bookHash(update.market, token, levels(bids, 'buy'), levels(asks, 'sell')), 'the hash is the hash of the applied book');
+      seq = update.seq;
+    }
+
+    const final = node.books.snapshot(token)!;
+    assert.equal(seq, changes.length);
+    assert.equal(seq, final.seq);
+    assert.deepEqual(levels(bids, 'buy'), final.bids);
+    assert.deepEqual(levels(asks, 'sell'), final.asks);
+  }
+});

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createClient } from 'redis';
+import { connectInbox, startRealtimeNode, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
+
+const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(url: string): Promise<boolean> {
+  const probe = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 2_000 } });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    await probe.ping();
+    probe.destroy();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const reachable = await redisReachable(REDIS_URL);
+const skip = reachable ? false : `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL): the multi-node fan-out is not tested`;
+
+describe('multi-node fan-out through Redis', { skip, timeout: 30_000 }, () => {
+  let nodeA: RealtimeNode;
+  let nodeB: RealtimeNode;
+  const inboxes: Inbox[] = [];
+  const client = async (node: RealtimeNode, namespace = '/', auth?: Record<string, unknown>): Promise<Inbox> => {
+    const inbox = await connectInbox(node.url, namespace, auth);
+    inboxes.push(inbox);
+    return inbox;
+  };
+  // Random ids keep this cluster's rooms apart from any other test run sharing the Redis.
+  const token = tokenId(Number.parseInt(randomUUID().slice(0, 8), 16));
+  const market = `0x${randomUUID().replace(/-/g, '')}${'0'.repeat(32)}`;
+
+  before(async () => {
+    nodeA = await startRealtimeNode({ redisUrl: REDIS_URL });
+    nodeB = await startRealtimeNode({ redisUrl: REDIS_URL });
+    nodeA.books.addToken(token, market);
+    nodeB.books.addToken(token, market);
+  });
+  after(async () => {
+    inboxes.forEach((inbox) => inbox.close());
+    await nodeA?.close();
+    await nodeB?.close();
+  });
+
+  it('delivers a book change published on node A to subscribers on both nodes, exactly once each', async () => {
+    const onA = await client(nodeA);
+    const onB = await client(nodeB);
+    for (const inbox of [onA, onB]) {
+      inbox.emit('orderbook-market-connect', [token]);
+      assert.equal((await inbox.expect('orderbook')).seq, 0);
+    }
+    nodeA.books.change(token, [{ price: '0.5', side: 'buy', size: '10' }]);
+    nodeA.books.change(token, [{ price: '0.5', side: 'buy', size: '0' }]);
+    nodeA.events.publish('last-trade-price', { marketId: market, assetId: token, price: '0.5', side: 'sell', timestampMs: 2 });
+    for (const inbox of [onA, onB]) {
+      // Seq 1, seq 2, then the price: a duplicate would come between them.
+      assert.equal((await inbox.expect('orderbook-price-change')).seq, 1);
+      assert.equal((await inbox.expect('orderbook-price-change')).seq, 2);
+      assert.equal((await inbox.expect('last-trade-price')).timestamp, 2);
+    }
+  });
+
+  it('delivers last-trade-price and trade-activity published on node B to a client on node A', async () => {
+    const onA = await client(nodeA);
+    onA.emit('trade-activity-connect');
+    onA.emit('orderbook-market-connect', [token]);
+    await onA.expect('orderbook');
+    nodeB.events.publish('last-trade-price', { marketId: market, assetId: token, price: '0.5', side: 'buy', timestampMs: 1 });
+    nodeB.events.publish('trade-activity', { eventId: null, notionalUsd: 5, activity: { id: 'ta-1' } });
+    nodeB.events.publish('trade-activity', { eventId: null, notionalUsd: 5, activity: { id: 'ta-2' } });
+    assert.deepEqual(await onA.expect('last-trade-price'), { market, asset_id: token, price: '0.5', side: 'buy', timestamp: 1 });
+    assert.deepEqual(await onA.expect('trade-activity'), { id: 'ta-1' });
+    assert.deepEqual(await onA.expect('trade-activity'), { id: 'ta-2' });
+  });
+
+  it('delivers a user event published on node A to that user on node B only, exactly once', async () => {
+    const alice = randomUUID();
+    const bob = randomUUID();
+    const aliceOnB = await client(nodeB, '/user', { token: `token-of-${alice}` });
+    const bobOnA = await client(nodeA, '/user', { token: `token-of-${bob}` });
+    nodeA.events.publish('order-update', { userId: alice, type: 'PLACEMENT', order: { id: 'o1' } });
+    nodeA.events.publish('trade-update', { userIds: [alice, bob], trade: { id: 't1' } });
+    nodeA.events.publish('reward-claim-update', { userId: alice, update: { claimId: 'c1' } });
+    assert.deepEqual(await aliceOnB.expect('order-update'), { type: 'PLACEMENT', order: { id: 'o1' } });
+    assert.deepEqual(await aliceOnB.expect('trade-update'), { id: 't1' });
+    assert.deepEqual(await aliceOnB.expect('user-reward-claim-update'), { claimId: 'c1' });
+    assert.deepEqual(await bobOnA.expect('trade-update'), { id: 't1' });
+    nodeA.events.publish('order-update', { userId: bob, type: 'UPDATE', order: { id: 'o2' } });
+    assert.deepEqual(await bobOnA.expect('order-update'), { type: 'UPDATE', order: { id: 'o2' } });
+  });
+
+  it('closing one node leaves the other serving its clients', async () => {
+    const nodeC = await startRealtimeNode({ redisUrl: REDIS_URL });
+    const onC = await client(nodeC);
+    const disconnected = new Promise((resolve) => onC.socket.once('disconnect', resolve));
+    await nodeC.close();
+    assert.equal(await disconnected, 'io server disconnect');
+    const onB = await client(nodeB);
+    onB.emit('orderbook-market-connect', [token]);
+    await onB.expect('orderbook');
+    nodeA.books.change(token, [{ price: '0.6', side: 'sell', size: '1' }]);
+    assert.equal((await onB.expect('orderbook-price-change')).asset_id, token);
+  });
+});
+
+describe('a Redis that cannot be reached at boot', () => {
+  it('makes attachRealtime fail with a message naming it', async () => {
+    await assert.rejects(startRealtimeNode({ redisUrl: 'redis://127.0.0.1:1' }), /cannot reach Redis for the real-time fan-out/);
+  });
+});
