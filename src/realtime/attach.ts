@@ -29,9 +29,10 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
   const fanout = options.redisUrl === undefined ? undefined : await connectRedisFanout(options.redisUrl, options.logger);
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
-    // The spec names the websocket transport; long-polling would also need sticky sessions
-    // behind a load balancer once several nodes serve one exchange.
-    transports: ['websocket'],
+    // The spec names the websocket transport, but socket.io-client's defaults open with
+    // long-polling and upgrade; refusing it would fail any client that keeps the defaults.
+    // Behind a load balancer with several nodes, polling needs sticky sessions (README).
+    transports: ['polling', 'websocket'],
     serveClient: false,
     maxHttpBufferSize: MAX_MESSAGE_BYTES,
     ...(fanout ? { adapter: fanout.adapter } : {}),

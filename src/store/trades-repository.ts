@@ -29,13 +29,14 @@ export async function markTradesConfirmed(db: Db, ids: string[], now: Date): Pro
   await db.updateTable('trades').set({ status: 'CONFIRMED', confirmed_at: now }).where('id', 'in', ids).where('status', '=', 'MINED').execute();
 }
 
-/** The latest trade of a market (for last-trade prices of both its tokens). */
-export async function findLatestTrade(db: Db, marketId: string): Promise<TradeRow | undefined> {
-  return db.selectFrom('trades').selectAll().where('market_id', '=', marketId).where('status', '!=', 'FAILED')
-    .orderBy('seq', 'desc').limit(1).executeTakeFirst();
-}
 
 export async function maxTradeSeq(db: Db): Promise<bigint> {
   const row = await db.selectFrom('trades').select((eb) => eb.fn.max('seq').as('max')).executeTakeFirst();
   return row?.max == null ? 0n : BigInt(row.max);
+}
+
+/** The latest trade of every market that has traded (DISTINCT ON: one row per market). */
+export async function findLatestTradePerMarket(db: Db): Promise<TradeRow[]> {
+  return db.selectFrom('trades').selectAll().distinctOn('market_id').where('status', '!=', 'FAILED')
+    .orderBy('market_id').orderBy('seq', 'desc').execute();
 }
