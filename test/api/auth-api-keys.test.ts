@@ -158,7 +158,7 @@ describe('API keys with a configured encryption key', () => {
 describe('API keys across nodes sharing one PostgreSQL database', { skip: process.env.DATABASE_URL ? false : 'needs DATABASE_URL' }, () => {
   it('stops a key at once on every node when one node revokes it', async () => {
     const nodeA = await startTestServer();
-    const nodeB = await startServer(parseConfig({ ...nodeA.ctx.config, PORT: '0', DATABASE_URL: nodeA.ctx.config.databaseUrl!, ADMIN_TOKEN, LOG_LEVEL: 'silent', CLOCK: 'manual' }));
+    const nodeB = await startServer(parseConfig({ PORT: '0', DATA_DIR: 'memory://', DATABASE_URL: nodeA.ctx.config.databaseUrl!, ADMIN_TOKEN, LOG_LEVEL: 'silent', CLOCK: 'manual' }));
     try {
       const { token } = await signIn(nodeA);
       const creds = await createApiKey(nodeA, token);
