@@ -12,7 +12,7 @@ export function generateCredentials(): ApiKeyCredentials {
   return { apiKey: randomUUID(), secret: randomToken(), passphrase: randomToken() };
 }
 
-export function randomToken(): string {
+function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 

@@ -31,7 +31,7 @@ export interface ApiKeyServiceOptions {
 }
 
 /** How often one node may write a key's `last_used_at`. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
 /** Keys held in memory; the oldest loaded leaves first beyond this. */
 const CACHE_LIMIT = 100_000;
 

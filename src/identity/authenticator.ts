@@ -27,7 +27,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MILLISECONDS = /^\d{1,16}$/;
 
 /** The signed content of the Socket.IO `/user` handshake (EXTENSIONS.md section 6). */
-export const SOCKET_HANDSHAKE_CONTENT: SignedContent = { method: 'GET', path: '/user', body: '' };
+const SOCKET_HANDSHAKE_CONTENT: SignedContent = { method: 'GET', path: '/user', body: '' };
 
 /**
  * Verifies users' credentials: session JWTs, and API-key HMAC signatures on REST requests and on

@@ -7,11 +7,6 @@ import { loadServerKeys } from './server-keys.ts';
 import { SessionTokens } from './session-tokens.ts';
 import { SignInService } from './sign-in.ts';
 
-export type { ApiKeyCredentials } from './api-key-crypto.ts';
-export type { ApiKeyService } from './api-keys.ts';
-export type { IdentityAuthenticator } from './authenticator.ts';
-export type { SignInService } from './sign-in.ts';
-
 /** The identity module as the server wires it: sign-in, API keys, and the credential checks. */
 export interface Identity {
   readonly signIn: SignInService;

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { User } from '../store/users-repository.ts';
 
 /** Sessions last a day of server time; a client signs in again after that. */
-export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 const ISSUER = 'pmx-exchange';
 const ALGORITHM = 'HS256';

@@ -8,7 +8,7 @@ import { findOrCreateUserByAddress, type User } from '../store/users-repository.
 import type { IssuedSession, SessionTokens } from './session-tokens.ts';
 import { parseSignInMessage, verifySignInMessage } from './siwe.ts';
 
-export const NONCE_LIFETIME_MS = 10 * 60 * 1000;
+const NONCE_LIFETIME_MS = 10 * 60 * 1000;
 
 export interface SignedIn extends IssuedSession {
   user: User;
