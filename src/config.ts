@@ -13,6 +13,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   readonly adminToken: string | undefined;
   readonly jwtSecret: string | undefined;
+  /** AES-256-GCM key for API-key secrets at rest, normalised to 64 lowercase hex digits. */
+  readonly apiKeyEncryptionKey: string | undefined;
   readonly headerPrefix: string;
   readonly chainId: number;
   readonly exchangeName: string;
@@ -68,6 +70,7 @@ export function parseConfig(source: Source): Config {
     redisUrl: optionalUrl(read, 'REDIS_URL', ['redis:', 'rediss:']),
     adminToken: minLength(read, 'ADMIN_TOKEN', 16),
     jwtSecret: minLength(read, 'JWT_SECRET', 32),
+    apiKeyEncryptionKey: aes256Key(read, 'API_KEY_ENCRYPTION_KEY'),
     headerPrefix: matching(read, 'HEADER_PREFIX', 'svc', /^[a-z][a-z0-9-]{0,31}$/, 'lowercase letters, digits and dashes'),
     chainId: integer(read, 'CHAIN_ID', 31337, 1, Number.MAX_SAFE_INTEGER),
     exchangeName: read('EXCHANGE_NAME') ?? 'PMX Exchange',
@@ -129,6 +132,18 @@ function minLength(read: (n: string) => string | undefined, name: string, min: n
   const raw = read(name);
   if (raw !== undefined && raw.length < min) throw new ConfigError(`${name} must be at least ${min} characters long`);
   return raw;
+}
+
+/** A 32-byte key given as 64 hex digits or as base64 (standard or url-safe alphabet). */
+function aes256Key(read: (n: string) => string | undefined, name: string): string | undefined {
+  const raw = read(name);
+  if (raw === undefined) return undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return raw.toLowerCase();
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) {
+    const bytes = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (bytes.length === 32) return bytes.toString('hex');
+  }
+  throw new ConfigError(`${name} must be 32 bytes, as 64 hex digits or base64`);
 }
 
 function address(read: (n: string) => string | undefined, name: keyof typeof DEFAULT_ADDRESSES): `0x${string}` {

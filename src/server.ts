@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { buildApp } from './api/app.ts';
 import type { AppContext } from './api/context.ts';
-import { unauthorized } from './api/errors.ts';
-import type { UserAuthenticator } from './api/auth/types.ts';
 import type { TypedApp } from './api/typed-app.ts';
 import { createManualClock, realClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import { createIdentity } from './identity/index.ts';
 import { openStore } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
@@ -25,8 +24,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await migrateToLatest(store.db);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
-    const ctx: AppContext = { config, clock, store, operatorUserId, ready: false };
-    const app = await buildApp(ctx, { users: pendingUserAuthenticator });
+    const identity = await createIdentity({ config, clock, store });
+    const ctx: AppContext = { config, clock, store, operatorUserId, identity, ready: false };
+    const app = await buildApp(ctx, { users: identity.authenticator });
     await app.listen({ port: config.port, host: config.host });
     ctx.ready = true;
     const address = app.server.address();
@@ -50,10 +50,3 @@ export async function startServer(config: Config): Promise<RunningServer> {
     throw error;
   }
 }
-
-/** Until the identity module lands, user credentials cannot be verified and are refused. */
-const pendingUserAuthenticator: UserAuthenticator = {
-  fromJwt: async () => { throw unauthorized('user sign-in is not available yet'); },
-  fromHmac: async () => { throw unauthorized('API keys are not available yet'); },
-  hasHmacHeaders: () => false,
-};

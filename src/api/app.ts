@@ -10,6 +10,8 @@ import { registerHttpMetrics } from './ops/metrics.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { registerExchangeRoutes } from './exchange/routes.ts';
 import { registerClockRoutes } from './admin/clock-routes.ts';
+import { registerAuthRoutes } from './auth/routes.ts';
+import { registerAccountRoutes } from './account/routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -53,6 +55,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   await app.register(async (api: TypedApp) => {
     registerExchangeRoutes(api, ctx);
     registerClockRoutes(api, ctx);
+    registerAuthRoutes(api, ctx);
+    registerAccountRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { Identity } from '../identity/index.ts';
 import type { Store } from '../store/database.ts';
 
 /**
@@ -12,6 +13,8 @@ export interface AppContext {
   readonly store: Store;
   /** The fixed id that admin-created rows carry as `createdBy` (one per deployment). */
   readonly operatorUserId: string;
+  /** Sign-in, API keys and credential checks (src/identity). */
+  readonly identity: Identity;
   /** Flips to true once the store is migrated and the engine has loaded its books. */
   ready: boolean;
 }

@@ -98,9 +98,30 @@ export interface TradesTable {
   confirmed_at: Date | null;
 }
 
+export interface AuthNoncesTable {
+  nonce: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface ApiKeysTable {
+  /** The public API key (a UUID). */
+  id: string;
+  user_id: string;
+  /** AES-256-GCM ciphertext of the HMAC secret (see src/identity/api-key-crypto.ts). */
+  secret_ciphertext: string;
+  /** Salted SHA-256 of the passphrase. */
+  passphrase_hash: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
 export interface Database {
   settings: SettingsTable;
   users: UsersTable;
   orders: OrdersTable;
   trades: TradesTable;
+  auth_nonces: AuthNoncesTable;
+  api_keys: ApiKeysTable;
 }

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_settings.ts';
 import * as m0002 from './0002_users.ts';
 import * as m0004 from './0004_trading.ts';
+import * as m0005 from './0005_identity.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
   '0001_settings': m0001,
   '0002_users': m0002,
   '0004_trading': m0004,
+  '0005_identity': m0005,
 };

@@ -1,0 +1,114 @@
+import type { FastifyRequest } from 'fastify';
+import { unauthorized } from '../api/errors.ts';
+import type { Caller, UserAuthenticator } from '../api/auth/types.ts';
+import type { Clock } from '../clock.ts';
+import { passphraseMatches } from './api-key-crypto.ts';
+import type { ApiKeyService } from './api-keys.ts';
+import { hmacSignature, pathWithoutQuery, signaturesEqual, signedMessage } from './hmac.ts';
+import { ReplayGuard } from './replay-guard.ts';
+import type { SessionTokens } from './session-tokens.ts';
+
+/** The four API-key credentials, as sent in headers or in a Socket.IO handshake. */
+export interface ApiKeyCredentialsSent {
+  apiKey: unknown;
+  passphrase: unknown;
+  timestamp: unknown;
+  signature: unknown;
+}
+
+/** What the signature covers besides the timestamp. */
+export interface SignedContent {
+  method: string;
+  path: string;
+  body: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MILLISECONDS = /^\d{1,16}$/;
+
+/** The signed content of the Socket.IO `/user` handshake (EXTENSIONS.md section 6). */
+const SOCKET_HANDSHAKE_CONTENT: SignedContent = { method: 'GET', path: '/user', body: '' };
+
+/**
+ * Verifies users' credentials: session JWTs, and API-key HMAC signatures on REST requests and on
+ * the Socket.IO `/user` handshake. Every failure is a 401 AppError.
+ */
+export class IdentityAuthenticator implements UserAuthenticator {
+  private readonly replays: ReplayGuard;
+  private readonly headerNames: { apiKey: string; passphrase: string; timestamp: string; signature: string };
+
+  constructor(
+    private readonly sessions: SessionTokens,
+    private readonly apiKeys: ApiKeyService,
+    private readonly clock: Clock,
+    private readonly options: { headerPrefix: string; hmacWindowMs: number },
+  ) {
+    this.replays = new ReplayGuard(options.hmacWindowMs);
+    const prefix = options.headerPrefix.toLowerCase();
+    this.headerNames = {
+      apiKey: `${prefix}-api-key`,
+      passphrase: `${prefix}-passphrase`,
+      timestamp: `${prefix}-timestamp`,
+      signature: `${prefix}-signature`,
+    };
+  }
+
+  fromJwt(token: string): Promise<Caller> {
+    return this.sessions.verify(token);
+  }
+
+  fromHmac(request: FastifyRequest): Promise<Caller> {
+    const header = (name: string) => request.headers[name];
+    const credentials: ApiKeyCredentialsSent = {
+      apiKey: header(this.headerNames.apiKey),
+      passphrase: header(this.headerNames.passphrase),
+      timestamp: header(this.headerNames.timestamp),
+      signature: header(this.headerNames.signature),
+    };
+    const content = { method: request.method, path: pathWithoutQuery(request.url), body: request.rawBody ?? '' };
+    return this.verifyApiKey(credentials, content, { rejectReplays: true });
+  }
+
+  hasHmacHeaders(request: FastifyRequest): boolean {
+    return Object.values(this.headerNames).some((name) => request.headers[name] !== undefined);
+  }
+
+  /**
+   * The Socket.IO `/user` handshake: `{token}` (a session JWT) or `{apiKey, passphrase, timestamp,
+   * signature}` signed over `timestamp + "GET" + "/user"`. A reconnect may present the same
+   * handshake again inside the window, so the replay rule does not apply here.
+   */
+  authenticateSocket(auth: unknown): Promise<Caller> {
+    if (typeof auth !== 'object' || auth === null) return Promise.reject(unauthorized('the handshake carries no credentials'));
+    const fields = auth as Record<string, unknown>;
+    if (typeof fields.token === 'string') return this.fromJwt(fields.token);
+    const credentials = { apiKey: fields.apiKey, passphrase: fields.passphrase, timestamp: fields.timestamp, signature: fields.signature };
+    return this.verifyApiKey(credentials, SOCKET_HANDSHAKE_CONTENT, { rejectReplays: false });
+  }
+
+  /**
+   * Cheap checks first (shapes, the time window), then the key from memory, passphrase and
+   * signature; the replay check and record happen together with no await in between, so two
+   * copies of one request arriving together cannot both pass.
+   */
+  async verifyApiKey(sent: ApiKeyCredentialsSent, content: SignedContent, rules: { rejectReplays: boolean }): Promise<Caller> {
+    const { apiKey, passphrase, signature } = sent;
+    const timestamp = typeof sent.timestamp === 'number' ? String(sent.timestamp) : sent.timestamp;
+    if (typeof apiKey !== 'string' || typeof passphrase !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') {
+      throw unauthorized(`API-key credentials are required (${Object.values(this.headerNames).join(', ')})`);
+    }
+    if (!UUID.test(apiKey)) throw unauthorized('invalid API key');
+    if (!MILLISECONDS.test(timestamp)) throw unauthorized('the timestamp must be Unix milliseconds');
+    const timestampMs = Number(timestamp);
+    if (Math.abs(this.clock.nowMs() - timestampMs) > this.options.hmacWindowMs) throw unauthorized('the timestamp is outside the accepted window');
+    const key = await this.apiKeys.resolve(apiKey.toLowerCase());
+    if (!key || !passphraseMatches(passphrase, key.passphraseHash)) throw unauthorized('invalid API key or passphrase');
+    const expected = hmacSignature(key.secret, signedMessage(timestamp, content.method, content.path, content.body));
+    if (!signaturesEqual(expected, signature)) throw unauthorized('the signature does not match the request');
+    if (rules.rejectReplays && !this.replays.firstSighting(`${key.apiKey}:${signature}`, timestampMs, this.clock.nowMs())) {
+      throw unauthorized('this signature was already used');
+    }
+    await this.apiKeys.markUsed(key);
+    return { userId: key.userId, address: key.address, proxyWallet: key.proxyWallet, via: 'apiKey', apiKey: key.apiKey };
+  }
+}

@@ -1,0 +1,28 @@
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Store } from '../store/database.ts';
+import { ApiKeyService } from './api-keys.ts';
+import { IdentityAuthenticator } from './authenticator.ts';
+import { loadServerKeys } from './server-keys.ts';
+import { SessionTokens } from './session-tokens.ts';
+import { SignInService } from './sign-in.ts';
+
+/** The identity module as the server wires it: sign-in, API keys, and the credential checks. */
+export interface Identity {
+  readonly signIn: SignInService;
+  readonly apiKeys: ApiKeyService;
+  /** The auth hook's UserAuthenticator; also verifies the Socket.IO `/user` handshake. */
+  readonly authenticator: IdentityAuthenticator;
+}
+
+export async function createIdentity(deps: { config: Config; clock: Clock; store: Store }): Promise<Identity> {
+  const { config, clock, store } = deps;
+  const keys = await loadServerKeys(store.db, config);
+  const sessions = new SessionTokens(keys.jwtSecret, clock);
+  const apiKeys = new ApiKeyService({ db: store.db, clock, encryptionKey: keys.apiKeyEncryptionKey, storeIsShared: store.kind === 'postgres' });
+  return {
+    signIn: new SignInService(store.db, clock, sessions, config.chainId),
+    apiKeys,
+    authenticator: new IdentityAuthenticator(sessions, apiKeys, clock, { headerPrefix: config.headerPrefix, hmacWindowMs: config.hmacWindowMs }),
+  };
+}

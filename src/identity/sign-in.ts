@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import type { Hex } from 'viem';
+import { unauthorized } from '../api/errors.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../store/database.ts';
+import { consumeNonce, insertNonce } from '../store/nonces-repository.ts';
+import { findOrCreateUserByAddress, type User } from '../store/users-repository.ts';
+import type { IssuedSession, SessionTokens } from './session-tokens.ts';
+import { parseSignInMessage, verifySignInMessage } from './siwe.ts';
+
+const NONCE_LIFETIME_MS = 10 * 60 * 1000;
+
+export interface SignedIn extends IssuedSession {
+  user: User;
+}
+
+/** Sign-In with Ethereum: nonces in the store (any node verifies any node's), sessions as JWTs. */
+export class SignInService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly sessions: SessionTokens,
+    private readonly chainId: number,
+  ) {}
+
+  /** A fresh single-use nonce: 32 hex characters (EIP-4361 wants at least 8 alphanumerics). */
+  async issueNonce(): Promise<string> {
+    const nonce = randomBytes(16).toString('hex');
+    const nowMs = this.clock.nowMs();
+    await insertNonce(this.db, nonce, new Date(nowMs), new Date(nowMs + NONCE_LIFETIME_MS));
+    return nonce;
+  }
+
+  /**
+   * Verifies the message and signature before spending the nonce, so a bad attempt does not burn
+   * the nonce of a good one; the nonce is then consumed atomically.
+   */
+  async login(text: string, signature: Hex): Promise<SignedIn> {
+    const message = parseSignInMessage(text);
+    const nowMs = this.clock.nowMs();
+    const address = await verifySignInMessage(message, text, signature, { chainId: this.chainId, nowMs });
+    if (!(await consumeNonce(this.db, message.nonce, new Date(nowMs)))) throw unauthorized('unknown, used or expired nonce');
+    const user = await findOrCreateUserByAddress(this.db, address);
+    return { ...(await this.sessions.issue(user)), user };
+  }
+}

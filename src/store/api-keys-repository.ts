@@ -1,0 +1,82 @@
+import { getAddress, type Address } from 'viem';
+import type { Db } from './database.ts';
+
+export interface StoredApiKey {
+  apiKey: string;
+  userId: string;
+  address: Address;
+  proxyWallet: Address;
+  secretCiphertext: string;
+  passphraseHash: string;
+}
+
+export interface ApiKeySummary {
+  apiKey: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+export async function insertApiKey(db: Db, key: { apiKey: string; userId: string; secretCiphertext: string; passphraseHash: string; createdAt: Date }): Promise<void> {
+  await db.insertInto('api_keys').values({
+    id: key.apiKey,
+    user_id: key.userId,
+    secret_ciphertext: key.secretCiphertext,
+    passphrase_hash: key.passphraseHash,
+    created_at: key.createdAt,
+  }).execute();
+}
+
+/** The unrevoked key with its owner's addresses, or undefined. */
+export async function findActiveApiKey(db: Db, apiKey: string): Promise<StoredApiKey | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select(['api_keys.id', 'api_keys.user_id', 'api_keys.secret_ciphertext', 'api_keys.passphrase_hash', 'users.address', 'users.proxy_wallet'])
+    .where('api_keys.id', '=', apiKey)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    apiKey: row.id,
+    userId: row.user_id,
+    address: getAddress(row.address),
+    proxyWallet: getAddress(row.proxy_wallet),
+    secretCiphertext: row.secret_ciphertext,
+    passphraseHash: row.passphrase_hash,
+  };
+}
+
+export async function isApiKeyActive(db: Db, apiKey: string): Promise<boolean> {
+  const row = await db.selectFrom('api_keys').select('id').where('id', '=', apiKey).where('revoked_at', 'is', null).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A user's unrevoked keys, oldest first. */
+export async function listActiveApiKeys(db: Db, userId: string): Promise<ApiKeySummary[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ apiKey: row.id, createdAt: row.created_at, lastUsedAt: row.last_used_at }));
+}
+
+/** Revokes one of the user's own unrevoked keys; false when there is no such key. */
+export async function revokeApiKey(db: Db, apiKey: string, userId: string, now: Date): Promise<boolean> {
+  const row = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', apiKey)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function touchApiKey(db: Db, apiKey: string, now: Date): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', apiKey).execute();
+}
