@@ -28,7 +28,7 @@ export async function openStore(options: { databaseUrl?: string | undefined; dat
 async function openPglite(dataDir: string): Promise<Store> {
   const inMemory = dataDir === 'memory://';
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(inMemory ? undefined : dataDir, { parsers: { [INT8_OID]: (value: string) => BigInt(value) } });
+  const pglite = new PGlite(inMemory ? 'memory://' : dataDir, { parsers: { [INT8_OID]: (value: string) => BigInt(value) } });
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: 'pglite', close: () => db.destroy() };
