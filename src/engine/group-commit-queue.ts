@@ -1,12 +1,11 @@
+import { QueueFullError } from './queue-full-error.ts';
+
 /**
  * A bounded serial queue that hands whatever has accumulated to one `processBatch` call at a time
  * (group commit): commands that arrive while a batch commits wait and go together into the next
  * batch, so durability costs one transaction per batch rather than one per command.
  * A full queue refuses new work at once (the API answers 503), it never grows without bound.
  */
-export class QueueFullError extends Error {
-  override name = 'QueueFullError';
-}
 
 export interface GroupCommitOptions<C, R> {
   /** Applies and durably commits a batch; returns one result per command, in order. */
@@ -37,7 +36,7 @@ export class GroupCommitQueue<C, R> {
   }
 
   submit(command: C): Promise<R> {
-    if (this.waiting.length >= this.options.capacity) return Promise.reject(new QueueFullError('the engine queue is full'));
+    if (this.waiting.length >= this.options.capacity) return Promise.reject(new QueueFullError(`the engine queue is full (${this.options.capacity} commands waiting); retry shortly`));
     return new Promise<R>((resolve, reject) => {
       this.waiting.push({ command, resolve, reject });
       if (!this.running) void this.drain();

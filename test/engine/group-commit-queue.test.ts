@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GroupCommitQueue, QueueFullError } from '../../src/engine/group-commit-queue.ts';
+import { GroupCommitQueue } from '../../src/engine/group-commit-queue.ts';
+import { QueueFullError } from '../../src/engine/queue-full-error.ts';
 
 describe('GroupCommitQueue', () => {
   it('groups commands that arrive during a commit into the next batch, in order', async () => {

@@ -6,7 +6,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseConfig } from '../../src/config.ts';
 import { createOrderHasher, orderDomains, type OrderStruct } from '../../src/core/orders/eip712-order.ts';
 import { recoverSigner, verifySignature } from '../../src/engine/signatures/recover-signer.ts';
-import { QueueFullError, createSignatureVerifier } from '../../src/engine/signatures/signature-verifier.ts';
+import { QueueFullError } from '../../src/engine/queue-full-error.ts';
+import { createSignatureVerifier } from '../../src/engine/signatures/signature-verifier.ts';
 import { OTHER, ZERO, account, caller } from '../helpers/order-fixtures.ts';
 
 type Hex = `0x${string}`;

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { AppError } from '../../api/errors.ts';
+import { QueueFullError } from '../queue-full-error.ts';
 import { verifySignature } from './recover-signer.ts';
 import type { VerifyBatch, VerifyJob, VerifyResults } from './protocol.ts';
 
@@ -33,11 +33,7 @@ export interface SignatureVerifierOptions {
 
 export const DEFAULT_MAX_QUEUE = 10_000;
 
-export class QueueFullError extends AppError {
-  constructor(maxQueue: number) {
-    super('SERVICE_UNAVAILABLE', `signature verification queue is full (${maxQueue} requests outstanding); retry shortly`);
-  }
-}
+
 
 export function createSignatureVerifier(options: SignatureVerifierOptions = {}): SignatureVerifier {
   const workers = options.workers ?? availableParallelism();
@@ -84,7 +80,7 @@ class WorkerPool implements SignatureVerifier {
 
   verify(digest: Hex, signature: Hex, expectedSigner: string): Promise<boolean> {
     if (this.closed) return Promise.reject(new Error('signature verifier is closed'));
-    if (this.pending.size >= this.maxQueue) return Promise.reject(new QueueFullError(this.maxQueue));
+    if (this.pending.size >= this.maxQueue) return Promise.reject(new QueueFullError(`signature verification queue is full (${this.maxQueue} requests outstanding); retry shortly`));
     const id = this.nextId++;
     return new Promise<boolean>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
