@@ -345,7 +345,7 @@ describe('MarketBook: cancel, restore and guards', () => {
     assert.equal(book.get(second.id)!.remainingBaseUnits, TOKEN);
   });
 
-  it('refuses a duplicate id, a price outside (0, 1) and a non-positive size', () => {
+  it('refuses a duplicate id, a price outside (0, 1), a non-positive size and a post-only FOK', () => {
     const book = new MarketBook();
     const o = buy(0, 400_000);
     book.submit(o, NOW);
@@ -354,6 +354,7 @@ describe('MarketBook: cancel, restore and guards', () => {
     assert.throws(() => book.submit(buy(0, 1_000_000), NOW), /strictly between/);
     assert.throws(() => book.submit(buy(0, 400_000, { sizeBaseUnits: 0n }), NOW), /positive/);
     assert.throws(() => book.restore({ ...buy(0, 400_000), remainingBaseUnits: 2n * TOKEN }), /remaining at most size/);
+    assert.throws(() => book.submit(buy(0, 400_000, { postOnly: true, type: 'FOK' }), NOW), /post-only is for GTC/);
   });
 
   it('refuses a fill whose collateral is not whole base units (a size off the tick grid)', () => {

@@ -200,6 +200,8 @@ export class MarketBook {
     if (order.sizeBaseUnits <= 0n || restingBaseUnits <= 0n || restingBaseUnits > order.sizeBaseUnits) {
       throw new Error(`order ${order.id}: sizes must be positive, remaining at most size (size ${order.sizeBaseUnits}, remaining ${restingBaseUnits})`);
     }
+    // A post-only order may only rest, which FOK and FAK never do (the order rules refuse the pair).
+    if (order.postOnly && order.type !== 'GTC') throw new Error(`order ${order.id}: post-only is for GTC orders, not ${order.type}`);
   }
 }
 
