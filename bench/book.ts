@@ -2,12 +2,14 @@
  * Order-book throughput, ours against the reference package `nodejs-order-book`, in one run on
  * one random workload: `npm run bench -- book` (BENCH_OPS, BENCH_ROUNDS to size it).
  *
- * The workload is generated once from a seeded generator in book terms (bid or ask, price in
+ * Each workload is generated once from a seeded generator in book terms (bid or ask, price in
  * millionths, size in whole tokens): mostly GTC limit orders around a drifting mid (some crossing),
- * cancels of earlier orders (some already gone), and aggressive immediate-or-cancel orders that
- * sweep a few levels. Ours gets each order as outcome 0 or its outcome-1 equivalent at random,
- * so the mirror path is exercised; the reference gets the plain side and price. Both end with the
- * same depth, which is checked, so the two did the same work.
+ * cancels, and aggressive immediate-or-cancel orders that sweep a few levels. Two cancel habits:
+ * `deep` cancels any earlier order (often gone already), so tens of thousands of orders pile up
+ * in long queues; `churn` cancels one of the last 50 orders, as a quoting market maker does, so
+ * the book stays shallow. Ours gets each order as outcome 0 or its outcome-1 equivalent at
+ * random, so the mirror path is exercised; the reference gets the plain side and price. Both must
+ * end with the same depth (checked), so the two did the same work.
  */
 import { OrderBook, Side } from 'nodejs-order-book';
 import { MarketBook } from '../src/core/book/market-book.ts';
@@ -34,7 +36,9 @@ function seeded(seed: number): () => number {
   };
 }
 
-function workload(count: number): Op[] {
+type CancelHabit = 'deep' | 'churn';
+
+function workload(count: number, habit: CancelHabit): Op[] {
   const random = seeded(42);
   const ops: Op[] = [];
   let mid = 50;
@@ -42,7 +46,8 @@ function workload(count: number): Op[] {
     const r = random();
     mid = Math.min(80, Math.max(20, mid + (random() < 0.5 ? -1 : 1) * (random() < 0.1 ? 1 : 0)));
     if (r < 0.3 && i > 0) {
-      ops.push({ kind: 'cancel', id: `o${Math.floor(random() * i)}` });
+      const back = habit === 'deep' ? Math.floor(random() * i) + 1 : 1 + Math.floor(random() * Math.min(i, 50));
+      ops.push({ kind: 'cancel', id: `o${i - back}` });
       continue;
     }
     const bid = random() < 0.5;
@@ -73,7 +78,7 @@ function toIncoming(op: Extract<Op, { kind: 'place' }>): IncomingOrder {
   };
 }
 
-function runOurs(ops: Op[], incoming: (IncomingOrder | undefined)[]): { ms: number; depth: string; fills: number } {
+function runOurs(ops: Op[], incoming: (IncomingOrder | undefined)[]): { ms: number; depth: string; fills: number; resting: number } {
   const book = new MarketBook();
   let fills = 0;
   const start = performance.now();
@@ -85,7 +90,8 @@ function runOurs(ops: Op[], incoming: (IncomingOrder | undefined)[]): { ms: numb
   const ms = performance.now() - start;
   const { bids, asks } = book.levels(0);
   const side = (levels: typeof bids) => levels.map((l) => `${l.priceMicros}:${l.sizeBaseUnits / TOKEN}`).join(',');
-  return { ms, depth: `${side(asks)}|${side(bids)}`, fills };
+  const resting = [...bids, ...asks].reduce((n, l) => n + l.orderCount, 0);
+  return { ms, depth: `${side(asks)}|${side(bids)}`, fills, resting };
 }
 
 function runReference(ops: Op[]): { ms: number; depth: string } {
@@ -102,21 +108,26 @@ function runReference(ops: Op[]): { ms: number; depth: string } {
   return { ms, depth: `${side([...asks].sort((a, b) => a[0] - b[0]))}|${side([...bids].sort((a, b) => b[0] - a[0]))}` };
 }
 
-const ops = workload(OPS);
-const incoming = ops.map((op) => (op.kind === 'place' ? toIncoming(op) : undefined));
-const counts = { place: ops.filter((o) => o.kind === 'place' && !o.ioc).length, ioc: ops.filter((o) => o.kind === 'place' && o.ioc).length, cancel: ops.filter((o) => o.kind === 'cancel').length };
-console.log(`order book: ${OPS.toLocaleString('en-US')} ops (${counts.place} GTC, ${counts.ioc} IOC/FAK, ${counts.cancel} cancels), best of ${ROUNDS} rounds, rounds interleaved\n`);
-
-let best = { ours: Infinity, reference: Infinity };
-let shape = '';
-for (let round = 0; round < ROUNDS; round++) {
-  const ours = runOurs(ops, incoming);
-  const reference = runReference(ops);
-  if (ours.depth !== reference.depth) throw new Error('the two books ended with different depth: the workloads diverged');
-  shape = `${ours.fills.toLocaleString('en-US')} fills, ${ours.depth.split(',').length} resting levels at the end`;
-  best = { ours: Math.min(best.ours, ours.ms), reference: Math.min(best.reference, reference.ms) };
+function measure(habit: CancelHabit): void {
+  const ops = workload(OPS, habit);
+  const incoming = ops.map((op) => (op.kind === 'place' ? toIncoming(op) : undefined));
+  const count = (test: (op: Op) => boolean) => ops.filter(test).length.toLocaleString('en-US');
+  console.log(`\n${habit}: ${count((o) => o.kind === 'place' && !o.ioc)} GTC, ${count((o) => o.kind === 'place' && o.ioc)} IOC/FAK, ${count((o) => o.kind === 'cancel')} cancels`);
+  let best = { ours: Infinity, reference: Infinity };
+  let shape = '';
+  for (let round = 0; round < ROUNDS; round++) {
+    const ours = runOurs(ops, incoming);
+    const reference = runReference(ops);
+    if (ours.depth !== reference.depth) throw new Error(`${habit}: the two books ended with different depth: the workloads diverged`);
+    shape = `${ours.fills.toLocaleString('en-US')} fills, ${ours.resting.toLocaleString('en-US')} orders resting at the end`;
+    best = { ours: Math.min(best.ours, ours.ms), reference: Math.min(best.reference, reference.ms) };
+  }
+  const rate = (ms: number) => Math.round((OPS * 1000) / ms);
+  console.log(`  ${'MarketBook (ours, bigint sizes, two outcomes)'.padEnd(48)} ${rate(best.ours).toLocaleString('en-US').padStart(12)} ops/s`);
+  console.log(`  ${'nodejs-order-book (reference, number sizes)'.padEnd(48)} ${rate(best.reference).toLocaleString('en-US').padStart(12)} ops/s`);
+  console.log(`  ours is ${(best.reference / best.ours).toFixed(2)}x the reference; ${shape}; final depth identical`);
 }
-const rate = (ms: number) => Math.round((OPS * 1000) / ms);
-console.log(`${'MarketBook (ours, bigint sizes, two outcomes)'.padEnd(48)} ${rate(best.ours).toLocaleString('en-US').padStart(12)} ops/s`);
-console.log(`${'nodejs-order-book (reference, number sizes)'.padEnd(48)} ${rate(best.reference).toLocaleString('en-US').padStart(12)} ops/s`);
-console.log(`\nours is ${(best.reference / best.ours).toFixed(2)}x the reference; ${shape}; final depth identical`);
+
+console.log(`order book: ${OPS.toLocaleString('en-US')} ops per workload, best of ${ROUNDS} interleaved rounds`);
+measure('deep');
+measure('churn');
