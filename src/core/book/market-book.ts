@@ -34,8 +34,7 @@ export class MarketBook {
     if (order.type === 'FOK' && this.liquidity(opposite, limit, nowSec, order.ownerId, order.sizeBaseUnits) < order.sizeBaseUnits) {
       return { fills: [], status: 'CANCELLED', rested: false, expired: [], cancelledOwn: [] };
     }
-    const matched = this.match(order, opposite, limit, nowSec);
-    const { fills, remainingBaseUnits: remaining, expired, cancelledOwn } = matched;
+    const { fills, remainingBaseUnits: remaining, expired, cancelledOwn } = this.match(order, opposite, limit, nowSec);
     if (remaining === 0n) return { fills, status: 'EXECUTED', rested: false, expired, cancelledOwn };
     if (order.type !== 'GTC') return { fills, status: 'CANCELLED', rested: false, expired, cancelledOwn };
     this.rest(order, order.sizeBaseUnits, remaining);
