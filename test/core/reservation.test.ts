@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { buyReleaseOnFill, costBaseUnits, feeBaseUnits, maxBuyFeeBaseUnits, reservationFor } from '../../src/core/orders/reservation.ts';
+import { feeBaseUnits } from '../../src/core/book/fees.ts';
+import { buyReleaseOnFill, costBaseUnits, maxBuyFeeBaseUnits, reservationFor } from '../../src/core/orders/reservation.ts';
 
 describe('reservations and fees', () => {
   it('charges bps on min(p, 1 − p) × size, rounded down', () => {

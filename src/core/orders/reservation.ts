@@ -3,19 +3,11 @@
  * what they could spend). Prices are integer millionths of collateral per token, sizes bigint
  * token base units, fee rates basis points.
  */
-export const PRICE_SCALE = 1_000_000n;
-const BPS_SCALE = 10_000n;
+import { feeBaseUnits, PRICE_SCALE } from '../book/fees.ts';
 
 /** Collateral cost of `size` tokens at `priceMicros`; exact because sizes sit on the tick grid. */
 export function costBaseUnits(priceMicros: number, sizeBaseUnits: bigint): bigint {
   return (BigInt(priceMicros) * sizeBaseUnits) / PRICE_SCALE;
-}
-
-/** The fee on one fill: bps × min(p, 1 − p) × size, rounded down to a base unit. */
-export function feeBaseUnits(feeRateBps: number, priceMicros: number, sizeBaseUnits: bigint): bigint {
-  const p = BigInt(priceMicros);
-  const edge = p < PRICE_SCALE - p ? p : PRICE_SCALE - p;
-  return (BigInt(feeRateBps) * edge * sizeBaseUnits) / (BPS_SCALE * PRICE_SCALE);
 }
 
 /**

@@ -1,0 +1,14 @@
+/** Prices are integer millionths of collateral per token. */
+export const PRICE_SCALE = 1_000_000n;
+const BPS_SCALE = 10_000n;
+
+/**
+ * The fee on one fill (DESIGN.md "Exact amounts"): bps × min(p, 1 − p) × size, rounded down to a
+ * base unit, with p the party's own execution price. Charged on the cheaper side of the price so a
+ * trade at 0.95 pays what one at 0.05 pays: the two are the same trade seen from either token.
+ */
+export function feeBaseUnits(feeRateBps: number, priceMicros: number, sizeBaseUnits: bigint): bigint {
+  const p = BigInt(priceMicros);
+  const edge = p < PRICE_SCALE - p ? p : PRICE_SCALE - p;
+  return (BigInt(feeRateBps) * edge * sizeBaseUnits) / (BPS_SCALE * PRICE_SCALE);
+}
