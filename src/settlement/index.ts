@@ -5,7 +5,7 @@ import type { Settlement } from './types.ts';
 
 export * from './types.ts';
 export * from './accounts.ts';
-export { auditLedger, type AuditReport, type AuditViolation, type ExpectedLocks } from './audit.ts';
+export { auditLedger, lockKey, type AuditReport, type AuditViolation, type ExpectedLocks, type Invariant } from './audit.ts';
 export { expectedOrderLocks } from './expected-locks.ts';
 
 /** The settlement layer that runs inside the server, on the store's database. */

@@ -64,20 +64,32 @@ export async function lockBalances(db: Db, keys: BalanceKey[]): Promise<StoredBa
 }
 
 /**
- * Adds signed changes to balances and locks in one statement, creating rows as needed, in the
- * given order. A change that would overdraw violates the table's CHECK and fails the statement.
+ * Adds signed changes to balances and locks, creating rows as needed. Rows are locked in the given
+ * order (callers sort), so concurrent batches touching the same accounts queue instead of
+ * deadlocking. Missing rows are first created empty, because PostgreSQL checks a CHECK constraint
+ * on an INSERT's proposed row even when ON CONFLICT turns it into an update. A change that would
+ * overdraw violates the CHECK and fails the statement: callers check what users may spend first.
  */
 export async function applyBalanceChanges(db: Db, changes: BalanceChange[]): Promise<void> {
   if (changes.length === 0) return;
+  const accounts = changes.map((c) => c.account);
+  const assets = changes.map((c) => c.asset);
   await sql`
-    INSERT INTO ledger_balances (account, asset, balance, locked)
-    SELECT c.account, c.asset, c.balance, c.locked
-    FROM unnest(${changes.map((c) => c.account)}::text[], ${changes.map((c) => c.asset)}::text[],
-                ${changes.map((c) => c.balance.toString())}::numeric[], ${changes.map((c) => c.locked.toString())}::numeric[])
-         WITH ORDINALITY AS c(account, asset, balance, locked, ord)
-    ORDER BY c.ord
-    ON CONFLICT (account, asset) DO UPDATE
-      SET balance = ledger_balances.balance + excluded.balance, locked = ledger_balances.locked + excluded.locked`.execute(db);
+    INSERT INTO ledger_balances (account, asset)
+    SELECT k.account, k.asset FROM unnest(${accounts}::text[], ${assets}::text[]) WITH ORDINALITY AS k(account, asset, ord)
+    ORDER BY k.ord
+    ON CONFLICT (account, asset) DO NOTHING`.execute(db);
+  const result = await sql`
+    WITH c AS (
+      SELECT * FROM unnest(${accounts}::text[], ${assets}::text[], ${changes.map((c) => c.balance.toString())}::numeric[],
+                           ${changes.map((c) => c.locked.toString())}::numeric[]) WITH ORDINALITY AS c(account, asset, balance, locked, ord)
+    ), held AS (
+      SELECT b.account, b.asset FROM ledger_balances b JOIN c ON c.account = b.account AND c.asset = b.asset ORDER BY c.ord FOR UPDATE OF b
+    )
+    UPDATE ledger_balances b SET balance = b.balance + c.balance, locked = b.locked + c.locked
+    FROM c JOIN held h ON h.account = c.account AND h.asset = c.asset
+    WHERE b.account = c.account AND b.asset = c.asset`.execute(db);
+  if (result.numAffectedRows !== BigInt(changes.length)) throw new Error(`balance update touched ${result.numAffectedRows} of ${changes.length} rows`);
 }
 
 /** Every non-empty balance of an account. */

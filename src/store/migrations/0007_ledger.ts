@@ -75,25 +75,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await sql`INSERT INTO ledger_chain_head (id, number, hash) VALUES (1, 0, ${`0x${'0'.repeat(64)}`})`.execute(db);
 
-  // The journal is append-only: entries never change, and a transaction only gains its block once.
+  // The journal is append-only: entries never change, and a transaction only gains its block, once.
   await sql`
-    CREATE FUNCTION ledger_journal_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION ledger_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF TG_OP = 'UPDATE' AND TG_TABLE_NAME = 'ledger_transactions' AND OLD.block_number IS NULL
-         AND NEW.block_number IS NOT NULL AND NEW.seq = OLD.seq AND NEW.tx_hash = OLD.tx_hash
-         AND NEW.kind = OLD.kind AND NEW.ref = OLD.ref AND NEW.created_at = OLD.created_at THEN
+      RAISE EXCEPTION 'the ledger journal is append-only (% on ledger_entries)', TG_OP;
+    END $$`.execute(db);
+  await sql`
+    CREATE FUNCTION ledger_transactions_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP = 'UPDATE' AND OLD.block_number IS NULL AND NEW.block_number IS NOT NULL AND NEW.seq = OLD.seq
+         AND NEW.tx_hash = OLD.tx_hash AND NEW.kind = OLD.kind AND NEW.ref = OLD.ref AND NEW.created_at = OLD.created_at THEN
         RETURN NEW;
       END IF;
-      RAISE EXCEPTION 'the ledger journal is append-only (% on %)', TG_OP, TG_TABLE_NAME;
+      RAISE EXCEPTION 'the ledger journal is append-only (% on ledger_transactions)', TG_OP;
     END $$`.execute(db);
-  await sql`CREATE TRIGGER ledger_entries_append_only BEFORE UPDATE OR DELETE ON ledger_entries FOR EACH ROW EXECUTE FUNCTION ledger_journal_append_only()`.execute(db);
-  await sql`CREATE TRIGGER ledger_transactions_append_only BEFORE UPDATE OR DELETE ON ledger_transactions FOR EACH ROW EXECUTE FUNCTION ledger_journal_append_only()`.execute(db);
+  await sql`CREATE TRIGGER ledger_entries_append_only BEFORE UPDATE OR DELETE ON ledger_entries FOR EACH ROW EXECUTE FUNCTION ledger_entries_append_only()`.execute(db);
+  await sql`CREATE TRIGGER ledger_transactions_append_only BEFORE UPDATE OR DELETE ON ledger_transactions FOR EACH ROW EXECUTE FUNCTION ledger_transactions_append_only()`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['ledger_chain_head', 'ledger_blocks', 'ledger_markets', 'ledger_entries', 'ledger_transactions', 'ledger_balances']) {
     await db.schema.dropTable(table).execute();
   }
-  await sql`DROP FUNCTION ledger_journal_append_only()`.execute(db);
+  await sql`DROP FUNCTION ledger_entries_append_only()`.execute(db);
+  await sql`DROP FUNCTION ledger_transactions_append_only()`.execute(db);
   await sql`DROP SEQUENCE ledger_tx_seq`.execute(db);
 }
