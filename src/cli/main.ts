@@ -39,6 +39,30 @@ program
     await store.close();
   });
 
+program
+  .command('audit')
+  .description('check every ledger invariant; exits 1 and names each broken one')
+  .allowUnknownOption()
+  .allowExcessArguments()
+  .action(async () => {
+    const { openStore } = await import('../store/database.ts');
+    const { migrateToLatest } = await import('../store/migrate.ts');
+    const { auditLedger, expectedOrderLocks } = await import('../settlement/index.ts');
+    const config = loadConfig({ argv: process.argv.slice(2) });
+    const store = await openStore(config);
+    try {
+      await migrateToLatest(store.db);
+      const report = await auditLedger(store.db, await expectedOrderLocks(store.db));
+      const { balances, markets, transactions, blocks } = report.counts;
+      console.log(`audited ${balances} balances, ${markets} markets, ${transactions} transactions, ${blocks} blocks`);
+      for (const v of report.violations) console.error(`BROKEN ${v.invariant}: ${v.detail}`);
+      console.log(report.ok ? 'every invariant holds' : `${new Set(report.violations.map((v) => v.invariant)).size} invariant(s) broken`);
+      process.exitCode = report.ok ? 0 : 1;
+    } finally {
+      await store.close();
+    }
+  });
+
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
   else console.error(error);
