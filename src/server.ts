@@ -5,6 +5,7 @@ import type { TypedApp } from './api/typed-app.ts';
 import { createManualClock, realClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createIdentity } from './identity/index.ts';
+import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
@@ -25,7 +26,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const identity = await createIdentity({ config, clock, store });
-    const ctx: AppContext = { config, clock, store, operatorUserId, identity, ready: false };
+    const settlement = createEmbeddedSettlement({ db: store.db, clock });
+    const ctx: AppContext = { config, clock, store, operatorUserId, identity, settlement, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator });
     await app.listen({ port: config.port, host: config.host });
     ctx.ready = true;

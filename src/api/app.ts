@@ -12,12 +12,16 @@ import { registerExchangeRoutes } from './exchange/routes.ts';
 import { registerClockRoutes } from './admin/clock-routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerAccountRoutes } from './account/routes.ts';
+import { registerBalanceRoutes, type DescribeTokens } from './account/balance-routes.ts';
+import { registerCreditRoutes } from './admin/credit-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
 
 export interface AppDependencies {
   users: UserAuthenticator;
+  /** Market and outcome of tokens for balance rows (the catalogue); without it only collateral shows. */
+  describeTokens?: DescribeTokens;
 }
 
 /**
@@ -57,6 +61,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerClockRoutes(api, ctx);
     registerAuthRoutes(api, ctx);
     registerAccountRoutes(api, ctx);
+    registerBalanceRoutes(api, ctx, { describeTokens: deps.describeTokens });
+    registerCreditRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

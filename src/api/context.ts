@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Identity } from '../identity/index.ts';
+import type { Settlement } from '../settlement/types.ts';
 import type { Store } from '../store/database.ts';
 
 /**
@@ -15,6 +16,8 @@ export interface AppContext {
   readonly operatorUserId: string;
   /** Sign-in, API keys and credential checks (src/identity). */
   readonly identity: Identity;
+  /** Balances, reservations and trade settlement (src/settlement). */
+  readonly settlement: Settlement;
   /** Flips to true once the store is migrated and the engine has loaded its books. */
   ready: boolean;
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { InsufficientBalanceError } from '../settlement/types.ts';
 
 /**
  * The one error catalogue (EXTENSIONS.md section 9). Every non-2xx body is
@@ -85,6 +86,7 @@ function fromFastifyError(error: FastifyError): { status: number; code: string; 
 }
 
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof InsufficientBalanceError) error = new AppError('INSUFFICIENT_BALANCE', error.message);
   if (error instanceof AppError) {
     reply.headers(error.headers).code(error.statusCode).send(errorBody(error.statusCode, error.code, error.message));
     return;

@@ -39,6 +39,33 @@ program
     await store.close();
   });
 
+program
+  .command('audit')
+  .description('check every ledger invariant; exits 1 and names each broken one')
+  .allowUnknownOption()
+  .allowExcessArguments()
+  .action(async () => {
+    const { openStore } = await import('../store/database.ts');
+    const { migrateToLatest } = await import('../store/migrate.ts');
+    const { auditLedger, expectedOrderLocks } = await import('../settlement/index.ts');
+    const config = loadConfig({ argv: process.argv.slice(2) });
+    const store = await openStore(config);
+    let ok = false;
+    try {
+      await migrateToLatest(store.db);
+      const report = await auditLedger(store.db, await expectedOrderLocks(store.db));
+      ok = report.ok;
+      const { balances, markets, transactions, blocks } = report.counts;
+      console.log(`audited ${balances} balances, ${markets} markets, ${transactions} transactions, ${blocks} blocks`);
+      for (const v of report.violations) console.error(`BROKEN ${v.invariant}: ${v.detail}`);
+      console.log(report.ok ? 'every invariant holds' : `${new Set(report.violations.map((v) => v.invariant)).size} invariant(s) broken`);
+    } finally {
+      await store.close();
+    }
+    // Explicitly: PGlite's runtime resets process.exitCode when it shuts down.
+    process.exit(ok ? 0 : 1);
+  });
+
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
   else console.error(error);

@@ -2,7 +2,7 @@
  * The database's table types, one interface per module, composed here. Column names are
  * snake_case as in SQL; repositories map rows to domain objects.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface SettingsTable {
   key: string;
@@ -117,6 +117,62 @@ export interface ApiKeysTable {
   revoked_at: Date | null;
 }
 
+/** Numeric(78, 0) amounts: written as decimal strings or bigints, read back as strings. */
+type Numeric = ColumnType<string, string | bigint, string | bigint>;
+
+export interface LedgerBalancesTable {
+  /** A lowercase 0x address (a user's proxy wallet) or a named system account. */
+  account: string;
+  /** 'collateral' or an outcome tokenId (decimal string). */
+  asset: string;
+  balance: Numeric;
+  /** Reserved by open orders or bonds; never more than balance. */
+  locked: Numeric;
+}
+
+export interface LedgerTransactionsTable {
+  seq: bigint;
+  tx_hash: string;
+  kind: string;
+  ref: string;
+  created_at: Date;
+  block_number: bigint | null;
+}
+
+export interface LedgerEntriesTable {
+  tx_seq: bigint;
+  idx: number;
+  account: string;
+  asset: string;
+  /** Signed change of the account's balance of the asset. */
+  amount: Numeric;
+  reason: string;
+}
+
+export interface LedgerMarketsTable {
+  condition_id: string;
+  token_id1: string;
+  token_id2: string;
+  payout1: number | null;
+  payout2: number | null;
+  payout_den: number | null;
+  resolved_at: Date | null;
+}
+
+export interface LedgerBlocksTable {
+  number: bigint;
+  hash: string;
+  parent_hash: string;
+  tx_count: number;
+  sealed_at: Date;
+}
+
+export interface LedgerChainHeadTable {
+  id: number;
+  number: bigint;
+  hash: string;
+}
+
 export interface Database {
   settings: SettingsTable;
   users: UsersTable;
@@ -124,4 +180,10 @@ export interface Database {
   trades: TradesTable;
   auth_nonces: AuthNoncesTable;
   api_keys: ApiKeysTable;
+  ledger_balances: LedgerBalancesTable;
+  ledger_transactions: LedgerTransactionsTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_markets: LedgerMarketsTable;
+  ledger_blocks: LedgerBlocksTable;
+  ledger_chain_head: LedgerChainHeadTable;
 }

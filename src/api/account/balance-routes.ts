@@ -1,0 +1,57 @@
+import { Type } from 'typebox';
+import { formatDisplayAmount } from '../../core/money.ts';
+import { COLLATERAL, userAccount, type BalanceRow } from '../../settlement/index.ts';
+import { requireCaller } from '../auth/caller.ts';
+import type { AppContext } from '../context.ts';
+import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
+import { errorResponses, Uuid } from '../schemas/common.ts';
+import type { TypedApp } from '../typed-app.ts';
+
+/** The market and outcome label of tokens, from the catalogue; unknown tokens are left out of the map. */
+export type DescribeTokens = (tokenIds: string[]) => Promise<Map<string, { marketId: string; outcome: string }>>;
+
+/** Until the catalogue is wired in, no token is known, so balance rows list collateral only. */
+export const describeNoTokens: DescribeTokens = async () => new Map();
+
+const BalanceFields = { balance: DisplayAmountOut, locked: DisplayAmountOut, available: DisplayAmountOut };
+const BalanceResponse = Type.Object({
+  collateral: Type.Object(BalanceFields),
+  tokens: Type.Array(Type.Object({ tokenId: Type.String(), marketId: Uuid, outcome: Type.String(), ...BalanceFields })),
+}, { description: 'balance = available + locked, display units' });
+
+const display = (row: BalanceRow) => ({ balance: formatDisplayAmount(row.balance), locked: formatDisplayAmount(row.locked), available: formatDisplayAmount(row.available) });
+
+/** GET /account/balance, and POST /account/faucet when the server runs with the faucet (EXTENSIONS.md section 2). */
+export function registerBalanceRoutes(api: TypedApp, ctx: AppContext, deps: { describeTokens?: DescribeTokens } = {}): void {
+  const describeTokens = deps.describeTokens ?? describeNoTokens;
+
+  api.get('/account/balance', {
+    config: { auth: 'jwtOrApiKey' },
+    schema: { tags: ['account'], summary: 'Collateral and outcome-token balances of the caller', security: [{ bearer: [] }, { apiKey: [] }], response: { 200: BalanceResponse, ...errorResponses(401) } },
+  }, async (request) => {
+    const balances = await ctx.settlement.balances(ctx.store.db, userAccount(requireCaller(request).proxyWallet));
+    const described = balances.tokens.length ? await describeTokens(balances.tokens.map((t) => t.tokenId)) : new Map();
+    const tokens = balances.tokens.flatMap((t) => {
+      const info = described.get(t.tokenId);
+      return info ? [{ tokenId: t.tokenId, marketId: info.marketId, outcome: info.outcome, ...display(t) }] : [];
+    });
+    return { collateral: display(balances.collateral), tokens };
+  });
+
+  if (!ctx.config.faucetEnabled) return;
+  api.post('/account/faucet', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['account'],
+      summary: 'Credit test collateral to the caller (only on servers run with the faucet)',
+      security: [{ apiKey: [] }],
+      body: Type.Object({ amount: DisplayAmount }),
+      response: { 200: Type.Object({ balance: DisplayAmountOut }), ...errorResponses(400, 401) },
+    },
+  }, async (request) => {
+    const caller = requireCaller(request);
+    const amount = positiveAmount(request.body.amount);
+    const { balance } = await ctx.settlement.transaction((tx) => ctx.settlement.credit(tx, { account: userAccount(caller.proxyWallet), amount, reason: 'FAUCET', ref: `faucet:${caller.userId}` }));
+    return { balance: formatDisplayAmount(balance) };
+  });
+}

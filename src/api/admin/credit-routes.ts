@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import { formatDisplayAmount } from '../../core/money.ts';
+import { userAccount } from '../../settlement/index.ts';
+import { findOrCreateUserByAddress } from '../../store/users-repository.ts';
+import type { AppContext } from '../context.ts';
+import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
+import { Address, errorResponses } from '../schemas/common.ts';
+import type { TypedApp } from '../typed-app.ts';
+
+/**
+ * POST /admin/credits (EXTENSIONS.md section 3): deposits collateral for the user of a sign-in
+ * address, creating the user (and its proxy wallet) when new; the user and the credit commit together.
+ */
+export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
+  api.post('/admin/credits', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: "Deposit collateral for a user's sign-in address",
+      security: [{ bearer: [] }],
+      body: Type.Object({ address: Address, amount: DisplayAmount }),
+      response: { 200: Type.Object({ address: Address, balance: DisplayAmountOut }), ...errorResponses(400, 401) },
+    },
+  }, async (request) => {
+    const amount = positiveAmount(request.body.amount);
+    return ctx.settlement.transaction(async (tx) => {
+      const user = await findOrCreateUserByAddress(tx, request.body.address);
+      const { balance } = await ctx.settlement.credit(tx, { account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}` });
+      return { address: user.address, balance: formatDisplayAmount(balance) };
+    });
+  });
+}

@@ -1,0 +1,24 @@
+/**
+ * Ledger accounts. Users hold balances in their proxy wallet (a lowercase 0x address); the exchange
+ * holds the rest in named system accounts, which contain a ':' so they never look like an address.
+ */
+export const REWARD_TREASURY = 'system:reward-treasury';
+/** Fees that are not a market's trading fees (e.g. the fee account's half of a losing bond). */
+export const FEE_ACCOUNT = 'system:fees';
+/** Bonds of oracle proposals and disputes, held until their question settles. */
+export const BOND_ESCROW = 'system:bond-escrow';
+
+/**
+ * The collateral behind a market's outstanding complete sets. One per market, so markets settling
+ * in parallel never wait on each other's rows.
+ */
+export const marketLockAccount = (conditionId: string) => `market-lock:${conditionId}`;
+
+/**
+ * Trading fees of one market. Fees are kept per market rather than in one account because every
+ * trade pays one: a single fee row would serialize every market's settlement behind one row lock.
+ */
+export const marketFeeAccount = (conditionId: string) => `fees:${conditionId}`;
+
+/** A user's ledger account: the proxy wallet, lowercase. */
+export const userAccount = (proxyWallet: string) => proxyWallet.toLowerCase();

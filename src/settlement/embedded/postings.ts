@@ -1,0 +1,144 @@
+import { costBaseUnits } from '../../core/orders/reservation.ts';
+import { marketFeeAccount, marketLockAccount } from '../accounts.ts';
+import { COLLATERAL, LedgerStateError, type Asset, type MarketTokens, type PartyFill, type TradeFill } from '../types.ts';
+
+/**
+ * Pure construction of ledger transactions ("postings") from operations: no I/O, so the value
+ * rules (what moves where, and that nothing is created or destroyed) are tested on their own.
+ */
+export interface Leg {
+  account: string;
+  asset: Asset;
+  /** Change of the balance; recorded as a journal entry when non-zero. */
+  balanceDelta: bigint;
+  /** Change of the locked part (trade settlement consumes reservations); not journalled. */
+  lockedDelta: bigint;
+  reason: string;
+}
+
+export interface Posting {
+  kind: string;
+  ref: string;
+  legs: Leg[];
+}
+
+const leg = (account: string, asset: Asset, balanceDelta: bigint, reason: string, lockedDelta = 0n): Leg => ({ account, asset, balanceDelta, lockedDelta, reason });
+
+export function splitPosting(account: string, market: MarketTokens, amount: bigint, ref: string): Posting {
+  return {
+    kind: 'SPLIT',
+    ref,
+    legs: [
+      leg(account, COLLATERAL, -amount, 'SPLIT_COLLATERAL'),
+      leg(marketLockAccount(market.conditionId), COLLATERAL, amount, 'SPLIT_LOCK'),
+      leg(account, market.tokenId1, amount, 'MINT'),
+      leg(account, market.tokenId2, amount, 'MINT'),
+    ],
+  };
+}
+
+export function mergePosting(account: string, market: MarketTokens, amount: bigint, ref: string): Posting {
+  return {
+    kind: 'MERGE',
+    ref,
+    legs: [
+      leg(account, market.tokenId1, -amount, 'BURN'),
+      leg(account, market.tokenId2, -amount, 'BURN'),
+      leg(marketLockAccount(market.conditionId), COLLATERAL, -amount, 'MERGE_LOCK'),
+      leg(account, COLLATERAL, amount, 'MERGE_COLLATERAL'),
+    ],
+  };
+}
+
+export interface Payout {
+  payout1: number;
+  payout2: number;
+  den: number;
+}
+
+/** What burning `a1` and `a2` tokens pays, rounded down to a base unit (a TIE pays half of each). */
+export function redeemPayout(payout: Payout, a1: bigint, a2: bigint): bigint {
+  return (BigInt(payout.payout1) * a1 + BigInt(payout.payout2) * a2) / BigInt(payout.den);
+}
+
+export function redeemPosting(account: string, market: MarketTokens, payout: Payout, a1: bigint, a2: bigint, ref: string): Posting {
+  const paid = redeemPayout(payout, a1, a2);
+  const legs = [
+    leg(account, market.tokenId1, -a1, 'BURN'),
+    leg(account, market.tokenId2, -a2, 'BURN'),
+    leg(marketLockAccount(market.conditionId), COLLATERAL, -paid, 'REDEEM_LOCK'),
+    leg(account, COLLATERAL, paid, 'REDEEM_PAYOUT'),
+  ];
+  return { kind: 'REDEEM', ref, legs: legs.filter((l) => l.balanceDelta !== 0n) };
+}
+
+/**
+ * The legs of one fill for one party. A BUY had reserved exactly cost + fee: both its balance and
+ * its locked collateral fall by that, and it receives the tokens. A SELL's locked tokens leave, and
+ * it receives its cost less its fee.
+ */
+function partyLegs(party: PartyFill, size: bigint): Leg[] {
+  const cost = costBaseUnits(party.priceMicros, size);
+  if (party.side === 'BUY') {
+    const paid = cost + party.feeBaseUnits;
+    return [leg(party.account, COLLATERAL, -paid, 'TRADE_PAYMENT', -paid), leg(party.account, party.tokenId, size, 'TRADE_TOKENS')];
+  }
+  if (party.feeBaseUnits > cost) throw new LedgerStateError(`a SELL fee of ${party.feeBaseUnits} exceeds its proceeds of ${cost}`);
+  return [leg(party.account, party.tokenId, -size, 'TRADE_TOKENS', -size), leg(party.account, COLLATERAL, cost - party.feeBaseUnits, 'TRADE_PROCEEDS')];
+}
+
+/** Checks that a fill's parties fit its kind, so that the legs conserve value exactly. */
+function checkFill(fill: TradeFill): void {
+  const { taker, maker, market, sizeBaseUnits: size } = fill;
+  const where = `trade ${fill.tradeId}`;
+  if (size <= 0n) throw new LedgerStateError(`${where}: size must be positive`);
+  for (const p of [taker, maker]) {
+    if (p.tokenId !== market.tokenId1 && p.tokenId !== market.tokenId2) throw new LedgerStateError(`${where}: token ${p.tokenId} is not the market's`);
+    if (!Number.isInteger(p.priceMicros) || p.priceMicros <= 0 || p.priceMicros >= 1_000_000) throw new LedgerStateError(`${where}: price out of (0, 1)`);
+    if (p.feeBaseUnits < 0n) throw new LedgerStateError(`${where}: negative fee`);
+    if ((BigInt(p.priceMicros) * size) % 1_000_000n !== 0n) throw new LedgerStateError(`${where}: price × size is not a whole base unit`);
+  }
+  if (fill.kind === 'TRANSFER') {
+    if (taker.tokenId !== maker.tokenId || taker.side === maker.side || taker.priceMicros !== maker.priceMicros) {
+      throw new LedgerStateError(`${where}: a TRANSFER needs one token, opposite sides and one price`);
+    }
+    return;
+  }
+  const side = fill.kind === 'MINT' ? 'BUY' : 'SELL';
+  if (taker.side !== side || maker.side !== side || taker.tokenId === maker.tokenId) throw new LedgerStateError(`${where}: a ${fill.kind} needs two ${side}s of different tokens`);
+  if (costBaseUnits(taker.priceMicros, size) + costBaseUnits(maker.priceMicros, size) !== size) throw new LedgerStateError(`${where}: a ${fill.kind}'s prices must sum to 1`);
+}
+
+/**
+ * A trade as one ledger transaction. MINT: the buyers' payments (exactly `size` between them) go
+ * into the market's lock and a complete set is minted. MERGE: the sellers' complete set is burned
+ * and `size` leaves the lock as their proceeds. Fees go to the market's fee account.
+ */
+export function tradePosting(fill: TradeFill): Posting {
+  checkFill(fill);
+  const size = fill.sizeBaseUnits;
+  const legs = [...partyLegs(fill.taker, size), ...partyLegs(fill.maker, size)];
+  const lock = marketLockAccount(fill.market.conditionId);
+  if (fill.kind === 'MINT') legs.push(leg(lock, COLLATERAL, size, 'MINT_LOCK'));
+  if (fill.kind === 'MERGE') legs.push(leg(lock, COLLATERAL, -size, 'MERGE_LOCK'));
+  const fees = fill.taker.feeBaseUnits + fill.maker.feeBaseUnits;
+  if (fees > 0n) legs.push(leg(marketFeeAccount(fill.market.conditionId), COLLATERAL, fees, 'TRADE_FEE'));
+  return { kind: `TRADE_${fill.kind}`, ref: fill.tradeId, legs };
+}
+
+/** Net change per (account, asset) of some postings, sorted by key so row locks are taken in one order. */
+export function netChanges(postings: Posting[]): Array<{ account: string; asset: Asset; balance: bigint; locked: bigint }> {
+  const net = new Map<string, { account: string; asset: Asset; balance: bigint; locked: bigint }>();
+  for (const p of postings) {
+    for (const l of p.legs) {
+      const key = `${l.account}\u0000${l.asset}`;
+      const row = net.get(key) ?? { account: l.account, asset: l.asset, balance: 0n, locked: 0n };
+      row.balance += l.balanceDelta;
+      row.locked += l.lockedDelta;
+      net.set(key, row);
+    }
+  }
+  return [...net.values()]
+    .filter((r) => r.balance !== 0n || r.locked !== 0n)
+    .sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0));
+}

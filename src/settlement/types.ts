@@ -1,0 +1,158 @@
+import type { Db } from '../store/database.ts';
+
+/**
+ * The settlement layer as the rest of the server sees it (DESIGN.md "Balances are a ledger").
+ * Amounts are bigint base units (6 decimals). Every method takes the caller's transaction `tx`, so
+ * the engine commits orders, fills and their ledger effects in one transaction; `transaction()`
+ * opens one for callers that have none (HTTP routes).
+ */
+export const COLLATERAL = 'collateral';
+/** `collateral`, or an outcome token's id (a uint256 as a decimal string). */
+export type Asset = typeof COLLATERAL | string;
+
+/** A lock or unlock of `amount` of an account's asset; `ref` names why (an order id, a bond). */
+export interface Movement {
+  account: string;
+  asset: Asset;
+  amount: bigint;
+  ref: string;
+}
+
+/** The account's available balance (balance − locked) does not cover the operation; nothing changed. */
+export class InsufficientBalanceError extends Error {
+  constructor(
+    readonly account: string,
+    readonly asset: Asset,
+    readonly available: bigint,
+    readonly needed: bigint,
+  ) {
+    super(`insufficient ${asset === COLLATERAL ? 'collateral' : `token ${asset}`} balance: ${available} available, ${needed} needed`);
+    this.name = 'InsufficientBalanceError';
+  }
+}
+
+/**
+ * A call that breaks the ledger's contract with its caller (releasing what was not locked, a trade
+ * whose legs do not balance, redeeming an unresolved market): a bug above the ledger, never user input.
+ */
+export class LedgerStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LedgerStateError';
+  }
+}
+
+/** A binary market's identity on the settlement layer. */
+export interface MarketTokens {
+  conditionId: string;
+  tokenId1: string;
+  tokenId2: string;
+}
+
+export interface PartyFill {
+  account: string;
+  side: 'BUY' | 'SELL';
+  tokenId: string;
+  /** This party's price for its own token, in millionths. */
+  priceMicros: number;
+  feeBaseUnits: bigint;
+}
+
+export interface TradeFill {
+  tradeId: string;
+  kind: 'TRANSFER' | 'MINT' | 'MERGE';
+  market: MarketTokens;
+  sizeBaseUnits: bigint;
+  taker: PartyFill;
+  maker: PartyFill;
+}
+
+/** Why collateral enters the exchange: the only operations that add value. */
+export type CreditReason = 'DEPOSIT' | 'FAUCET' | 'TREASURY_DEPOSIT';
+
+export interface Credit {
+  account: string;
+  amount: bigint;
+  reason: CreditReason;
+  ref: string;
+}
+
+export interface Transfer {
+  from: string;
+  to: string;
+  asset: Asset;
+  amount: bigint;
+  /** Recorded as the transaction's kind, e.g. BOND_PAYOUT or REWARD. */
+  kind: string;
+  ref: string;
+}
+
+export interface SplitOrMerge {
+  account: string;
+  market: MarketTokens;
+  amount: bigint;
+  ref: string;
+}
+
+export type ResolutionOutcome = 'YES' | 'NO' | 'TIE';
+
+/** A recorded ledger transaction: its hash identifies it (and its block, once sealed). */
+export interface LedgerReceipt {
+  txHash: string;
+}
+
+export interface RedeemReceipt extends LedgerReceipt {
+  /** Tokens burned of outcome 1 and outcome 2. */
+  burned: [bigint, bigint];
+  payoutBaseUnits: bigint;
+}
+
+export interface BalanceRow {
+  balance: bigint;
+  locked: bigint;
+  /** balance − locked */
+  available: bigint;
+}
+
+export interface AccountBalances {
+  collateral: BalanceRow;
+  /** One row per token with a non-zero balance, by tokenId. */
+  tokens: Array<BalanceRow & { tokenId: string }>;
+}
+
+export interface SealedBlock {
+  number: bigint;
+  hash: string;
+  parentHash: string;
+  /** The transactions the block confirms, in sequence order. */
+  txHashes: string[];
+}
+
+export interface Settlement {
+  readonly kind: 'embedded';
+  /** Runs `work` in a new transaction of the settlement's store (for callers without one). */
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /** Adds collateral from outside (admin deposit, faucet, treasury deposit). */
+  credit(tx: Db, credit: Credit): Promise<LedgerReceipt & { balance: bigint }>;
+  /** available −= amount, locked += amount; throws InsufficientBalanceError. One SQL statement; no journal entry. */
+  reserve(tx: Db, m: Movement): Promise<void>;
+  /** locked −= amount; throws LedgerStateError when less than that is locked. One SQL statement; no journal entry. */
+  release(tx: Db, m: Movement): Promise<void>;
+  /** Moves available balance between accounts; throws InsufficientBalanceError. */
+  transfer(tx: Db, t: Transfer): Promise<LedgerReceipt>;
+  /** Collateral → `amount` of both outcome tokens, the collateral held in the market's lock. */
+  split(tx: Db, s: SplitOrMerge): Promise<LedgerReceipt>;
+  /** `amount` of both outcome tokens → collateral out of the market's lock. */
+  merge(tx: Db, s: SplitOrMerge): Promise<LedgerReceipt>;
+  /** Registers a market's token pair (idempotent); split, merge and trades register on first use too. */
+  registerMarket(tx: Db, market: MarketTokens): Promise<void>;
+  /** Records the payout vector: YES [1, 0], NO [0, 1], TIE [1/2, 1/2]. Once only. */
+  resolveMarket(tx: Db, market: MarketTokens, outcome: ResolutionOutcome): Promise<void>;
+  /** Burns the account's available tokens of a resolved market and pays them out; null when it holds none. */
+  redeem(tx: Db, r: { account: string; market: MarketTokens; ref: string }): Promise<RedeemReceipt | null>;
+  /** One ledger transaction per fill, written in a few batched statements. */
+  settleTrades(tx: Db, fills: TradeFill[]): Promise<{ tradeId: string; txHash: string }[]>;
+  balances(db: Db, account: string): Promise<AccountBalances>;
+  /** Seals every unsealed transaction (up to a bound) into the next block; null when there are none. */
+  sealBlock(): Promise<SealedBlock | null>;
+}

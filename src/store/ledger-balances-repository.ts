@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import type { Db } from './database.ts';
+
+/**
+ * Maintained balance totals of the settlement ledger. Each function is one statement; concurrent
+ * callers are kept from overdrawing by conditional updates under row locks, and by the table's
+ * CHECK (locked >= 0 AND balance >= locked) as the last line.
+ */
+export interface BalanceKey {
+  account: string;
+  asset: string;
+}
+
+export interface StoredBalance extends BalanceKey {
+  balance: bigint;
+  locked: bigint;
+}
+
+export interface BalanceChange extends BalanceKey {
+  balance: bigint;
+  locked: bigint;
+}
+
+const toStored = (r: { account: string; asset: string; balance: string; locked: string }): StoredBalance => ({
+  account: r.account,
+  asset: r.asset,
+  balance: BigInt(r.balance),
+  locked: BigInt(r.locked),
+});
+
+/** locked += amount when the available balance covers it; false (and nothing changed) when not. */
+export async function lockAvailable(db: Db, key: BalanceKey, amount: bigint): Promise<boolean> {
+  const result = await sql`
+    UPDATE ledger_balances SET locked = locked + ${amount.toString()}::numeric
+    WHERE account = ${key.account} AND asset = ${key.asset} AND balance - locked >= ${amount.toString()}::numeric`.execute(db);
+  return result.numAffectedRows === 1n;
+}
+
+/** locked −= amount when at least that much is locked; false (and nothing changed) when not. */
+export async function unlock(db: Db, key: BalanceKey, amount: bigint): Promise<boolean> {
+  const result = await sql`
+    UPDATE ledger_balances SET locked = locked - ${amount.toString()}::numeric
+    WHERE account = ${key.account} AND asset = ${key.asset} AND locked >= ${amount.toString()}::numeric`.execute(db);
+  return result.numAffectedRows === 1n;
+}
+
+export async function findBalance(db: Db, key: BalanceKey): Promise<StoredBalance | undefined> {
+  const row = await db.selectFrom('ledger_balances').selectAll().where('account', '=', key.account).where('asset', '=', key.asset).executeTakeFirst();
+  return row && toStored(row);
+}
+
+/**
+ * Locks the existing rows of `keys` in the given order (callers sort keys, so two callers never
+ * wait on each other crosswise) and returns them.
+ */
+export async function lockBalances(db: Db, keys: BalanceKey[]): Promise<StoredBalance[]> {
+  const { rows } = await sql<{ account: string; asset: string; balance: string; locked: string }>`
+    SELECT b.account, b.asset, b.balance::text AS balance, b.locked::text AS locked
+    FROM unnest(${keys.map((k) => k.account)}::text[], ${keys.map((k) => k.asset)}::text[]) WITH ORDINALITY AS k(account, asset, ord)
+    JOIN ledger_balances b ON b.account = k.account AND b.asset = k.asset
+    ORDER BY k.ord
+    FOR UPDATE OF b`.execute(db);
+  return rows.map(toStored);
+}
+
+/**
+ * Adds signed changes to balances and locks, creating rows as needed. Rows are locked in the given
+ * order (callers sort), so concurrent batches touching the same accounts queue instead of
+ * deadlocking. Missing rows are first created empty, because PostgreSQL checks a CHECK constraint
+ * on an INSERT's proposed row even when ON CONFLICT turns it into an update. A change that would
+ * overdraw violates the CHECK and fails the statement: callers check what users may spend first.
+ */
+export async function applyBalanceChanges(db: Db, changes: BalanceChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  const accounts = changes.map((c) => c.account);
+  const assets = changes.map((c) => c.asset);
+  await sql`
+    INSERT INTO ledger_balances (account, asset)
+    SELECT k.account, k.asset FROM unnest(${accounts}::text[], ${assets}::text[]) WITH ORDINALITY AS k(account, asset, ord)
+    ORDER BY k.ord
+    ON CONFLICT (account, asset) DO NOTHING`.execute(db);
+  const result = await sql`
+    WITH c AS (
+      SELECT * FROM unnest(${accounts}::text[], ${assets}::text[], ${changes.map((c) => c.balance.toString())}::numeric[],
+                           ${changes.map((c) => c.locked.toString())}::numeric[]) WITH ORDINALITY AS c(account, asset, balance, locked, ord)
+    ), held AS (
+      SELECT b.account, b.asset FROM ledger_balances b JOIN c ON c.account = b.account AND c.asset = b.asset ORDER BY c.ord FOR UPDATE OF b
+    )
+    UPDATE ledger_balances b SET balance = b.balance + c.balance, locked = b.locked + c.locked
+    FROM c JOIN held h ON h.account = c.account AND h.asset = c.asset
+    WHERE b.account = c.account AND b.asset = c.asset`.execute(db);
+  if (result.numAffectedRows !== BigInt(changes.length)) throw new Error(`balance update touched ${result.numAffectedRows} of ${changes.length} rows`);
+}
+
+/** Every non-empty balance of an account. */
+export async function listAccountBalances(db: Db, account: string): Promise<StoredBalance[]> {
+  const rows = await db.selectFrom('ledger_balances').selectAll().where('account', '=', account).where('balance', '>', '0').orderBy('asset').execute();
+  return rows.map(toStored);
+}

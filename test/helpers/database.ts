@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openStore, type Store } from '../../src/store/database.ts';
+import { migrateToLatest } from '../../src/store/migrate.ts';
+
+/**
+ * A fresh database on the PostgreSQL of `baseUrl`, dropped again by `drop()` (connections forced
+ * closed), for tests that run against real PostgreSQL when DATABASE_URL is set.
+ */
+export async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `pmx_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * A migrated, empty store: PGlite in memory, or a scratch database on the PostgreSQL of
+ * DATABASE_URL when it is set. `close()` also drops the scratch database.
+ */
+export async function openTestStore(): Promise<Store> {
+  const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+  const store = await openStore({ databaseUrl: scratch?.url, dataDir: 'memory://' });
+  await migrateToLatest(store.db);
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      await scratch?.drop();
+    },
+  };
+}
