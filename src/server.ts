@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { buildApp } from './api/app.ts';
 import type { AppContext } from './api/context.ts';
 import type { TypedApp } from './api/typed-app.ts';
+import { createCatalogue } from './catalogue/index.ts';
 import { createManualClock, realClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createIdentity } from './identity/index.ts';
@@ -25,7 +26,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const identity = await createIdentity({ config, clock, store });
-    const ctx: AppContext = { config, clock, store, operatorUserId, identity, ready: false };
+    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId });
+    const ctx: AppContext = { config, clock, store, operatorUserId, identity, catalogue, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator });
     await app.listen({ port: config.port, host: config.host });
     ctx.ready = true;

@@ -12,6 +12,9 @@ import { registerExchangeRoutes } from './exchange/routes.ts';
 import { registerClockRoutes } from './admin/clock-routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerAccountRoutes } from './account/routes.ts';
+import { registerCatalogueAdminRoutes } from './admin/catalogue-routes.ts';
+import { registerEventRoutes } from './catalogue/event-routes.ts';
+import { registerMarketRoutes } from './catalogue/market-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -57,6 +60,9 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerClockRoutes(api, ctx);
     registerAuthRoutes(api, ctx);
     registerAccountRoutes(api, ctx);
+    registerEventRoutes(api, ctx);
+    registerMarketRoutes(api, ctx);
+    registerCatalogueAdminRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

@@ -1,3 +1,4 @@
+import type { Catalogue } from '../catalogue/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Identity } from '../identity/index.ts';
@@ -15,6 +16,8 @@ export interface AppContext {
   readonly operatorUserId: string;
   /** Sign-in, API keys and credential checks (src/identity). */
   readonly identity: Identity;
+  /** Events, markets, categories and tags (src/catalogue). */
+  readonly catalogue: Catalogue;
   /** Flips to true once the store is migrated and the engine has loaded its books. */
   ready: boolean;
 }

@@ -44,7 +44,7 @@ export interface EventInput {
   seriesLayout?: boolean | undefined;
   categories?: string[] | undefined;
   tags?: string[] | undefined;
-  metadata?: Record<string, unknown> | undefined;
+  metadata?: object | undefined;
   reward?: string | undefined;
   proposalBond?: string | undefined;
   liveness?: number | undefined;
