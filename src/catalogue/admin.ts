@@ -129,8 +129,9 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
     if (ids.length > 0 && deps.onMarketsChanged) await deps.onMarketsChanged(ids);
   };
 
-  async function marketRows(event: EventRow, inputs: MarketInput[], firstPosition: number, at: Date): Promise<NewMarketRow[]> {
-    const slugs = await allocateSlugs(inputs.map((m) => ({ given: m.slug, name: m.name })), 'market', (c) => findTakenMarketSlugs(db, c));
+  /** New market rows; `executor` is the transaction they will be inserted in (PGlite has one connection). */
+  async function marketRows(executor: Db, event: EventRow, inputs: MarketInput[], firstPosition: number, at: Date): Promise<NewMarketRow[]> {
+    const slugs = await allocateSlugs(inputs.map((m) => ({ given: m.slug, name: m.name })), 'market', (c) => findTakenMarketSlugs(executor, c));
     return inputs.map((m, i) => {
       const start = m.startDate ? new Date(m.startDate) : event.start_date;
       const end = m.endDate ? new Date(m.endDate) : event.end_date;
@@ -227,7 +228,7 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
         created_at: at,
         updated_at: at,
       };
-      const markets = await marketRows(event, input.markets, 0, at);
+      const markets = await marketRows(db, event, input.markets, 0, at);
       await slugRace(() => db.transaction().execute(async (trx) => {
         await insertEvent(trx, { ...event, metadata: event.metadata === null ? null : JSON.stringify(event.metadata) });
         await assignEventTaxonomy(trx, event.id, categories, tags);
@@ -243,7 +244,7 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
       const at = now();
       const id = await slugRace(() => db.transaction().execute(async (trx) => {
         const count = await countMarketsOfEvent(trx, eventId);
-        const [row] = await marketRows({ ...event, single: count === 0 }, [input], count, at);
+        const [row] = await marketRows(trx, { ...event, single: count === 0 }, [input], count, at);
         await insertMarkets(trx, [row!]);
         await updateEvent(trx, eventId, { single: count + 1 === 1, updated_at: at });
         return row!.id;

@@ -23,6 +23,7 @@ export interface EventOptions {
   orderFeeRateBps?: number;
   passiveOrderFeeRateBps?: number;
   speedBumpDelayMs?: number;
+  startDate?: string;
   endDate?: string;
   protected?: boolean;
   seriesLayout?: boolean;
