@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { EventInput } from '../../src/catalogue/admin.ts';
 import type { EventView, MarketView } from '../../src/catalogue/views.ts';
 import { insertOrders } from '../../src/store/orders-repository.ts';
 import type { OrderStatus } from '../../src/store/schema.ts';
@@ -37,7 +38,7 @@ export interface EventOptions {
 let counter = 0;
 
 /** An EventInput (EXTENSIONS.md section 3) for the options, with unique names. */
-export function eventInput(options: EventOptions = {}): Record<string, unknown> {
+export function eventInput(options: EventOptions = {}): EventInput {
   counter += 1;
   const name = options.name ?? `Test event ${counter} ${randomBytes(3).toString('hex')}`;
   const count = options.markets ?? 1;
