@@ -1,10 +1,16 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { buildApp } from './api/app.ts';
 import type { AppContext } from './api/context.ts';
 import type { TypedApp } from './api/typed-app.ts';
+import { createCatalogue, createMarketDirectory } from './catalogue/index.ts';
+import { createTradingLookups } from './catalogue/trading-lookups.ts';
 import { createManualClock, realClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import { DomainEvents } from './events/domain-events.ts';
+import { pino } from 'pino';
 import { createIdentity } from './identity/index.ts';
+import { createTrading, type Trading } from './orders/index.ts';
+import { attachRealtime } from './realtime/index.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
@@ -18,23 +24,62 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the store, migrates it, builds every service and the app, and listens. */
+/**
+ * Opens the store, migrates it, builds every service and the app, loads the books, and listens.
+ * Closing runs the other way: stop taking requests, drain the engine, close the store.
+ */
 export async function startServer(config: Config): Promise<RunningServer> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let trading: Trading | undefined;
   try {
     await migrateToLatest(store.db);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
+    const cursorSecret = await getOrCreateSetting(store.db, 'cursor_secret', () => randomBytes(32).toString('hex'));
     const identity = await createIdentity({ config, clock, store });
     const settlement = createEmbeddedSettlement({ db: store.db, clock });
-    const ctx: AppContext = { config, clock, store, operatorUserId, identity, settlement, ready: false };
-    const app = await buildApp(ctx, { users: identity.authenticator });
+    const events = new DomainEvents();
+    const logger = pino({ level: config.logLevel });
+    const lookups = createTradingLookups(store.db);
+    const markets = createMarketDirectory(store.db);
+    trading = createTrading({
+      config,
+      clock,
+      db: store.db,
+      settlement,
+      events,
+      logger,
+      markets,
+      orderMarkets: lookups.orderMarkets,
+      eventMarketIds: lookups.eventMarketIds,
+      cursorSecret,
+      signatureWorkers: config.signatureWorkers,
+    });
+    const engine = trading.engine;
+    // Publishing and patching markets reach the engine only after the catalogue committed them.
+    const onMarketsChanged = async (ids: string[]) => {
+      for (const id of ids) await engine.refreshMarket(id);
+    };
+    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, events, ready: false };
+    const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
+    await trading.start();
+    const realtime = attachRealtime(app.server, {
+      events,
+      books: { snapshot: (tokenId) => engine.bookSnapshot(tokenId) },
+      handshake: { verify: (auth) => identity.authenticator.authenticateSocket(auth) },
+      redisUrl: config.redisUrl,
+      tradeActivityMinUsd: config.tradeActivityMinUsd,
+      logger: app.log,
+    });
+    app.addHook('preClose', () => realtime.close());
     await app.listen({ port: config.port, host: config.host });
     ctx.ready = true;
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     let closed = false;
+    const running = trading;
     return {
       app,
       ctx,
@@ -44,10 +89,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
         closed = true;
         ctx.ready = false;
         await app.close();
+        await running.stop();
         await store.close();
       },
     };
   } catch (error) {
+    await trading?.stop();
     await store.close();
     throw error;
   }

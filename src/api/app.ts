@@ -14,6 +14,12 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { registerAccountRoutes } from './account/routes.ts';
 import { registerBalanceRoutes, type DescribeTokens } from './account/balance-routes.ts';
 import { registerCreditRoutes } from './admin/credit-routes.ts';
+import { registerCatalogueAdminRoutes } from './admin/catalogue-routes.ts';
+import { registerEventRoutes } from './catalogue/event-routes.ts';
+import { registerMarketRoutes } from './catalogue/market-routes.ts';
+import { registerOrderCommandRoutes } from './orders/command-routes.ts';
+import { registerOrderQueryRoutes } from './orders/query-routes.ts';
+import { registerOrderBookRoutes } from './prices/order-book-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -30,7 +36,7 @@ export interface AppDependencies {
  */
 export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<TypedApp> {
   const options: FastifyServerOptions = {
-    logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
+    loggerInstance: ctx.logger,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
   };
@@ -63,6 +69,12 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerAccountRoutes(api, ctx);
     registerBalanceRoutes(api, ctx, { describeTokens: deps.describeTokens });
     registerCreditRoutes(api, ctx);
+    registerEventRoutes(api, ctx);
+    registerMarketRoutes(api, ctx);
+    registerCatalogueAdminRoutes(api, ctx);
+    registerOrderCommandRoutes(api, ctx);
+    registerOrderQueryRoutes(api, ctx);
+    registerOrderBookRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

@@ -1,8 +1,12 @@
+import type { Catalogue } from '../catalogue/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Identity } from '../identity/index.ts';
 import type { Settlement } from '../settlement/types.ts';
 import type { Store } from '../store/database.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
+import type { Trading } from '../orders/index.ts';
+import type { Logger } from 'pino';
 
 /**
  * Everything a route handler may use, built once at boot by `src/server.ts`. Handlers stay thin:
@@ -18,6 +22,13 @@ export interface AppContext {
   readonly identity: Identity;
   /** Balances, reservations and trade settlement (src/settlement). */
   readonly settlement: Settlement;
+  /** Events, markets, categories and tags (src/catalogue). */
+  readonly catalogue: Catalogue;
+  /** The engine and the order services (src/orders). */
+  readonly trading: Trading;
+  /** Committed work is announced here; the real-time module listens. */
+  readonly events: DomainEvents;
+  readonly logger: Logger;
   /** Flips to true once the store is migrated and the engine has loaded its books. */
   ready: boolean;
 }

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
+import { demoBanner, demoConfig, seedDemo } from './demo.ts';
 
 /** Operator commands. Configuration flags (`--port 4000`, `--data-dir ./x`) override the environment. */
 const program = new Command('pmx').description('Prediction-market exchange: server and operator commands');
@@ -12,10 +13,15 @@ program
   .option('--demo', 'seed a demo exchange and print its admin token')
   .allowUnknownOption()
   .allowExcessArguments()
-  .action(async () => {
-    const config = loadConfig({ argv: process.argv.slice(2) });
+  .action(async (options: { demo?: boolean }) => {
+    const loaded = loadConfig({ argv: process.argv.slice(2) });
+    const { config, generatedAdminToken } = options.demo ? demoConfig(loaded) : { config: loaded, generatedAdminToken: undefined };
     const server = await startServer(config);
     server.app.log.info(`exchange listening on ${server.url} (API ${server.url}/api/v1, docs ${server.url}/docs)`);
+    if (options.demo) {
+      const seeded = await seedDemo(server.ctx);
+      console.log(demoBanner(server.url, config.adminToken!, generatedAdminToken !== undefined, seeded));
+    }
     const stop = async () => {
       await server.close();
       process.exit(0);

@@ -173,6 +173,116 @@ export interface LedgerChainHeadTable {
   hash: string;
 }
 
+export type MarketStatus = 'DRAFT' | 'ACTIVE' | 'RESOLVED';
+/** Stored event status; ENDED is derived at read time (end date passed while ACTIVE). */
+export type StoredEventStatus = 'DRAFT' | 'ACTIVE' | 'RESOLVED';
+
+export interface CategoriesTable {
+  id: string;
+  name: string;
+  active: boolean;
+  position: number;
+  created_by: string;
+  updated_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TagsTable {
+  id: string;
+  slug: string;
+  label: string;
+  type: string;
+  created_at: Date;
+}
+
+export interface EventsTable {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  icon: string;
+  status: StoredEventStatus;
+  start_date: Date;
+  end_date: Date | null;
+  protected: boolean;
+  single: boolean;
+  neg_risk: boolean;
+  series_layout: boolean;
+  is_determined: Generated<boolean>;
+  is_initialized: Generated<boolean>;
+  winning_market_id: string | null;
+  fee_bips: number | null;
+  reward_base_units: bigint;
+  proposal_bond_base_units: bigint;
+  liveness_seconds: number;
+  order_fee_rate_bps: number;
+  passive_order_fee_rate_bps: number;
+  onchain_market_id: Generated<string>;
+  ancillary_data: string;
+  metadata: unknown | null;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface EventCategoriesTable {
+  event_id: string;
+  category_id: string;
+}
+
+export interface EventTagsTable {
+  event_id: string;
+  tag_id: string;
+}
+
+export interface MarketsTable {
+  id: string;
+  event_id: string;
+  position: number;
+  slug: string;
+  name: string;
+  description: string | null;
+  icon: string;
+  status: MarketStatus;
+  start_date: Date | null;
+  end_date: Date | null;
+  is_paused: Generated<boolean>;
+  hidden: Generated<boolean>;
+  neg_risk: boolean;
+  tick_size: string;
+  order_fee_rate_bps: number;
+  passive_order_fee_rate_bps: number;
+  speed_bump_delay_ms: Generated<number>;
+  outcome1: string;
+  outcome2: string;
+  /** Null until the event is published. */
+  condition_id: string | null;
+  question_id: string | null;
+  token_id1: string | null;
+  token_id2: string | null;
+  onchain_market_id: Generated<string>;
+  transaction_hash: Generated<string>;
+  ancillary_data: string;
+  is_initialized: Generated<boolean>;
+  is_registered: Generated<boolean>;
+  is_resolved: Generated<boolean>;
+  is_settled: Generated<boolean>;
+  is_disputed: Generated<boolean>;
+  has_proposed_price: Generated<boolean>;
+  market_resolved_to: Generated<string>;
+  resolved_on_adapter_timestamp: Generated<bigint>;
+  question_flagged_timestamp: Generated<bigint>;
+  proposed_at: Date | null;
+  proposed_price: string | null;
+  first_price_data_at: Date | null;
+  display_timezone: string | null;
+  question_index: number | null;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
 export interface Database {
   settings: SettingsTable;
   users: UsersTable;
@@ -186,4 +296,10 @@ export interface Database {
   ledger_markets: LedgerMarketsTable;
   ledger_blocks: LedgerBlocksTable;
   ledger_chain_head: LedgerChainHeadTable;
+  categories: CategoriesTable;
+  tags: TagsTable;
+  events: EventsTable;
+  event_categories: EventCategoriesTable;
+  event_tags: EventTagsTable;
+  markets: MarketsTable;
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { formatDisplayAmount } from '../../core/money.ts';
+import { formatUnits } from '../../core/money.ts';
 import { COLLATERAL, userAccount, type BalanceRow } from '../../settlement/index.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
@@ -19,7 +19,7 @@ const BalanceResponse = Type.Object({
   tokens: Type.Array(Type.Object({ tokenId: Type.String(), marketId: Uuid, outcome: Type.String(), ...BalanceFields })),
 }, { description: 'balance = available + locked, display units' });
 
-const display = (row: BalanceRow) => ({ balance: formatDisplayAmount(row.balance), locked: formatDisplayAmount(row.locked), available: formatDisplayAmount(row.available) });
+const display = (row: BalanceRow) => ({ balance: formatUnits(row.balance), locked: formatUnits(row.locked), available: formatUnits(row.available) });
 
 /** GET /account/balance, and POST /account/faucet when the server runs with the faucet (EXTENSIONS.md section 2). */
 export function registerBalanceRoutes(api: TypedApp, ctx: AppContext, deps: { describeTokens?: DescribeTokens } = {}): void {
@@ -52,6 +52,6 @@ export function registerBalanceRoutes(api: TypedApp, ctx: AppContext, deps: { de
     const caller = requireCaller(request);
     const amount = positiveAmount(request.body.amount);
     const { balance } = await ctx.settlement.transaction((tx) => ctx.settlement.credit(tx, { account: userAccount(caller.proxyWallet), amount, reason: 'FAUCET', ref: `faucet:${caller.userId}` }));
-    return { balance: formatDisplayAmount(balance) };
+    return { balance: formatUnits(balance) };
   });
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { formatDisplayAmount } from '../../core/money.ts';
+import { formatUnits } from '../../core/money.ts';
 import { userAccount } from '../../settlement/index.ts';
 import { findOrCreateUserByAddress } from '../../store/users-repository.ts';
 import type { AppContext } from '../context.ts';
@@ -26,7 +26,7 @@ export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
     return ctx.settlement.transaction(async (tx) => {
       const user = await findOrCreateUserByAddress(tx, request.body.address);
       const { balance } = await ctx.settlement.credit(tx, { account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}` });
-      return { address: user.address, balance: formatDisplayAmount(balance) };
+      return { address: user.address, balance: formatUnits(balance) };
     });
   });
 }

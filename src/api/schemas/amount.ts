@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DISPLAY_AMOUNT_PATTERN, parseDisplayAmount } from '../../core/money.ts';
+import { DISPLAY_AMOUNT_PATTERN, parseUnits } from '../../core/money.ts';
 import { badRequest } from '../errors.ts';
 
 /** A request amount in display units (EXTENSIONS.md: ≤ 6 decimals, not negative, never rounded). */
@@ -10,7 +10,7 @@ export const DisplayAmountOut = Type.String({ description: 'decimal string in di
 
 /** Base units of an amount that moves something: zero is a 400 VALIDATION_FAILED. */
 export function positiveAmount(text: string, field = 'amount'): bigint {
-  const amount = parseDisplayAmount(text);
-  if (amount === null || amount === 0n) throw badRequest(`${field} must be a positive decimal with at most 6 decimals`);
+  const amount = parseUnits(text);
+  if (amount === undefined || amount === 0n) throw badRequest(`${field} must be a positive decimal with at most 6 decimals`);
   return amount;
 }

@@ -3,6 +3,7 @@ import * as m0001 from './0001_settings.ts';
 import * as m0002 from './0002_users.ts';
 import * as m0004 from './0004_trading.ts';
 import * as m0005 from './0005_identity.ts';
+import * as m0006 from './0006_catalogue.ts';
 import * as m0007 from './0007_ledger.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '0002_users': m0002,
   '0004_trading': m0004,
   '0005_identity': m0005,
+  '0006_catalogue': m0006,
   '0007_ledger': m0007,
 };

@@ -1,0 +1,135 @@
+import { Type } from 'typebox';
+import { DateTime, Nullable, Uuid } from '../schemas/common.ts';
+
+/** SPEC.md section 2 shapes of the catalogue: Event, Market, Tag, Category, MarketVolume. */
+export const oneOf = <const T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+
+export const TICK_SIZES = ['0.1', '0.01', '0.001', '0.0001'] as const;
+export const TickSizeSchema = oneOf(TICK_SIZES, 'minimum price increment');
+export const MarketStatusSchema = oneOf(['DRAFT', 'ACTIVE', 'RESOLVED'] as const);
+export const EventStatusSchema = oneOf(['DRAFT', 'ACTIVE', 'RESOLVED', 'ENDED'] as const);
+const OracleOutcome = oneOf(['YES', 'NO', 'TIE'] as const);
+const JsonObject = Type.Object({}, { additionalProperties: true });
+
+export const TagSchema = Type.Object({ id: Uuid, slug: Type.String(), label: Type.String(), type: Type.String() });
+
+export const CategorySchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  createdBy: Uuid,
+  updatedBy: Nullable(Uuid),
+  active: Type.Boolean(),
+  position: Type.Integer(),
+});
+
+export const ResolutionSchema = Type.Object({
+  marketId: Uuid,
+  status: oneOf(['UNPROPOSED', 'PROPOSED', 'DISPUTED', 'SETTLED', 'RESOLVED'] as const),
+  proposedOutcome: Nullable(OracleOutcome),
+  proposedAt: Nullable(DateTime),
+  disputeEndsAt: Nullable(DateTime),
+  disputed: Type.Boolean(),
+  finalOutcome: Nullable(OracleOutcome),
+  settledAt: Nullable(DateTime),
+  resolvedAt: Nullable(DateTime),
+}, { description: 'EXTENSIONS.md section 4 Resolution' });
+
+const nullableText = Nullable(Type.String());
+
+export const MarketSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  slug: Type.String(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  startDate: Nullable(DateTime),
+  endDate: Nullable(DateTime),
+  description: nullableText,
+  chance: Type.Number({ description: 'last trade price of outcome 1, 0.5 before the first trade' }),
+  status: MarketStatusSchema,
+  icon: Type.String(),
+  tokenId1: Nullable(Type.String({ description: 'null until the event is published' })),
+  tokenId2: Nullable(Type.String()),
+  outcome1: Type.String(),
+  outcome2: Type.String(),
+  ancillaryData: Type.String(),
+  isInitialized: Type.Boolean(),
+  isRegistered: Type.Boolean(),
+  isPaused: Type.Boolean(),
+  hidden: Type.Boolean(),
+  isResolved: Type.Boolean(),
+  isSettled: Type.Boolean(),
+  isDisputed: Type.Boolean(),
+  hasProposedPrice: Type.Boolean(),
+  negRisk: Type.Boolean(),
+  conditionId: nullableText,
+  questionId: nullableText,
+  orderFeeRateBps: Type.Integer(),
+  passiveOrderFeeRateBps: Type.Integer(),
+  tickSize: Type.String(),
+  speedBumpDelayMs: Type.Integer(),
+  firstPriceDataAt: Nullable(DateTime),
+  resolvedOnAdapterTimestamp: Type.Integer(),
+  questionFlaggedTimestamp: Type.Integer(),
+  marketResolvedTo: Type.String(),
+  marketId: Type.String(),
+  transactionHash: Type.String(),
+  eventId: Uuid,
+  questionIndex: Nullable(Type.Integer()),
+  proposedAt: Nullable(DateTime),
+  proposedPrice: nullableText,
+  displayTimezone: nullableText,
+  tradeVolumeUsd: Type.Optional(Type.String()),
+  tradeVolumeUsd24h: Type.Optional(Type.String()),
+  resolution: Type.Optional(ResolutionSchema),
+  reward: Type.Optional(Type.Null({ description: 'no reward opportunity' })),
+});
+
+export const EventSchema = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  slug: Type.String(),
+  description: Type.String(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  startDate: DateTime,
+  createdBy: Uuid,
+  endDate: Nullable(DateTime),
+  icon: Type.String(),
+  eventStatus: EventStatusSchema,
+  protected: Type.Boolean(),
+  single: Type.Boolean(),
+  negRisk: Type.Boolean(),
+  isDetermined: Type.Boolean(),
+  isInitialized: Type.Boolean(),
+  winningMarketId: Nullable(Uuid),
+  feeBips: Nullable(Type.Integer()),
+  reward: Type.String(),
+  proposalBond: Type.String(),
+  liveness: Type.Integer(),
+  orderFeeRateBps: Type.Integer(),
+  passiveOrderFeeRateBps: Type.Integer(),
+  marketId: Type.String(),
+  ancillaryData: Type.String(),
+  metadata: Type.Optional(JsonObject),
+  categories: Type.Array(CategorySchema),
+  tags: Type.Array(TagSchema),
+  markets: Type.Array(MarketSchema),
+  totalVolumeUSD: Type.String(),
+  liquidity: Type.String(),
+});
+
+export const EventPageSchema = Type.Object({
+  data: Type.Array(EventSchema),
+  total: Nullable(Type.Integer({ description: 'matching events, capped; null when total=false' })),
+  totalCapped: Type.Boolean(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+}, { description: 'Pagination<Event>' });
+
+export const MarketVolumeSchema = Type.Object({ marketId: Uuid, eventId: Uuid, tradeVolumeUsd: Type.String(), tradeVolumeUsd24h: Type.String() });
+
+export const IdOrSlugParams = Type.Object({ idOrSlug: Type.String({ minLength: 1, maxLength: 200 }) });

@@ -1,0 +1,110 @@
+import { Type } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { toOrderResponse } from '../../engine/shapes.ts';
+import type { CreateOrderRequest, EntryOutcome } from '../../orders/order-entry.ts';
+import { requireCaller } from '../auth/caller.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, notFound } from '../errors.ts';
+import { errorResponses, Uuid } from '../schemas/common.ts';
+import type { TypedApp } from '../typed-app.ts';
+import { BatchCancelOrderResultSchema, BatchOrderResultSchema, CancelAllOrdersResponseSchema, CreateOrderSchema, OrderSchema } from './schemas.ts';
+
+const security = [{ apiKey: [] }];
+const BATCH_MAX = 50;
+/** Batch items are checked one by one so that one malformed item fails alone (SPEC.md section 7). */
+const createOrderItem = Compile(CreateOrderSchema);
+
+/** Placing and cancelling orders (SPEC.md 4.4), API key HMAC only. */
+export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void {
+  const { orderEntry, orderCancels } = ctx.trading;
+
+  api.post('/orders', {
+    config: { auth: 'apiKey' },
+    schema: { tags: ['orders'], summary: 'Place an order', security, body: CreateOrderSchema, response: { 200: OrderSchema, ...errorResponses(400, 401, 409, 503) } },
+  }, async (request) => {
+    const outcome = await orderEntry.submit(requireCaller(request), request.body);
+    if (!outcome.ok) throw outcome.error;
+    return toOrderResponse(outcome.order, ctx.trading.engine.outcomeLabelOf(outcome.order));
+  });
+
+  api.post('/orders/batch', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['orders'],
+      summary: 'Place up to 50 orders; each succeeds or fails on its own, results in request order',
+      security,
+      body: Type.Object({ orders: Type.Array(Type.Object({}, { additionalProperties: true, description: 'a CreateOrder' }), { minItems: 1, maxItems: BATCH_MAX }) }),
+      response: { 200: Type.Object({ results: Type.Array(BatchOrderResultSchema) }), ...errorResponses(400, 401, 503) },
+    },
+  }, async (request) => {
+    const caller = requireCaller(request);
+    const items = request.body.orders;
+    const valid = items.map((item) => createOrderItem.Check(item));
+    const placed = await ctx.trading.orderEntry.submitBatch(caller, items.filter((_, i) => valid[i]) as CreateOrderRequest[]);
+    let next = 0;
+    const results = items.map((item, index) => (valid[index] ? batchResult(index, placed[next++]!) : { index, success: false, error: firstSchemaError(item) }));
+    return { results };
+  });
+
+  api.post('/orders/:id/cancel', {
+    config: { auth: 'apiKey' },
+    schema: { tags: ['orders'], summary: 'Cancel one open order', security, params: Type.Object({ id: Uuid }), response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 503) } },
+  }, async (request) => {
+    const row = await orderCancels.cancelOne(requireCaller(request).userId, request.params.id);
+    return toOrderResponse(row, ctx.trading.engine.outcomeLabelOf(row));
+  });
+
+  api.post('/orders/batch-cancel', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['orders'],
+      summary: 'Cancel up to 50 orders; results in request order',
+      security,
+      body: Type.Object({ orderIds: Type.Array(Uuid, { minItems: 1, maxItems: BATCH_MAX }) }),
+      response: { 200: Type.Object({ results: Type.Array(BatchCancelOrderResultSchema) }), ...errorResponses(400, 401, 503) },
+    },
+  }, async (request) => ({ results: await orderCancels.cancelMany(requireCaller(request).userId, request.body.orderIds) }));
+
+  api.post('/orders/cancel', {
+    config: { auth: 'apiKey' },
+    schema: { tags: ['orders'], summary: "Cancel the caller's open orders in one market", security, body: Type.Object({ market: Uuid }), response: { 200: Type.Array(OrderSchema), ...errorResponses(400, 401, 404, 503) } },
+  }, async (request) => {
+    const caller = requireCaller(request);
+    if (!(await ctx.trading.markets.load(request.body.market))) throw notFound(`market ${request.body.market}`);
+    const result = await orderCancels.cancelInMarkets(caller.userId, [request.body.market]);
+    if (result.failedMarkets.length > 0) throw new AppError('SERVICE_UNAVAILABLE', 'the market could not be cancelled now; retry');
+    return result.cancelled.map((row) => toOrderResponse(row, ctx.trading.engine.outcomeLabelOf(row)));
+  });
+
+  api.post('/orders/cancel-event', {
+    config: { auth: 'apiKey' },
+    schema: { tags: ['orders'], summary: "Cancel the caller's open orders in every market of an event", security, body: Type.Object({ eventId: Uuid }), response: { 200: CancelAllOrdersResponseSchema, ...errorResponses(400, 401, 404, 503) } },
+  }, async (request) => {
+    const marketIds = await ctx.trading.eventMarketIds(request.body.eventId);
+    if (!marketIds) throw notFound(`event ${request.body.eventId}`);
+    return marketsResponse(await orderCancels.cancelInMarkets(requireCaller(request).userId, marketIds));
+  });
+
+  api.post('/orders/cancel-all', {
+    config: { auth: 'apiKey' },
+    schema: { tags: ['orders'], summary: "Cancel every open order of the caller", security, response: { 200: CancelAllOrdersResponseSchema, ...errorResponses(401, 503) } },
+  }, async (request) => {
+    const caller = requireCaller(request);
+    return marketsResponse(await orderCancels.cancelInMarkets(caller.userId, ctx.trading.engine.marketsWithOpenOrders(caller.userId)));
+  });
+}
+
+function batchResult(index: number, outcome: EntryOutcome): { index: number; success: boolean; orderId?: string; error?: string } {
+  if (outcome.ok) return { index, success: true, orderId: outcome.order.id };
+  return { index, success: false, error: `${outcome.error.code}: ${outcome.error.message}` };
+}
+
+function firstSchemaError(item: unknown): string {
+  const [first] = createOrderItem.Errors(item);
+  return first ? `VALIDATION_FAILED: ${first.instancePath || 'order'} ${first.message}` : 'VALIDATION_FAILED: not a CreateOrder';
+}
+
+function marketsResponse(result: { clearedMarkets: string[]; failedMarkets: string[] }) {
+  return result.failedMarkets.length > 0 ? result : { clearedMarkets: result.clearedMarkets };
+}
+

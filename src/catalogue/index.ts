@@ -1,0 +1,41 @@
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../store/database.ts';
+import { createCatalogueAdmin, type CatalogueAdmin } from './admin.ts';
+import { createCatalogueReads, type CatalogueReads } from './reads.ts';
+
+export { createMarketDirectory } from './market-directory.ts';
+export type { CatalogueAdmin, EventInput, MarketInput, MarketPatch } from './admin.ts';
+export type { CatalogueReads } from './reads.ts';
+
+export interface Catalogue {
+  readonly admin: CatalogueAdmin;
+  readonly reads: CatalogueReads;
+}
+
+export interface CatalogueOptions {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'oracleAddress' | 'collateralAddress'>;
+  operatorUserId: string;
+  /**
+   * Called after a publish or a market patch commits, with the markets it changed, so the engine
+   * reloads them (MarketDirectory.load). A rejection reaches the admin caller as an error.
+   */
+  onMarketsChanged?: ((marketIds: string[]) => Promise<void>) | undefined;
+}
+
+/** Events, markets, categories and tags: the operator's writes and everyone's reads. */
+export function createCatalogue(options: CatalogueOptions): Catalogue {
+  return {
+    admin: createCatalogueAdmin({
+      db: options.db,
+      clock: options.clock,
+      operatorUserId: options.operatorUserId,
+      oracle: options.config.oracleAddress,
+      collateral: options.config.collateralAddress,
+      onMarketsChanged: options.onMarketsChanged,
+    }),
+    reads: createCatalogueReads(options.db, options.clock),
+  };
+}

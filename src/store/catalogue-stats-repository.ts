@@ -1,0 +1,56 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from './database.ts';
+
+/**
+ * Volume and liquidity, computed from the trading tables (EXTENSIONS.md section 11).
+ * Volume: the taker notional of trades (FAILED ones undone, so left out). Liquidity: the USD
+ * notional of resting orders, price × remaining size, over open orders that are in a book (not
+ * waiting out a speed bump). All results are base units.
+ */
+
+/** The SQL of one event's all-time volume; `eventId` is the outer query's event id column. */
+export function eventVolumeSql(eventId: RawBuilder<unknown>, since?: Date): RawBuilder<string> {
+  const window = since ? sql`AND t.matched_at >= ${since}` : sql``;
+  return sql<string>`(SELECT COALESCE(SUM(t.notional_base_units), 0) FROM trades t JOIN markets vm ON vm.id = t.market_id
+    WHERE vm.event_id = ${eventId} AND t.status <> 'FAILED' ${window})`;
+}
+
+/** The SQL of one event's liquidity in base units (rounded down once, after the sum). */
+export function eventLiquiditySql(eventId: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`(SELECT div(COALESCE(SUM(o.price_micros::numeric * (o.size_base_units - o.matched_base_units)), 0), 1000000)
+    FROM orders o JOIN markets lm ON lm.id = o.market_id
+    WHERE lm.event_id = ${eventId} AND o.status IN ('PENDING', 'EXECUTING') AND o.delayed_until IS NULL)`;
+}
+
+export interface Volume {
+  totalBaseUnits: bigint;
+  last24hBaseUnits: bigint;
+}
+
+/** All-time and since-`since` volume of each market (markets without trades are absent). */
+export async function marketVolumes(db: Db, marketIds: string[], since: Date): Promise<Map<string, Volume>> {
+  if (marketIds.length === 0) return new Map();
+  const rows = await db.selectFrom('trades').where('market_id', 'in', marketIds).where('status', '!=', 'FAILED')
+    .select([
+      'market_id',
+      sql<string>`SUM(notional_base_units)`.as('total'),
+      sql<string>`COALESCE(SUM(notional_base_units) FILTER (WHERE matched_at >= ${since}), 0)`.as('recent'),
+    ])
+    .groupBy('market_id').execute();
+  return new Map(rows.map((r) => [r.market_id, { totalBaseUnits: BigInt(r.total), last24hBaseUnits: BigInt(r.recent) }]));
+}
+
+/** All-time volume of one event. */
+export async function eventVolume(db: Db, eventId: string): Promise<bigint> {
+  const row = await sql<{ v: string }>`SELECT ${eventVolumeSql(sql`${eventId}::uuid`)} AS v`.execute(db);
+  return BigInt(row.rows[0]!.v);
+}
+
+/** The last trade of each market: its taker token and price, to derive the market's chance. */
+export async function lastTrades(db: Db, marketIds: string[]): Promise<Map<string, { tokenId: string; priceMicros: bigint }>> {
+  if (marketIds.length === 0) return new Map();
+  const rows = await db.selectFrom('trades').select(['market_id', 'token_id', 'price_micros']).distinctOn('market_id')
+    .where('market_id', 'in', marketIds).where('status', '!=', 'FAILED')
+    .orderBy('market_id').orderBy('seq', 'desc').execute();
+  return new Map(rows.map((r) => [r.market_id, { tokenId: r.token_id, priceMicros: r.price_micros }]));
+}

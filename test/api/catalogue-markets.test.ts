@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createPublishedEvent, insertTestTrade } from '../helpers/catalogue.ts';
+import { expectError, get, post } from '../helpers/http.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+describe('GET /markets', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer(); });
+  after(async () => { await server.close(); });
+
+  const markets = (query: string, headers?: Record<string, string>) => get(server.api(`/markets${query}`), headers);
+
+  it('is an empty array without ids', async () => {
+    const response = await markets('');
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body, []);
+    assert.deepEqual((await markets('?ids=')).body, []);
+  });
+
+  it('reads markets by comma-separated or repeated ids, in request order, duplicates once', async () => {
+    const { markets: [a, b, c] } = await createPublishedEvent(server, { markets: 3 });
+    const ids = (response: { body: Array<{ id: string }> }) => response.body.map((m) => m.id);
+    assert.deepEqual(ids(await markets(`?ids=${c!.id},${a!.id}`)), [c!.id, a!.id]);
+    assert.deepEqual(ids(await markets(`?ids=${b!.id}&ids=${a!.id}&ids=${b!.id}`)), [b!.id, a!.id]);
+    assert.deepEqual(ids(await markets(`?ids=${a!.id},00000000-0000-4000-8000-000000000000`)), [a!.id]);
+    const [market] = (await markets(`?ids=${a!.id}`)).body;
+    assert.deepEqual(market, a);
+  });
+
+  it('leaves DRAFT markets out for the public and includes them for the admin token', async () => {
+    const { event } = await createPublishedEvent(server);
+    const draft = (await post(server.api(`/admin/events/${event.id}/markets`), { name: 'Later market' }, server.adminHeaders)).body;
+    assert.deepEqual((await markets(`?ids=${draft.id}`)).body, []);
+    assert.deepEqual((await markets(`?ids=${draft.id}`, server.adminHeaders)).body.map((m: { id: string }) => m.id), [draft.id]);
+  });
+
+  it('rejects malformed ids and more than 200 of them with 400', async () => {
+    expectError(await markets('?ids=not-a-uuid'), 400, 'VALIDATION_FAILED');
+    const many = Array.from({ length: 201 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`).join(',');
+    expectError(await markets(`?ids=${many}`), 400, 'VALIDATION_FAILED');
+  });
+});
+
+describe('GET /markets/{id_or_slug} and its volume', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer(); });
+  after(async () => { await server.close(); });
+
+  it('reads a market by id or slug with every Market field', async () => {
+    const { markets: [market] } = await createPublishedEvent(server, { tickSize: '0.001', orderFeeRateBps: 30, passiveOrderFeeRateBps: 10, speedBumpDelayMs: 250 });
+    const byId = await get(server.api(`/markets/${market!.id}`));
+    assert.equal(byId.status, 200);
+    assert.deepEqual((await get(server.api(`/markets/${market!.slug}`))).body, byId.body);
+    const m = byId.body;
+    assert.equal(m.tickSize, '0.001');
+    assert.equal(m.orderFeeRateBps, 30);
+    assert.equal(m.passiveOrderFeeRateBps, 10);
+    assert.equal(m.speedBumpDelayMs, 250);
+    assert.equal(m.status, 'ACTIVE');
+    assert.equal(m.outcome1, 'Yes');
+    assert.equal(m.outcome2, 'No');
+    assert.equal(m.chance, 0.5);
+    assert.match(m.tokenId1, /^\d+$/);
+    assert.match(m.conditionId, /^0x[0-9a-f]{64}$/);
+    assert.equal(m.marketResolvedTo, '');
+    assert.equal(m.resolvedOnAdapterTimestamp, 0);
+    assert.equal(m.questionFlaggedTimestamp, 0);
+    assert.equal(m.displayTimezone, null);
+    for (const key of ['id', 'name', 'slug', 'createdAt', 'updatedAt', 'chance', 'status', 'icon', 'tokenId1', 'tokenId2', 'outcome1', 'outcome2', 'ancillaryData',
+      'isInitialized', 'isRegistered', 'isPaused', 'hidden', 'isResolved', 'isSettled', 'isDisputed', 'hasProposedPrice', 'negRisk', 'conditionId', 'questionId',
+      'orderFeeRateBps', 'passiveOrderFeeRateBps', 'tickSize', 'speedBumpDelayMs', 'resolvedOnAdapterTimestamp', 'questionFlaggedTimestamp', 'marketResolvedTo',
+      'marketId', 'transactionHash', 'eventId', 'displayTimezone']) assert.ok(key in m, `market lacks ${key}`);
+  });
+
+  it('is 404 for unknown and DRAFT markets; the admin token reads drafts', async () => {
+    expectError(await get(server.api('/markets/00000000-0000-4000-8000-000000000000')), 404, 'NOT_FOUND');
+    expectError(await get(server.api('/markets/no-such-market')), 404, 'NOT_FOUND');
+    const { event } = await createPublishedEvent(server);
+    const draft = (await post(server.api(`/admin/events/${event.id}/markets`), { name: 'Drafted' }, server.adminHeaders)).body;
+    expectError(await get(server.api(`/markets/${draft.id}`)), 404, 'NOT_FOUND');
+    expectError(await get(server.api(`/markets/${draft.slug}`)), 404, 'NOT_FOUND');
+    expectError(await get(server.api(`/markets/${draft.id}/volume`)), 404, 'NOT_FOUND');
+    assert.equal((await get(server.api(`/markets/${draft.slug}`), server.adminHeaders)).body.status, 'DRAFT');
+  });
+
+  it('sums taker notional for all-time and last-24h volume, leaving failed trades out', async () => {
+    const { event, markets: [market] } = await createPublishedEvent(server);
+    const now = server.ctx.clock.nowMs();
+    await insertTestTrade(server, market!, { priceMicros: 450_000n, sizeBaseUnits: 20_000_000n });
+    await insertTestTrade(server, market!, { priceMicros: 100_000n, sizeBaseUnits: 5_000_000n, matchedAt: new Date(now - 86_400_000 - 1) });
+    await insertTestTrade(server, market!, { priceMicros: 100_000n, sizeBaseUnits: 5_000_000n, matchedAt: new Date(now - 86_400_000) });
+    await insertTestTrade(server, market!, { priceMicros: 900_000n, sizeBaseUnits: 99_000_000n, status: 'FAILED' });
+    const volume = await get(server.api(`/markets/${market!.id}/volume`));
+    assert.equal(volume.status, 200);
+    assert.deepEqual(volume.body, { marketId: market!.id, eventId: event.id, tradeVolumeUsd: '10', tradeVolumeUsd24h: '9.5' });
+    expectError(await get(server.api('/markets/not-a-uuid/volume')), 400, 'VALIDATION_FAILED');
+    expectError(await get(server.api('/markets/00000000-0000-4000-8000-000000000000/volume')), 404, 'NOT_FOUND');
+  });
+});
