@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 /**
  * The server's configuration, parsed once at boot (EXTENSIONS.md section 10).
@@ -31,6 +32,8 @@ export interface Config {
   readonly tradeActivityMinUsd: number;
   readonly rewardsMinPayoutUsdc: number;
   readonly logLevel: string;
+  /** Worker threads that verify order signatures; 0 verifies on the main thread. Default: CPUs. */
+  readonly signatureWorkers: number;
 }
 
 export class ConfigError extends Error {
@@ -86,6 +89,7 @@ export function parseConfig(source: Source): Config {
     tradeActivityMinUsd: decimal(read, 'TRADE_ACTIVITY_MIN_USD', 0),
     rewardsMinPayoutUsdc: decimal(read, 'REWARDS_MIN_PAYOUT_USDC', 1),
     logLevel: oneOf(read, 'LOG_LEVEL', 'info', LOG_LEVELS),
+    signatureWorkers: integer(read, 'SIGNATURE_WORKERS', availableParallelism(), 0, 64),
   };
   return Object.freeze(config);
 }

@@ -64,7 +64,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     await trading.start();
-    const realtime = attachRealtime(app.server, {
+    const realtime = await attachRealtime(app.server, {
       events,
       books: { snapshot: (tokenId) => engine.bookSnapshot(tokenId) },
       handshake: { verify: (auth) => identity.authenticator.authenticateSocket(auth) },

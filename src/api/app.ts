@@ -20,6 +20,7 @@ import { registerMarketRoutes } from './catalogue/market-routes.ts';
 import { registerOrderCommandRoutes } from './orders/command-routes.ts';
 import { registerOrderQueryRoutes } from './orders/query-routes.ts';
 import { registerOrderBookRoutes } from './prices/order-book-routes.ts';
+import { registerSplitRoutes } from './markets/split-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -75,6 +76,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerOrderCommandRoutes(api, ctx);
     registerOrderQueryRoutes(api, ctx);
     registerOrderBookRoutes(api, ctx);
+    registerSplitRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

@@ -83,3 +83,25 @@ export async function listOpenOrderTerms(db: Db) {
     makerFeeBps: r.passive_fee_rate_bps,
   }));
 }
+
+/**
+ * Both parties of every MATCHED trade, each in its own terms (side, token, price): until a trade
+ * settles, what it moves stays locked. The maker's side and token come from its order, so MINT
+ * and MERGE makers (the other token) are read as exactly as TRANSFER makers.
+ */
+export async function listMatchedTradeParties(db: Db) {
+  const rows = await db.selectFrom('trades as t')
+    .innerJoin('orders as m', 'm.id', 't.maker_order_id')
+    .select(['t.token_id', 't.side', 't.price_micros', 't.size_base_units', 't.taker_wallet', 't.maker_wallet', 't.taker_fee_base_units', 't.maker_fee_base_units', 'm.token_id as maker_token_id', 'm.side as maker_side'])
+    .where('t.status', '=', 'MATCHED')
+    .execute();
+  return rows.flatMap((r) => {
+    const takerPrice = Number(r.price_micros);
+    const makerPrice = r.maker_token_id === r.token_id ? takerPrice : 1_000_000 - takerPrice;
+    const size = BigInt(r.size_base_units);
+    return [
+      { account: r.taker_wallet, side: r.side === 0 ? ('BUY' as const) : ('SELL' as const), tokenId: r.token_id, priceMicros: takerPrice, feeBaseUnits: BigInt(r.taker_fee_base_units), sizeBaseUnits: size },
+      { account: r.maker_wallet, side: r.maker_side === 0 ? ('BUY' as const) : ('SELL' as const), tokenId: r.maker_token_id, priceMicros: makerPrice, feeBaseUnits: BigInt(r.maker_fee_base_units), sizeBaseUnits: size },
+    ];
+  });
+}

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { request, type JsonResponse } from './http.ts';
-import type { TestServer } from './server.ts';
+import type { ApiServer } from './server.ts';
 
 export interface Account {
   userId: string;
@@ -34,13 +34,13 @@ export interface ApiCredentials {
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** What GET /exchange reports that signing needs: chain id, header prefix and server time. */
-export async function exchangeInfo(server: TestServer): Promise<{ chainId: number; headerPrefix: string; serverTime: number }> {
+export async function exchangeInfo(server: ApiServer): Promise<{ chainId: number; headerPrefix: string; serverTime: number }> {
   const response = await fetch(server.api('/exchange'));
   return (await response.json()) as { chainId: number; headerPrefix: string; serverTime: number };
 }
 
 /** An EIP-4361 message for the server, with a fresh nonce unless one is given. */
-export async function signInMessage(server: TestServer, account: PrivateKeyAccount, fields: { nonce?: string; chainId?: number; issuedAt?: Date; expirationTime?: Date; notBefore?: Date } = {}): Promise<string> {
+export async function signInMessage(server: ApiServer, account: PrivateKeyAccount, fields: { nonce?: string; chainId?: number; issuedAt?: Date; expirationTime?: Date; notBefore?: Date } = {}): Promise<string> {
   const info = await exchangeInfo(server);
   const nonce = fields.nonce ?? ((await (await fetch(server.api('/auth/nonce'))).json()) as { nonce: string }).nonce;
   const url = new URL(server.url);
@@ -58,12 +58,12 @@ export async function signInMessage(server: TestServer, account: PrivateKeyAccou
   });
 }
 
-export function login(server: TestServer, message: string, signature: string): Promise<JsonResponse> {
+export function login(server: ApiServer, message: string, signature: string): Promise<JsonResponse> {
   return request('POST', server.api('/auth/login'), { body: { message, signature } });
 }
 
 /** Signs in with a new (or the given) wallet and returns the session, the Account and the wallet. */
-export async function signIn(server: TestServer, account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey())): Promise<SignedInUser> {
+export async function signIn(server: ApiServer, account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey())): Promise<SignedInUser> {
   const message = await signInMessage(server, account);
   const response = await login(server, message, await account.signMessage({ message }));
   if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${JSON.stringify(response.body)}`);
@@ -71,7 +71,7 @@ export async function signIn(server: TestServer, account: PrivateKeyAccount = pr
 }
 
 /** POST /auth/api-keys with a session token. */
-export async function createApiKey(server: TestServer, token: string): Promise<ApiCredentials> {
+export async function createApiKey(server: ApiServer, token: string): Promise<ApiCredentials> {
   const response = await request('POST', server.api('/auth/api-keys'), { headers: bearer(token) });
   if (response.status !== 201) throw new Error(`API key creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as ApiCredentials;
@@ -95,14 +95,14 @@ export function hmacHeaders(creds: ApiCredentials, method: string, path: string,
   };
 }
 
-const usedTimestamps = new WeakMap<TestServer, Set<number>>();
+const usedTimestamps = new WeakMap<ApiServer, Set<number>>();
 
 /**
  * A timestamp near the server's (manual) clock that this helper has not used before on that
  * server: the manual clock stands still, and two identical requests with one timestamp would
  * carry one signature, which the server refuses as a replay. Steps back a millisecond at a time.
  */
-function freshTimestamp(server: TestServer, serverTime: number): number {
+function freshTimestamp(server: ApiServer, serverTime: number): number {
   let used = usedTimestamps.get(server);
   if (!used) usedTimestamps.set(server, (used = new Set()));
   let timestamp = serverTime;
@@ -115,7 +115,7 @@ function freshTimestamp(server: TestServer, serverTime: number): number {
  * A signed request to `server.api(path)` (path under /api/v1, as server.api takes it), timestamped
  * near the server's clock and using its header prefix. A body is sent as JSON text, signed as sent.
  */
-export async function signedRequest<T = any>(server: TestServer, creds: ApiCredentials, method: string, path: string, body?: unknown): Promise<JsonResponse<T>> {
+export async function signedRequest<T = any>(server: ApiServer, creds: ApiCredentials, method: string, path: string, body?: unknown): Promise<JsonResponse<T>> {
   const info = await exchangeInfo(server);
   const text = body === undefined ? '' : JSON.stringify(body);
   const timestampMs = freshTimestamp(server, info.serverTime);

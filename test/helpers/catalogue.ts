@@ -6,7 +6,7 @@ import type { OrderStatus } from '../../src/store/schema.ts';
 import { insertTrades } from '../../src/store/trades-repository.ts';
 import { findOrCreateUserByAddress } from '../../src/store/users-repository.ts';
 import { patch, post, type JsonResponse } from './http.ts';
-import type { TestServer } from './server.ts';
+import type { ApiServer, TestServer } from './server.ts';
 
 /** A published market: its settlement ids are set. */
 export type PublishedMarket = MarketView & { tokenId1: string; tokenId2: string; conditionId: string; questionId: string };
@@ -62,19 +62,19 @@ function expectOk<T>(response: JsonResponse<T>, what: string): T {
 }
 
 /** Creates a DRAFT event through the admin API. */
-export async function createDraftEvent(server: TestServer, options: EventOptions = {}): Promise<EventView> {
+export async function createDraftEvent(server: ApiServer, options: EventOptions = {}): Promise<EventView> {
   return expectOk(await post<EventView>(server.api('/admin/events'), eventInput(options), server.adminHeaders), 'create event');
 }
 
 /** Creates and publishes an event through the admin API; its markets are ACTIVE with token ids. */
-export async function createPublishedEvent(server: TestServer, options: EventOptions = {}): Promise<PublishedEvent> {
+export async function createPublishedEvent(server: ApiServer, options: EventOptions = {}): Promise<PublishedEvent> {
   const draft = await createDraftEvent(server, options);
   const event = expectOk(await post<EventView>(server.api(`/admin/events/${draft.id}/publish`), undefined, server.adminHeaders), 'publish event');
   return { event, markets: event.markets as PublishedMarket[] };
 }
 
 /** PATCH /admin/markets/{id}. */
-export async function patchMarket(server: TestServer, marketId: string, changes: Record<string, unknown>): Promise<MarketView> {
+export async function patchMarket(server: ApiServer, marketId: string, changes: Record<string, unknown>): Promise<MarketView> {
   return expectOk(await patch<MarketView>(server.api(`/admin/markets/${marketId}`), changes, server.adminHeaders), 'patch market');
 }
 

@@ -4,11 +4,15 @@ import { createScratchDatabase } from './database.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
-export interface TestServer extends RunningServer {
+/** What HTTP-only helpers need of a server, in-process or not. */
+export interface ApiServer {
+  readonly url: string;
   /** Absolute URL of an API path: api('/events') → http://127.0.0.1:port/api/v1/events */
   api(path: string): string;
   adminHeaders: Record<string, string>;
 }
+
+export interface TestServer extends RunningServer, ApiServer {}
 
 /**
  * A real server on a free loopback port with its own empty database: PGlite in memory by default,
@@ -23,6 +27,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     LOG_LEVEL: 'silent',
     CLOCK: 'manual',
     FAUCET_ENABLED: 'true',
+    SIGNATURE_WORKERS: '0',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createManualClock } from '../../src/clock.ts';
-import { costBaseUnits, feeBaseUnits } from '../../src/core/orders/reservation.ts';
+import { feeBaseUnits } from '../../src/core/book/fees.ts';
+import { costBaseUnits } from '../../src/core/orders/reservation.ts';
 import { tradePosting } from '../../src/settlement/embedded/postings.ts';
 import {
   auditLedger, COLLATERAL, createEmbeddedSettlement, InsufficientBalanceError, LedgerStateError, lockKey,

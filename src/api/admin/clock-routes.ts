@@ -5,7 +5,10 @@ import { AppError, badRequest, notFound } from '../errors.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { DateTime, errorResponses } from '../schemas/common.ts';
 
-/** POST /admin/clock: moves the manual clock (tests); 404 on the real clock (EXTENSIONS.md section 11). */
+/**
+ * POST /admin/clock: moves the manual clock (tests); 404 on the real clock (EXTENSIONS.md section 11).
+ * The engine runs its timers at once, so a test that moves time sees the expiries it caused.
+ */
 export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/admin/clock', {
     config: { auth: 'admin' },
@@ -24,11 +27,14 @@ export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
     if (!isManualClock(clock)) throw notFound('the manual clock');
     const { advanceMs, now } = request.body;
     if ((advanceMs === undefined) === (now === undefined)) throw badRequest('send exactly one of advanceMs or now');
+    let ms: number;
     try {
-      const ms = advanceMs !== undefined ? clock.advance(advanceMs) : clock.set(Date.parse(now!));
-      return { now: new Date(ms).toISOString() };
+      ms = advanceMs !== undefined ? clock.advance(advanceMs) : clock.set(Date.parse(now!));
     } catch (error) {
       throw new AppError('VALIDATION_FAILED', (error as Error).message);
     }
+    // What became due at the new time (expiries, speed bumps) happens before the call returns.
+    await ctx.trading.engine.tick();
+    return { now: new Date(ms).toISOString() };
   });
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../store/database.ts';
 const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 4;
 
-const isRetryable = (error: unknown) => typeof error === 'object' && error !== null && RETRYABLE.has(String((error as { code?: unknown }).code));
+export const isRetryable = (error: unknown) => typeof error === 'object' && error !== null && RETRYABLE.has(String((error as { code?: unknown }).code));
 
 /**
  * Runs `work` in a transaction, again (a bounded number of times) when PostgreSQL aborts it as a

@@ -1,0 +1,196 @@
+/**
+ * Order entry over HTTP, durable, with a real client on loopback: `npm run bench -- http-orders`.
+ * One server process (src/cli/main.ts serve) per store — PGlite on disk, then PostgreSQL when
+ * BENCH_DATABASE_URL (or DATABASE_URL) is set — and, in the same run and against the same process:
+ * the trivial route (the HTTP ceiling), unsigned single orders, batches of 50, and signed orders;
+ * plus the machine's raw signature-verification rate on every core (the crypto ceiling).
+ * Orders are BUYs of both tokens from two traders, about one in ten crossing, so the engine
+ * matches (MINT) as well as rests. Every request carries a fresh HMAC, as a client must.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import secp256k1 from 'secp256k1';
+import { hexToBytes, bytesToHex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import { parseConfig } from '../src/config.ts';
+import { createMarketOrderHasher, type OrderStruct } from '../src/core/orders/eip712-order.ts';
+import { deriveProxyWallet } from '../src/core/proxy-wallet.ts';
+import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
+import { createScratchDatabase } from '../test/helpers/database.ts';
+import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
+
+type Hex = `0x${string}`;
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ZERO = '0x0000000000000000000000000000000000000000';
+const hashOrder = createMarketOrderHasher(parseConfig({}));
+
+interface BenchTrader {
+  privateKey: Hex;
+  account: PrivateKeyAccount;
+  proxyWallet: Hex;
+  apiKey: string;
+  secret: string;
+  passphrase: string;
+}
+
+async function json(url: string, init: RequestInit = {}): Promise<any> {
+  const response = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function setUpTrader(server: ProcessServer): Promise<BenchTrader> {
+  const privateKey = generatePrivateKey();
+  const account = privateKeyToAccount(privateKey);
+  const exchange = await json(server.api('/exchange'));
+  const { nonce } = await json(server.api('/auth/nonce'));
+  const message = createSiweMessage({ address: account.address, chainId: exchange.chainId, domain: '127.0.0.1', nonce, uri: server.url, version: '1', issuedAt: new Date(exchange.serverTime) });
+  const login = await json(server.api('/auth/login'), { method: 'POST', body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) });
+  const key = await json(server.api('/auth/api-keys'), { method: 'POST', headers: { authorization: `Bearer ${login.token}` } });
+  await json(server.api('/admin/credits'), { method: 'POST', headers: server.adminHeaders, body: JSON.stringify({ address: account.address, amount: '1000000000' }) });
+  return { privateKey, account, proxyWallet: deriveProxyWallet(account.address), ...key };
+}
+
+async function setUpMarket(server: ProcessServer): Promise<{ tokenId1: string; tokenId2: string }> {
+  const event = await json(server.api('/admin/events'), { method: 'POST', headers: server.adminHeaders, body: JSON.stringify({ name: `Bench ${randomBytes(4).toString('hex')}`, description: 'bench', markets: [{ name: 'Bench market' }] }) });
+  const published = await json(server.api(`/admin/events/${event.id}/publish`), { method: 'POST', headers: server.adminHeaders });
+  return published.markets[0];
+}
+
+let clockSkewMs = 0;
+function hmacHeaders(trader: BenchTrader, method: string, path: string, body: string): Record<string, string> {
+  const timestamp = String(Date.now() + clockSkewMs);
+  clockSkewMs = (clockSkewMs + 1) % 1000;
+  const signature = createHmac('sha256', trader.secret).update(`${timestamp}${method}${path}${body}`).digest('hex');
+  return { 'content-type': 'application/json', 'svc-api-key': trader.apiKey, 'svc-signature': signature, 'svc-timestamp': timestamp, 'svc-passphrase': trader.passphrase };
+}
+
+/** The i-th order of the stream: BUYs of both tokens, one in ten crossing the other side. */
+function orderStruct(i: number, trader: BenchTrader, market: { tokenId1: string; tokenId2: string }): OrderStruct {
+  const crossing = i % 10 === 9;
+  const onToken1 = i % 2 === 0;
+  const priceCents = crossing ? 60 : 1 + (i % 45);
+  const size = 10_000_000n;
+  return {
+    salt: BigInt(`0x${randomBytes(12).toString('hex')}`),
+    maker: trader.proxyWallet,
+    signer: trader.account.address,
+    taker: ZERO,
+    tokenId: BigInt(onToken1 ? market.tokenId1 : market.tokenId2),
+    makerAmount: (BigInt(priceCents) * size) / 100n,
+    takerAmount: size,
+    expiration: 0n,
+    nonce: 0n,
+    feeRateBps: 0n,
+    side: 0,
+    signatureType: 1,
+  };
+}
+
+function createOrderJson(order: OrderStruct, signature?: Hex): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    salt: order.salt.toString(), taker: ZERO, tokenId: order.tokenId.toString(), makerAmount: order.makerAmount.toString(),
+    takerAmount: order.takerAmount.toString(), expiration: 0, side: 0, orderType: 'GTC',
+  };
+  if (signature) Object.assign(body, { signature, maker: order.maker, signer: order.signer, nonce: 0, signatureType: 1, feeRateBps: 0 });
+  return body;
+}
+
+function sign(order: OrderStruct, trader: BenchTrader): Hex {
+  const digest = hexToBytes(hashOrder(order, false));
+  const { signature, recid } = secp256k1.ecdsaSign(digest, hexToBytes(trader.privateKey));
+  return `${bytesToHex(signature)}${(27 + recid).toString(16)}` as Hex;
+}
+
+interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number }
+
+async function run(scenario: string, server: ProcessServer, ordersPerRequest: number, next: (() => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }) | null): Promise<Row> {
+  const result = await autocannon({
+    url: server.url,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    requests: [next ? { setupRequest: (request: any) => ({ ...request, ...next() }) } : { method: 'GET', path: '/healthz' }],
+  });
+  const ok = result['2xx'];
+  return { scenario, requestsPerSec: ok / DURATION_S, ordersPerSec: (ok * ordersPerRequest) / DURATION_S, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+async function cryptoCeiling(): Promise<number> {
+  const verifier = createSignatureVerifier({ workers: availableParallelism() });
+  const account = privateKeyToAccount(generatePrivateKey());
+  const samples = await Promise.all(Array.from({ length: 256 }, async (_, i) => {
+    const digest = `0x${randomBytes(32).toString('hex')}` as Hex;
+    return { digest, signature: await account.sign({ hash: digest }), i };
+  }));
+  const started = performance.now();
+  let done = 0;
+  while (performance.now() - started < 3000) {
+    await Promise.all(samples.map((s) => verifier.verify(s.digest, s.signature, account.address)));
+    done += samples.length;
+  }
+  await verifier.close();
+  return done / ((performance.now() - started) / 1000);
+}
+
+async function benchStore(label: string, env: Record<string, string>): Promise<Row[]> {
+  const server = await startProcessServer({ ...env, LOG_LEVEL: 'warn' });
+  try {
+    const market = await setUpMarket(server);
+    const traders = [await setUpTrader(server), await setUpTrader(server)];
+    let i = 0;
+    const single = (presigned?: string[]) => () => {
+      const n = i++;
+      const trader = traders[n % 2]!;
+      const body = presigned ? presigned[n % presigned.length]! : JSON.stringify(createOrderJson(orderStruct(n, trader, market)));
+      return { method: 'POST' as const, path: '/api/v1/orders', body, headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body) };
+    };
+    const batch = () => {
+      const trader = traders[i % 2]!;
+      const orders = Array.from({ length: 50 }, () => createOrderJson(orderStruct(i++, trader, market)));
+      const body = JSON.stringify({ orders });
+      return { method: 'POST' as const, path: '/api/v1/orders/batch', body, headers: hmacHeaders(trader, 'POST', '/api/v1/orders/batch', body) };
+    };
+    const signedBodies = Array.from({ length: 60_000 }, (_, n) => {
+      const trader = traders[n % 2]!;
+      const order = orderStruct(n, trader, market);
+      return JSON.stringify(createOrderJson(order, sign(order, trader)));
+    });
+    const rows = [
+      await run(`${label}: GET /healthz (HTTP ceiling)`, server, 0, null),
+      await run(`${label}: POST /orders unsigned`, server, 1, single()),
+      await run(`${label}: POST /orders/batch ×50 unsigned`, server, 50, batch),
+      await run(`${label}: POST /orders signed`, server, 1, single(signedBodies)),
+    ];
+    return rows;
+  } finally {
+    await server.stop();
+  }
+}
+
+const rows: Row[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-'));
+try {
+  rows.push(...(await benchStore('PGlite', { DATA_DIR: dir })));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+if (databaseUrl) {
+  const scratch = await createScratchDatabase(databaseUrl);
+  try {
+    rows.push(...(await benchStore('PostgreSQL', { DATABASE_URL: scratch.url })));
+  } finally {
+    await scratch.drop();
+  }
+}
+const verifyRate = await cryptoCeiling();
+
+console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s per scenario, ${availableParallelism()} CPUs (client and server share them)`);
+console.table(rows.map((r) => ({ scenario: r.scenario, 'req/s': Math.round(r.requestsPerSec), 'orders/s': Math.round(r.ordersPerSec), 'p50 ms': r.p50, 'p99 ms': r.p99, 'non-2xx+errors': r.errors })));
+console.log(`signature verification on ${availableParallelism()} worker threads (crypto ceiling): ${Math.round(verifyRate)}/s`);

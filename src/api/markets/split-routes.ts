@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { Type } from 'typebox';
+import { formatUnits } from '../../core/money.ts';
+import { userAccount } from '../../settlement/accounts.ts';
+import { findMarketById } from '../../store/catalogue-markets-repository.ts';
+import { requireCaller } from '../auth/caller.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, notFound } from '../errors.ts';
+import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
+import { errorResponses, Uuid } from '../schemas/common.ts';
+import type { TypedApp } from '../typed-app.ts';
+
+/**
+ * POST /markets/{marketId}/split (EXTENSIONS.md section 2): collateral becomes the same amount of
+ * both outcome tokens. ACTIVE markets only; a paused market still splits (pausing stops order
+ * entry, not the conditional-token operations).
+ */
+export function registerSplitRoutes(api: TypedApp, ctx: AppContext): void {
+  api.post('/markets/:marketId/split', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['markets'],
+      summary: 'Split collateral into a complete set of both outcome tokens',
+      security: [{ apiKey: [] }],
+      params: Type.Object({ marketId: Uuid }),
+      body: Type.Object({ amount: DisplayAmount }),
+      response: { 200: Type.Object({ txHash: Type.String(), amount: DisplayAmountOut }), ...errorResponses(400, 401, 404) },
+    },
+  }, async (request) => {
+    const caller = requireCaller(request);
+    const amount = positiveAmount(request.body.amount);
+    const market = await findMarketById(ctx.store.db, request.params.marketId);
+    if (!market || market.status === 'DRAFT') throw notFound('market');
+    if (market.status !== 'ACTIVE' || market.is_resolved || !market.condition_id || !market.token_id1 || !market.token_id2) {
+      throw new AppError('MARKET_NOT_TRADABLE', `market ${market.id} is ${market.status}; only ACTIVE markets split`);
+    }
+    const tokens = { conditionId: market.condition_id, tokenId1: market.token_id1, tokenId2: market.token_id2 };
+    const { txHash } = await ctx.settlement.transaction((tx) => ctx.settlement.split(tx, { account: userAccount(caller.proxyWallet), market: tokens, amount, ref: `split:${randomUUID()}` }));
+    return { txHash, amount: formatUnits(amount) };
+  });
+}

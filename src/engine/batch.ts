@@ -1,0 +1,62 @@
+import type { Db } from '../store/database.ts';
+import { insertOrders, updateOrderFills, type OrderRow } from '../store/orders-repository.ts';
+import { insertTrades, type NewTradeRow } from '../store/trades-repository.ts';
+import type { DomainEventMap, DomainEventName, DomainEvents } from '../events/domain-events.ts';
+
+/**
+ * What one group-commit batch changes: collected while the engine applies the batch's commands
+ * in memory and in the ledger, written with a few multi-row statements inside the batch's
+ * transaction, and announced only after that transaction has committed.
+ */
+export class Batch {
+  readonly nowMs: number;
+  readonly now: Date;
+  readonly nowSec: number;
+  private readonly inserted = new Map<string, OrderRow>();
+  private readonly updated = new Map<string, OrderRow>();
+  readonly trades: NewTradeRow[] = [];
+  /** Markets whose books changed; their level diffs are published after commit. */
+  readonly touchedMarkets = new Set<string>();
+  private readonly announcements: (() => void)[] = [];
+
+  constructor(nowMs: number) {
+    this.nowMs = nowMs;
+    this.now = new Date(nowMs);
+    this.nowSec = Math.floor(nowMs / 1000);
+  }
+
+  /** A new order: inserted with whatever state it has when the batch commits. */
+  addOrder(row: OrderRow): void {
+    this.inserted.set(row.id, row);
+  }
+
+  /** An existing order whose fills or status changed in this batch. */
+  orderChanged(row: OrderRow): void {
+    row.updated_at = this.now;
+    if (!this.inserted.has(row.id)) this.updated.set(row.id, row);
+  }
+
+  addTrade(row: NewTradeRow): void {
+    this.trades.push(row);
+  }
+
+  /** Queues an event, built now (so it shows the state of this moment), sent after commit. */
+  announce<K extends DomainEventName>(events: DomainEvents, name: K, payload: DomainEventMap[K]): void {
+    this.announcements.push(() => events.publish(name, payload));
+  }
+
+  /** Runs after commit, in order, once every event of the commands is queued. */
+  afterCommit(action: () => void): void {
+    this.announcements.push(action);
+  }
+
+  async write(tx: Db): Promise<void> {
+    await insertOrders(tx, [...this.inserted.values()]);
+    await updateOrderFills(tx, [...this.updated.values()].map((r) => ({ id: r.id, matchedBaseUnits: r.matched_base_units, status: r.status })), this.now);
+    await insertTrades(tx, this.trades);
+  }
+
+  publish(): void {
+    for (const announce of this.announcements) announce();
+  }
+}

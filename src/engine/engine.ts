@@ -1,0 +1,560 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.ts';
+import { MarketBook } from '../core/book/market-book.ts';
+import type { Fill, IncomingOrder } from '../core/book/types.ts';
+import { buyReleaseOnFill, costBaseUnits, reservationFor, type ReservationTerms } from '../core/orders/reservation.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
+import { isRetryable } from '../settlement/embedded/retry.ts';
+import { COLLATERAL, InsufficientBalanceError, type Settlement } from '../settlement/types.ts';
+import type { Db } from '../store/database.ts';
+import { findOrderById, findOrderByIdempotencyKey, findUsedHashes, loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
+import { maxTradeSeq } from '../store/trades-repository.ts';
+import { Batch } from './batch.ts';
+import { diffLevels, formatPrice, formatSize, toOrderBook, type OrderBookResponse } from './book-view.ts';
+import { GroupCommitQueue } from './group-commit-queue.ts';
+import type { MarketDirectory } from './market-directory.ts';
+import { toOrderResponse, toTradeResponse } from './shapes.ts';
+import { SettlementRounds } from './settlement-rounds.ts';
+import { failure, type CancelOrderOutcome, type MarketTradingInfo, type PlaceOrderOutcome, type PlaceOrderRequest } from './types.ts';
+
+const MAX_BATCH_ATTEMPTS = 3;
+
+type Command =
+  | { kind: 'place'; request: PlaceOrderRequest }
+  | { kind: 'cancel'; userId: string; orderId: string }
+  | { kind: 'cancel-markets'; userId: string; marketIds: string[] }
+  | { kind: 'tick' }
+  | { kind: 'settle' };
+
+/** Order hashes and idempotency keys taken, in the store or earlier in the same batch. */
+interface UsedKeys {
+  hashes: Set<string>;
+  idempotency: Map<string, OrderRow>;
+}
+
+type CommandResult = PlaceOrderOutcome | CancelOrderOutcome | { ok: true; cancelled: OrderRow[] } | { ok: true };
+
+interface MarketRuntime {
+  info: MarketTradingInfo;
+  book: MarketBook;
+  /** Per outcome: the seq and the book last published, to diff against. */
+  seq: [number, number];
+  published: [OrderBookResponse, OrderBookResponse];
+  /** Speed-bumped taker orders, FIFO, with the time they may enter the book. */
+  delayed: { orderId: string; dueMs: number }[];
+}
+
+export interface EngineOptions {
+  db: Db;
+  settlement: Settlement;
+  clock: Clock;
+  events: DomainEvents;
+  markets: MarketDirectory;
+  logger: FastifyBaseLogger;
+  queueCapacity?: number;
+  maxBatch?: number;
+}
+
+/**
+ * The single writer of the order books (DESIGN.md "engine/"). Every command goes through one
+ * bounded group-commit queue: a batch is applied to the in-memory books and the ledger inside one
+ * database transaction, and callers are answered and events published only after it commits.
+ * If a commit fails the books are rebuilt from the store, so memory never runs ahead of it.
+ */
+export class MatchingEngine {
+  private readonly runtimes = new Map<string, MarketRuntime>();
+  private readonly marketOfToken = new Map<string, string>();
+  /** Open orders (resting or speed-bumped), by id. */
+  private readonly open = new Map<string, OrderRow>();
+  private readonly lastTrade = new Map<string, { price: string; side: 'buy' | 'sell' }>();
+  private readonly queue: GroupCommitQueue<Command, CommandResult>;
+  private readonly rounds: SettlementRounds;
+  private nextBookSeq = 1n;
+  private nextTradeSeq = 1n;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: EngineOptions) {
+    this.queue = new GroupCommitQueue<Command, CommandResult>({
+      capacity: options.queueCapacity ?? 10_000,
+      maxBatch: options.maxBatch ?? 500,
+      processBatch: (commands) => this.processBatch(commands),
+    });
+    this.rounds = new SettlementRounds({ ...options, runtimeOf: (marketId) => this.runtimes.get(marketId)?.info });
+  }
+
+  /** Loads markets and open orders, then starts the timers for expiry, speed bumps and settlement. */
+  async start(): Promise<void> {
+    await this.load();
+    this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
+    this.timer.unref();
+    this.scheduleSettlement();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.queue.idle();
+  }
+
+  place(request: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
+    return this.queue.submit({ kind: 'place', request }) as Promise<PlaceOrderOutcome>;
+  }
+
+  cancel(userId: string, orderId: string): Promise<CancelOrderOutcome> {
+    return this.queue.submit({ kind: 'cancel', userId, orderId }) as Promise<CancelOrderOutcome>;
+  }
+
+  /** Cancels every open order of the user in the given markets. */
+  async cancelInMarkets(userId: string, marketIds: string[]): Promise<OrderRow[]> {
+    const result = (await this.queue.submit({ kind: 'cancel-markets', userId, marketIds })) as { cancelled: OrderRow[] };
+    return result.cancelled;
+  }
+
+  /** Markets where the user has open orders (resting or speed-bumped). */
+  marketsWithOpenOrders(userId: string): string[] {
+    const markets = new Set<string>();
+    for (const row of this.open.values()) if (row.user_id === userId) markets.add(row.market_id);
+    return [...markets];
+  }
+
+  /** Expires due orders and releases due speed-bumped orders (the timer calls it; so does the manual clock). */
+  async tick(): Promise<void> {
+    await this.queue.submit({ kind: 'tick' });
+  }
+
+  /** Mines matched trades and confirms mined ones, as many rounds as there is work for. */
+  async settle(): Promise<void> {
+    while (this.rounds.hasWork) await this.queue.submit({ kind: 'settle' });
+  }
+
+  /** Whether a market is loaded: every published, unresolved market is. */
+  hasMarket(marketId: string): boolean {
+    return this.runtimes.has(marketId);
+  }
+
+  /** Adds or refreshes a market after the catalogue changed it (publish, pause, fees, tick). */
+  async refreshMarket(marketId: string): Promise<void> {
+    const info = await this.options.markets.load(marketId);
+    if (!info || info.status !== 'ACTIVE') return;
+    const existing = this.runtimes.get(marketId);
+    if (existing) existing.info = info;
+    else this.addRuntime(info);
+  }
+
+  /** The loaded market trading this token: every published market that has not resolved. */
+  marketForToken(tokenId: string): MarketTradingInfo | undefined {
+    const marketId = this.marketOfToken.get(tokenId);
+    return marketId ? this.runtimes.get(marketId)?.info : undefined;
+  }
+
+  orderBook(tokenId: string): OrderBookResponse | undefined {
+    const marketId = this.marketOfToken.get(tokenId);
+    const runtime = marketId ? this.runtimes.get(marketId) : undefined;
+    if (!runtime) return undefined;
+    return this.view(runtime, tokenId === runtime.info.tokenId1 ? 0 : 1, this.options.clock.nowMs());
+  }
+
+  /** The book with the seq it was last published under, for real-time snapshots. */
+  bookSnapshot(tokenId: string): (OrderBookResponse & { seq: number }) | undefined {
+    const marketId = this.marketOfToken.get(tokenId);
+    const runtime = marketId ? this.runtimes.get(marketId) : undefined;
+    if (!runtime) return undefined;
+    const outcome = tokenId === runtime.info.tokenId1 ? 0 : 1;
+    return { ...runtime.published[outcome], timestamp: this.options.clock.nowMs(), seq: runtime.seq[outcome] };
+  }
+
+  lastTradePrice(tokenId: string): { price: string; side: 'buy' | 'sell' } | undefined {
+    return this.lastTrade.get(tokenId);
+  }
+
+  /**
+   * A failed commit leaves memory ahead of the store: rebuild the books from the store, and run the
+   * batch again when PostgreSQL aborted it only as a deadlock or serialization victim.
+   */
+  private async processBatch(commands: Command[]): Promise<CommandResult[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.commitBatch(commands);
+      } catch (error) {
+        this.options.logger.error({ err: error, attempt }, 'engine batch failed; rebuilding books from the store');
+        await this.load();
+        if (attempt >= MAX_BATCH_ATTEMPTS || !isRetryable(error)) throw error;
+      }
+    }
+  }
+
+  private async commitBatch(commands: Command[]): Promise<CommandResult[]> {
+    const batch = new Batch(this.options.clock.nowMs());
+    const results = await this.options.db.transaction().execute(async (tx) => {
+      const used = await this.usedHashes(tx, commands);
+      const applied: CommandResult[] = [];
+      for (const command of commands) applied.push(await this.apply(tx, batch, command, used));
+      await batch.write(tx);
+      return applied;
+    });
+    this.publishBookChanges(batch);
+    batch.publish();
+    if (batch.trades.length > 0) this.rounds.noteMatched();
+    if (commands.some((c) => c.kind === 'settle')) await this.sealBlock();
+    this.scheduleSettlement();
+    return results;
+  }
+
+  /** Trades mined by a settle round go into a block; the next round confirms them. */
+  private async sealBlock(): Promise<void> {
+    try {
+      await this.options.settlement.sealBlock();
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'sealing a settlement block failed; the next round seals it');
+    }
+  }
+
+  private async apply(tx: Db, batch: Batch, command: Command, used: UsedKeys): Promise<CommandResult> {
+    switch (command.kind) {
+      case 'place':
+        return this.placeOrder(tx, batch, command.request, used);
+      case 'cancel':
+        return this.cancelOrder(tx, batch, command.userId, command.orderId);
+      case 'cancel-markets':
+        return { ok: true, cancelled: await this.cancelUserOrders(tx, batch, command.userId, new Set(command.marketIds)) };
+      case 'tick':
+        await this.expireAndRelease(tx, batch);
+        return { ok: true };
+      case 'settle':
+        await this.rounds.run(tx, batch);
+        return { ok: true };
+    }
+  }
+
+  /** Hashes of this batch's new orders already used by stored orders, in one query. */
+  private async usedHashes(tx: Db, commands: Command[]): Promise<UsedKeys> {
+    const hashes = commands.flatMap((c) => (c.kind === 'place' ? [c.request.hash] : []));
+    return { hashes: await findUsedHashes(tx, hashes), idempotency: new Map() };
+  }
+
+  private async placeOrder(tx: Db, batch: Batch, request: PlaceOrderRequest, used: UsedKeys): Promise<PlaceOrderOutcome> {
+    const { order } = request;
+    if (request.idempotencyKey) {
+      const key = `${request.userId}|${request.idempotencyKey}`;
+      const prior = used.idempotency.get(key) ?? (await findOrderByIdempotencyKey(tx, request.userId, request.idempotencyKey));
+      if (prior) {
+        if (prior.hash === request.hash) return { ok: true, order: prior, replayed: true };
+        return failure('CONFLICT', 'idempotencyKey was already used for a different order');
+      }
+    }
+    if (used.hashes.has(request.hash)) return failure('CONFLICT', `an order with hash ${request.hash} already exists`);
+    const runtime = this.runtimes.get(request.marketId);
+    if (!runtime || !isTradable(runtime.info)) return failure('MARKET_NOT_TRADABLE', 'the market is not accepting orders (not active, paused or resolved)');
+
+    const row = this.newOrderRow(batch, request, runtime.info);
+    const asset = order.side === 'BUY' ? COLLATERAL : order.tokenId;
+    const reserve = reservationFor(termsOf(row), order.sizeBaseUnits);
+    try {
+      await this.options.settlement.reserve(tx, { account: request.account, asset, amount: reserve, ref: row.id });
+    } catch (error) {
+      if (error instanceof InsufficientBalanceError) return failure('INSUFFICIENT_BALANCE', insufficientMessage(asset, reserve, error));
+      throw error;
+    }
+    used.hashes.add(request.hash);
+    if (request.idempotencyKey) used.idempotency.set(`${request.userId}|${request.idempotencyKey}`, row);
+    batch.addOrder(row);
+
+    const incoming = toIncoming(row);
+    if (runtime.info.speedBumpDelayMs > 0 && runtime.book.wouldCross(incoming, batch.nowSec)) {
+      row.delayed_until = new Date(batch.nowMs + runtime.info.speedBumpDelayMs);
+      runtime.delayed.push({ orderId: row.id, dueMs: row.delayed_until.getTime() });
+      this.open.set(row.id, row);
+      this.announceOrder(batch, row, 'PLACEMENT');
+      return { ok: true, order: row, replayed: false };
+    }
+    return this.match(tx, batch, runtime, row, 'PLACEMENT');
+  }
+
+  /** Puts an accepted order to the book: fills, rests or ends, and settles its reservation. */
+  private async match(tx: Db, batch: Batch, runtime: MarketRuntime, row: OrderRow, announceAs: 'PLACEMENT' | 'UPDATE'): Promise<PlaceOrderOutcome> {
+    const result = runtime.book.submit(toIncoming(row), batch.nowSec);
+    batch.touchedMarkets.add(runtime.info.id);
+    for (const gone of [...result.expired, ...result.cancelledOwn]) await this.closeOpenOrder(tx, batch, gone.id);
+    if (result.rejectReason === 'POST_ONLY_WOULD_CROSS') {
+      await this.releaseRemaining(tx, row);
+      row.status = 'REJECTED';
+      batch.orderChanged(row);
+      return { ...failure('POST_ONLY_WOULD_CROSS', 'the post-only order would cross the book and take liquidity; nothing rests'), order: row };
+    }
+    for (const fill of result.fills) await this.recordFill(tx, batch, runtime, fill, row);
+    row.status = result.status;
+    batch.orderChanged(row);
+    if (result.rested) {
+      this.open.set(row.id, row);
+    } else {
+      this.open.delete(row.id);
+      await this.releaseRemaining(tx, row);
+    }
+    this.announceOrder(batch, row, announceAs);
+    return { ok: true, order: row, replayed: false };
+  }
+
+  private async recordFill(tx: Db, batch: Batch, runtime: MarketRuntime, fill: Fill, takerRow: OrderRow): Promise<void> {
+    const makerRow = this.open.get(fill.maker.orderId);
+    if (!makerRow) throw new Error(`resting order ${fill.maker.orderId} is not open in the engine`);
+    for (const [row, party] of [[makerRow, fill.maker], [takerRow, fill.taker]] as const) {
+      if (party.side === 'BUY') {
+        const remainingBefore = row.size_base_units - row.matched_base_units;
+        const release = buyReleaseOnFill(termsOf(row), remainingBefore, fill.sizeBaseUnits, party.priceMicros, party.feeBaseUnits);
+        if (release > 0n) await this.options.settlement.release(tx, { account: row.account, asset: COLLATERAL, amount: release, ref: row.id });
+      }
+      row.matched_base_units += fill.sizeBaseUnits;
+    }
+    makerRow.status = makerRow.matched_base_units === makerRow.size_base_units ? 'EXECUTED' : 'EXECUTING';
+    if (makerRow.status === 'EXECUTED') this.open.delete(makerRow.id);
+    batch.orderChanged(makerRow);
+    this.announceOrder(batch, makerRow, 'UPDATE');
+
+    const trade = {
+      id: randomUUID(),
+      seq: this.nextTradeSeq++,
+      market_id: runtime.info.id,
+      kind: fill.kind,
+      status: 'MATCHED' as const,
+      token_id: takerRow.token_id,
+      side: takerRow.side,
+      price_micros: BigInt(fill.taker.priceMicros),
+      size_base_units: fill.sizeBaseUnits,
+      notional_base_units: costBaseUnits(fill.taker.priceMicros, fill.sizeBaseUnits),
+      taker_order_id: takerRow.id,
+      maker_order_id: makerRow.id,
+      taker_user_id: takerRow.user_id,
+      maker_user_id: makerRow.user_id,
+      taker_wallet: takerRow.account,
+      maker_wallet: makerRow.account,
+      taker_fee_base_units: fill.taker.feeBaseUnits,
+      maker_fee_base_units: fill.maker.feeBaseUnits,
+      tx_hash: null,
+      matched_at: batch.now,
+      mined_at: null,
+      confirmed_at: null,
+    };
+    batch.addTrade(trade);
+    batch.announce(this.options.events, 'trade-update', { userIds: unique([takerRow.user_id, makerRow.user_id]), trade: toTradeResponse(trade) });
+    this.recordLastTrade(batch, runtime.info, takerRow, fill.taker.priceMicros);
+  }
+
+  /** Last trade price of both tokens: the taker's price and side, and their mirror on the other token. */
+  private recordLastTrade(batch: Batch, info: MarketTradingInfo, takerRow: OrderRow, priceMicros: number): void {
+    const takerSide = takerRow.side === 0 ? 'buy' : 'sell';
+    const otherToken = takerRow.token_id === info.tokenId1 ? info.tokenId2 : info.tokenId1;
+    const prints = [
+      { assetId: takerRow.token_id, price: formatPrice(priceMicros), side: takerSide },
+      { assetId: otherToken, price: formatPrice(1_000_000 - priceMicros), side: takerSide === 'buy' ? 'sell' : 'buy' },
+    ] as const;
+    for (const print of prints) {
+      this.lastTrade.set(print.assetId, { price: print.price, side: print.side });
+      batch.announce(this.options.events, 'last-trade-price', { marketId: info.id, assetId: print.assetId, price: print.price, side: print.side, timestampMs: batch.nowMs });
+    }
+  }
+
+  private async cancelOrder(tx: Db, batch: Batch, userId: string, orderId: string): Promise<CancelOrderOutcome> {
+    const row = this.open.get(orderId) ?? (await findOrderById(tx, orderId));
+    if (!row) return failure('NOT_FOUND', 'order not found');
+    if (row.user_id !== userId) return failure('FORBIDDEN', 'this order belongs to another user');
+    if (!this.open.has(orderId)) return failure('ORDER_NOT_OPEN', `the order is ${row.status} and can no longer be cancelled`);
+    await this.closeOpenOrder(tx, batch, orderId);
+    return { ok: true, order: row };
+  }
+
+  private async cancelUserOrders(tx: Db, batch: Batch, userId: string, marketIds: Set<string>): Promise<OrderRow[]> {
+    const mine = [...this.open.values()].filter((row) => row.user_id === userId && marketIds.has(row.market_id));
+    for (const row of mine) await this.closeOpenOrder(tx, batch, row.id);
+    return mine;
+  }
+
+  /** Cancels an open order (by its owner, by self-trade prevention or by expiry) and frees its reservation. */
+  private async closeOpenOrder(tx: Db, batch: Batch, orderId: string): Promise<void> {
+    const row = this.open.get(orderId);
+    if (!row) throw new Error(`order ${orderId} is not open`);
+    const runtime = this.runtimes.get(row.market_id);
+    if (runtime) {
+      if (row.delayed_until) runtime.delayed = runtime.delayed.filter((d) => d.orderId !== orderId);
+      else if (runtime.book.cancel(orderId)) batch.touchedMarkets.add(row.market_id);
+    }
+    this.open.delete(orderId);
+    await this.releaseRemaining(tx, row);
+    row.status = 'CANCELLED';
+    row.delayed_until = null;
+    batch.orderChanged(row);
+    this.announceOrder(batch, row, 'CANCELLATION');
+  }
+
+  private async releaseRemaining(tx: Db, row: OrderRow): Promise<void> {
+    const amount = reservationFor(termsOf(row), row.size_base_units - row.matched_base_units);
+    if (amount === 0n) return;
+    const asset = row.side === 0 ? COLLATERAL : row.token_id;
+    await this.options.settlement.release(tx, { account: row.account, asset, amount, ref: row.id });
+  }
+
+  private async expireAndRelease(tx: Db, batch: Batch): Promise<void> {
+    for (const runtime of this.runtimes.values()) {
+      for (const expired of runtime.book.expireUntil(batch.nowSec)) {
+        batch.touchedMarkets.add(runtime.info.id);
+        await this.closeExpired(tx, batch, expired.id);
+      }
+      while (runtime.delayed.length > 0 && runtime.delayed[0]!.dueMs <= batch.nowMs) {
+        const { orderId } = runtime.delayed.shift()!;
+        const row = this.open.get(orderId);
+        if (!row) continue;
+        row.delayed_until = null;
+        await this.match(tx, batch, runtime, row, 'UPDATE');
+      }
+    }
+  }
+
+  /** The book already dropped the expired order; free its reservation and record it. */
+  private async closeExpired(tx: Db, batch: Batch, orderId: string): Promise<void> {
+    const row = this.open.get(orderId);
+    if (!row) return;
+    this.open.delete(orderId);
+    await this.releaseRemaining(tx, row);
+    row.status = 'CANCELLED';
+    batch.orderChanged(row);
+    this.announceOrder(batch, row, 'CANCELLATION');
+  }
+
+  private newOrderRow(batch: Batch, request: PlaceOrderRequest, info: MarketTradingInfo): OrderRow {
+    const { order } = request;
+    return {
+      id: randomUUID(),
+      user_id: request.userId,
+      account: request.account,
+      market_id: info.id,
+      token_id: order.tokenId,
+      outcome_index: order.outcome,
+      side: order.side === 'BUY' ? 0 : 1,
+      order_type: order.orderType,
+      post_only: order.postOnly,
+      status: 'PENDING',
+      price_micros: BigInt(order.priceMicros),
+      size_base_units: order.sizeBaseUnits,
+      matched_base_units: 0n,
+      salt: order.salt.toString(),
+      maker: order.maker,
+      signer: order.signer,
+      taker: order.taker,
+      maker_amount: order.makerAmount.toString(),
+      taker_amount: order.takerAmount.toString(),
+      expiration: BigInt(order.expirationSec),
+      nonce: order.nonce.toString(),
+      fee_rate_bps: order.feeRateBps,
+      passive_fee_rate_bps: info.passiveOrderFeeRateBps,
+      signature_type: order.signatureType,
+      signature: order.signature,
+      hash: request.hash,
+      idempotency_key: request.idempotencyKey,
+      metadata: null,
+      book_seq: this.nextBookSeq++,
+      delayed_until: null,
+      created_at: batch.now,
+      updated_at: batch.now,
+    };
+  }
+
+  /** The outcome label of an order of a loaded market ("" once its market is gone from the engine). */
+  outcomeLabelOf(row: OrderRow): string {
+    const info = this.runtimes.get(row.market_id)?.info;
+    return info ? (row.outcome_index === 0 ? info.outcome1 : info.outcome2) : '';
+  }
+
+  private announceOrder(batch: Batch, row: OrderRow, type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION'): void {
+    batch.announce(this.options.events, 'order-update', { userId: row.user_id, type, order: toOrderResponse(row, this.outcomeLabelOf(row)) });
+  }
+
+  private view(runtime: MarketRuntime, outcome: 0 | 1, timestampMs: number): OrderBookResponse {
+    const levels = runtime.book.levels(outcome);
+    const info = runtime.info;
+    return toOrderBook({ marketId: info.id, tokenId: outcome === 0 ? info.tokenId1 : info.tokenId2, tickSize: info.tickSize, timestampMs, bids: levels.bids, asks: levels.asks });
+  }
+
+  private publishBookChanges(batch: Batch): void {
+    for (const marketId of batch.touchedMarkets) {
+      const runtime = this.runtimes.get(marketId);
+      if (!runtime) continue;
+      for (const outcome of [0, 1] as const) {
+        const after = this.view(runtime, outcome, batch.nowMs);
+        const changes = diffLevels(runtime.published[outcome], after);
+        if (changes.length === 0) continue;
+        runtime.seq[outcome] += 1;
+        runtime.published[outcome] = after;
+        this.options.events.publish('book-change', { marketId, assetId: after.asset_id, seq: runtime.seq[outcome], hash: after.hash, timestampMs: batch.nowMs, changes });
+      }
+    }
+  }
+
+  private scheduleSettlement(): void {
+    if (!this.rounds.hasWork) return;
+    setImmediate(() => void this.settle().catch((error) => this.options.logger.error({ err: error }, 'settlement round failed')));
+  }
+
+  private addRuntime(info: MarketTradingInfo): MarketRuntime {
+    const book = new MarketBook();
+    const runtime: MarketRuntime = { info, book, seq: [0, 0], published: [undefined!, undefined!], delayed: [] };
+    runtime.published = [this.view(runtime, 0, 0), this.view(runtime, 1, 0)];
+    this.runtimes.set(info.id, runtime);
+    this.marketOfToken.set(info.tokenId1, info.id);
+    this.marketOfToken.set(info.tokenId2, info.id);
+    return runtime;
+  }
+
+  /** (Re)builds every book from the store: tradable markets, open orders in time priority, last trades. */
+  private async load(): Promise<void> {
+    const { db } = this.options;
+    this.runtimes.clear();
+    this.marketOfToken.clear();
+    this.open.clear();
+    for (const info of await this.options.markets.loadActive()) this.addRuntime(info);
+    for (const row of await loadOpenOrders(db)) {
+      const runtime = this.runtimes.get(row.market_id);
+      if (!runtime) continue;
+      this.open.set(row.id, row);
+      if (row.delayed_until) runtime.delayed.push({ orderId: row.id, dueMs: row.delayed_until.getTime() });
+      else runtime.book.restore({ ...toIncoming(row), sizeBaseUnits: row.size_base_units, remainingBaseUnits: row.size_base_units - row.matched_base_units });
+    }
+    for (const runtime of this.runtimes.values()) {
+      runtime.seq = [runtime.seq[0] + 1, runtime.seq[1] + 1];
+      runtime.published = [this.view(runtime, 0, 0), this.view(runtime, 1, 0)];
+    }
+    this.nextBookSeq = (await maxBookSeq(db)) + 1n;
+    this.nextTradeSeq = (await maxTradeSeq(db)) + 1n;
+    await this.rounds.load(db, this.lastTrade, (marketId) => this.runtimes.get(marketId)?.info);
+  }
+}
+
+function termsOf(row: OrderRow): ReservationTerms {
+  return { side: row.side === 0 ? 'BUY' : 'SELL', limitMicros: Number(row.price_micros), takerFeeBps: row.fee_rate_bps, makerFeeBps: row.passive_fee_rate_bps };
+}
+
+function toIncoming(row: OrderRow): IncomingOrder {
+  return {
+    id: row.id,
+    ownerId: row.user_id,
+    outcome: row.outcome_index as 0 | 1,
+    side: row.side === 0 ? 'BUY' : 'SELL',
+    priceMicros: Number(row.price_micros),
+    sizeBaseUnits: row.size_base_units - row.matched_base_units,
+    type: row.order_type,
+    postOnly: row.post_only,
+    expirationSec: Number(row.expiration),
+    takerFeeBps: row.fee_rate_bps,
+    makerFeeBps: row.passive_fee_rate_bps,
+  };
+}
+
+function isTradable(info: MarketTradingInfo): boolean {
+  return info.status === 'ACTIVE' && !info.isPaused && !info.isResolved;
+}
+
+function insufficientMessage(asset: string, needed: bigint, error: InsufficientBalanceError): string {
+  const what = asset === COLLATERAL ? 'collateral' : `tokens of ${asset}`;
+  return `available ${what} ${formatSize(error.available)} is less than the ${formatSize(needed)} this order must reserve`;
+}
+
+const unique = <T>(values: T[]): T[] => [...new Set(values)];

@@ -1,0 +1,61 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { createMarketOrderHasher } from '../core/orders/eip712-order.ts';
+import { MatchingEngine } from '../engine/engine.ts';
+import type { MarketDirectory } from '../engine/market-directory.ts';
+import { createSignatureVerifier } from '../engine/signatures/signature-verifier.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
+import type { Settlement } from '../settlement/types.ts';
+import type { Db } from '../store/database.ts';
+import { OrderCancels } from './order-cancels.ts';
+import { OrderCursorCodec } from './order-cursor.ts';
+import { OrderEntry } from './order-entry.ts';
+import { OrderQueries, type OrderMarketSource } from './order-queries.ts';
+
+/** Everything the order routes use: the engine and the services in front of it. */
+export interface Trading {
+  readonly engine: MatchingEngine;
+  readonly orderEntry: OrderEntry;
+  readonly orderCancels: OrderCancels;
+  readonly orderQueries: OrderQueries;
+  readonly markets: MarketDirectory;
+  /** The ids of an event's markets, or undefined for an unknown event. */
+  eventMarketIds(eventId: string): Promise<string[] | undefined>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface TradingDeps {
+  config: Config;
+  clock: Clock;
+  db: Db;
+  settlement: Settlement;
+  events: DomainEvents;
+  logger: FastifyBaseLogger;
+  markets: MarketDirectory;
+  orderMarkets: OrderMarketSource;
+  eventMarketIds(eventId: string): Promise<string[] | undefined>;
+  cursorSecret: string;
+  /** Signature worker threads; 0 verifies on the main thread (tests). Default: the CPU count. */
+  signatureWorkers?: number;
+}
+
+export function createTrading(deps: TradingDeps): Trading {
+  const engine = new MatchingEngine({ db: deps.db, settlement: deps.settlement, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger });
+  const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
+  const hashOrder = createMarketOrderHasher(deps.config);
+  return {
+    engine,
+    orderEntry: new OrderEntry({ engine, verifier, hashOrder, nowSec: () => Math.floor(deps.clock.nowMs() / 1000) }),
+    orderCancels: new OrderCancels(engine),
+    orderQueries: new OrderQueries(deps.db, deps.orderMarkets, new OrderCursorCodec(deps.cursorSecret)),
+    markets: deps.markets,
+    eventMarketIds: deps.eventMarketIds,
+    start: () => engine.start(),
+    async stop() {
+      await engine.stop();
+      await verifier.close();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { checkCreateOrder, type CreateOrderInput, type OrderMarket } from '../core/orders/create-order-rules.ts';
+import { orderStructOf } from '../core/orders/eip712-order.ts';
+import type { TickSize } from '../core/orders/order-price.ts';
+import { AppError, type ErrorCode, type OrderRuleCode } from '../api/errors.ts';
+import type { Caller } from '../api/auth/types.ts';
+import type { MatchingEngine } from '../engine/engine.ts';
+import type { SignatureVerifier } from '../engine/signatures/signature-verifier.ts';
+import type { MarketTradingInfo } from '../engine/types.ts';
+import type { OrderRow } from '../store/orders-repository.ts';
+
+type Hex = `0x${string}`;
+
+export interface OrderEntryDeps {
+  engine: MatchingEngine;
+  verifier: SignatureVerifier;
+  hashOrder(order: ReturnType<typeof orderStructOf>, negRisk: boolean): Hex;
+  nowSec(): number;
+}
+
+export interface CreateOrderRequest extends CreateOrderInput {
+  readonly idempotencyKey?: string | undefined;
+}
+
+/** The outcome of one CreateOrder: the stored order, or the catalogued error it was refused with. */
+export type EntryOutcome = { ok: true; order: OrderRow } | { ok: false; error: AppError };
+
+/**
+ * Order entry (SPEC.md 4.4 POST /orders and /orders/batch): the CreateOrder rules, the EIP-712
+ * hash, the signature check off the event loop, then the engine. Every refusal is data here so a
+ * batch can report it per item; the single-order route throws it.
+ */
+export class OrderEntry {
+  constructor(private readonly deps: OrderEntryDeps) {}
+
+  async submit(caller: Caller, request: CreateOrderRequest): Promise<EntryOutcome> {
+    const market = this.deps.engine.marketForToken(request.tokenId);
+    if (!market) return refused('MARKET_NOT_TRADABLE', `no tradable market has token ${request.tokenId} (unknown, not published, or resolved)`);
+    const checked = checkCreateOrder(request, orderMarketOf(market), caller, this.deps.nowSec());
+    if (!checked.ok) return refused(checked.violation.code, checked.violation.message);
+    const order = checked.order;
+    const hash = this.deps.hashOrder(orderStructOf(order), market.negRisk);
+    if (order.signature !== '' && !(await this.deps.verifier.verify(hash, order.signature, order.signer))) {
+      return refused('INVALID_SIGNATURE', `the signature does not recover to the signer ${order.signer} for order hash ${hash}`);
+    }
+    const placed = await this.deps.engine.place({
+      userId: caller.userId,
+      account: caller.proxyWallet.toLowerCase(),
+      marketId: market.id,
+      order,
+      hash,
+      idempotencyKey: request.idempotencyKey ?? null,
+    });
+    return placed.ok ? { ok: true, order: placed.order } : refused(placed.code, placed.message);
+  }
+
+  /** Orders of one batch go to the engine together, so they share one group commit. */
+  submitBatch(caller: Caller, requests: CreateOrderRequest[]): Promise<EntryOutcome[]> {
+    return Promise.all(requests.map((request) => this.submit(caller, request).catch((error: unknown) => failed(error))));
+  }
+}
+
+function orderMarketOf(info: MarketTradingInfo): OrderMarket {
+  return {
+    id: info.id,
+    status: info.status,
+    isPaused: info.isPaused,
+    isResolved: info.isResolved,
+    tokenId1: info.tokenId1,
+    tokenId2: info.tokenId2,
+    tickSize: info.tickSize as TickSize,
+    orderFeeRateBps: info.orderFeeRateBps,
+    passiveOrderFeeRateBps: info.passiveOrderFeeRateBps,
+    negRisk: info.negRisk,
+  };
+}
+
+const refused = (code: string, message: string): EntryOutcome => ({ ok: false, error: new AppError(code as ErrorCode | OrderRuleCode, message) });
+
+/** A batch item that threw (a full queue, a failed commit) fails alone; AppErrors keep their code. */
+function failed(error: unknown): EntryOutcome {
+  if (error instanceof AppError) return { ok: false, error };
+  return refused('SERVICE_UNAVAILABLE', 'the order could not be processed; retry');
+}

@@ -1,0 +1,69 @@
+/**
+ * The exchange as its own operating-system process (`src/cli/main.ts serve`), for tests that must
+ * kill it the hard way. It answers the same `TestServer` surface the in-process helper does, minus
+ * `ctx`, so the HTTP helpers work against it unchanged.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { ADMIN_TOKEN } from './server.ts';
+
+export interface ProcessServer {
+  url: string;
+  port: number;
+  api(path: string): string;
+  adminHeaders: Record<string, string>;
+  /** SIGKILL: no shutdown hook runs, as in a crash or power cut of the process. */
+  crash(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Starts the server; pass the `port` of a crashed one to bring it back where its clients look. */
+export async function startProcessServer(env: Record<string, string>, port?: number): Promise<ProcessServer> {
+  port ??= await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url, child, () => stderr);
+  return {
+    url,
+    port,
+    api: (path) => `${url}/api/v1${path}`,
+    adminHeaders: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    crash: () => exit(child, 'SIGKILL'),
+    stop: () => exit(child, 'SIGTERM'),
+  };
+}
+
+async function waitReady(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr()}`);
+    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the server did not become ready: ${stderr()}`);
+}
+
+function exit(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * A trading client as an outside SDK would write it from SPEC.md and EXTENSIONS.md alone: it signs
+ * in with a wallet, holds an API key, builds CreateOrder bodies with exact base-unit amounts, and
+ * signs them with viem's EIP-712 implementation over the domain `GET /exchange` publishes.
+ */
+import { randomBytes } from 'node:crypto';
+import { parseUnits } from 'viem';
+import { createApiKey, signedRequest, signIn, type ApiCredentials, type SignedInUser } from './auth-client.ts';
+import { get, post, type JsonResponse } from './http.ts';
+import { auditLedger } from '../../src/settlement/audit.ts';
+import { expectedOrderLocks } from '../../src/settlement/expected-locks.ts';
+import type { ApiServer, TestServer } from './server.ts';
+
+export interface Trader {
+  session: SignedInUser;
+  creds: ApiCredentials;
+  /** Sign-in address (EOA), checksummed. */
+  address: `0x${string}`;
+  proxyWallet: `0x${string}`;
+  userId: string;
+  call<T = any>(method: string, path: string, body?: unknown): Promise<JsonResponse<T>>;
+}
+
+export interface OrderSpec {
+  tokenId: string;
+  side: 'BUY' | 'SELL';
+  /** Decimal price, e.g. "0.42". */
+  price: string;
+  /** Decimal token size, e.g. "10". */
+  size: string;
+  orderType?: 'GTC' | 'FOK' | 'FAK';
+  postOnly?: boolean;
+  expiration?: number;
+  /** Sign the order (EIP-712, signatureType 1: maker is the proxy wallet); default true. */
+  signed?: boolean;
+  negRisk?: boolean;
+  feeRateBps?: number;
+  idempotencyKey?: string;
+  salt?: string;
+}
+
+const ZERO_ADDRESS: `0x${string}` = '0x0000000000000000000000000000000000000000';
+
+/** Signs in a new wallet, makes an API key, and deposits `fund` collateral (display units) when given. */
+export async function newTrader(server: ApiServer, options: { fund?: string } = {}): Promise<Trader> {
+  const session = await signIn(server);
+  const creds = await createApiKey(server, session.token);
+  const trader: Trader = {
+    session,
+    creds,
+    address: session.account.address,
+    proxyWallet: session.user.proxyWallet as `0x${string}`,
+    userId: session.user.userId,
+    call: (method, path, body) => signedRequest(server, creds, method, path, body),
+  };
+  if (options.fund) await credit(server, trader.address, options.fund);
+  return trader;
+}
+
+/** POST /admin/credits: deposits collateral for a sign-in address. */
+export async function credit(server: ApiServer, address: string, amount: string): Promise<void> {
+  const response = await post(server.api('/admin/credits'), { address, amount }, server.adminHeaders);
+  if (response.status !== 200) throw new Error(`credit failed: ${response.status} ${JSON.stringify(response.body)}`);
+}
+
+/** A CreateOrder body: BUY pays makerAmount collateral for takerAmount tokens, SELL the reverse. */
+export async function orderBody(server: ApiServer, trader: Trader, spec: OrderSpec): Promise<Record<string, unknown>> {
+  const size = parseUnits(spec.size, 6);
+  const cost = (parseUnits(spec.price, 6) * size) / 1_000_000n;
+  const [makerAmount, takerAmount] = spec.side === 'BUY' ? [cost, size] : [size, cost];
+  const salt = spec.salt ?? BigInt(`0x${randomBytes(16).toString('hex')}`).toString();
+  const body: Record<string, unknown> = {
+    salt,
+    taker: ZERO_ADDRESS,
+    tokenId: spec.tokenId,
+    makerAmount: makerAmount.toString(),
+    takerAmount: takerAmount.toString(),
+    expiration: spec.expiration ?? 0,
+    side: spec.side === 'BUY' ? 0 : 1,
+    orderType: spec.orderType ?? 'GTC',
+    ...(spec.postOnly === undefined ? {} : { postOnly: spec.postOnly }),
+    ...(spec.idempotencyKey ? { idempotencyKey: spec.idempotencyKey } : {}),
+  };
+  if (spec.signed === false) return body;
+  const exchange = (await get(server.api('/exchange'))).body;
+  const message = {
+    salt: BigInt(salt),
+    maker: trader.proxyWallet,
+    signer: trader.address,
+    taker: ZERO_ADDRESS,
+    tokenId: BigInt(spec.tokenId),
+    makerAmount,
+    takerAmount,
+    expiration: BigInt(body.expiration as number),
+    nonce: 0n,
+    feeRateBps: BigInt(spec.feeRateBps ?? 0),
+    side: spec.side === 'BUY' ? 0 : 1,
+    signatureType: 1,
+  };
+  const signature = await trader.session.account.signTypedData({
+    domain: { ...exchange.eip712, chainId: exchange.chainId, verifyingContract: spec.negRisk ? exchange.negRiskVerifyingContract : exchange.eip712.verifyingContract },
+    types: {
+      Order: [
+        { name: 'salt', type: 'uint256' },
+        { name: 'maker', type: 'address' },
+        { name: 'signer', type: 'address' },
+        { name: 'taker', type: 'address' },
+        { name: 'tokenId', type: 'uint256' },
+        { name: 'makerAmount', type: 'uint256' },
+        { name: 'takerAmount', type: 'uint256' },
+        { name: 'expiration', type: 'uint256' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'feeRateBps', type: 'uint256' },
+        { name: 'side', type: 'uint8' },
+        { name: 'signatureType', type: 'uint8' },
+      ],
+    },
+    primaryType: 'Order',
+    message,
+  });
+  return { ...body, maker: trader.proxyWallet, signer: trader.address, nonce: 0, signatureType: 1, feeRateBps: spec.feeRateBps ?? 0, signature };
+}
+
+/** Builds, signs and places an order; returns the raw response. */
+export async function placeOrder(server: ApiServer, trader: Trader, spec: OrderSpec): Promise<JsonResponse> {
+  return trader.call('POST', '/orders', await orderBody(server, trader, spec));
+}
+
+/** Runs the ledger audit with what the stored orders and matched trades must keep locked. */
+export async function expectAuditClean(server: TestServer): Promise<void> {
+  const db = server.ctx.store.db;
+  const report = await auditLedger(db, await expectedOrderLocks(db));
+  if (!report.ok) throw new Error(`ledger audit failed: ${JSON.stringify(report.violations, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+}
