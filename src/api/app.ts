@@ -18,6 +18,7 @@ import { registerCatalogueAdminRoutes } from './admin/catalogue-routes.ts';
 import { registerEventRoutes } from './catalogue/event-routes.ts';
 import { registerMarketRoutes } from './catalogue/market-routes.ts';
 import { registerOrderCommandRoutes } from './orders/command-routes.ts';
+import { registerOrderEventsRoutes } from './orders/events-routes.ts';
 import { registerOrderQueryRoutes } from './orders/query-routes.ts';
 import { registerOrderBookRoutes } from './prices/order-book-routes.ts';
 import { registerSplitRoutes } from './markets/split-routes.ts';
@@ -74,6 +75,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerMarketRoutes(api, ctx);
     registerCatalogueAdminRoutes(api, ctx);
     registerOrderCommandRoutes(api, ctx);
+    registerOrderEventsRoutes(api, ctx);
     registerOrderQueryRoutes(api, ctx);
     registerOrderBookRoutes(api, ctx);
     registerSplitRoutes(api, ctx);

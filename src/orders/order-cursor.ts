@@ -4,7 +4,8 @@ import { badRequest } from '../api/errors.ts';
 /** Where a page of `/orders/paginated` ended: the last row's keyset and its one-based position. */
 export interface OrderCursor {
   createdAtMs: number;
-  id: string;
+  /** The row's `book_seq` (engine acceptance order), as a decimal string. */
+  bookSeq: string;
   /** One-based index of the last row already returned. */
   position: number;
   order: 'ASC' | 'DESC';
@@ -18,15 +19,15 @@ export class OrderCursorCodec {
   constructor(private readonly secret: string) {}
 
   encode(cursor: OrderCursor): string {
-    const payload = Buffer.from(JSON.stringify([cursor.createdAtMs, cursor.id, cursor.position, cursor.order])).toString('base64url');
+    const payload = Buffer.from(JSON.stringify([cursor.createdAtMs, cursor.bookSeq, cursor.position, cursor.order])).toString('base64url');
     return `${payload}.${this.sign(payload)}`;
   }
 
   decode(text: string): OrderCursor {
     const [payload, signature, ...rest] = text.split('.');
     if (!payload || !signature || rest.length > 0 || !this.verify(payload, signature)) throw badRequest('cursor was not issued by this server');
-    const [createdAtMs, id, position, order] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [number, string, number, 'ASC' | 'DESC'];
-    return { createdAtMs, id, position, order };
+    const [createdAtMs, bookSeq, position, order] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [number, string, number, 'ASC' | 'DESC'];
+    return { createdAtMs, bookSeq, position, order };
   }
 
   private sign(payload: string): string {

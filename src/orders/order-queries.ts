@@ -68,7 +68,7 @@ export class OrderQueries {
     if (cursor && (query.sortBy !== 'created_at' || cursor.order !== query.order)) throw badRequest('cursor is valid only with the default created_at sort and the order it was issued for');
     const filter = await this.filterOf(userId, query, query.status ? [query.status] : OPEN);
     const offset = cursor ? 0 : (query.page - 1) * query.limit;
-    const after = cursor ? { createdAt: new Date(cursor.createdAtMs), id: cursor.id } : undefined;
+    const after = cursor ? { createdAt: new Date(cursor.createdAtMs), bookSeq: BigInt(cursor.bookSeq) } : undefined;
     const rows = await listOrders(this.db, filter, { sortBy: query.sortBy, order: query.order, limit: query.limit + 1, offset, after });
     const hasMore = rows.length > query.limit;
     const pageRows = rows.slice(0, query.limit);
@@ -77,7 +77,7 @@ export class OrderQueries {
     const counted = query.total ? await countOrders(this.db, filter, ORDER_TOTAL_CAP + 1) : null;
     const lastRow = pageRows.at(-1);
     const nextCursor = hasMore && lastRow && query.sortBy === 'created_at'
-      ? this.cursors.encode({ createdAtMs: lastRow.created_at.getTime(), id: lastRow.id, position: last, order: query.order })
+      ? this.cursors.encode({ createdAtMs: lastRow.created_at.getTime(), bookSeq: lastRow.book_seq.toString(), position: last, order: query.order })
       : null;
     return {
       first: pageRows.length > 0 ? first : 0,

@@ -21,23 +21,26 @@ export interface OrderListPage {
   limit: number;
   offset: number;
   /** Keyset position (created_at sort only): rows strictly after this one in the listing order. */
-  after?: { createdAt: Date; id: string } | undefined;
+  after?: { createdAt: Date; bookSeq: bigint } | undefined;
 }
 
-/** A caller's orders, filtered and sorted, with a stable id tie-break so pages never overlap. */
+/**
+ * A caller's orders, filtered and sorted. Ties break on `book_seq`, the engine's acceptance order,
+ * so orders of one batch (one timestamp) still list newest first and pages never overlap.
+ */
 export async function listOrders(db: Db, filter: OrderListFilter, page: OrderListPage): Promise<OrderRow[]> {
   if (filter.marketIds?.length === 0 || filter.statuses.length === 0) return [];
   const direction = page.order === 'ASC' ? sql`ASC` : sql`DESC`;
   let query = filtered(db, filter).selectAll();
   if (page.after) {
-    const { createdAt, id } = page.after;
+    const { createdAt, bookSeq } = page.after;
     query = page.order === 'ASC'
-      ? query.where(sql<boolean>`(created_at, id) > (${createdAt}, ${id}::uuid)`)
-      : query.where(sql<boolean>`(created_at, id) < (${createdAt}, ${id}::uuid)`);
+      ? query.where(sql<boolean>`(created_at, book_seq) > (${createdAt}, ${bookSeq})`)
+      : query.where(sql<boolean>`(created_at, book_seq) < (${createdAt}, ${bookSeq})`);
   }
   return query
     .orderBy(sql`${sortExpression(page.sortBy)} ${direction}`)
-    .orderBy(sql`id ${direction}`)
+    .orderBy(sql`book_seq ${direction}`)
     .limit(page.limit)
     .offset(page.offset)
     .execute();
