@@ -13,6 +13,7 @@ import { createTrading, type Trading } from './orders/index.ts';
 import { attachRealtime } from './realtime/index.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
+import { acquireEngineLock, type EngineLock } from './store/engine-lock.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 
@@ -31,8 +32,10 @@ export interface RunningServer {
 export async function startServer(config: Config): Promise<RunningServer> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let trading: Trading | undefined;
+  let engineLock: EngineLock | undefined;
   try {
     await migrateToLatest(store.db);
+    engineLock = await acquireEngineLock(config.databaseUrl);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const cursorSecret = await getOrCreateSetting(store.db, 'cursor_secret', () => randomBytes(32).toString('hex'));
@@ -80,6 +83,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     let closed = false;
     const running = trading;
+    const lock = engineLock;
     return {
       app,
       ctx,
@@ -90,11 +94,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
         ctx.ready = false;
         await app.close();
         await running.stop();
+        await lock.release();
         await store.close();
       },
     };
   } catch (error) {
     await trading?.stop();
+    await engineLock?.release();
     await store.close();
     throw error;
   }
