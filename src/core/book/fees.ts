@@ -1,6 +1,8 @@
 /** Prices are integer millionths of collateral per token. */
 export const PRICE_SCALE = 1_000_000n;
 const BPS_SCALE = 10_000n;
+const SCALE = 1_000_000;
+const DIVISOR = BPS_SCALE * PRICE_SCALE;
 
 /**
  * The fee on one fill (DESIGN.md "Exact amounts"): bps × min(p, 1 − p) × size, rounded down to a
@@ -8,7 +10,9 @@ const BPS_SCALE = 10_000n;
  * trade at 0.95 pays what one at 0.05 pays: the two are the same trade seen from either token.
  */
 export function feeBaseUnits(feeRateBps: number, priceMicros: number, sizeBaseUnits: bigint): bigint {
-  const p = BigInt(priceMicros);
-  const edge = p < PRICE_SCALE - p ? p : PRICE_SCALE - p;
-  return (BigInt(feeRateBps) * edge * sizeBaseUnits) / (BPS_SCALE * PRICE_SCALE);
+  // Most makers pay no fee; skipping the bigint work for them is measurable on the matching path.
+  if (feeRateBps === 0) return 0n;
+  const edge = priceMicros < SCALE - priceMicros ? priceMicros : SCALE - priceMicros;
+  // bps × edge stays below 10^10, exact as a number, so one BigInt conversion suffices.
+  return (BigInt(feeRateBps * edge) * sizeBaseUnits) / DIVISOR;
 }
