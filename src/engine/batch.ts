@@ -1,3 +1,4 @@
+import type { LockSession } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { insertOrders, updateOrderFills, type OrderRow } from '../store/orders-repository.ts';
 import { insertTrades, type NewTradeRow } from '../store/trades-repository.ts';
@@ -18,6 +19,8 @@ export class Batch {
   /** Markets whose books changed; their level diffs are published after commit. */
   readonly touchedMarkets = new Set<string>();
   private readonly announcements: (() => void)[] = [];
+  /** The batch's reservations and releases, written with its other changes. */
+  locks!: LockSession;
 
   constructor(nowMs: number) {
     this.nowMs = nowMs;

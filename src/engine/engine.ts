@@ -6,7 +6,7 @@ import type { Fill, IncomingOrder } from '../core/book/types.ts';
 import { buyReleaseOnFill, costBaseUnits, reservationFor, type ReservationTerms } from '../core/orders/reservation.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { isRetryable } from '../settlement/embedded/retry.ts';
-import { COLLATERAL, InsufficientBalanceError, type Settlement } from '../settlement/types.ts';
+import { COLLATERAL, InsufficientBalanceError, type LockSession, type Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { findOrderById, findOrderByIdempotencyKey, findUsedHashes, loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
 import { maxTradeSeq } from '../store/trades-repository.ts';
@@ -188,8 +188,16 @@ export class MatchingEngine {
     const batch = new Batch(this.options.clock.nowMs());
     const results = await this.options.db.transaction().execute(async (tx) => {
       const used = await this.usedHashes(tx, commands);
+      batch.locks = await this.openLocks(tx, commands);
       const applied: CommandResult[] = [];
-      for (const command of commands) applied.push(await this.apply(tx, batch, command, used));
+      for (const [i, command] of commands.entries()) {
+        // A settle round moves balances in SQL: write the batch's reservations first, and read
+        // the balances again after it for the commands still to come.
+        if (command.kind === 'settle') await batch.locks.flush();
+        applied.push(await this.apply(tx, batch, command, used));
+        if (command.kind === 'settle') batch.locks = await this.openLocks(tx, commands.slice(i + 1));
+      }
+      await batch.locks.flush();
       await batch.write(tx);
       return applied;
     });
@@ -217,14 +225,20 @@ export class MatchingEngine {
       case 'cancel':
         return this.cancelOrder(tx, batch, command.userId, command.orderId);
       case 'cancel-markets':
-        return { ok: true, cancelled: await this.cancelUserOrders(tx, batch, command.userId, new Set(command.marketIds)) };
+        return { ok: true, cancelled: this.cancelUserOrders(batch, command.userId, new Set(command.marketIds)) };
       case 'tick':
-        await this.expireAndRelease(tx, batch);
+        this.expireAndRelease(batch);
         return { ok: true };
       case 'settle':
         await this.rounds.run(tx, batch);
         return { ok: true };
     }
+  }
+
+  /** Locks and reads, once, the balances this batch's new orders reserve from. */
+  private openLocks(tx: Db, commands: Command[]): Promise<LockSession> {
+    const keys = commands.flatMap((c) => (c.kind === 'place' ? [{ account: c.request.account, asset: c.request.order.side === 'BUY' ? COLLATERAL : c.request.order.tokenId }] : []));
+    return this.options.settlement.openLockSession(tx, keys);
   }
 
   /** Hashes of this batch's new orders already used by stored orders, in one query. */
@@ -251,7 +265,7 @@ export class MatchingEngine {
     const asset = order.side === 'BUY' ? COLLATERAL : order.tokenId;
     const reserve = reservationFor(termsOf(row), order.sizeBaseUnits);
     try {
-      await this.options.settlement.reserve(tx, { account: request.account, asset, amount: reserve, ref: row.id });
+      batch.locks.reserve({ account: request.account, asset, amount: reserve, ref: row.id });
     } catch (error) {
       if (error instanceof InsufficientBalanceError) return failure('INSUFFICIENT_BALANCE', insufficientMessage(asset, reserve, error));
       throw error;
@@ -268,41 +282,41 @@ export class MatchingEngine {
       this.announceOrder(batch, row, 'PLACEMENT');
       return { ok: true, order: row, replayed: false };
     }
-    return this.match(tx, batch, runtime, row, 'PLACEMENT');
+    return this.match(batch, runtime, row, 'PLACEMENT');
   }
 
   /** Puts an accepted order to the book: fills, rests or ends, and settles its reservation. */
-  private async match(tx: Db, batch: Batch, runtime: MarketRuntime, row: OrderRow, announceAs: 'PLACEMENT' | 'UPDATE'): Promise<PlaceOrderOutcome> {
+  private match(batch: Batch, runtime: MarketRuntime, row: OrderRow, announceAs: 'PLACEMENT' | 'UPDATE'): PlaceOrderOutcome {
     const result = runtime.book.submit(toIncoming(row), batch.nowSec);
     batch.touchedMarkets.add(runtime.info.id);
-    for (const gone of [...result.expired, ...result.cancelledOwn]) await this.closeOpenOrder(tx, batch, gone.id);
+    for (const gone of [...result.expired, ...result.cancelledOwn]) this.closeOpenOrder(batch, gone.id);
     if (result.rejectReason === 'POST_ONLY_WOULD_CROSS') {
-      await this.releaseRemaining(tx, row);
+      this.releaseRemaining(batch, row);
       row.status = 'REJECTED';
       batch.orderChanged(row);
       return { ...failure('POST_ONLY_WOULD_CROSS', 'the post-only order would cross the book and take liquidity; nothing rests'), order: row };
     }
-    for (const fill of result.fills) await this.recordFill(tx, batch, runtime, fill, row);
+    for (const fill of result.fills) this.recordFill(batch, runtime, fill, row);
     row.status = result.status;
     batch.orderChanged(row);
     if (result.rested) {
       this.open.set(row.id, row);
     } else {
       this.open.delete(row.id);
-      await this.releaseRemaining(tx, row);
+      this.releaseRemaining(batch, row);
     }
     this.announceOrder(batch, row, announceAs);
     return { ok: true, order: row, replayed: false };
   }
 
-  private async recordFill(tx: Db, batch: Batch, runtime: MarketRuntime, fill: Fill, takerRow: OrderRow): Promise<void> {
+  private recordFill(batch: Batch, runtime: MarketRuntime, fill: Fill, takerRow: OrderRow): void {
     const makerRow = this.open.get(fill.maker.orderId);
     if (!makerRow) throw new Error(`resting order ${fill.maker.orderId} is not open in the engine`);
     for (const [row, party] of [[makerRow, fill.maker], [takerRow, fill.taker]] as const) {
       if (party.side === 'BUY') {
         const remainingBefore = row.size_base_units - row.matched_base_units;
         const release = buyReleaseOnFill(termsOf(row), remainingBefore, fill.sizeBaseUnits, party.priceMicros, party.feeBaseUnits);
-        if (release > 0n) await this.options.settlement.release(tx, { account: row.account, asset: COLLATERAL, amount: release, ref: row.id });
+        if (release > 0n) batch.locks.release({ account: row.account, asset: COLLATERAL, amount: release, ref: row.id });
       }
       row.matched_base_units += fill.sizeBaseUnits;
     }
@@ -359,18 +373,18 @@ export class MatchingEngine {
     if (!row) return failure('NOT_FOUND', 'order not found');
     if (row.user_id !== userId) return failure('FORBIDDEN', 'this order belongs to another user');
     if (!this.open.has(orderId)) return failure('ORDER_NOT_OPEN', `the order is ${row.status} and can no longer be cancelled`);
-    await this.closeOpenOrder(tx, batch, orderId);
+    this.closeOpenOrder(batch, orderId);
     return { ok: true, order: row };
   }
 
-  private async cancelUserOrders(tx: Db, batch: Batch, userId: string, marketIds: Set<string>): Promise<OrderRow[]> {
+  private cancelUserOrders(batch: Batch, userId: string, marketIds: Set<string>): OrderRow[] {
     const mine = [...this.open.values()].filter((row) => row.user_id === userId && marketIds.has(row.market_id));
-    for (const row of mine) await this.closeOpenOrder(tx, batch, row.id);
+    for (const row of mine) this.closeOpenOrder(batch, row.id);
     return mine;
   }
 
   /** Cancels an open order (by its owner, by self-trade prevention or by expiry) and frees its reservation. */
-  private async closeOpenOrder(tx: Db, batch: Batch, orderId: string): Promise<void> {
+  private closeOpenOrder(batch: Batch, orderId: string): void {
     const row = this.open.get(orderId);
     if (!row) throw new Error(`order ${orderId} is not open`);
     const runtime = this.runtimes.get(row.market_id);
@@ -379,42 +393,42 @@ export class MatchingEngine {
       else if (runtime.book.cancel(orderId)) batch.touchedMarkets.add(row.market_id);
     }
     this.open.delete(orderId);
-    await this.releaseRemaining(tx, row);
+    this.releaseRemaining(batch, row);
     row.status = 'CANCELLED';
     row.delayed_until = null;
     batch.orderChanged(row);
     this.announceOrder(batch, row, 'CANCELLATION');
   }
 
-  private async releaseRemaining(tx: Db, row: OrderRow): Promise<void> {
+  private releaseRemaining(batch: Batch, row: OrderRow): void {
     const amount = reservationFor(termsOf(row), row.size_base_units - row.matched_base_units);
     if (amount === 0n) return;
     const asset = row.side === 0 ? COLLATERAL : row.token_id;
-    await this.options.settlement.release(tx, { account: row.account, asset, amount, ref: row.id });
+    batch.locks.release({ account: row.account, asset, amount, ref: row.id });
   }
 
-  private async expireAndRelease(tx: Db, batch: Batch): Promise<void> {
+  private expireAndRelease(batch: Batch): void {
     for (const runtime of this.runtimes.values()) {
       for (const expired of runtime.book.expireUntil(batch.nowSec)) {
         batch.touchedMarkets.add(runtime.info.id);
-        await this.closeExpired(tx, batch, expired.id);
+        this.closeExpired(batch, expired.id);
       }
       while (runtime.delayed.length > 0 && runtime.delayed[0]!.dueMs <= batch.nowMs) {
         const { orderId } = runtime.delayed.shift()!;
         const row = this.open.get(orderId);
         if (!row) continue;
         row.delayed_until = null;
-        await this.match(tx, batch, runtime, row, 'UPDATE');
+        this.match(batch, runtime, row, 'UPDATE');
       }
     }
   }
 
   /** The book already dropped the expired order; free its reservation and record it. */
-  private async closeExpired(tx: Db, batch: Batch, orderId: string): Promise<void> {
+  private closeExpired(batch: Batch, orderId: string): void {
     const row = this.open.get(orderId);
     if (!row) return;
     this.open.delete(orderId);
-    await this.releaseRemaining(tx, row);
+    this.releaseRemaining(batch, row);
     row.status = 'CANCELLED';
     batch.orderChanged(row);
     this.announceOrder(batch, row, 'CANCELLATION');

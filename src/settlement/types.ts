@@ -128,6 +128,19 @@ export interface SealedBlock {
   txHashes: string[];
 }
 
+/**
+ * The reservations of one engine batch: reserve and release in memory, written by `flush` in one
+ * statement inside the caller's transaction. Released amounts can be reserved again at once.
+ */
+export interface LockSession {
+  /** available −= amount, locked += amount; throws InsufficientBalanceError. */
+  reserve(m: Movement): void;
+  /** locked −= amount. */
+  release(m: Movement): void;
+  /** Writes every change since the last flush. */
+  flush(): Promise<void>;
+}
+
 export interface Settlement {
   readonly kind: 'embedded';
   /** Runs `work` in a new transaction of the settlement's store (for callers without one). */
@@ -138,6 +151,11 @@ export interface Settlement {
   reserve(tx: Db, m: Movement): Promise<void>;
   /** locked −= amount; throws LedgerStateError when less than that is locked. One SQL statement; no journal entry. */
   release(tx: Db, m: Movement): Promise<void>;
+  /**
+   * Locks and reads the balances of `keys` (the accounts and assets that will reserve) for a batch
+   * of reservations and releases written together; see LockSession.
+   */
+  openLockSession(tx: Db, keys: { account: string; asset: Asset }[]): Promise<LockSession>;
   /** Moves available balance between accounts; throws InsufficientBalanceError. */
   transfer(tx: Db, t: Transfer): Promise<LedgerReceipt>;
   /** Collateral → `amount` of both outcome tokens, the collateral held in the market's lock. */

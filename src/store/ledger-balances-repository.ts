@@ -97,3 +97,16 @@ export async function listAccountBalances(db: Db, account: string): Promise<Stor
   const rows = await db.selectFrom('ledger_balances').selectAll().where('account', '=', account).where('balance', '>', '0').orderBy('asset').execute();
   return rows.map(toStored);
 }
+
+/**
+ * Adds signed changes to the `locked` of existing rows in one statement (reservations never create
+ * a row: what has no row has nothing to reserve). Every row must exist; the CHECK guards the rest.
+ */
+export async function applyLockChanges(db: Db, changes: { account: string; asset: string; locked: bigint }[]): Promise<void> {
+  if (changes.length === 0) return;
+  const result = await sql`
+    UPDATE ledger_balances b SET locked = b.locked + c.locked
+    FROM unnest(${changes.map((c) => c.account)}::text[], ${changes.map((c) => c.asset)}::text[], ${changes.map((c) => c.locked.toString())}::numeric[]) AS c(account, asset, locked)
+    WHERE b.account = c.account AND b.asset = c.asset`.execute(db);
+  if (result.numAffectedRows !== BigInt(changes.length)) throw new Error(`lock update touched ${result.numAffectedRows} of ${changes.length} rows`);
+}

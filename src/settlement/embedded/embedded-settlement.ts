@@ -8,6 +8,7 @@ import {
   type ResolutionOutcome, type Settlement, type SplitOrMerge, type TradeFill, type Transfer,
 } from '../types.ts';
 import { sealNextBlock } from './blocks.ts';
+import { BatchedLockSession } from './lock-session.ts';
 import { recordGuardedPosting, recordPostings } from './journal.ts';
 import { mergePosting, redeemPosting, splitPosting, tradePosting, type Payout } from './postings.ts';
 import { inTransaction } from './retry.ts';
@@ -54,6 +55,10 @@ export class EmbeddedSettlement implements Settlement {
     if (await unlock(tx, m, m.amount)) return;
     const row = await findBalance(tx, m);
     throw new LedgerStateError(`release of ${m.amount} ${m.asset} for ${m.account} (${m.ref}) exceeds the ${row?.locked ?? 0n} locked`);
+  }
+
+  openLockSession(tx: Db, keys: { account: string; asset: string }[]) {
+    return BatchedLockSession.open(tx, keys);
   }
 
   async transfer(tx: Db, t: Transfer): Promise<LedgerReceipt> {
