@@ -22,6 +22,7 @@ import { registerOrderEventsRoutes } from './orders/events-routes.ts';
 import { registerOrderQueryRoutes } from './orders/query-routes.ts';
 import { registerOrderBookRoutes } from './prices/order-book-routes.ts';
 import { registerSplitRoutes } from './markets/split-routes.ts';
+import { registerTradeRoutes } from './trades/routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -79,6 +80,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerOrderQueryRoutes(api, ctx);
     registerOrderBookRoutes(api, ctx);
     registerSplitRoutes(api, ctx);
+    registerTradeRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

@@ -1,0 +1,22 @@
+import type { Clock } from '../clock.ts';
+import { unitsFromNumber } from '../core/money.ts';
+import type { Db } from '../store/database.ts';
+import { TradeReads } from './trades.ts';
+
+/** The public market-data reads (SPEC.md 4.1 positions, 4.2 holders and activity, 4.5 history, 4.6 trades). */
+export interface MarketData {
+  readonly trades: TradeReads;
+}
+
+export interface MarketDataDeps {
+  db: Db;
+  clock: Clock;
+  /** TRADE_ACTIVITY_MIN_USD. */
+  tradeActivityMinUsd: number;
+}
+
+export function createMarketData(deps: MarketDataDeps): MarketData {
+  return {
+    trades: new TradeReads(deps.db, unitsFromNumber(deps.tradeActivityMinUsd) ?? 0n),
+  };
+}
