@@ -23,6 +23,8 @@ import { registerOrderQueryRoutes } from './orders/query-routes.ts';
 import { registerOrderBookRoutes } from './prices/order-book-routes.ts';
 import { registerSplitRoutes } from './markets/split-routes.ts';
 import { registerTradeRoutes } from './trades/routes.ts';
+import { registerHolderRoutes } from './markets/holders-routes.ts';
+import { registerPriceHistoryRoutes } from './prices/price-history-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -81,6 +83,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerOrderBookRoutes(api, ctx);
     registerSplitRoutes(api, ctx);
     registerTradeRoutes(api, ctx);
+    registerHolderRoutes(api, ctx);
+    registerPriceHistoryRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

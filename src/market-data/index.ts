@@ -1,16 +1,22 @@
 import type { Clock } from '../clock.ts';
 import { unitsFromNumber } from '../core/money.ts';
 import type { Db } from '../store/database.ts';
+import type { CatalogueReads } from '../catalogue/reads.ts';
+import { HolderReads } from './holders.ts';
+import { PriceHistoryReads } from './price-history.ts';
 import { TradeReads } from './trades.ts';
 
 /** The public market-data reads (SPEC.md 4.1 positions, 4.2 holders and activity, 4.5 history, 4.6 trades). */
 export interface MarketData {
   readonly trades: TradeReads;
+  readonly holders: HolderReads;
+  readonly priceHistory: PriceHistoryReads;
 }
 
 export interface MarketDataDeps {
   db: Db;
   clock: Clock;
+  catalogue: CatalogueReads;
   /** TRADE_ACTIVITY_MIN_USD. */
   tradeActivityMinUsd: number;
 }
@@ -18,5 +24,7 @@ export interface MarketDataDeps {
 export function createMarketData(deps: MarketDataDeps): MarketData {
   return {
     trades: new TradeReads(deps.db, unitsFromNumber(deps.tradeActivityMinUsd) ?? 0n),
+    holders: new HolderReads(deps.db, deps.catalogue),
+    priceHistory: new PriceHistoryReads(deps.db, deps.clock),
   };
 }
