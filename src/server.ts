@@ -62,7 +62,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       for (const id of ids) await engine.refreshMarket(id);
     };
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
-    const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, tradeActivityMinUsd: config.tradeActivityMinUsd });
+    const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     await trading.start();

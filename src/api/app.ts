@@ -24,6 +24,7 @@ import { registerOrderBookRoutes } from './prices/order-book-routes.ts';
 import { registerSplitRoutes } from './markets/split-routes.ts';
 import { registerTradeRoutes } from './trades/routes.ts';
 import { registerHolderRoutes } from './markets/holders-routes.ts';
+import { registerEventPositionRoutes } from './markets/event-positions-routes.ts';
 import { registerPriceHistoryRoutes } from './prices/price-history-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
@@ -84,6 +85,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerSplitRoutes(api, ctx);
     registerTradeRoutes(api, ctx);
     registerHolderRoutes(api, ctx);
+    registerEventPositionRoutes(api, ctx);
     registerPriceHistoryRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;

@@ -217,4 +217,31 @@ describe('market data: trades, trade activity, holders', () => {
     expectError(await get(server.api(`/markets/${randomUUID()}/holders`)), 404, 'NOT_FOUND');
     expectError(await get(server.api('/markets/no-such-market/holders')), 404, 'NOT_FOUND');
   });
+  it('GET /events/{id}/positions: positions per user by current value at the latest price', async () => {
+    const [m1, m2] = multi.markets as [PublishedEvent['markets'][0], PublishedEvent['markets'][0]];
+    const users = [alice.userId, bob.userId, carol.userId, alice.userId.toUpperCase()].join(',');
+    const { status, body } = await get(server.api(`/events/${multi.event.id}/positions?users=${users}`));
+    assert.equal(status, 200, JSON.stringify(body));
+    const summary = body.map((u: any) => [u.userId, u.positions.map((p: any) => [p.market_uuid, p.tokenId, p.amount, p.current, p.outcomeIndex])]);
+    assert.deepEqual(summary, [
+      [alice.userId, [[m1.id, m1.tokenId1, '10', '5', 0], [m1.id, m1.tokenId2, '4', '2', 1], [m2.id, m2.tokenId1, '1', '0.9', 0]]],
+      [bob.userId, [[m1.id, m1.tokenId2, '6', '3', 1], [m2.id, m2.tokenId2, '1', '0.1', 1]]],
+    ]);
+    const first = body[0].positions[0];
+    assert.deepEqual([first.title, first.slug, first.outcome, first.displayName, first.status, first.conditionId], [m1.name, m1.slug, m1.outcome1, null, 'ACTIVE', m1.conditionId]);
+    assert.deepEqual((await get(server.api(`/events/${single.event.id}/positions?users=${bob.userId}`))).body, []);
+  });
+
+  it('GET /events/{id}/positions: users rules, 400 and 404', async () => {
+    const path = `/events/${multi.event.id}/positions`;
+    const many = Array.from({ length: 51 }, () => randomUUID()).join(',');
+    const fifty = Array.from({ length: 50 }, () => randomUUID()).concat(alice.userId).join(',');
+    for (const query of ['', '?users=', `?users=${alice.userId}&users=${bob.userId}`, `?users[]=${alice.userId}`, `?users=${many}`, '?users=nope', `?users=${alice.userId},`]) {
+      expectError(await get(server.api(`${path}${query}`)), 400, 'VALIDATION_FAILED');
+    }
+    expectError(await get(server.api(`/events/${multi.event.id}/positions?users=${fifty}`)), 400, 'VALIDATION_FAILED');
+    assert.equal((await get(server.api(`${path}?users=${[alice.userId, alice.userId].join(',')}`))).body.length, 1);
+    expectError(await get(server.api(`/events/${randomUUID()}/positions?users=${alice.userId}`)), 404, 'NOT_FOUND');
+    expectError(await get(server.api(`/events/${multi.event.slug}/positions?users=${alice.userId}`)), 400, 'VALIDATION_FAILED');
+  });
 });
