@@ -235,7 +235,7 @@ describe('market data: trades, trade activity, holders', () => {
   it('GET /events/{id}/positions: users rules, 400 and 404', async () => {
     const path = `/events/${multi.event.id}/positions`;
     const many = Array.from({ length: 51 }, () => randomUUID()).join(',');
-    const fifty = Array.from({ length: 50 }, () => randomUUID()).concat(alice.userId).join(',');
+    const fifty = Array.from({ length: 50 }, (): string => randomUUID()).concat(alice.userId).join(',');
     for (const query of ['', '?users=', `?users=${alice.userId}&users=${bob.userId}`, `?users[]=${alice.userId}`, `?users=${many}`, '?users=nope', `?users=${alice.userId},`]) {
       expectError(await get(server.api(`${path}${query}`)), 400, 'VALIDATION_FAILED');
     }
