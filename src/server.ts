@@ -10,6 +10,7 @@ import { DomainEvents } from './events/domain-events.ts';
 import { pino } from 'pino';
 import { createIdentity } from './identity/index.ts';
 import { createTrading, type Trading } from './orders/index.ts';
+import { createMarketData } from './market-data/index.ts';
 import { attachRealtime } from './realtime/index.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
@@ -64,7 +65,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       for (const id of ids) await engine.refreshMarket(id);
     };
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, events, ready: false };
+    const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     await trading.start();
     const realtime = await attachRealtime(app.server, {

@@ -22,6 +22,10 @@ import { registerOrderEventsRoutes } from './orders/events-routes.ts';
 import { registerOrderQueryRoutes } from './orders/query-routes.ts';
 import { registerOrderBookRoutes } from './prices/order-book-routes.ts';
 import { registerSplitRoutes } from './markets/split-routes.ts';
+import { registerTradeRoutes } from './trades/routes.ts';
+import { registerHolderRoutes } from './markets/holders-routes.ts';
+import { registerEventPositionRoutes } from './markets/event-positions-routes.ts';
+import { registerPriceHistoryRoutes } from './prices/price-history-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -79,6 +83,10 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerOrderQueryRoutes(api, ctx);
     registerOrderBookRoutes(api, ctx);
     registerSplitRoutes(api, ctx);
+    registerTradeRoutes(api, ctx);
+    registerHolderRoutes(api, ctx);
+    registerEventPositionRoutes(api, ctx);
+    registerPriceHistoryRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

@@ -2,6 +2,9 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import type { Settlement, TradeFill } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { findLatestTradePerMarket, findTradesByStatus, markTradesConfirmed, markTradesMined, type TradeRow } from '../store/trades-repository.ts';
+import { unitsToNumber } from '../core/money.ts';
+import { toTradeActivity } from '../market-data/trade-activity.ts';
+import { findTradeActivity } from '../store/market-data-trades-repository.ts';
 import type { Batch } from './batch.ts';
 import { formatPrice } from './book-view.ts';
 import type { MarketDirectory } from './market-directory.ts';
@@ -57,6 +60,7 @@ export class SettlementRounds {
     const mined = await findTradesByStatus(tx, 'MINED', CONFIRM_PER_ROUND);
     await markTradesConfirmed(tx, mined.map((t) => t.id), batch.now);
     for (const trade of mined) this.announce(batch, { ...trade, status: 'CONFIRMED', confirmed_at: batch.now });
+    await this.announceActivity(tx, batch, mined.map((t) => t.id));
 
     const matched = await findTradesByStatus(tx, 'MATCHED', MINE_PER_ROUND);
     const fills = await Promise.all(matched.map((trade) => this.fillOf(trade)));
@@ -69,6 +73,13 @@ export class SettlementRounds {
 
   private announce(batch: Batch, trade: TradeRow): void {
     batch.announce(this.options.events, 'trade-update', { userIds: [...new Set([trade.taker_user_id, trade.maker_user_id])], trade: toTradeResponse(trade) });
+  }
+
+  /** The public feed row of each confirmed trade; the realtime module applies the notional floor. */
+  private async announceActivity(tx: Db, batch: Batch, ids: string[]): Promise<void> {
+    for (const row of await findTradeActivity(tx, ids)) {
+      batch.announce(this.options.events, 'trade-activity', { eventId: row.event_id, notionalUsd: unitsToNumber(row.notional_base_units), activity: toTradeActivity(row) });
+    }
   }
 
   /** The ledger's view of a trade: both parties with their own token, side and price. */

@@ -1,0 +1,35 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../context.ts';
+import { errorResponses } from '../schemas/common.ts';
+import type { TypedApp } from '../typed-app.ts';
+
+const literals = <T extends string>(values: readonly T[], options: { default?: T } = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);
+
+const PriceHistoryQuery = Type.Object({
+  token: Type.String({ pattern: '^[0-9]{1,78}$', description: 'outcome token id' }),
+  interval: literals(['1H', '6H', '1D', '1W', '1M', 'ALL'] as const),
+  fidelity: Type.Integer({ minimum: 1, maximum: 1440, description: 'minutes per point; above the interval maximum it is clamped unless strictFidelity' }),
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 1440, default: 10 }),
+  total: Type.Boolean({ default: true }),
+  strictFidelity: Type.Boolean({ default: false }),
+  sortBy: literals(['timestamp', 'price'] as const, { default: 'timestamp' }),
+  order: literals(['ASC', 'DESC'] as const, { default: 'ASC' }),
+});
+
+const PriceHistorySchema = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Union([Type.Integer(), Type.Null()]),
+  pageCount: Type.Union([Type.Integer(), Type.Null()]),
+  totalCapped: Type.Optional(Type.Boolean()),
+  data: Type.Array(Type.Object({ t: Type.Integer({ description: 'bucket start, Unix seconds' }), p: Type.String() })),
+});
+
+/** SPEC.md 4.5: a token's price per `fidelity`-minute bucket. */
+export function registerPriceHistoryRoutes(api: TypedApp, ctx: AppContext): void {
+  api.get('/price-history', {
+    config: { auth: 'public' },
+    schema: { tags: ['prices'], summary: 'Price history of an outcome token', querystring: PriceHistoryQuery, response: { 200: PriceHistorySchema, ...errorResponses(400, 404) } },
+  }, async (request) => ctx.marketData.priceHistory.history(request.query));
+}

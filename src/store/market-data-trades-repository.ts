@@ -1,0 +1,133 @@
+import { sql } from 'kysely';
+import type { Db } from './database.ts';
+import type { TradeRow } from './trades-repository.ts';
+
+/**
+ * Public trade reads (SPEC.md 4.6): the raw trade list and the enriched trade-activity rows.
+ * Both are newest first with an id tie-break, so a (time, id) cursor pages through every trade
+ * exactly once.
+ */
+
+/** The second a trade matched at: the unit of `GET /trades` times and of its keyset. */
+const matchedSecond = sql<number>`floor(extract(epoch from t.matched_at))`;
+
+export interface TradeListFilter {
+  id?: string | undefined;
+  marketId?: string | undefined;
+  /** Lowercase proxy wallets. `user` matches either side and replaces taker and maker. */
+  taker?: string | undefined;
+  maker?: string | undefined;
+  user?: string | undefined;
+  /** Unix seconds, exclusive. */
+  beforeSec?: number | undefined;
+  afterSec?: number | undefined;
+  /** With `beforeSec`: rows at exactly that second whose id sorts below this one are included. */
+  beforeId?: string | undefined;
+  limit: number;
+}
+
+/** `limit + 1` rows so the caller knows whether more follow. */
+export async function listTrades(db: Db, f: TradeListFilter): Promise<TradeRow[]> {
+  let query = db.selectFrom('trades as t').selectAll('t');
+  if (f.id !== undefined) query = query.where('t.id', '=', f.id);
+  if (f.marketId !== undefined) query = query.where('t.market_id', '=', f.marketId);
+  if (f.user !== undefined) {
+    const user = f.user;
+    query = query.where((eb) => eb.or([eb('t.taker_wallet', '=', user), eb('t.maker_wallet', '=', user)]));
+  } else {
+    if (f.taker !== undefined) query = query.where('t.taker_wallet', '=', f.taker);
+    if (f.maker !== undefined) query = query.where('t.maker_wallet', '=', f.maker);
+  }
+  if (f.afterSec !== undefined) query = query.where(sql<boolean>`${matchedSecond} > ${f.afterSec}`);
+  if (f.beforeSec !== undefined) {
+    query = f.beforeId === undefined
+      ? query.where(sql<boolean>`${matchedSecond} < ${f.beforeSec}`)
+      : query.where(sql<boolean>`(${matchedSecond}, t.id) < (${f.beforeSec}, ${f.beforeId}::uuid)`);
+  }
+  return query.orderBy(matchedSecond, 'desc').orderBy('t.id', 'desc').limit(f.limit + 1).execute();
+}
+
+/** A confirmed trade with what its TradeActivity row shows: the taker, the market and the event. */
+export interface TradeActivityRow {
+  id: string;
+  matched_at_us: string;
+  confirmed_at_us: string | null;
+  taker_user_id: string;
+  display_name: string | null;
+  avatar_url: string | null;
+  anonymous: boolean;
+  side: number;
+  token_id: string;
+  price_micros: bigint;
+  size_base_units: bigint;
+  notional_base_units: bigint;
+  market_id: string;
+  market_name: string | null;
+  token_id1: string | null;
+  token_id2: string | null;
+  event_id: string | null;
+  event_slug: string | null;
+  event_name: string | null;
+  event_single: boolean | null;
+}
+
+export interface TradeActivityFilter {
+  /** Epoch microseconds, exclusive; `beforeId` as in `listTrades`. */
+  beforeUs?: bigint | undefined;
+  beforeId?: string | undefined;
+  afterUs?: bigint | undefined;
+  eventId?: string | undefined;
+  minNotionalBaseUnits: bigint;
+  limit: number;
+}
+
+const matchedMicros = sql<string>`(extract(epoch from t.matched_at) * 1000000)::bigint`;
+
+function activityQuery(db: Db) {
+  return db.selectFrom('trades as t')
+    .innerJoin('users as u', 'u.id', 't.taker_user_id')
+    .leftJoin('markets as m', 'm.id', 't.market_id')
+    .leftJoin('events as e', 'e.id', 'm.event_id')
+    .select([
+      't.id', 't.taker_user_id', 't.side', 't.token_id', 't.price_micros', 't.size_base_units', 't.notional_base_units', 't.market_id',
+      'u.display_name', 'u.avatar_url', 'u.anonymous',
+      'm.name as market_name', 'm.token_id1', 'm.token_id2',
+      'e.id as event_id', 'e.slug as event_slug', 'e.name as event_name', 'e.single as event_single',
+      matchedMicros.as('matched_at_us'),
+      sql<string | null>`(extract(epoch from t.confirmed_at) * 1000000)::bigint`.as('confirmed_at_us'),
+    ])
+    .where('t.status', '=', 'CONFIRMED');
+}
+
+/** Confirmed trades, newest first; `limit + 1` rows. */
+export async function listTradeActivity(db: Db, f: TradeActivityFilter): Promise<TradeActivityRow[]> {
+  let query = activityQuery(db).where('t.notional_base_units', '>=', f.minNotionalBaseUnits);
+  if (f.eventId !== undefined) query = query.where('m.event_id', '=', f.eventId);
+  if (f.afterUs !== undefined) query = query.where(sql<boolean>`${matchedMicros} > ${f.afterUs}`);
+  if (f.beforeUs !== undefined) {
+    query = f.beforeId === undefined
+      ? query.where(sql<boolean>`${matchedMicros} < ${f.beforeUs}`)
+      : query.where(sql<boolean>`(${matchedMicros}, t.id) < (${f.beforeUs}, ${f.beforeId}::uuid)`);
+  }
+  const rows = await query.orderBy('t.matched_at', 'desc').orderBy('t.id', 'desc').limit(f.limit + 1).execute();
+  return rows.map(normalise);
+}
+
+/** The activity rows of just-confirmed trades (for the live feed), in the order of `ids`. */
+export async function findTradeActivity(db: Db, ids: string[]): Promise<TradeActivityRow[]> {
+  if (ids.length === 0) return [];
+  const rows = (await activityQuery(db).where('t.id', 'in', ids).execute()).map(normalise);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+function normalise<T extends { matched_at_us: unknown; confirmed_at_us: unknown; price_micros: unknown; size_base_units: unknown; notional_base_units: unknown }>(row: T): T & TradeActivityRow {
+  return {
+    ...row,
+    matched_at_us: String(row.matched_at_us),
+    confirmed_at_us: row.confirmed_at_us == null ? null : String(row.confirmed_at_us),
+    price_micros: BigInt(row.price_micros as bigint),
+    size_base_units: BigInt(row.size_base_units as bigint),
+    notional_base_units: BigInt(row.notional_base_units as bigint),
+  } as T & TradeActivityRow;
+}
