@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 import { demoBanner, demoConfig, seedDemo } from './demo.ts';
+import { startDemoMakers, type DemoMakers } from './demo-makers.ts';
 
 /** Operator commands. Configuration flags (`--port 4000`, `--data-dir ./x`) override the environment. */
 const program = new Command('pmx').description('Prediction-market exchange: server and operator commands');
@@ -18,11 +19,14 @@ program
     const { config, generatedAdminToken } = options.demo ? demoConfig(loaded) : { config: loaded, generatedAdminToken: undefined };
     const server = await startServer(config);
     server.app.log.info(`exchange listening on ${server.url} (API ${server.url}/api/v1, docs ${server.url}/docs)`);
+    let makers: DemoMakers | undefined;
     if (options.demo) {
       const seeded = await seedDemo(server.ctx);
       console.log(demoBanner(server.url, config.adminToken!, generatedAdminToken !== undefined, seeded));
+      makers = await startDemoMakers(server.ctx);
     }
     const stop = async () => {
+      makers?.stop();
       await server.close();
       process.exit(0);
     };
