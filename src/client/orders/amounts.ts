@@ -24,7 +24,8 @@ const DECIMAL = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 
 /** A non-negative decimal string as an exact fraction `units / 10^scale`, trailing zeros dropped. */
 export function parseDecimal(text: string, field: string): { units: bigint; scale: number } {
-  const match = DECIMAL.exec(text);
+  // A JavaScript number (0.1 + 0.2) is refused: it is how float prices sneak in.
+  const match = typeof text === 'string' ? DECIMAL.exec(text) : null;
   if (!match || text.length > 80) throw new OrderBuildError('VALIDATION_FAILED', `${field} "${text}" is not a plain decimal string such as "0.42"`);
   const fraction = (match[2] ?? '').replace(/0+$/, '');
   return { units: BigInt(match[1]! + fraction), scale: fraction.length };
