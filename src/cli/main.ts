@@ -2,10 +2,15 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
+import { registerAdminCommands } from './admin-commands.ts';
 import { demoBanner, demoConfig, seedDemo } from './demo.ts';
+import { registerTraderCommands } from './trader-commands.ts';
 
 /** Operator commands. Configuration flags (`--port 4000`, `--data-dir ./x`) override the environment. */
-const program = new Command('pmx').description('Prediction-market exchange: server and operator commands');
+const program = new Command('pmx').description('Prediction-market exchange: server, operator and trader commands')
+  .option('--url <url>', 'exchange URL for client commands (default PMX_URL, the saved login, or http://127.0.0.1:3000)')
+  .option('--admin-token <token>', 'operator token for admin commands (default ADMIN_TOKEN)')
+  .option('--json', 'print JSON instead of tables');
 
 program
   .command('serve', { isDefault: true })
@@ -71,6 +76,9 @@ program
     // Explicitly: PGlite's runtime resets process.exitCode when it shuts down.
     process.exit(ok ? 0 : 1);
   });
+
+registerTraderCommands(program);
+registerAdminCommands(program);
 
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);

@@ -11,7 +11,6 @@ import type { CategorySchema, EventPageSchema, EventSchema, MarketSchema, Market
 import type { EventListQuery, EventReadQuery } from '../api/catalogue/event-routes.ts';
 import type { ExchangeSchema } from '../api/exchange/routes.ts';
 import type { OrderbookEventPageSchema } from '../api/orders/events-routes.ts';
-import type { ListQuery, PaginatedQuery } from '../api/orders/query-routes.ts';
 import type {
   BatchCancelOrderResultSchema, BatchOrderResultSchema, CancelAllOrdersResponseSchema, CreateOrderSchema, OrderPaginationSchema, OrderSchema, OrderWithMarketSchema,
 } from '../api/orders/schemas.ts';
@@ -37,8 +36,25 @@ export type CreateOrder = Static<typeof CreateOrderSchema>;
 export type Order = Static<typeof OrderSchema>;
 export type OrderWithMarket = Static<typeof OrderWithMarketSchema>;
 export type OrderPagination = Static<typeof OrderPaginationSchema>;
-export type OrderListParams = Partial<Static<typeof ListQuery>>;
-export type OrderPageParams = Partial<Static<typeof PaginatedQuery>>;
+export type OrderStatus = 'PENDING' | 'EXECUTING' | 'EXECUTED' | 'CANCELLED' | 'REJECTED';
+/**
+ * Written out because the route builds its literal unions with `map`, which TypeScript cannot
+ * follow into a static type; the fields are those of the route's ListQuery and PaginatedQuery.
+ */
+export type OrderListParams = {
+  market?: string;
+  status?: OrderStatus;
+  maker?: string;
+  marketName?: string;
+  sortBy?: 'created_at' | 'total' | 'amount' | 'filled';
+  order?: 'ASC' | 'DESC';
+};
+export type OrderPageParams = OrderListParams & {
+  page?: number;
+  limit?: number;
+  total?: boolean;
+  cursor?: string;
+};
 export type BatchOrderResult = Static<typeof BatchOrderResultSchema>;
 export type BatchCancelOrderResult = Static<typeof BatchCancelOrderResultSchema>;
 export type CancelAllOrdersResponse = Static<typeof CancelAllOrdersResponseSchema>;

@@ -16,11 +16,11 @@ const listFilters = {
   sortBy: literals(['created_at', 'total', 'amount', 'filled'] as const, { default: 'created_at' }),
   order: literals(['ASC', 'DESC'] as const, { default: 'DESC' }),
 };
-export const ListQuery = Type.Object({
+const ListQuery = Type.Object({
   ...listFilters,
   status: Type.Optional(literals(['PENDING', 'EXECUTING', 'EXECUTED', 'CANCELLED', 'REJECTED'] as const, { description: 'CANCELLED is 400 here; use /orders/paginated' })),
 });
-export const PaginatedQuery = Type.Object({
+const PaginatedQuery = Type.Object({
   ...listFilters,
   status: Type.Optional(literals(['PENDING', 'EXECUTING', 'EXECUTED', 'CANCELLED', 'REJECTED'] as const)),
   page: Type.Integer({ minimum: 1, default: 1 }),
