@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
-import { startServer } from '../server.ts';
 import { registerAdminCommands } from './admin-commands.ts';
-import { demoBanner, demoConfig, seedDemo } from './demo.ts';
 import { registerTraderCommands } from './trader-commands.ts';
 
 /** Operator commands. Configuration flags (`--port 4000`, `--data-dir ./x`) override the environment. */
@@ -19,6 +17,9 @@ program
   .allowUnknownOption()
   .allowExcessArguments()
   .action(async (options: { demo?: boolean }) => {
+    // Loaded here, not at the top: client commands should not pay for the server's modules.
+    const { startServer } = await import('../server.ts');
+    const { demoBanner, demoConfig, seedDemo } = await import('./demo.ts');
     const loaded = loadConfig({ argv: process.argv.slice(2) });
     const { config, generatedAdminToken } = options.demo ? demoConfig(loaded) : { config: loaded, generatedAdminToken: undefined };
     const server = await startServer(config);
