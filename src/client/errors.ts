@@ -12,7 +12,7 @@ export interface ErrorBody {
 
 export class ExchangeError extends Error {
   override readonly name = 'ExchangeError';
-  /** HTTP status of the answer. */
+  /** HTTP status of the answer; 0 when the call was never sent (code MISSING_CREDENTIALS). */
   readonly status: number;
   /** Stable upper-snake-case code (VALIDATION_FAILED, UNAUTHORIZED, NOT_FOUND, ORDER_…). */
   readonly code: string;
