@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.ts';
-import { startServer } from '../server.ts';
-import { demoBanner, demoConfig, seedDemo } from './demo.ts';
-import { startDemoMakers, type DemoMakers } from './demo-makers.ts';
+import { registerAdminCommands } from './admin-commands.ts';
+import type { DemoMakers } from './demo-makers.ts';
+import { registerTraderCommands } from './trader-commands.ts';
 
 /** Operator commands. Configuration flags (`--port 4000`, `--data-dir ./x`) override the environment. */
-const program = new Command('pmx').description('Prediction-market exchange: server and operator commands');
+const program = new Command('pmx').description('Prediction-market exchange: server, operator and trader commands')
+  .option('--url <url>', 'exchange URL for client commands (default PMX_URL, the saved login, or http://127.0.0.1:3000)')
+  .option('--admin-token <token>', 'operator token for admin commands (default ADMIN_TOKEN)')
+  .option('--json', 'print JSON instead of tables');
 
 program
   .command('serve', { isDefault: true })
@@ -15,6 +18,10 @@ program
   .allowUnknownOption()
   .allowExcessArguments()
   .action(async (options: { demo?: boolean }) => {
+    // Loaded here, not at the top: client commands should not pay for the server's modules.
+    const { startServer } = await import('../server.ts');
+    const { demoBanner, demoConfig, seedDemo } = await import('./demo.ts');
+    const { startDemoMakers } = await import('./demo-makers.ts');
     const loaded = loadConfig({ argv: process.argv.slice(2) });
     const { config, generatedAdminToken } = options.demo ? demoConfig(loaded) : { config: loaded, generatedAdminToken: undefined };
     const server = await startServer(config);
@@ -75,6 +82,9 @@ program
     // Explicitly: PGlite's runtime resets process.exitCode when it shuts down.
     process.exit(ok ? 0 : 1);
   });
+
+registerTraderCommands(program);
+registerAdminCommands(program);
 
 program.parseAsync().catch((error: unknown) => {
   if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);

@@ -14,7 +14,7 @@ export type DescribeTokens = (tokenIds: string[]) => Promise<Map<string, { marke
 export const describeNoTokens: DescribeTokens = async () => new Map();
 
 const BalanceFields = { balance: DisplayAmountOut, locked: DisplayAmountOut, available: DisplayAmountOut };
-const BalanceResponse = Type.Object({
+export const BalanceResponse = Type.Object({
   collateral: Type.Object(BalanceFields),
   tokens: Type.Array(Type.Object({ tokenId: Type.String(), marketId: Uuid, outcome: Type.String(), ...BalanceFields })),
 }, { description: 'balance = available + locked, display units' });

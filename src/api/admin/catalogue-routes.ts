@@ -14,7 +14,7 @@ const Bps = Type.Integer({ minimum: 0, maximum: 10_000, description: 'basis poin
 const Amount = Type.String({ maxLength: 40, description: 'collateral, decimal string in display units' });
 const SPEED_BUMP_MAX_MS = 60_000;
 
-const MarketInputSchema = Type.Object({
+export const MarketInputSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   slug: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
   description: Type.Optional(orNull<string>({ type: 'string', maxLength: 10_000 })),
@@ -31,7 +31,7 @@ const MarketInputSchema = Type.Object({
   questionIndex: Type.Optional(orNull<number>({ type: 'integer', minimum: 0, maximum: 10_000 })),
 }, { additionalProperties: false });
 
-const EventInputSchema = Type.Object({
+export const EventInputSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   slug: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
   description: Type.String({ maxLength: 10_000 }),
@@ -53,7 +53,7 @@ const EventInputSchema = Type.Object({
   markets: Type.Array(MarketInputSchema, { minItems: 1, maxItems: 200 }),
 }, { additionalProperties: false });
 
-const MarketPatchSchema = Type.Object({
+export const MarketPatchSchema = Type.Object({
   isPaused: Type.Optional(Type.Boolean()),
   hidden: Type.Optional(Type.Boolean()),
   speedBumpDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: SPEED_BUMP_MAX_MS })),
@@ -62,13 +62,13 @@ const MarketPatchSchema = Type.Object({
   tickSize: Type.Optional(TickSizeSchema),
 }, { additionalProperties: false });
 
-const CategoryInputSchema = Type.Object({
+export const CategoryInputSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
   active: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 
-const TagInputSchema = Type.Object({
+export const TagInputSchema = Type.Object({
   slug: Type.String({ minLength: 1, maxLength: 120 }),
   label: Type.String({ minLength: 1, maxLength: 100 }),
   type: Type.String({ minLength: 1, maxLength: 50 }),

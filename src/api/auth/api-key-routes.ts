@@ -5,7 +5,7 @@ import { DateTime, errorResponses, Nullable, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { requireCaller } from './caller.ts';
 
-const ApiKeySummarySchema = Type.Object({ apiKey: Uuid, createdAt: DateTime, lastUsedAt: Nullable(DateTime) });
+export const ApiKeySummarySchema = Type.Object({ apiKey: Uuid, createdAt: DateTime, lastUsedAt: Nullable(DateTime) });
 
 /** Creating, listing and revoking API keys (EXTENSIONS.md section 2). */
 export function registerApiKeyRoutes(api: TypedApp, ctx: AppContext): void {

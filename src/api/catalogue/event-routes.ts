@@ -6,7 +6,7 @@ import { EventPageSchema, EventSchema, EventStatusSchema, IdOrSlugParams, oneOf 
 
 const SORT_KEYS = ['id', 'name', 'startDate', 'endDate', 'tradeVolumeUsd', 'tradeVolumeUsd24h', 'createdAt', 'eventStatus', 'slug', 'liquidity'] as const;
 
-const EventListQuery = Type.Object({
+export const EventListQuery = Type.Object({
   eventStatus: Type.Optional(EventStatusSchema),
   term: Type.Optional(Type.String({ maxLength: 200, description: 'searches event names, slugs and descriptions' })),
   category: Type.Optional(Uuid),
@@ -31,7 +31,7 @@ const EventListQuery = Type.Object({
   total: Type.Optional(Type.Boolean({ default: true })),
 });
 
-const EventReadQuery = Type.Object({
+export const EventReadQuery = Type.Object({
   includeVolume: Type.Optional(Type.Boolean()),
   includeResolution: Type.Optional(Type.Boolean({ default: false })),
   includeRewards: Type.Optional(Type.Boolean({ default: false })),

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { Address } from '../schemas/common.ts';
 
-const ExchangeSchema = Type.Object({
+export const ExchangeSchema = Type.Object({
   chainId: Type.Integer(),
   eip712: Type.Object({ name: Type.String(), version: Type.String(), verifyingContract: Address }),
   negRiskVerifyingContract: Address,

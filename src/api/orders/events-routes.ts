@@ -29,7 +29,7 @@ const OrderbookEventSchema = Type.Object({
   marketsView: Type.Optional(Type.Array(OrderbookEventMarketSchema)),
 });
 
-const OrderbookEventPageSchema = Type.Object({
+export const OrderbookEventPageSchema = Type.Object({
   data: Type.Array(OrderbookEventSchema),
   total: Nullable(Type.Integer()),
   totalCapped: Type.Boolean(),

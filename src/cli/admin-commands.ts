@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import type { EventInput } from '../client/index.ts';
+import { output, printTable } from './output.ts';
+import { clientFor, globals, run } from './sdk-client.ts';
+
+const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+/** Operator commands through the SDK's admin section (they need --admin-token or ADMIN_TOKEN). */
+export function registerAdminCommands(program: Command): void {
+  program.command('credit <address> <amount>').description("deposit collateral for a user's sign-in address")
+    .addHelpText('after', examples(['ADMIN_TOKEN=… pmx credit 0xAbc… 1000']))
+    .action(run(async (address: string, amount: string, _options: unknown, command: Command) => {
+      const result = await clientFor(command, 'admin').admin.credit(address, amount);
+      output(!!globals(command).json, result, () => console.log(`${result.address} now holds ${result.balance}`));
+    }));
+
+  const events = program.command('events').description('list, create and publish events');
+  events.command('list').description('public events')
+    .option('--status <status>', 'DRAFT, ACTIVE, RESOLVED or ENDED')
+    .action(run(async (options: { status?: string }, command: Command) => {
+      const page = await clientFor(command).events.list({ limit: 100, ...(options.status ? { eventStatus: options.status as 'ACTIVE' } : {}) });
+      output(!!globals(command).json, page, () => printTable(page.data.flatMap((e) => e.markets.map((m) => ({ event: e.slug, market: m.id, name: m.name, tokenId1: m.tokenId1, tokenId2: m.tokenId2, status: m.status }))), ['event', 'market', 'name', 'status', 'tokenId1', 'tokenId2']));
+    }));
+
+  events.command('create <name>').description('create an event with one market per --market (DRAFT unless --publish)')
+    .requiredOption('--market <name...>', 'market names (one market each)')
+    .option('--description <text>', 'event description', '')
+    .option('--tick-size <tick>', '0.1, 0.01, 0.001 or 0.0001')
+    .option('--neg-risk', 'exactly one market resolves YES')
+    .option('--fee-bps <bps>', 'taker fee rate of the markets')
+    .option('--end-date <iso>', 'when the event ends')
+    .option('--publish', 'publish at once (markets become ACTIVE with token ids)')
+    .addHelpText('after', examples(['pmx events create "Rain in Paris tomorrow?" --market "Rain" --publish', 'pmx events create "Election" --market A --market B --neg-risk --json']))
+    .action(run(async (name: string, options: { market: string[]; description: string; tickSize?: string; negRisk?: boolean; feeBps?: string; endDate?: string; publish?: boolean }, command: Command) => {
+      const client = clientFor(command, 'admin');
+      const input: EventInput = {
+        name,
+        description: options.description,
+        ...(options.negRisk ? { negRisk: true } : {}),
+        ...(options.feeBps ? { orderFeeRateBps: Number(options.feeBps) } : {}),
+        ...(options.endDate ? { endDate: options.endDate } : {}),
+        markets: options.market.map((market) => ({ name: market, ...(options.tickSize ? { tickSize: options.tickSize as '0.01' } : {}) })),
+      };
+      const draft = await client.admin.createEvent(input);
+      const event = options.publish ? await client.admin.publishEvent(draft.id) : draft;
+      output(!!globals(command).json, event, () => {
+        console.log(`event ${event.id} (${event.slug}) ${event.eventStatus}`);
+        printTable(event.markets, ['id', 'name', 'status', 'tokenId1', 'tokenId2']);
+      });
+    }));
+
+  events.command('publish <eventId>').description('publish a DRAFT event')
+    .action(run(async (eventId: string, _options: unknown, command: Command) => {
+      const event = await clientFor(command, 'admin').admin.publishEvent(eventId);
+      output(!!globals(command).json, event, () => printTable(event.markets, ['id', 'name', 'status', 'tokenId1', 'tokenId2']));
+    }));
+
+  program.command('market <marketId>').description('pause, resume, hide or re-fee a market')
+    .option('--pause', 'stop order entry').option('--resume', 'allow order entry again')
+    .option('--hide', 'hide from front ends').option('--show', 'show again')
+    .option('--fee-bps <bps>', 'taker fee rate')
+    .addHelpText('after', examples(['pmx market 6f1c… --pause']))
+    .action(run(async (marketId: string, options: { pause?: boolean; resume?: boolean; hide?: boolean; show?: boolean; feeBps?: string }, command: Command) => {
+      const market = await clientFor(command, 'admin').admin.patchMarket(marketId, {
+        ...(options.pause || options.resume ? { isPaused: !!options.pause } : {}),
+        ...(options.hide || options.show ? { hidden: !!options.hide } : {}),
+        ...(options.feeBps ? { orderFeeRateBps: Number(options.feeBps) } : {}),
+      });
+      output(!!globals(command).json, market, () => console.log(`market ${market.id}: paused ${market.isPaused}, hidden ${market.hidden}, fee ${market.orderFeeRateBps} bps`));
+    }));
+
+  program.command('clock').description('move a manual server clock (test servers)')
+    .option('--advance-ms <ms>', 'move forward by this many milliseconds').option('--now <iso>', 'set to this time')
+    .action(run(async (options: { advanceMs?: string; now?: string }, command: Command) => {
+      const result = await clientFor(command, 'admin').admin.clock(options.now ? { now: options.now } : { advanceMs: Number(options.advanceMs ?? 0) });
+      output(!!globals(command).json, result, () => console.log(`server time ${result.now}`));
+    }));
+}

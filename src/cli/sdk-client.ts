@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createClient, ExchangeError, OrderBuildError, type ExchangeClient } from '../client/index.ts';
+import { loadProfile } from './profile.ts';
+
+/** The global options every SDK-backed command reads (`--url`, `--json`, `--admin-token`). */
+export interface GlobalOptions {
+  url?: string;
+  json?: boolean;
+  adminToken?: string;
+}
+
+export const DEFAULT_URL = 'http://127.0.0.1:3000';
+
+/** Exit codes: 1 the server refused the call, 2 refused locally (usage, order rules, not logged in). */
+export const EXIT_API_ERROR = 1;
+export const EXIT_LOCAL_ERROR = 2;
+
+export class CliError extends Error {}
+
+export function globals(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
+}
+
+/** A client from the flags, the environment and the saved login, in that order of precedence. */
+export function clientFor(command: Command, need: 'public' | 'trader' | 'admin' = 'public'): ExchangeClient {
+  const options = globals(command);
+  const profile = loadProfile();
+  const baseUrl = options.url ?? process.env.PMX_URL ?? profile?.url ?? DEFAULT_URL;
+  const adminToken = options.adminToken ?? process.env.ADMIN_TOKEN;
+  if (need === 'trader' && !profile) throw new CliError('not logged in: run `pmx login` first');
+  if (need === 'admin' && !adminToken) throw new CliError('admin commands need --admin-token or ADMIN_TOKEN');
+  return createClient({
+    baseUrl,
+    credentials: { ...(profile && profile.url === baseUrl ? { apiKey: profile.apiKey } : {}), ...(adminToken ? { adminToken } : {}) },
+    ...(profile?.privateKey && profile.url === baseUrl ? { account: privateKeyToAccount(profile.privateKey) } : {}),
+  });
+}
+
+/** Runs a command body and turns failures into a message and an exit code. */
+export function run<A extends unknown[]>(body: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args) => {
+    try {
+      await body(...args);
+    } catch (error) {
+      if (error instanceof ExchangeError) {
+        console.error(`error ${error.status} ${error.code}: ${error.message}`);
+        process.exitCode = error.status === 0 ? EXIT_LOCAL_ERROR : EXIT_API_ERROR;
+      } else if (error instanceof OrderBuildError || error instanceof CliError) {
+        console.error(`error${'code' in error ? ` ${error.code}` : ''}: ${error.message}`);
+        process.exitCode = EXIT_LOCAL_ERROR;
+      } else throw error;
+    }
+  };
+}

@@ -1,0 +1,120 @@
+import type { Command } from 'commander';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createClient, type OrderSpec, type OrderStatus, type OrderWithMarket } from '../client/index.ts';
+import { output, printTable, progress } from './output.ts';
+import { saveProfile } from './profile.ts';
+import { CliError, clientFor, DEFAULT_URL, globals, run } from './sdk-client.ts';
+
+const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+/** Trader commands, all through the SDK: login, keys, balance, split, order, orders, cancel, book. */
+export function registerTraderCommands(program: Command): void {
+  program.command('login')
+    .description('sign in with a wallet (SIWE), create an API key and save it (mode 0600)')
+    .option('--private-key <hex>', 'the wallet key (default: PMX_PRIVATE_KEY, or a new wallet)')
+    .option('--store-key', 'also save the private key, so orders are signed (EIP-712)')
+    .addHelpText('after', examples(['pmx login --private-key 0xabc… --store-key', 'PMX_URL=http://exchange:3000 pmx login']))
+    .action(run(async (options: { privateKey?: string; storeKey?: boolean }, command: Command) => {
+      const privateKey = (options.privateKey ?? process.env.PMX_PRIVATE_KEY ?? generatePrivateKey()) as `0x${string}`;
+      const account = privateKeyToAccount(privateKey);
+      const url = globals(command).url ?? process.env.PMX_URL ?? DEFAULT_URL;
+      const client = createClient({ baseUrl: url, account });
+      const session = await client.auth.signIn();
+      const apiKey = await client.auth.createApiKey();
+      const path = saveProfile({ url, address: account.address, apiKey, ...(options.storeKey ? { privateKey } : {}) });
+      output(!!globals(command).json, { ...session.user, apiKey: apiKey.apiKey, saved: path }, () => {
+        console.log(`signed in as ${account.address} (proxy wallet ${session.user.proxyWallet})`);
+        console.log(`API key ${apiKey.apiKey} saved to ${path}${options.storeKey ? ' with the signing key' : ''}`);
+      });
+    }));
+
+  program.command('keys').description('list your API keys')
+    .action(run(async (_options: unknown, command: Command) => {
+      const keys = await clientFor(command, 'trader').auth.listApiKeys();
+      output(!!globals(command).json, keys, () => printTable(keys, ['apiKey', 'createdAt', 'lastUsedAt']));
+    }));
+
+  program.command('balance').description('collateral and token balances (display units)')
+    .addHelpText('after', examples(['pmx balance', 'pmx balance --json | jq .collateral.available']))
+    .action(run(async (_options: unknown, command: Command) => {
+      const balance = await clientFor(command, 'trader').account.balance();
+      output(!!globals(command).json, balance, () => printTable([{ asset: 'collateral', ...balance.collateral }, ...balance.tokens.map((t) => ({ asset: `${t.outcome} ${t.tokenId.slice(0, 12)}…`, ...t }))], ['asset', 'balance', 'locked', 'available']));
+    }));
+
+  program.command('split <marketId> <amount>').description('turn collateral into both outcome tokens of a market')
+    .addHelpText('after', examples(['pmx split 6f1c…-… 25']))
+    .action(run(async (marketId: string, amount: string, _options: unknown, command: Command) => {
+      const result = await clientFor(command, 'trader').markets.split(marketId, amount);
+      output(!!globals(command).json, result, () => console.log(`split ${result.amount} (tx ${result.txHash})`));
+    }));
+
+  const order = program.command('order').description('place an order: order buy|sell <tokenId> <price> <size>');
+  for (const side of ['buy', 'sell'] as const) {
+    order.command(`${side} <tokenId> <price> <size>`).description(`${side} <size> tokens at <price> (decimal strings, exact)`)
+      .option('--type <type>', 'GTC, FOK or FAK', 'GTC')
+      .option('--post-only', 'rest only; refused if it would trade')
+      .option('--expiration <unixSeconds>', 'expire at this time')
+      .addHelpText('after', examples([`pmx order ${side} 1234… 0.42 10`, `pmx order ${side} 1234… 0.5 100 --type FAK --json`]))
+      .action(run(async (tokenId: string, price: string, size: string, options: { type: string; postOnly?: boolean; expiration?: string }, command: Command) => {
+        const spec: OrderSpec = { tokenId, side: side === 'buy' ? 'BUY' : 'SELL', price, size, type: options.type.toUpperCase() as OrderSpec['type'], ...(options.postOnly ? { postOnly: true } : {}), ...(options.expiration ? { expiration: Number(options.expiration) } : {}) };
+        const placed = await clientFor(command, 'trader').orders.place(spec);
+        output(!!globals(command).json, placed, () => console.log(`${placed.status} ${placed.id}: ${side} ${placed.amount} @ ${placed.price}, matched ${placed.matchedAmount}`));
+      }));
+  }
+
+  program.command('orders').description('your open orders (or --status)')
+    .option('--status <status>', 'PENDING, EXECUTING, EXECUTED, CANCELLED or REJECTED')
+    .option('--market <marketId>', 'one market only')
+    .action(run(async (options: { status?: string; market?: string }, command: Command) => {
+      const rows: OrderWithMarket[] = [];
+      for await (const o of clientFor(command, 'trader').orders.all({ ...(options.status ? { status: options.status.toUpperCase() as OrderStatus } : {}), ...(options.market ? { market: options.market } : {}) })) rows.push(o);
+      output(!!globals(command).json, rows, () => printTable(rows.map((o) => ({ ...o, side: o.side === 0 ? 'BUY' : 'SELL', market: o.marketInfo.title })), ['id', 'market', 'outcome', 'side', 'price', 'amount', 'matchedAmount', 'status']));
+    }));
+
+  program.command('cancel [orderIds...]').description('cancel orders by id, or every open order with --all')
+    .option('--all', 'cancel every open order')
+    .addHelpText('after', examples(['pmx cancel 1f0e…', 'pmx cancel --all']))
+    .action(run(async (orderIds: string[], options: { all?: boolean }, command: Command) => {
+      const client = clientFor(command, 'trader');
+      if (options.all) {
+        const result = await client.orders.cancelAll();
+        output(!!globals(command).json, result, () => console.log(`cleared ${result.clearedMarkets.length} market(s)${result.failedMarkets?.length ? `, failed: ${result.failedMarkets.join(', ')}` : ''}`));
+        return;
+      }
+      if (orderIds.length === 0) throw new CliError('name order ids or pass --all');
+      const results = await client.orders.cancelMany(orderIds, progress('cancelling'));
+      output(!!globals(command).json, results, () => printTable(results, ['orderId', 'success', 'error']));
+      if (results.some((r) => !r.success)) process.exitCode = 1;
+    }));
+
+  program.command('book <tokenId>').description("a token's order book; --watch keeps a live ladder")
+    .option('--watch', 'follow the book over Socket.IO until interrupted')
+    .option('--depth <levels>', 'levels per side', '10')
+    .addHelpText('after', examples(['pmx book 1234…', 'pmx book 1234… --watch --depth 5']))
+    .action(run(async (tokenId: string, options: { watch?: boolean; depth: string }, command: Command) => {
+      const client = clientFor(command);
+      const depth = Number(options.depth);
+      if (!options.watch) {
+        const book = await client.book.get(tokenId);
+        output(!!globals(command).json, book, () => printLadder(book.bids.slice(0, depth), book.asks.slice(0, depth)));
+        return;
+      }
+      const watcher = client.watchBook([tokenId]);
+      watcher.on('update', (_id, book) => {
+        const view = book.depth(depth);
+        if (globals(command).json) console.log(JSON.stringify({ seq: book.seq, hash: book.hash(), ...view }));
+        else {
+          process.stdout.write('\x1b[2J\x1b[H');
+          console.log(`token ${tokenId}  seq ${book.seq}`);
+          printLadder(view.bids, view.asks);
+        }
+      });
+      await new Promise<void>((resolve) => process.once('SIGINT', resolve));
+      watcher.close();
+    }));
+}
+
+/** Asks above (best nearest the middle), bids below. */
+function printLadder(bids: { price: string; size: string }[], asks: { price: string; size: string }[]): void {
+  printTable([...[...asks].reverse().map((l) => ({ side: 'ask', ...l })), ...bids.map((l) => ({ side: 'bid', ...l }))], ['side', 'price', 'size']);
+}

@@ -1,0 +1,86 @@
+import { io, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, OrderUpdateMessage, ServerToClientEvents } from '../../realtime/messages.ts';
+import type { Order } from '../types.ts';
+
+/**
+ * `client.user()`: the authenticated `/user` namespace (EXTENSIONS.md section 6) as an async
+ * iterable of `order-update`, `trade-update` and `user-reward-claim-update` messages. The
+ * handshake is signed afresh on every (re)connect, so reconnects after a long outage still pass
+ * the server's timestamp window.
+ */
+export type UserMessage =
+  | { type: 'order-update'; data: { type: OrderUpdateMessage['type']; order: Order } }
+  | { type: 'trade-update'; data: Record<string, unknown> }
+  | { type: 'user-reward-claim-update'; data: Record<string, unknown> };
+
+/** Messages waiting for a consumer; beyond this the oldest are dropped (a bound on memory). */
+const QUEUE_MAX = 10_000;
+
+export class UserFeed implements AsyncIterable<UserMessage> {
+  private readonly socket: Socket<ServerToClientEvents, ClientToServerEvents>;
+  private readonly queue: UserMessage[] = [];
+  private waiting: ((result: IteratorResult<UserMessage>) => void) | undefined;
+  private closed = false;
+  /** Set when the server refused the handshake (bad or revoked credentials). */
+  error: Error | undefined;
+
+  constructor(baseUrl: string, auth: () => Promise<Record<string, unknown>>, options: { transports?: ('websocket' | 'polling')[] } = {}) {
+    this.socket = io(`${baseUrl}/user`, {
+      transports: options.transports ?? ['websocket'],
+      reconnectionDelayMax: 5_000,
+      auth: (cb) => { auth().then(cb, () => cb({})); },
+    });
+    this.socket.on('order-update', (data) => this.push({ type: 'order-update', data: data as { type: OrderUpdateMessage['type']; order: Order } }));
+    this.socket.on('trade-update', (data) => this.push({ type: 'trade-update', data: data as Record<string, unknown> }));
+    this.socket.on('user-reward-claim-update', (data) => this.push({ type: 'user-reward-claim-update', data: data as Record<string, unknown> }));
+    this.socket.on('connect_error', (error) => {
+      // A refused handshake is final (Socket.IO does not retry it); transport errors are retried.
+      if (!this.socket.active) {
+        this.error = error;
+        this.close();
+      }
+    });
+  }
+
+  /** Resolves once the namespace accepted the handshake; rejects when it refused it. */
+  connected(): Promise<void> {
+    if (this.socket.connected) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.socket.once('connect', () => resolve());
+      this.socket.once('connect_error', (error) => { if (!this.socket.active) reject(error); });
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket.disconnect();
+    this.waiting?.({ value: undefined, done: true });
+    this.waiting = undefined;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<UserMessage> {
+    return {
+      next: () => {
+        const message = this.queue.shift();
+        if (message) return Promise.resolve({ value: message, done: false });
+        if (this.closed) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => { this.waiting = resolve; });
+      },
+      return: () => {
+        this.close();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
+  }
+
+  private push(message: UserMessage): void {
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = undefined;
+      resolve({ value: message, done: false });
+      return;
+    }
+    this.queue.push(message);
+    if (this.queue.length > QUEUE_MAX) this.queue.shift();
+  }
+}

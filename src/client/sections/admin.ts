@@ -1,0 +1,22 @@
+import type { Category, CategoryInput, Event, EventInput, Market, MarketInput, MarketPatch, Tag, TagInput } from '../types.ts';
+import type { ClientContext } from './context.ts';
+
+/** Operator calls (EXTENSIONS.md section 3); they need `credentials.adminToken`. */
+export function adminSection({ transport }: ClientContext) {
+  const admin = <T>(method: string, path: string, body?: unknown) => transport.call<T>(method, `/admin${path}`, { auth: 'admin', ...(body === undefined ? {} : { body }) });
+  const id = encodeURIComponent;
+  return {
+    createCategory: (input: CategoryInput) => admin<Category>('POST', '/categories', input),
+    createTag: (input: TagInput) => admin<Tag>('POST', '/tags', input),
+    /** A DRAFT event with DRAFT markets. */
+    createEvent: (input: EventInput) => admin<Event>('POST', '/events', input),
+    addMarket: (eventId: string, input: MarketInput) => admin<Market>('POST', `/events/${id(eventId)}/markets`, input),
+    /** The event becomes ACTIVE; its markets get token ids. */
+    publishEvent: (eventId: string) => admin<Event>('POST', `/events/${id(eventId)}/publish`),
+    patchMarket: (marketId: string, patch: MarketPatch) => admin<Market>('PATCH', `/markets/${id(marketId)}`, patch),
+    /** Deposits collateral (display units) for a sign-in address; answers the new balance. */
+    credit: (address: string, amount: string) => admin<{ address: string; balance: string }>('POST', '/credits', { address, amount }),
+    /** Moves a manual clock (test servers). */
+    clock: (move: { advanceMs: number } | { now: string }) => admin<{ now: string }>('POST', '/clock', move),
+  };
+}

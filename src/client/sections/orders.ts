@@ -1,0 +1,98 @@
+import { OrderBuildError } from '../errors.ts';
+import { buildOrder, type MarketRules, type OrderSpec } from '../orders/build.ts';
+import { followCursor } from '../paginate.ts';
+import type {
+  BatchCancelOrderResult, BatchOrderResult, CancelAllOrdersResponse, CreateOrder, Market, Order, OrderBook, OrderbookEventPage, OrderListParams, OrderPageParams, OrderPagination, OrderWithMarket,
+} from '../types.ts';
+import type { ClientContext } from './context.ts';
+
+/** The server's batch limit for POST /orders/batch and /orders/batch-cancel (SPEC.md section 8). */
+export const BATCH_MAX = 50;
+
+const chunks = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.ceil(items.length / BATCH_MAX) }, (_, i) => items.slice(i * BATCH_MAX, (i + 1) * BATCH_MAX));
+
+/** Orders (SPEC.md 4.4), API key HMAC. `place` takes an OrderSpec (built here) or a ready CreateOrder. */
+export function ordersSection(ctx: ClientContext) {
+  const { transport } = ctx;
+  const marketsByToken = new Map<string, Promise<MarketRules>>();
+
+  /** The market of a token: its book names the market, the market holds the tick and fee rules. */
+  function marketOf(tokenId: string): Promise<MarketRules> {
+    let market = marketsByToken.get(tokenId);
+    if (!market) {
+      market = transport.call<OrderBook>('GET', '/order-book/book', { query: { token_id: tokenId } })
+        .then((book) => transport.call<Market>('GET', `/markets/${book.market}`));
+      marketsByToken.set(tokenId, market);
+      market.catch(() => marketsByToken.delete(tokenId));
+    }
+    return market;
+  }
+
+  async function signer() {
+    if (!ctx.account) return undefined;
+    ctx.user ??= await transport.call('GET', '/account', { auth: 'jwtOrApiKey' });
+    return { account: ctx.account, proxyWallet: ctx.user!.proxyWallet as `0x${string}` };
+  }
+
+  /** A signed CreateOrder (unsigned when the client has no wallet), checked locally against the market's rules. */
+  async function build(spec: OrderSpec, market?: MarketRules): Promise<CreateOrder> {
+    if (!/^[0-9]{1,78}$/.test(spec.tokenId)) throw new OrderBuildError('VALIDATION_FAILED', `tokenId "${spec.tokenId}" is not a numeric string`);
+    const [rules, exchange, by] = await Promise.all([market ?? marketOf(spec.tokenId), transport.exchange(), signer()]);
+    return buildOrder(spec, rules, exchange, by);
+  }
+
+  const asBody = (order: OrderSpec | CreateOrder) => ('makerAmount' in order ? Promise.resolve(order) : build(order));
+
+  const page = (params: OrderPageParams = {}) => transport.call<OrderPagination>('GET', '/orders/paginated', { auth: 'apiKey', query: params });
+
+  return {
+    build,
+    /** Forgets cached market rules (after an operator changed a tick size, say). */
+    forgetMarkets: () => marketsByToken.clear(),
+
+    /** Places one order; retried on 429/503 only when it carries an idempotency key (built orders always do). */
+    async place(order: OrderSpec | CreateOrder): Promise<Order> {
+      const body = await asBody(order);
+      return transport.call<Order>('POST', '/orders', { auth: 'apiKey', body, idempotent: body.idempotencyKey !== undefined });
+    },
+
+    /** Any number of orders, 50 per call; results in input order, `index` counting across calls. */
+    async placeMany(orders: readonly (OrderSpec | CreateOrder)[], onProgress?: (done: number, total: number) => void): Promise<BatchOrderResult[]> {
+      const results: BatchOrderResult[] = [];
+      for (const chunk of chunks(orders)) {
+        const bodies = await Promise.all(chunk.map(asBody));
+        const idempotent = bodies.every((b) => b.idempotencyKey !== undefined);
+        const answer = await transport.call<{ results: BatchOrderResult[] }>('POST', '/orders/batch', { auth: 'apiKey', body: { orders: bodies }, idempotent });
+        const offset = results.length;
+        results.push(...answer.results.map((r) => ({ ...r, index: r.index + offset })));
+        onProgress?.(results.length, orders.length);
+      }
+      return results;
+    },
+
+    cancel: (orderId: string) => transport.call<Order>('POST', `/orders/${encodeURIComponent(orderId)}/cancel`, { auth: 'apiKey', idempotent: true }),
+
+    /** Any number of order ids, 50 per call; results in input order. */
+    async cancelMany(orderIds: readonly string[], onProgress?: (done: number, total: number) => void): Promise<BatchCancelOrderResult[]> {
+      const results: BatchCancelOrderResult[] = [];
+      for (const chunk of chunks(orderIds)) {
+        const answer = await transport.call<{ results: BatchCancelOrderResult[] }>('POST', '/orders/batch-cancel', { auth: 'apiKey', body: { orderIds: chunk }, idempotent: true });
+        results.push(...answer.results);
+        onProgress?.(results.length, orderIds.length);
+      }
+      return results;
+    },
+
+    cancelMarket: (marketId: string) => transport.call<Order[]>('POST', '/orders/cancel', { auth: 'apiKey', body: { market: marketId }, idempotent: true }),
+    cancelEvent: (eventId: string) => transport.call<CancelAllOrdersResponse>('POST', '/orders/cancel-event', { auth: 'apiKey', body: { eventId }, idempotent: true }),
+    cancelAll: () => transport.call<CancelAllOrdersResponse>('POST', '/orders/cancel-all', { auth: 'apiKey', idempotent: true }),
+
+    list: (params: OrderListParams = {}) => transport.call<OrderWithMarket[]>('GET', '/orders', { auth: 'apiKey', query: params }),
+    page,
+    /** Every order matching the filters, through the cursor of /orders/paginated. */
+    all: (params: Omit<OrderPageParams, 'cursor' | 'page' | 'sortBy'> = {}) => followCursor<OrderPagination, OrderWithMarket>((cursor) => page({ ...params, ...(cursor ? { cursor } : {}) })),
+    get: (orderId: string) => transport.call<OrderWithMarket>('GET', `/orders/${encodeURIComponent(orderId)}`, { auth: 'apiKey' }),
+    /** Events with ACTIVE markets, for order-entry front ends. */
+    events: (params: { page?: number; limit?: number; total?: boolean } = {}) => transport.call<OrderbookEventPage>('GET', '/orders/events', { auth: 'apiKey', query: params }),
+  };
+}

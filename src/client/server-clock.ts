@@ -1,0 +1,30 @@
+/**
+ * The client's view of the server clock, from `serverTime` of GET /exchange, so clock skew never
+ * makes an HMAC timestamp fall outside the server's window. Timestamps are also unique per
+ * client: the server refuses a signature it has already seen, and two identical requests signed
+ * in the same millisecond (or on a server whose manual clock stands still) would carry one.
+ */
+const REMEMBERED_TIMESTAMPS = 10_000;
+
+export class ServerClock {
+  private offsetMs = 0;
+  private readonly used = new Set<number>();
+
+  /** Records the server's time as seen now; `rttMs` (when known) centres the estimate. */
+  sync(serverTimeMs: number, rttMs = 0): void {
+    this.offsetMs = serverTimeMs + Math.floor(rttMs / 2) - Date.now();
+  }
+
+  nowMs(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  /** A timestamp near the server's time that this client has not signed with yet. */
+  uniqueTimestampMs(): number {
+    let timestamp = this.nowMs();
+    while (this.used.has(timestamp)) timestamp -= 1;
+    this.used.add(timestamp);
+    if (this.used.size > REMEMBERED_TIMESTAMPS) this.used.delete(this.used.values().next().value!);
+    return timestamp;
+  }
+}

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createClient, ExchangeError, OrderBuildError, type ExchangeClient } from '../../src/client/index.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { adminClient, publishedMarkets, traderClient } from './helpers.ts';
+
+/** Resolves to the ExchangeError a call throws. */
+async function thrown(call: Promise<unknown>): Promise<ExchangeError> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof ExchangeError, `expected an ExchangeError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('the call did not throw');
+}
+
+describe('SDK against a real server', () => {
+  let server: TestServer;
+  let admin: ExchangeClient;
+  let alice: ExchangeClient;
+  let bob: ExchangeClient;
+  let market: Awaited<ReturnType<typeof publishedMarkets>>['markets'][number];
+
+  before(async () => {
+    server = await startTestServer();
+    admin = adminClient(server);
+    market = (await publishedMarkets(admin, { orderFeeRateBps: 10 })).markets[0]!;
+    alice = await traderClient(server, '1000');
+    bob = await traderClient(server, '1000');
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('signs in, lists and revokes API keys, reads and updates the account', async () => {
+    const keys = await alice.auth.listApiKeys();
+    assert.equal(keys.length, 1);
+    assert.equal(keys[0]!.apiKey, alice.credentials.apiKey!.apiKey);
+    const account = await alice.account.update({ displayName: `alice_${Date.now() % 100000}` });
+    assert.match(account.displayName!, /^alice_/);
+    const spare = await alice.auth.createApiKey();
+    await alice.auth.revokeApiKey(spare.apiKey);
+    const revoked = createClient({ baseUrl: server.url, credentials: { apiKey: spare } });
+    const error = await thrown(revoked.account.balance());
+    assert.deepEqual([error.status, error.code], [401, 'UNAUTHORIZED']);
+    alice.useApiKey((await alice.auth.createApiKey()));
+  });
+
+  it('reads the catalogue and maps 400 and 404 to typed errors', async () => {
+    const page = await alice.events.list({ limit: 100 });
+    assert.ok(page.data.some((e) => e.id === market.eventId));
+    const all = [];
+    for await (const event of alice.events.all({ limit: 1 })) all.push(event.id);
+    assert.equal(all.length, page.total);
+    assert.equal((await alice.markets.get(market.slug)).id, market.id);
+    assert.deepEqual((await alice.markets.list([market.id])).map((m) => m.id), [market.id]);
+    const notFound = await thrown(alice.markets.get('no-such-market'));
+    assert.deepEqual([notFound.status, notFound.code], [404, 'NOT_FOUND']);
+    const invalid = await thrown(alice.events.list({ limit: 1000 }));
+    assert.deepEqual([invalid.status, invalid.code], [400, 'VALIDATION_FAILED']);
+    const unauthorized = await thrown(createClient({ baseUrl: server.url, credentials: { adminToken: 'wrong' } }).admin.credit(market.id, '1'));
+    assert.equal(unauthorized.status, 401);
+  });
+
+  it('places, lists and cancels signed orders; splits; reads balances and the book', async () => {
+    const order = await alice.orders.place({ tokenId: market.tokenId1, side: 'BUY', price: '0.42', size: '10' });
+    assert.deepEqual([order.status, order.price, order.amount, order.priceUint, order.feeRateBps], ['PENDING', 0.42, 10, '420000', 10]);
+    assert.notEqual(order.signature, '');
+    const book = await alice.book.get(market.tokenId1);
+    assert.deepEqual(book.bids.map((l) => [l.price, l.size]), [['0.42', '10']]);
+    const balance = await alice.account.balance();
+    assert.equal(balance.collateral.balance, '1000');
+    assert.ok(balance.collateral.locked.startsWith('4.2'));
+    assert.equal((await alice.orders.get(order.id)).marketInfo.outcomeIndex, 0);
+    assert.deepEqual((await alice.orders.list({ market: market.id })).map((o) => o.id), [order.id]);
+    const open = [];
+    for await (const o of alice.orders.all()) open.push(o.id);
+    assert.deepEqual(open, [order.id]);
+    assert.equal((await alice.orders.cancel(order.id)).status, 'CANCELLED');
+
+    const split = await bob.markets.split(market.id, '5');
+    assert.equal(split.amount, '5');
+    const tokens = (await bob.account.balance()).tokens.map((t) => [t.tokenId, t.balance]).sort();
+    assert.deepEqual(tokens, [[market.tokenId1, '5'], [market.tokenId2, '5']].sort());
+  });
+
+  it('places and cancels in batches of 50 with results in order', async () => {
+    const specs = Array.from({ length: 60 }, (_, i) => ({ tokenId: market.tokenId1, side: 'BUY' as const, price: i === 55 ? '0.5' : '0.01', size: i === 55 ? '100000' : '1' }));
+    const placed = await alice.orders.placeMany(specs);
+    assert.deepEqual(placed.map((r) => r.index), specs.map((_, i) => i));
+    assert.equal(placed.filter((r) => r.success).length, 59);
+    assert.match(placed[55]!.error!, /INSUFFICIENT_BALANCE/);
+    const ids = placed.flatMap((r) => (r.orderId ? [r.orderId] : []));
+    const cancelled = await alice.orders.cancelMany(ids);
+    assert.deepEqual(cancelled.map((r) => r.orderId), ids);
+    assert.ok(cancelled.every((r) => r.success));
+    assert.deepEqual((await alice.orders.cancelAll()).clearedMarkets, []);
+  });
+
+  it('refuses off-tick prices and sizes locally, before any request', async () => {
+    const refused = async (spec: { price: string; size: string }) => {
+      await assert.rejects(alice.orders.build({ tokenId: market.tokenId1, side: 'BUY', ...spec }), (error: unknown) => error instanceof OrderBuildError && error.code.startsWith('ORDER_'));
+    };
+    await refused({ price: '0.425', size: '10' });
+    await refused({ price: '1', size: '10' });
+    await refused({ price: '0.4', size: '1.00001' });
+    await assert.rejects(alice.orders.build({ tokenId: market.tokenId1, side: 'BUY', price: 0.4 as unknown as string, size: '1' }), OrderBuildError);
+  });
+
+  it('server refusals arrive as ExchangeErrors with the order-rule code', async () => {
+    const body = await alice.orders.build({ tokenId: market.tokenId1, side: 'BUY', price: '0.3', size: '1', postOnly: true });
+    await bob.orders.place({ tokenId: market.tokenId2, side: 'BUY', price: '0.8', size: '1' });
+    const error = await thrown(alice.orders.place(body));
+    assert.deepEqual([error.status, error.code], [400, 'POST_ONLY_WOULD_CROSS']);
+    await bob.orders.cancelAll();
+  });
+});
