@@ -24,6 +24,7 @@ type Command =
   | { kind: 'place'; request: PlaceOrderRequest }
   | { kind: 'cancel'; userId: string; orderId: string }
   | { kind: 'cancel-markets'; userId: string; marketIds: string[] }
+  | { kind: 'retire'; marketIds: string[]; work: (tx: Db) => Promise<void> }
   | { kind: 'tick' }
   | { kind: 'settle' };
 
@@ -142,6 +143,18 @@ export class MatchingEngine {
     else this.addRuntime(info);
   }
 
+  /**
+   * Stops trading markets for good (platform resolution): inside one engine transaction it cancels
+   * every open order of the markets (releasing their reservations, users told by `order-update`),
+   * then runs `work` (which records the resolution), so no order can slip in between. Once that
+   * commits, the markets' books are published empty and dropped from memory; `refreshMarket` and
+   * restarts never load them again because they are no longer ACTIVE. If `work` throws nothing
+   * changes: the batch fails and the books are rebuilt from the store.
+   */
+  async retireMarkets(marketIds: string[], work: (tx: Db) => Promise<void>): Promise<void> {
+    await this.queue.submit({ kind: 'retire', marketIds, work });
+  }
+
   /** The loaded market trading this token: every published market that has not resolved. */
   marketForToken(tokenId: string): MarketTradingInfo | undefined {
     const marketId = this.marketOfToken.get(tokenId);
@@ -218,6 +231,9 @@ export class MatchingEngine {
         return this.cancelOrder(tx, batch, command.userId, command.orderId);
       case 'cancel-markets':
         return { ok: true, cancelled: await this.cancelUserOrders(tx, batch, command.userId, new Set(command.marketIds)) };
+      case 'retire':
+        await this.retire(tx, batch, command.marketIds, command.work);
+        return { ok: true };
       case 'tick':
         await this.expireAndRelease(tx, batch);
         return { ok: true };
@@ -367,6 +383,28 @@ export class MatchingEngine {
     const mine = [...this.open.values()].filter((row) => row.user_id === userId && marketIds.has(row.market_id));
     for (const row of mine) await this.closeOpenOrder(tx, batch, row.id);
     return mine;
+  }
+
+  private async retire(tx: Db, batch: Batch, marketIds: string[], work: (tx: Db) => Promise<void>): Promise<void> {
+    const retiring = new Set(marketIds);
+    for (const marketId of retiring) {
+      const runtime = this.runtimes.get(marketId);
+      // Later commands of this batch see the market as resolved and are refused.
+      if (runtime) runtime.info = { ...runtime.info, status: 'RESOLVED', isResolved: true };
+    }
+    for (const row of [...this.open.values()]) if (retiring.has(row.market_id)) await this.closeOpenOrder(tx, batch, row.id);
+    await work(tx);
+    batch.afterCommit(() => {
+      for (const marketId of retiring) this.dropRuntime(marketId);
+    });
+  }
+
+  private dropRuntime(marketId: string): void {
+    const runtime = this.runtimes.get(marketId);
+    if (!runtime) return;
+    this.runtimes.delete(marketId);
+    this.marketOfToken.delete(runtime.info.tokenId1);
+    this.marketOfToken.delete(runtime.info.tokenId2);
   }
 
   /** Cancels an open order (by its owner, by self-trade prevention or by expiry) and frees its reservation. */
