@@ -10,6 +10,7 @@ import { DomainEvents } from './events/domain-events.ts';
 import { pino } from 'pino';
 import { createIdentity } from './identity/index.ts';
 import { createTrading, type Trading } from './orders/index.ts';
+import { createOracle, type Oracle } from './oracle/index.ts';
 import { attachRealtime } from './realtime/index.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
@@ -31,6 +32,7 @@ export interface RunningServer {
 export async function startServer(config: Config): Promise<RunningServer> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let trading: Trading | undefined;
+  let oracle: Oracle | undefined;
   try {
     await migrateToLatest(store.db);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
@@ -61,9 +63,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
       for (const id of ids) await engine.refreshMarket(id);
     };
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, events, ready: false };
+    oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, oracle, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     await trading.start();
+    oracle.start();
     const realtime = await attachRealtime(app.server, {
       events,
       books: { snapshot: (tokenId) => engine.bookSnapshot(tokenId) },
@@ -80,6 +84,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     let closed = false;
     const running = trading;
+    const runningOracle = oracle;
     return {
       app,
       ctx,
@@ -89,11 +94,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
         closed = true;
         ctx.ready = false;
         await app.close();
+        await runningOracle.stop();
         await running.stop();
         await store.close();
       },
     };
   } catch (error) {
+    await oracle?.stop();
     await trading?.stop();
     await store.close();
     throw error;

@@ -22,6 +22,9 @@ import { registerOrderEventsRoutes } from './orders/events-routes.ts';
 import { registerOrderQueryRoutes } from './orders/query-routes.ts';
 import { registerOrderBookRoutes } from './prices/order-book-routes.ts';
 import { registerSplitRoutes } from './markets/split-routes.ts';
+import { registerRedeemRoutes } from './markets/redeem-routes.ts';
+import { registerOracleRoutes } from './oracle/routes.ts';
+import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -79,6 +82,9 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerOrderQueryRoutes(api, ctx);
     registerOrderBookRoutes(api, ctx);
     registerSplitRoutes(api, ctx);
+    registerRedeemRoutes(api, ctx);
+    registerOracleRoutes(api, ctx);
+    registerOracleAdminRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

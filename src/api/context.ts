@@ -6,6 +6,7 @@ import type { Settlement } from '../settlement/types.ts';
 import type { Store } from '../store/database.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Trading } from '../orders/index.ts';
+import type { Oracle } from '../oracle/index.ts';
 import type { Logger } from 'pino';
 
 /**
@@ -26,6 +27,8 @@ export interface AppContext {
   readonly catalogue: Catalogue;
   /** The engine and the order services (src/orders). */
   readonly trading: Trading;
+  /** The optimistic oracle, platform resolution and redemption (src/oracle). */
+  readonly oracle: Oracle;
   /** Committed work is announced here; the real-time module listens. */
   readonly events: DomainEvents;
   readonly logger: Logger;

@@ -24,7 +24,7 @@ type Command =
   | { kind: 'place'; request: PlaceOrderRequest }
   | { kind: 'cancel'; userId: string; orderId: string }
   | { kind: 'cancel-markets'; userId: string; marketIds: string[] }
-  | { kind: 'retire'; marketIds: string[]; work: (tx: Db) => Promise<void> }
+  | { kind: 'retire'; work: RetireWork<unknown> }
   | { kind: 'tick' }
   | { kind: 'settle' };
 
@@ -34,7 +34,10 @@ interface UsedKeys {
   idempotency: Map<string, OrderRow>;
 }
 
-type CommandResult = PlaceOrderOutcome | CancelOrderOutcome | { ok: true; cancelled: OrderRow[] } | { ok: true };
+/** Work that records markets' resolution in the engine's transaction and names the markets it resolved. */
+export type RetireWork<T> = (tx: Db) => Promise<{ marketIds: string[]; result: T }>;
+
+type CommandResult = PlaceOrderOutcome | CancelOrderOutcome | { ok: true; cancelled: OrderRow[] } | { ok: true } | { ok: true; result: unknown };
 
 interface MarketRuntime {
   info: MarketTradingInfo;
@@ -144,15 +147,16 @@ export class MatchingEngine {
   }
 
   /**
-   * Stops trading markets for good (platform resolution): inside one engine transaction it cancels
-   * every open order of the markets (releasing their reservations, users told by `order-update`),
-   * then runs `work` (which records the resolution), so no order can slip in between. Once that
-   * commits, the markets' books are published empty and dropped from memory; `refreshMarket` and
-   * restarts never load them again because they are no longer ACTIVE. If `work` throws nothing
-   * changes: the batch fails and the books are rebuilt from the store.
+   * Stops trading markets for good (platform resolution). Inside one engine transaction, `work`
+   * records the resolution and names the markets it resolved; the engine then cancels every open
+   * order of those markets (releasing their reservations, users told by `order-update`), so no order
+   * can slip in between. After the commit their books are published empty and dropped from memory;
+   * `refreshMarket` and restarts never load them again because they are no longer ACTIVE. If `work`
+   * throws, the batch fails and the books are rebuilt from the store: nothing changed.
    */
-  async retireMarkets(marketIds: string[], work: (tx: Db) => Promise<void>): Promise<void> {
-    await this.queue.submit({ kind: 'retire', marketIds, work });
+  async retireMarkets<T>(work: RetireWork<T>): Promise<T> {
+    const outcome = (await this.queue.submit({ kind: 'retire', work })) as { result: T };
+    return outcome.result;
   }
 
   /** The loaded market trading this token: every published market that has not resolved. */
@@ -232,8 +236,7 @@ export class MatchingEngine {
       case 'cancel-markets':
         return { ok: true, cancelled: await this.cancelUserOrders(tx, batch, command.userId, new Set(command.marketIds)) };
       case 'retire':
-        await this.retire(tx, batch, command.marketIds, command.work);
-        return { ok: true };
+        return { ok: true, result: await this.retire(tx, batch, command.work) };
       case 'tick':
         await this.expireAndRelease(tx, batch);
         return { ok: true };
@@ -385,7 +388,8 @@ export class MatchingEngine {
     return mine;
   }
 
-  private async retire(tx: Db, batch: Batch, marketIds: string[], work: (tx: Db) => Promise<void>): Promise<void> {
+  private async retire(tx: Db, batch: Batch, work: RetireWork<unknown>): Promise<unknown> {
+    const { marketIds, result } = await work(tx);
     const retiring = new Set(marketIds);
     for (const marketId of retiring) {
       const runtime = this.runtimes.get(marketId);
@@ -393,10 +397,10 @@ export class MatchingEngine {
       if (runtime) runtime.info = { ...runtime.info, status: 'RESOLVED', isResolved: true };
     }
     for (const row of [...this.open.values()]) if (retiring.has(row.market_id)) await this.closeOpenOrder(tx, batch, row.id);
-    await work(tx);
     batch.afterCommit(() => {
       for (const marketId of retiring) this.dropRuntime(marketId);
     });
+    return result;
   }
 
   private dropRuntime(marketId: string): void {

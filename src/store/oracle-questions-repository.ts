@@ -84,3 +84,17 @@ export async function findOpenQuestions(db: Db): Promise<OracleState[]> {
   const rows = await db.selectFrom('oracle_questions').selectAll().where('status', 'in', ['PROPOSED', 'DISPUTED']).execute();
   return rows.map(toState);
 }
+
+/**
+ * The market row locked FOR UPDATE: every oracle transaction takes it first, so two proposals (or a
+ * dispute and the window's settlement) of one market run one after the other even before the
+ * question has a row of its own.
+ */
+export async function lockMarketRow(db: Db, marketId: string) {
+  return db.selectFrom('markets').selectAll().where('id', '=', marketId).forUpdate().executeTakeFirst();
+}
+
+/** The published markets of an event (not DRAFT), each locked FOR UPDATE in id order. */
+export async function lockPublishedMarketsOfEvent(db: Db, eventId: string) {
+  return db.selectFrom('markets').selectAll().where('event_id', '=', eventId).where('status', '!=', 'DRAFT').orderBy('id').forUpdate().execute();
+}

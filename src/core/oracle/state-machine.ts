@@ -6,6 +6,7 @@
  *
  * UNPROPOSED → PROPOSED → (window ends: tick) SETTLED → RESOLVED
  *              PROPOSED → (dispute) DISPUTED → (decide) SETTLED → RESOLVED
+ * `resolveQuestion` is the last step, SETTLED → RESOLVED.
  * `force` is the platform determining an outcome without the oracle (the other markets of a
  * negRisk event once one resolved YES): it settles from any unsettled state.
  */
@@ -52,8 +53,7 @@ export type OracleCommand =
   | { kind: 'dispute'; by: Extract<Caller, { kind: 'user' }> }
   | { kind: 'decide'; outcome: OracleOutcome }
   | { kind: 'tick' }
-  | { kind: 'force'; outcome: OracleOutcome }
-  | { kind: 'resolve' };
+  | { kind: 'force'; outcome: OracleOutcome };
 
 /**
  * Ledger effects, in the order to apply them. `lock`/`unlock` reserve and release a bond in its
@@ -101,10 +101,13 @@ export function applyOracle(marketId: string, state: OracleState, command: Oracl
     case 'force':
       if (state.status === 'SETTLED' || state.status === 'RESOLVED') return refuse('CONFLICT', `the question is already ${state.status}`);
       return settle(marketId, state, command.outcome, terms, nowMs);
-    case 'resolve':
-      if (state.status !== 'SETTLED') return refuse('CONFLICT', `the question is ${state.status}; only a SETTLED question resolves`);
-      return { ok: true, state: { ...state, status: 'RESOLVED', resolvedAtMs: nowMs }, effects: [] };
   }
+}
+
+/** Platform resolution of a settled question: SETTLED → RESOLVED, nothing moves. */
+export function resolveQuestion(state: OracleState, nowMs: number): OracleResult {
+  if (state.status !== 'SETTLED') return refuse('CONFLICT', `the question is ${state.status}; only a SETTLED question resolves`);
+  return { ok: true, state: { ...state, status: 'RESOLVED', resolvedAtMs: nowMs }, effects: [] };
 }
 
 function propose(marketId: string, state: OracleState, command: Extract<OracleCommand, { kind: 'propose' }>, terms: QuestionTerms, nowMs: number): OracleResult {
