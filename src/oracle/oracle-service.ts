@@ -8,9 +8,9 @@ import type { Settlement } from '../settlement/types.ts';
 import { findEventRow } from '../store/catalogue-events-repository.ts';
 import { findMarketById } from '../store/catalogue-markets-repository.ts';
 import type { Db } from '../store/database.ts';
-import { findDueProposals, findQuestion, findSettledUnresolved, lockMarketRow } from '../store/oracle-questions-repository.ts';
+import { findDueProposals, findQuestion, lockMarketRow } from '../store/oracle-questions-repository.ts';
 import { applyLedgerEffects } from './ledger-effects.ts';
-import { resolveSettledMarket, settleAndResolve, type SettleOutcome } from './platform-resolution.ts';
+import { settleAndResolve, type SettleOutcome } from './platform-resolution.ts';
 import { questionTerms } from './question-terms.ts';
 import { saveQuestionAndMarket } from './save-question.ts';
 
@@ -58,19 +58,13 @@ export class OracleService {
   }
 
   /**
-   * Settles every undisputed proposal whose window has ended and resolves its market; also finishes
-   * any question left SETTLED but unresolved. The manual clock calls it after moving time; the job
+   * Settles every undisputed proposal whose window has ended and resolves its market (both in one
+   * transaction, so a question is never left SETTLED but unresolved). The manual clock calls it after moving time; the job
    * calls it on a timer. Returns how many markets it resolved.
    */
   async tick(): Promise<number> {
     const { db, clock } = this.deps;
     let resolved = 0;
-    for (const marketId of await findSettledUnresolved(db, TICK_BATCH)) {
-      resolved += (await this.deps.retireMarkets(async (tx) => {
-        const ids = await resolveSettledMarket(tx, this.deps, marketId, clock.nowMs());
-        return { marketIds: ids, result: ids.length };
-      }));
-    }
     for (const marketId of await findDueProposals(db, new Date(clock.nowMs()), TICK_BATCH)) {
       const result = await this.settle(marketId, { kind: 'tick' });
       if (result.ok) resolved += result.resolvedMarketIds.length;

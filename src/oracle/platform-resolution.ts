@@ -34,16 +34,6 @@ export async function settleAndResolve(tx: Db, deps: ResolutionDeps, marketId: s
   return resolveSettled(tx, deps, market, event, settled.state, nowMs);
 }
 
-/** Platform resolution of a question already SETTLED (normally right after settling; also recovery). */
-export async function resolveSettledMarket(tx: Db, deps: ResolutionDeps, marketId: string, nowMs: number): Promise<string[]> {
-  const market = await lockMarketRow(tx, marketId);
-  if (!market) return [];
-  const state = await findQuestion(tx, marketId, true);
-  if (state.status !== 'SETTLED') return [];
-  const result = await resolveSettled(tx, deps, market, (await findEventRow(tx, market.event_id))!, state, nowMs);
-  return result.ok ? result.resolvedMarketIds : [];
-}
-
 async function settleOne(tx: Db, deps: ResolutionDeps, market: MarketRow, event: EventRow, command: OracleCommand, nowMs: number): Promise<OracleResult> {
   const state = await findQuestion(tx, market.id, true);
   const result = applyOracle(market.id, state, command, questionTerms(market, event), nowMs);

@@ -73,12 +73,6 @@ export async function findDueProposals(db: Db, now: Date, limit: number): Promis
   return rows.map((r) => r.market_id);
 }
 
-/** Settled questions whose platform resolution has not happened (left by a crash in between). */
-export async function findSettledUnresolved(db: Db, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom('oracle_questions').select('market_id').where('status', '=', 'SETTLED').limit(limit).execute();
-  return rows.map((r) => r.market_id);
-}
-
 /** Every question holding bonds (PROPOSED or DISPUTED), for the audit's expected locks. */
 export async function findOpenQuestions(db: Db): Promise<OracleState[]> {
   const rows = await db.selectFrom('oracle_questions').selectAll().where('status', 'in', ['PROPOSED', 'DISPUTED']).execute();

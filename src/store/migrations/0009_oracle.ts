@@ -29,7 +29,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
   await sql`CREATE INDEX oracle_questions_due ON oracle_questions (dispute_ends_at) WHERE status = 'PROPOSED'`.execute(db);
-  await sql`CREATE INDEX oracle_questions_settled ON oracle_questions (market_id) WHERE status = 'SETTLED'`.execute(db);
 
   await db.schema
     .createTable('redemptions')
