@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import { createIdentity } from './identity/index.ts';
 import { createTrading, type Trading } from './orders/index.ts';
 import { createMarketData } from './market-data/index.ts';
+import { createOracle, type Oracle } from './oracle/index.ts';
 import { attachRealtime } from './realtime/index.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
@@ -34,6 +35,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let trading: Trading | undefined;
   let engineLock: EngineLock | undefined;
+  let oracle: Oracle | undefined;
   try {
     await migrateToLatest(store.db);
     engineLock = await acquireEngineLock(config.databaseUrl);
@@ -66,9 +68,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     };
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, events, ready: false };
+    oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     await trading.start();
+    oracle.start();
     const realtime = await attachRealtime(app.server, {
       events,
       books: { snapshot: (tokenId) => engine.bookSnapshot(tokenId) },
@@ -86,6 +90,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     let closed = false;
     const running = trading;
     const lock = engineLock;
+    const runningOracle = oracle;
     return {
       app,
       ctx,
@@ -95,12 +100,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
         closed = true;
         ctx.ready = false;
         await app.close();
+        await runningOracle.stop();
         await running.stop();
         await lock.release();
         await store.close();
       },
     };
   } catch (error) {
+    await oracle?.stop();
     await trading?.stop();
     await engineLock?.release();
     await store.close();

@@ -26,6 +26,9 @@ import { registerTradeRoutes } from './trades/routes.ts';
 import { registerHolderRoutes } from './markets/holders-routes.ts';
 import { registerEventPositionRoutes } from './markets/event-positions-routes.ts';
 import { registerPriceHistoryRoutes } from './prices/price-history-routes.ts';
+import { registerRedeemRoutes } from './markets/redeem-routes.ts';
+import { registerOracleRoutes } from './oracle/routes.ts';
+import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -87,6 +90,9 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerHolderRoutes(api, ctx);
     registerEventPositionRoutes(api, ctx);
     registerPriceHistoryRoutes(api, ctx);
+    registerRedeemRoutes(api, ctx);
+    registerOracleRoutes(api, ctx);
+    registerOracleAdminRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

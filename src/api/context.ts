@@ -7,6 +7,7 @@ import type { Store } from '../store/database.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Trading } from '../orders/index.ts';
 import type { MarketData } from '../market-data/index.ts';
+import type { Oracle } from '../oracle/index.ts';
 import type { Logger } from 'pino';
 
 /**
@@ -29,6 +30,8 @@ export interface AppContext {
   readonly trading: Trading;
   /** Public trades, trade activity, price history, holders, market activity, event positions. */
   readonly marketData: MarketData;
+  /** The optimistic oracle, platform resolution and redemption (src/oracle). */
+  readonly oracle: Oracle;
   /** Committed work is announced here; the real-time module listens. */
   readonly events: DomainEvents;
   readonly logger: Logger;

@@ -7,7 +7,10 @@ import { findEvent, listEvents, type EventReadRow, type EventSortKey, type Event
 import { findMarketById, findMarketBySlug, findMarketsByIds, findMarketsOfEvents, findRecentMarketsOfEvent, type MarketRow } from '../store/catalogue-markets-repository.ts';
 import { eventVolume, lastTrades, marketVolumes } from '../store/catalogue-stats-repository.ts';
 import { findCategoriesOfEvents, findTagsOfEvents } from '../store/catalogue-taxonomy-repository.ts';
-import { toCategoryView, toEventView, toMarketView, toResolutionView, toTagView, type EventView, type MarketView, type MarketVolumeView } from './views.ts';
+import { toResolutionView } from '../core/oracle/resolution-view.ts';
+import { UNPROPOSED } from '../core/oracle/state-machine.ts';
+import { findQuestions } from '../store/oracle-questions-repository.ts';
+import { toCategoryView, toEventView, toMarketView, toTagView, type EventView, type MarketView, type MarketVolumeView } from './views.ts';
 
 /**
  * Public reads of the catalogue. `admin` is true for the operator's token: DRAFT rows are
@@ -96,27 +99,28 @@ export function createCatalogueReads(db: Db, clock: Clock): CatalogueReads {
     return { nowMs, now: new Date(nowMs), since24h: new Date(nowMs - DAY_MS) };
   };
 
-  async function marketViews(rows: MarketRow[], options: MarketOptions, livenessOf: (eventId: string) => number): Promise<MarketView[]> {
+  async function marketViews(rows: MarketRow[], options: MarketOptions): Promise<MarketView[]> {
     const ids = rows.map((r) => r.id);
-    const [last, volumes] = await Promise.all([
+    const [last, volumes, questions] = await Promise.all([
       lastTrades(db, ids),
       options.includeVolume ? marketVolumes(db, ids, times().since24h) : Promise.resolve(undefined),
+      options.includeResolution ? findQuestions(db, ids) : Promise.resolve(undefined),
     ]);
     return rows.map((row) => toMarketView(row, {
       chance: chanceOf(row, last.get(row.id)),
       volume: volumes ? (volumes.get(row.id) ?? { totalBaseUnits: 0n, last24hBaseUnits: 0n }) : undefined,
-      resolution: options.includeResolution ? toResolutionView(row, livenessOf(row.event_id)) : undefined,
+      // The oracle module owns questions; a market without one is UNPROPOSED.
+      resolution: questions ? toResolutionView(row.id, questions.get(row.id) ?? UNPROPOSED) : undefined,
       includeRewards: options.includeRewards,
     }));
   }
 
   async function eventViews(events: EventReadRow[], markets: MarketRow[], options: MarketOptions): Promise<EventView[]> {
     const ids = events.map((e) => e.id);
-    const liveness = new Map(events.map((e) => [e.id, e.liveness_seconds]));
     const [categories, tags, views] = await Promise.all([
       findCategoriesOfEvents(db, ids),
       findTagsOfEvents(db, ids),
-      marketViews(markets, options, (eventId) => liveness.get(eventId) ?? 0),
+      marketViews(markets, options),
     ]);
     return events.map((event) => toEventView(event, {
       categories: categories.filter((c) => c.event_id === event.id).map(toCategoryView),
@@ -197,12 +201,12 @@ export function createCatalogueReads(db: Db, clock: Clock): CatalogueReads {
       const rows = await findMarketsByIds(db, unique, admin);
       const order = new Map(unique.map((id, i) => [id, i]));
       rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-      return marketViews(rows, {}, () => 0);
+      return marketViews(rows, {});
     },
 
     async getMarket(idOrSlug, admin) {
       const row = await resolveMarket(idOrSlug, admin);
-      const [view] = await marketViews([row], {}, () => 0);
+      const [view] = await marketViews([row], {});
       return view!;
     },
 

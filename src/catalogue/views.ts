@@ -1,4 +1,5 @@
 import { formatUnits } from '../core/money.ts';
+import type { ResolutionView } from '../core/oracle/resolution-view.ts';
 import type { EventReadRow, EventStatus } from '../store/catalogue-events-repository.ts';
 import type { MarketRow } from '../store/catalogue-markets-repository.ts';
 import type { Volume } from '../store/catalogue-stats-repository.ts';
@@ -21,20 +22,7 @@ export interface CategoryView {
   position: number;
 }
 
-export type OracleOutcome = 'YES' | 'NO' | 'TIE';
-
-/** EXTENSIONS.md section 4 Resolution, as far as the catalogue's columns tell it. */
-export interface ResolutionView {
-  marketId: string;
-  status: 'UNPROPOSED' | 'PROPOSED' | 'DISPUTED' | 'SETTLED' | 'RESOLVED';
-  proposedOutcome: OracleOutcome | null;
-  proposedAt: string | null;
-  disputeEndsAt: string | null;
-  disputed: boolean;
-  finalOutcome: OracleOutcome | null;
-  settledAt: string | null;
-  resolvedAt: string | null;
-}
+export type { ResolutionView };
 
 export interface MarketView {
   id: string;
@@ -136,25 +124,6 @@ export const toCategoryView = (row: CategoryRow): CategoryView => ({
   active: row.active,
   position: row.position,
 });
-
-const asOutcome = (value: string | null): OracleOutcome | null => (value === 'YES' || value === 'NO' || value === 'TIE' ? value : null);
-
-/** The resolution state read from the market's oracle columns; the oracle module owns the writes. */
-export function toResolutionView(row: MarketRow, livenessSeconds: number): ResolutionView {
-  const resolvedAt = row.resolved_on_adapter_timestamp > 0n ? new Date(Number(row.resolved_on_adapter_timestamp) * 1000).toISOString() : null;
-  const status = row.is_resolved ? 'RESOLVED' : row.is_settled ? 'SETTLED' : row.is_disputed ? 'DISPUTED' : row.has_proposed_price ? 'PROPOSED' : 'UNPROPOSED';
-  return {
-    marketId: row.id,
-    status,
-    proposedOutcome: asOutcome(row.proposed_price),
-    proposedAt: iso(row.proposed_at),
-    disputeEndsAt: row.proposed_at ? new Date(row.proposed_at.getTime() + livenessSeconds * 1000).toISOString() : null,
-    disputed: row.is_disputed,
-    finalOutcome: asOutcome(row.market_resolved_to),
-    settledAt: row.is_settled ? resolvedAt : null,
-    resolvedAt: row.is_resolved ? resolvedAt : null,
-  };
-}
 
 export interface MarketExtras {
   chance: number;

@@ -24,6 +24,7 @@ type Command =
   | { kind: 'place'; request: PlaceOrderRequest }
   | { kind: 'cancel'; userId: string; orderId: string }
   | { kind: 'cancel-markets'; userId: string; marketIds: string[] }
+  | { kind: 'retire'; work: RetireWork<unknown> }
   | { kind: 'tick' }
   | { kind: 'settle' };
 
@@ -33,7 +34,10 @@ interface UsedKeys {
   idempotency: Map<string, OrderRow>;
 }
 
-type CommandResult = PlaceOrderOutcome | CancelOrderOutcome | { ok: true; cancelled: OrderRow[] } | { ok: true };
+/** Work that records markets' resolution in the engine's transaction and names the markets it resolved. */
+export type RetireWork<T> = (tx: Db) => Promise<{ marketIds: string[]; result: T }>;
+
+type CommandResult = PlaceOrderOutcome | CancelOrderOutcome | { ok: true; cancelled: OrderRow[] } | { ok: true } | { ok: true; result: unknown };
 
 interface MarketRuntime {
   info: MarketTradingInfo;
@@ -142,6 +146,19 @@ export class MatchingEngine {
     else this.addRuntime(info);
   }
 
+  /**
+   * Stops trading markets for good (platform resolution). Inside one engine transaction, `work`
+   * records the resolution and names the markets it resolved; the engine then cancels every open
+   * order of those markets (releasing their reservations, users told by `order-update`), so no order
+   * can slip in between. After the commit their books are published empty and dropped from memory;
+   * `refreshMarket` and restarts never load them again because they are no longer ACTIVE. If `work`
+   * throws, the batch fails and the books are rebuilt from the store: nothing changed.
+   */
+  async retireMarkets<T>(work: RetireWork<T>): Promise<T> {
+    const outcome = (await this.queue.submit({ kind: 'retire', work })) as { result: T };
+    return outcome.result;
+  }
+
   /** The loaded market trading this token: every published market that has not resolved. */
   marketForToken(tokenId: string): MarketTradingInfo | undefined {
     const marketId = this.marketOfToken.get(tokenId);
@@ -226,6 +243,8 @@ export class MatchingEngine {
         return this.cancelOrder(tx, batch, command.userId, command.orderId);
       case 'cancel-markets':
         return { ok: true, cancelled: this.cancelUserOrders(batch, command.userId, new Set(command.marketIds)) };
+      case 'retire':
+        return { ok: true, result: await this.retire(tx, batch, command.work) };
       case 'tick':
         this.expireAndRelease(batch);
         return { ok: true };
@@ -381,6 +400,29 @@ export class MatchingEngine {
     const mine = [...this.open.values()].filter((row) => row.user_id === userId && marketIds.has(row.market_id));
     for (const row of mine) this.closeOpenOrder(batch, row.id);
     return mine;
+  }
+
+  private async retire(tx: Db, batch: Batch, work: RetireWork<unknown>): Promise<unknown> {
+    const { marketIds, result } = await work(tx);
+    const retiring = new Set(marketIds);
+    for (const marketId of retiring) {
+      const runtime = this.runtimes.get(marketId);
+      // Later commands of this batch see the market as resolved and are refused.
+      if (runtime) runtime.info = { ...runtime.info, status: 'RESOLVED', isResolved: true };
+    }
+    for (const row of [...this.open.values()]) if (retiring.has(row.market_id)) this.closeOpenOrder(batch, row.id);
+    batch.afterCommit(() => {
+      for (const marketId of retiring) this.dropRuntime(marketId);
+    });
+    return result;
+  }
+
+  private dropRuntime(marketId: string): void {
+    const runtime = this.runtimes.get(marketId);
+    if (!runtime) return;
+    this.runtimes.delete(marketId);
+    this.marketOfToken.delete(runtime.info.tokenId1);
+    this.marketOfToken.delete(runtime.info.tokenId2);
   }
 
   /** Cancels an open order (by its owner, by self-trade prevention or by expiry) and frees its reservation. */

@@ -107,6 +107,11 @@ export interface RedeemReceipt extends LedgerReceipt {
   payoutBaseUnits: bigint;
 }
 
+/** One ledger transaction redeeming several markets; markets where nothing was held are left out. */
+export interface BatchRedeemReceipt extends LedgerReceipt {
+  markets: Array<{ conditionId: string; burned: [bigint, bigint]; payoutBaseUnits: bigint }>;
+}
+
 export interface BalanceRow {
   balance: bigint;
   locked: bigint;
@@ -168,6 +173,8 @@ export interface Settlement {
   resolveMarket(tx: Db, market: MarketTokens, outcome: ResolutionOutcome): Promise<void>;
   /** Burns the account's available tokens of a resolved market and pays them out; null when it holds none. */
   redeem(tx: Db, r: { account: string; market: MarketTokens; ref: string }): Promise<RedeemReceipt | null>;
+  /** Like `redeem` for several resolved markets at once, as one ledger transaction; null when none held anything. */
+  redeemBatch(tx: Db, r: { account: string; markets: MarketTokens[]; ref: string }): Promise<BatchRedeemReceipt | null>;
   /** One ledger transaction per fill, written in a few batched statements. */
   settleTrades(tx: Db, fills: TradeFill[]): Promise<{ tradeId: string; txHash: string }[]>;
   balances(db: Db, account: string): Promise<AccountBalances>;

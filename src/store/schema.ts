@@ -302,4 +302,38 @@ export interface Database {
   event_categories: EventCategoriesTable;
   event_tags: EventTagsTable;
   markets: MarketsTable;
+  oracle_questions: OracleQuestionsTable;
+  redemptions: RedemptionsTable;
+}
+
+/** An oracle question past UNPROPOSED (migration 0009_oracle); null accounts are the operator. */
+export interface OracleQuestionsTable {
+  market_id: string;
+  status: 'PROPOSED' | 'DISPUTED' | 'SETTLED' | 'RESOLVED';
+  proposed_outcome: 'YES' | 'NO' | 'TIE' | null;
+  proposer_account: string | null;
+  proposer_user_id: string | null;
+  proposal_bond_base_units: bigint;
+  proposed_at: Date | null;
+  dispute_ends_at: Date | null;
+  disputer_account: string | null;
+  disputer_user_id: string | null;
+  dispute_bond_base_units: bigint;
+  disputed_at: Date | null;
+  final_outcome: 'YES' | 'NO' | 'TIE' | null;
+  settled_at: Date | null;
+  resolved_at: Date | null;
+  updated_at: Date;
+}
+
+export interface RedemptionsTable {
+  id: string;
+  user_id: string;
+  account: string;
+  market_id: string;
+  tx_hash: string;
+  burned1_base_units: bigint;
+  burned2_base_units: bigint;
+  payout_base_units: bigint;
+  created_at: Date;
 }

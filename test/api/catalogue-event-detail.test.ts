@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { updateMarket } from '../../src/store/catalogue-markets-repository.ts';
 import { createDraftEvent, createPublishedEvent, insertTestTrade, patchMarket } from '../helpers/catalogue.ts';
-import { expectError, get } from '../helpers/http.ts';
+import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 describe('GET /events/{id_or_slug} and its volume', () => {
@@ -55,20 +54,17 @@ describe('GET /events/{id_or_slug} and its volume', () => {
     assert.equal(full.markets[0].chance, 0.25);
   });
 
-  it('shows a resolved market resolution from its columns', async () => {
+  it('shows a resolved market resolution from its oracle question', async () => {
     const { event, markets } = await createPublishedEvent(server, { liveness: 60 });
-    const proposedAt = new Date('2030-01-01T00:00:00.000Z');
-    await updateMarket(server.ctx.store.db, markets[0]!.id, {
-      status: 'RESOLVED', is_resolved: true, is_settled: true, has_proposed_price: true, proposed_price: 'YES', proposed_at: proposedAt,
-      market_resolved_to: 'YES', resolved_on_adapter_timestamp: 1_893_456_000n,
-    });
+    const proposed = await post(server.api(`/admin/markets/${markets[0]!.id}/oracle/propose`), { outcome: 'YES' }, server.adminHeaders);
+    assert.equal(proposed.status, 200, JSON.stringify(proposed.body));
+    const clock = (await post(server.api('/admin/clock'), { advanceMs: 60_000 }, server.adminHeaders)).body.now;
     const market = (await read(event.id, 'includeResolution=true')).body.markets[0];
     assert.equal(market.marketResolvedTo, 'YES');
-    assert.equal(market.resolvedOnAdapterTimestamp, 1_893_456_000);
+    assert.equal(market.resolvedOnAdapterTimestamp, Math.floor(Date.parse(clock) / 1000));
     assert.deepEqual(market.resolution, {
-      marketId: markets[0]!.id, status: 'RESOLVED', proposedOutcome: 'YES', proposedAt: proposedAt.toISOString(),
-      disputeEndsAt: '2030-01-01T00:01:00.000Z', disputed: false, finalOutcome: 'YES',
-      settledAt: '2030-01-01T00:00:00.000Z', resolvedAt: '2030-01-01T00:00:00.000Z',
+      marketId: markets[0]!.id, status: 'RESOLVED', proposedOutcome: 'YES', proposedAt: proposed.body.proposedAt,
+      disputeEndsAt: clock, disputed: false, finalOutcome: 'YES', settledAt: clock, resolvedAt: clock,
     });
   });
 

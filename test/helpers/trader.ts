@@ -9,6 +9,7 @@ import { createApiKey, signedRequest, signIn, type ApiCredentials, type SignedIn
 import { get, post, type JsonResponse } from './http.ts';
 import { auditLedger } from '../../src/settlement/audit.ts';
 import { expectedOrderLocks } from '../../src/settlement/expected-locks.ts';
+import { addBondLocks } from '../../src/oracle/bond-locks.ts';
 import type { ApiServer, TestServer } from './server.ts';
 
 export interface Trader {
@@ -126,9 +127,9 @@ export async function placeOrder(server: ApiServer, trader: Trader, spec: OrderS
   return trader.call('POST', '/orders', await orderBody(server, trader, spec));
 }
 
-/** Runs the ledger audit with what the stored orders and matched trades must keep locked. */
+/** Runs the ledger audit with what the stored orders, matched trades and oracle bonds must keep locked. */
 export async function expectAuditClean(server: TestServer): Promise<void> {
   const db = server.ctx.store.db;
-  const report = await auditLedger(db, await expectedOrderLocks(db));
+  const report = await auditLedger(db, await addBondLocks(db, await expectedOrderLocks(db)));
   if (!report.ok) throw new Error(`ledger audit failed: ${JSON.stringify(report.violations, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
 }

@@ -7,7 +7,8 @@ import { DateTime, errorResponses } from '../schemas/common.ts';
 
 /**
  * POST /admin/clock: moves the manual clock (tests); 404 on the real clock (EXTENSIONS.md section 11).
- * The engine runs its timers at once, so a test that moves time sees the expiries it caused.
+ * The engine and the oracle run their timers at once, so a test that moves time sees the expiries
+ * and oracle settlements it caused.
  */
 export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/admin/clock', {
@@ -35,6 +36,8 @@ export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
     }
     // What became due at the new time (expiries, speed bumps) happens before the call returns.
     await ctx.trading.engine.tick();
+    // Oracle windows that ended settle, and their markets resolve, before the call returns too.
+    await ctx.oracle.service.tick();
     return { now: new Date(ms).toISOString() };
   });
 }

@@ -9,7 +9,7 @@ export const TICK_SIZES = ['0.1', '0.01', '0.001', '0.0001'] as const;
 export const TickSizeSchema = oneOf(TICK_SIZES, 'minimum price increment');
 export const MarketStatusSchema = oneOf(['DRAFT', 'ACTIVE', 'RESOLVED'] as const);
 export const EventStatusSchema = oneOf(['DRAFT', 'ACTIVE', 'RESOLVED', 'ENDED'] as const);
-const OracleOutcome = oneOf(['YES', 'NO', 'TIE'] as const);
+export const OracleOutcome = oneOf(['YES', 'NO', 'TIE'] as const);
 const JsonObject = Type.Object({}, { additionalProperties: true });
 
 export const TagSchema = Type.Object({ id: Uuid, slug: Type.String(), label: Type.String(), type: Type.String() });

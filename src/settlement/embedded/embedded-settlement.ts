@@ -1,16 +1,16 @@
 import type { Clock } from '../../clock.ts';
 import type { Db } from '../../store/database.ts';
 import { findBalance, listAccountBalances, lockAvailable, lockBalances, unlock } from '../../store/ledger-balances-repository.ts';
-import { findMarket, setMarketPayout, upsertMarkets } from '../../store/ledger-journal-repository.ts';
+import { findMarket, setMarketPayout, upsertMarkets, type LedgerMarket } from '../../store/ledger-journal-repository.ts';
 import {
   COLLATERAL, InsufficientBalanceError, LedgerStateError,
-  type AccountBalances, type Credit, type LedgerReceipt, type MarketTokens, type Movement, type RedeemReceipt,
+  type AccountBalances, type BatchRedeemReceipt, type Credit, type LedgerReceipt, type MarketTokens, type Movement, type RedeemReceipt,
   type ResolutionOutcome, type Settlement, type SplitOrMerge, type TradeFill, type Transfer,
 } from '../types.ts';
 import { sealNextBlock } from './blocks.ts';
 import { BatchedLockSession } from './lock-session.ts';
 import { recordGuardedPosting, recordPostings } from './journal.ts';
-import { mergePosting, redeemPosting, splitPosting, tradePosting, type Payout } from './postings.ts';
+import { mergePosting, redeemPayout, redeemPosting, splitPosting, tradePosting, type Payout, type Posting } from './postings.ts';
 import { inTransaction } from './retry.ts';
 
 const PAYOUTS: Record<ResolutionOutcome, Payout> = {
@@ -95,21 +95,36 @@ export class EmbeddedSettlement implements Settlement {
   }
 
   async redeem(tx: Db, r: { account: string; market: MarketTokens; ref: string }): Promise<RedeemReceipt | null> {
-    const market = await findMarket(tx, r.market.conditionId);
-    if (!market?.payout) throw new LedgerStateError(`market ${r.market.conditionId} is not resolved`);
-    const keys = [market.tokenId1, market.tokenId2].sort().map((asset) => ({ account: r.account, asset }));
+    const batch = await this.redeemBatch(tx, { account: r.account, markets: [r.market], ref: r.ref });
+    const one = batch?.markets[0];
+    return batch && one ? { txHash: batch.txHash, burned: one.burned, payoutBaseUnits: one.payoutBaseUnits } : null;
+  }
+
+  async redeemBatch(tx: Db, r: { account: string; markets: MarketTokens[]; ref: string }): Promise<BatchRedeemReceipt | null> {
+    const resolved: Array<{ market: LedgerMarket; payout: Payout }> = [];
+    for (const tokens of r.markets) {
+      const market = await findMarket(tx, tokens.conditionId);
+      if (!market?.payout) throw new LedgerStateError(`market ${tokens.conditionId} is not resolved`);
+      resolved.push({ market, payout: market.payout });
+    }
+    const keys = resolved.flatMap(({ market }) => [market.tokenId1, market.tokenId2]).sort().map((asset) => ({ account: r.account, asset }));
     const rows = await lockBalances(tx, keys);
     const available = (tokenId: string) => {
       const row = rows.find((x) => x.asset === tokenId);
       return row ? row.balance - row.locked : 0n;
     };
-    const a1 = available(market.tokenId1);
-    const a2 = available(market.tokenId2);
-    if (a1 === 0n && a2 === 0n) return null;
-    const posting = redeemPosting(r.account, market, market.payout, a1, a2, r.ref);
-    const [txHash] = await recordPostings(tx, [posting], this.clock.nowMs());
-    const paid = posting.legs.find((l) => l.reason === 'REDEEM_PAYOUT')?.balanceDelta ?? 0n;
-    return { txHash: txHash!, burned: [a1, a2], payoutBaseUnits: paid };
+    const legs: Posting['legs'] = [];
+    const markets: BatchRedeemReceipt['markets'] = [];
+    for (const { market, payout } of resolved) {
+      const a1 = available(market.tokenId1);
+      const a2 = available(market.tokenId2);
+      if (a1 === 0n && a2 === 0n) continue;
+      legs.push(...redeemPosting(r.account, market, payout, a1, a2, r.ref).legs);
+      markets.push({ conditionId: market.conditionId, burned: [a1, a2], payoutBaseUnits: redeemPayout(payout, a1, a2) });
+    }
+    if (markets.length === 0) return null;
+    const [txHash] = await recordPostings(tx, [{ kind: 'REDEEM', ref: r.ref, legs }], this.clock.nowMs());
+    return { txHash: txHash!, markets };
   }
 
   async settleTrades(tx: Db, fills: TradeFill[]): Promise<{ tradeId: string; txHash: string }[]> {

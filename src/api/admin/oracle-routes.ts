@@ -1,0 +1,35 @@
+import type { AppContext } from '../context.ts';
+import { MarketIdParams, OutcomeBody, ResolutionSchema } from '../oracle/schemas.ts';
+import { errorResponses } from '../schemas/common.ts';
+import type { TypedApp } from '../typed-app.ts';
+
+/**
+ * EXTENSIONS.md section 3: the operator's proposal (no bond, no reward, any time, same dispute
+ * window) and the escalation vote that settles a DISPUTED question (409 otherwise) and resolves
+ * the market at once.
+ */
+export function registerOracleAdminRoutes(api: TypedApp, ctx: AppContext): void {
+  api.post('/admin/markets/:marketId/oracle/propose', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: 'Operator proposal (no bond)',
+      security: [{ bearer: [] }],
+      params: MarketIdParams,
+      body: OutcomeBody,
+      response: { 200: ResolutionSchema, ...errorResponses(400, 401, 404, 409) },
+    },
+  }, async (request) => ctx.oracle.service.propose({ kind: 'operator' }, request.params.marketId, request.body.outcome));
+
+  api.post('/admin/markets/:marketId/oracle/decide', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: 'Decide a disputed question; the market resolves',
+      security: [{ bearer: [] }],
+      params: MarketIdParams,
+      body: OutcomeBody,
+      response: { 200: ResolutionSchema, ...errorResponses(400, 401, 404, 409) },
+    },
+  }, async (request) => ctx.oracle.service.decide(request.params.marketId, request.body.outcome));
+}

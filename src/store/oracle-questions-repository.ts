@@ -1,0 +1,94 @@
+import type { Selectable } from 'kysely';
+import { UNPROPOSED, type BondParty, type OracleState } from '../core/oracle/state-machine.ts';
+import type { Db } from './database.ts';
+import type { OracleQuestionsTable } from './schema.ts';
+
+/** Oracle questions (migration 0009_oracle): a market without a row is UNPROPOSED. */
+type QuestionRow = Selectable<OracleQuestionsTable>;
+
+const ms = (date: Date | null) => (date ? date.getTime() : null);
+const date = (value: number | null) => (value === null ? null : new Date(value));
+
+function party(account: string | null, userId: string | null, bond: bigint, present: boolean): BondParty | null {
+  return present ? { account, userId, bondBaseUnits: bond } : null;
+}
+
+function toState(row: QuestionRow): OracleState {
+  return {
+    status: row.status,
+    proposedOutcome: row.proposed_outcome,
+    proposer: party(row.proposer_account, row.proposer_user_id, row.proposal_bond_base_units, row.proposed_at !== null),
+    proposedAtMs: ms(row.proposed_at),
+    disputeEndsAtMs: ms(row.dispute_ends_at),
+    disputer: party(row.disputer_account, row.disputer_user_id, row.dispute_bond_base_units, row.disputed_at !== null),
+    disputedAtMs: ms(row.disputed_at),
+    finalOutcome: row.final_outcome,
+    settledAtMs: ms(row.settled_at),
+    resolvedAtMs: ms(row.resolved_at),
+  };
+}
+
+/** The question of a market, locked FOR UPDATE when `lock` (callers then save it in the same transaction). */
+export async function findQuestion(db: Db, marketId: string, lock = false): Promise<OracleState> {
+  let query = db.selectFrom('oracle_questions').selectAll().where('market_id', '=', marketId);
+  if (lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  return row ? toState(row) : UNPROPOSED;
+}
+
+export async function findQuestions(db: Db, marketIds: string[]): Promise<Map<string, OracleState>> {
+  if (marketIds.length === 0) return new Map();
+  const rows = await db.selectFrom('oracle_questions').selectAll().where('market_id', 'in', marketIds).execute();
+  return new Map(rows.map((row) => [row.market_id, toState(row)]));
+}
+
+export async function saveQuestion(db: Db, marketId: string, state: OracleState, now: Date): Promise<void> {
+  if (state.status === 'UNPROPOSED') throw new Error('an UNPROPOSED question has no row');
+  const row = {
+    status: state.status,
+    proposed_outcome: state.proposedOutcome,
+    proposer_account: state.proposer?.account ?? null,
+    proposer_user_id: state.proposer?.userId ?? null,
+    proposal_bond_base_units: state.proposer?.bondBaseUnits ?? 0n,
+    proposed_at: date(state.proposedAtMs),
+    dispute_ends_at: date(state.disputeEndsAtMs),
+    disputer_account: state.disputer?.account ?? null,
+    disputer_user_id: state.disputer?.userId ?? null,
+    dispute_bond_base_units: state.disputer?.bondBaseUnits ?? 0n,
+    disputed_at: date(state.disputedAtMs),
+    final_outcome: state.finalOutcome,
+    settled_at: date(state.settledAtMs),
+    resolved_at: date(state.resolvedAtMs),
+    updated_at: now,
+  };
+  await db.insertInto('oracle_questions').values({ market_id: marketId, ...row })
+    .onConflict((oc) => oc.column('market_id').doUpdateSet(row)).execute();
+}
+
+/** Markets whose undisputed proposal's window has ended by `now`, oldest first. */
+export async function findDueProposals(db: Db, now: Date, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('oracle_questions').select('market_id')
+    .where('status', '=', 'PROPOSED').where('dispute_ends_at', '<=', now)
+    .orderBy('dispute_ends_at').limit(limit).execute();
+  return rows.map((r) => r.market_id);
+}
+
+/** Every question holding bonds (PROPOSED or DISPUTED), for the audit's expected locks. */
+export async function findOpenQuestions(db: Db): Promise<OracleState[]> {
+  const rows = await db.selectFrom('oracle_questions').selectAll().where('status', 'in', ['PROPOSED', 'DISPUTED']).execute();
+  return rows.map(toState);
+}
+
+/**
+ * The market row locked FOR UPDATE: every oracle transaction takes it first, so two proposals (or a
+ * dispute and the window's settlement) of one market run one after the other even before the
+ * question has a row of its own.
+ */
+export async function lockMarketRow(db: Db, marketId: string) {
+  return db.selectFrom('markets').selectAll().where('id', '=', marketId).forUpdate().executeTakeFirst();
+}
+
+/** The published markets of an event (not DRAFT), each locked FOR UPDATE in id order. */
+export async function lockPublishedMarketsOfEvent(db: Db, eventId: string) {
+  return db.selectFrom('markets').selectAll().where('event_id', '=', eventId).where('status', '!=', 'DRAFT').orderBy('id').forUpdate().execute();
+}
