@@ -15,7 +15,7 @@ import { createOracle, type Oracle } from './oracle/index.ts';
 import { attachRealtime } from './realtime/index.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
-import { acquireEngineLock, type EngineLock } from './store/engine-lock.ts';
+import { tryEngineLock, type EngineLock } from './store/engine-lock.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 
@@ -38,7 +38,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let oracle: Oracle | undefined;
   try {
     await migrateToLatest(store.db);
-    engineLock = await acquireEngineLock(config.databaseUrl);
+    engineLock = await tryEngineLock(config.databaseUrl);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const cursorSecret = await getOrCreateSetting(store.db, 'cursor_secret', () => randomBytes(32).toString('hex'));
@@ -71,8 +71,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
-    await trading.start();
-    oracle.start();
+    if (engineLock.held) {
+      await trading.start();
+      oracle.start();
+    } else {
+      logger.warn('another node runs the matching engine on this database: this node serves reads and real-time fan-out, and answers order commands with 503');
+    }
     const realtime = await attachRealtime(app.server, {
       events,
       books: { snapshot: (tokenId) => engine.bookSnapshot(tokenId) },

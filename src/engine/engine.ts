@@ -13,6 +13,7 @@ import { maxTradeSeq } from '../store/trades-repository.ts';
 import { Batch } from './batch.ts';
 import { diffLevels, formatPrice, formatSize, toOrderBook, type OrderBookResponse } from './book-view.ts';
 import { GroupCommitQueue } from './group-commit-queue.ts';
+import { EngineUnavailableError } from './queue-full-error.ts';
 import type { MarketDirectory } from './market-directory.ts';
 import { toOrderResponse, toTradeResponse } from './shapes.ts';
 import { SettlementRounds } from './settlement-rounds.ts';
@@ -77,6 +78,7 @@ export class MatchingEngine {
   private nextBookSeq = 1n;
   private nextTradeSeq = 1n;
   private timer: NodeJS.Timeout | undefined;
+  private running = false;
 
   constructor(private readonly options: EngineOptions) {
     this.queue = new GroupCommitQueue<Command, CommandResult>({
@@ -92,26 +94,34 @@ export class MatchingEngine {
     await this.load();
     this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
     this.timer.unref();
+    this.running = true;
     this.scheduleSettlement();
   }
 
+  /** Only a started engine takes commands: a node that does not run it refuses them (503). */
+  private submit(command: Command): Promise<CommandResult> {
+    if (!this.running) return Promise.reject(new EngineUnavailableError());
+    return this.queue.submit(command);
+  }
+
   async stop(): Promise<void> {
+    this.running = false;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.queue.idle();
   }
 
   place(request: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
-    return this.queue.submit({ kind: 'place', request }) as Promise<PlaceOrderOutcome>;
+    return this.submit({ kind: 'place', request }) as Promise<PlaceOrderOutcome>;
   }
 
   cancel(userId: string, orderId: string): Promise<CancelOrderOutcome> {
-    return this.queue.submit({ kind: 'cancel', userId, orderId }) as Promise<CancelOrderOutcome>;
+    return this.submit({ kind: 'cancel', userId, orderId }) as Promise<CancelOrderOutcome>;
   }
 
   /** Cancels every open order of the user in the given markets. */
   async cancelInMarkets(userId: string, marketIds: string[]): Promise<OrderRow[]> {
-    const result = (await this.queue.submit({ kind: 'cancel-markets', userId, marketIds })) as { cancelled: OrderRow[] };
+    const result = (await this.submit({ kind: 'cancel-markets', userId, marketIds })) as { cancelled: OrderRow[] };
     return result.cancelled;
   }
 
@@ -124,12 +134,12 @@ export class MatchingEngine {
 
   /** Expires due orders and releases due speed-bumped orders (the timer calls it; so does the manual clock). */
   async tick(): Promise<void> {
-    await this.queue.submit({ kind: 'tick' });
+    if (this.running) await this.submit({ kind: 'tick' });
   }
 
   /** Mines matched trades and confirms mined ones, as many rounds as there is work for. */
   async settle(): Promise<void> {
-    while (this.rounds.hasWork) await this.queue.submit({ kind: 'settle' });
+    while (this.rounds.hasWork) await this.submit({ kind: 'settle' });
   }
 
   /** Whether a market is loaded: every published, unresolved market is. */
@@ -155,7 +165,7 @@ export class MatchingEngine {
    * throws, the batch fails and the books are rebuilt from the store: nothing changed.
    */
   async retireMarkets<T>(work: RetireWork<T>): Promise<T> {
-    const outcome = (await this.queue.submit({ kind: 'retire', work })) as { result: T };
+    const outcome = (await this.submit({ kind: 'retire', work })) as { result: T };
     return outcome.result;
   }
 

@@ -10,3 +10,10 @@ export class QueueFullError extends AppError {
     super('SERVICE_UNAVAILABLE', message);
   }
 }
+
+/** This node does not run the matching engine (another node holds it); safe to retry there. */
+export class EngineUnavailableError extends AppError {
+  constructor() {
+    super('SERVICE_UNAVAILABLE', 'this node does not run the matching engine; send order commands to the node that does');
+  }
+}
