@@ -5,6 +5,7 @@ import * as m0004 from './0004_trading.ts';
 import * as m0005 from './0005_identity.ts';
 import * as m0006 from './0006_catalogue.ts';
 import * as m0007 from './0007_ledger.ts';
+import * as m0010 from './0010_activity_indexes.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0005_identity': m0005,
   '0006_catalogue': m0006,
   '0007_ledger': m0007,
+  '0010_activity_indexes': m0010,
 };
