@@ -145,12 +145,12 @@ function ledgerBranch(f: ActivityFilter, page: ActivityPageQuery, rows: number):
   const { conditions, orderBy } = keysetParts(page, sortExpr, key);
   return sql`(SELECT l.market_id, l.account, l.type, NULL::text AS token_id,
       (CASE WHEN l.type = 'REDEEM'
-        THEN floor(coalesce((SELECT p.amount FROM ledger_entries p WHERE p.tx_seq = l.seq AND p.reason = 'REDEEM_PAYOUT'), 0) * 1000000 / l.amount)
+        THEN div(coalesce((SELECT p.amount FROM ledger_entries p WHERE p.tx_seq = l.seq AND p.reason = 'REDEEM_PAYOUT'), 0) * 1000000, l.amount)
         ELSE 1000000 END)::text AS price_micros,
       l.amount, 0::numeric AS fee, l.hash, l.at, ${sortExpr} AS sort_value, ${key} AS row_key
     FROM (
       SELECT m.id AS market_id, le.account, lt.kind AS type, lt.tx_hash AS hash, lt.created_at AS at, lt.seq,
-        CASE WHEN lt.kind = 'REDEEM' THEN sum(abs(le.amount)) ELSE sum(abs(le.amount)) / 2 END AS amount
+        CASE WHEN lt.kind = 'REDEEM' THEN sum(abs(le.amount)) ELSE div(sum(abs(le.amount)), 2) END AS amount
       FROM ledger_entries le
       JOIN ledger_transactions lt ON lt.seq = le.tx_seq
       JOIN markets m ON le.asset IN (m.token_id1, m.token_id2)
