@@ -23,6 +23,7 @@ import { registerOrderQueryRoutes } from './orders/query-routes.ts';
 import { registerOrderBookRoutes } from './prices/order-book-routes.ts';
 import { registerSplitRoutes } from './markets/split-routes.ts';
 import { registerTradeRoutes } from './trades/routes.ts';
+import { registerActivityRoutes } from './markets/activity-routes.ts';
 import { registerHolderRoutes } from './markets/holders-routes.ts';
 import { registerEventPositionRoutes } from './markets/event-positions-routes.ts';
 import { registerPriceHistoryRoutes } from './prices/price-history-routes.ts';
@@ -88,6 +89,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerSplitRoutes(api, ctx);
     registerTradeRoutes(api, ctx);
     registerHolderRoutes(api, ctx);
+    registerActivityRoutes(api, ctx);
     registerEventPositionRoutes(api, ctx);
     registerPriceHistoryRoutes(api, ctx);
     registerRedeemRoutes(api, ctx);

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import { unitsFromNumber } from '../core/money.ts';
 import type { Db } from '../store/database.ts';
 import type { CatalogueReads } from '../catalogue/reads.ts';
+import { MarketActivityReads } from './activity.ts';
 import { EventPositionReads, engineLatestPrices } from './event-positions.ts';
 import { HolderReads } from './holders.ts';
 import { PriceHistoryReads } from './price-history.ts';
@@ -13,6 +14,7 @@ export interface MarketData {
   readonly holders: HolderReads;
   readonly priceHistory: PriceHistoryReads;
   readonly eventPositions: EventPositionReads;
+  readonly activity: MarketActivityReads;
 }
 
 export interface MarketDataDeps {
@@ -31,5 +33,6 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     holders: new HolderReads(deps.db, deps.catalogue),
     priceHistory: new PriceHistoryReads(deps.db, deps.clock),
     eventPositions: new EventPositionReads(deps.db, deps.catalogue, engineLatestPrices(deps.engine)),
+    activity: new MarketActivityReads(deps.db, deps.catalogue),
   };
 }
