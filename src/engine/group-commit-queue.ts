@@ -51,8 +51,11 @@ export class GroupCommitQueue<C, R> {
 
   private async drain(): Promise<void> {
     this.running = true;
-    // Let commands submitted in the same tick join the first batch.
-    await Promise.resolve();
+    // Yield to the event loop before each batch, not just to the microtask queue: requests whose
+    // bytes arrived together are parsed one callback at a time, and an in-process database
+    // (PGlite) can run a whole batch on microtasks alone, so without a macrotask turn every batch
+    // would hold a single command and group commit would never group.
+    await nextTurn();
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.options.maxBatch);
       try {
@@ -62,6 +65,7 @@ export class GroupCommitQueue<C, R> {
       } catch (error) {
         batch.forEach((pending) => pending.reject(error));
       }
+      if (this.waiting.length < this.options.maxBatch) await nextTurn();
     }
     this.running = false;
     const waiters = this.idleWaiters;
@@ -69,3 +73,5 @@ export class GroupCommitQueue<C, R> {
     waiters.forEach((resolve) => resolve());
   }
 }
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -18,12 +18,21 @@ describe('GroupCommitQueue', () => {
       },
     });
     const first = queue.submit(1);
-    await Promise.resolve();
-    await Promise.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(batches, [[1]], 'the first batch is committing');
     const later = [2, 3, 4].map((n) => queue.submit(n));
     release();
     assert.deepEqual(await Promise.all([first, ...later]), [2, 4, 6, 8]);
     assert.deepEqual(batches, [[1], [2, 3, 4]]);
+  });
+
+  it('waits a turn of the event loop before a batch, so commands submitted in separate callbacks group', async () => {
+    const batches: number[][] = [];
+    const queue = new GroupCommitQueue<number, number>({ capacity: 100, maxBatch: 10, async processBatch(c) { batches.push(c); return c; } });
+    // Each submit from its own microtask, as request handlers that finish one after another do.
+    const results = await Promise.all([1, 2, 3].map((n) => Promise.resolve().then(() => Promise.resolve()).then(() => queue.submit(n))));
+    assert.deepEqual(results, [1, 2, 3]);
+    assert.deepEqual(batches, [[1, 2, 3]]);
   });
 
   it('splits batches at maxBatch', async () => {
