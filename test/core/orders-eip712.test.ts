@@ -12,24 +12,9 @@ import {
   type OrderDomain,
   type OrderStruct,
 } from '../../src/core/orders/eip712-order.ts';
+import { ORDER_TYPES } from '../../src/client/orders/eip712.ts';
 import { NOW_SEC, buyInput, caller, market } from '../helpers/order-fixtures.ts';
 
-const ORDER_TYPES = {
-  Order: [
-    { name: 'salt', type: 'uint256' },
-    { name: 'maker', type: 'address' },
-    { name: 'signer', type: 'address' },
-    { name: 'taker', type: 'address' },
-    { name: 'tokenId', type: 'uint256' },
-    { name: 'makerAmount', type: 'uint256' },
-    { name: 'takerAmount', type: 'uint256' },
-    { name: 'expiration', type: 'uint256' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'feeRateBps', type: 'uint256' },
-    { name: 'side', type: 'uint8' },
-    { name: 'signatureType', type: 'uint8' },
-  ],
-} as const;
 
 const viemHash = (domain: OrderDomain, order: OrderStruct) => hashTypedData({ domain, types: ORDER_TYPES, primaryType: 'Order', message: order });
 

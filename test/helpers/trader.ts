@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { parseUnits } from 'viem';
 import { createApiKey, signedRequest, signIn, type ApiCredentials, type SignedInUser } from './auth-client.ts';
 import { get, post, type JsonResponse } from './http.ts';
+import { ORDER_TYPES } from '../../src/client/orders/eip712.ts';
 import { auditLedger } from '../../src/settlement/audit.ts';
 import { expectedOrderLocks } from '../../src/settlement/expected-locks.ts';
 import { addBondLocks } from '../../src/oracle/bond-locks.ts';
@@ -100,22 +101,7 @@ export async function orderBody(server: ApiServer, trader: Trader, spec: OrderSp
   };
   const signature = await trader.session.account.signTypedData({
     domain: { ...exchange.eip712, chainId: exchange.chainId, verifyingContract: spec.negRisk ? exchange.negRiskVerifyingContract : exchange.eip712.verifyingContract },
-    types: {
-      Order: [
-        { name: 'salt', type: 'uint256' },
-        { name: 'maker', type: 'address' },
-        { name: 'signer', type: 'address' },
-        { name: 'taker', type: 'address' },
-        { name: 'tokenId', type: 'uint256' },
-        { name: 'makerAmount', type: 'uint256' },
-        { name: 'takerAmount', type: 'uint256' },
-        { name: 'expiration', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'feeRateBps', type: 'uint256' },
-        { name: 'side', type: 'uint8' },
-        { name: 'signatureType', type: 'uint8' },
-      ],
-    },
+    types: ORDER_TYPES,
     primaryType: 'Order',
     message,
   });
