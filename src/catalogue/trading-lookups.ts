@@ -1,7 +1,9 @@
-import type { DescribeTokens } from '../api/account/balance-routes.ts';
 import type { OrderMarketSource } from '../orders/order-queries.ts';
 import type { Db } from '../store/database.ts';
 import { findMarketIdsByName, findMarketsByTokenIds, findMarketsWithEvents, findPublishedMarketIdsOfEvent } from '../store/catalogue-lookups-repository.ts';
+
+/** The market and outcome label of each known token (unknown tokens are left out). */
+export type DescribeTokens = (tokenIds: string[]) => Promise<Map<string, { marketId: string; outcome: string }>>;
 
 /** What balances and order listings read from the catalogue about markets. */
 export interface TradingLookups {

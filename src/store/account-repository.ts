@@ -1,5 +1,6 @@
 import type { Db } from './database.ts';
 import { findUserById, type User } from './users-repository.ts';
+import { isUniqueViolation } from './unique-violation.ts';
 
 /** The editable profile fields of a user; an absent field is left unchanged, null clears it. */
 export interface ProfilePatch {
@@ -9,8 +10,6 @@ export interface ProfilePatch {
 }
 
 export type ProfileUpdateResult = { ok: true; user: User } | { ok: false; reason: 'display-name-taken' | 'unknown-user' };
-
-const UNIQUE_VIOLATION = '23505';
 
 /** Applies a profile patch; a display name another user holds (any letter case) is refused. */
 export async function updateUserProfile(db: Db, userId: string, patch: ProfilePatch, now: Date): Promise<ProfileUpdateResult> {
@@ -23,7 +22,7 @@ export async function updateUserProfile(db: Db, userId: string, patch: ProfilePa
     try {
       await db.updateTable('users').set({ ...changes, updated_at: now }).where('id', '=', userId).execute();
     } catch (error) {
-      if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) return { ok: false, reason: 'display-name-taken' };
+      if (isUniqueViolation(error)) return { ok: false, reason: 'display-name-taken' };
       throw error;
     }
   }

@@ -6,9 +6,7 @@ import type { AppContext } from '../context.ts';
 import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
 import { errorResponses, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
-
-/** The market and outcome label of tokens, from the catalogue; unknown tokens are left out of the map. */
-export type DescribeTokens = (tokenIds: string[]) => Promise<Map<string, { marketId: string; outcome: string }>>;
+import type { DescribeTokens } from '../../catalogue/trading-lookups.ts';
 
 /** Until the catalogue is wired in, no token is known, so balance rows list collateral only. */
 export const describeNoTokens: DescribeTokens = async () => new Map();
