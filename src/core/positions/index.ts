@@ -1,0 +1,2 @@
+export * from './position.ts';
+export * from './valuation.ts';

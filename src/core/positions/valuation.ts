@@ -1,0 +1,40 @@
+import { MICROS_PER_UNIT, notional, type PositionState } from './position.ts';
+
+/**
+ * What a position is worth and what it made, at a token's latest price (EXTENSIONS.md section 11).
+ * Prices are integer millionths, money bigint base units; every division rounds toward zero.
+ */
+export interface PositionValuation {
+  /** Average acquisition price of the held tokens (of every acquired token once closed). */
+  acquisitionPriceMicros: bigint;
+  /** The held tokens at the latest price. */
+  current: bigint;
+  /** Their cost basis. */
+  initial: bigint;
+  /** current − initial, signed. */
+  return: bigint;
+}
+
+/** A ratio of money to tokens as a price in millionths (0 when there are no tokens). */
+export function averagePriceMicros(money: bigint, amount: bigint): bigint {
+  return amount === 0n ? 0n : (money * MICROS_PER_UNIT) / amount;
+}
+
+export function valuePosition(state: PositionState, latestMicros: bigint): PositionValuation {
+  const current = notional(latestMicros, state.amount);
+  const acquisitionPriceMicros = state.amount > 0n
+    ? averagePriceMicros(state.costBasis, state.amount)
+    : averagePriceMicros(state.acquiredCost, state.acquiredAmount);
+  return { acquisitionPriceMicros, current, initial: state.costBasis, return: current - state.costBasis };
+}
+
+/** Realised plus unrealised P&L: what the position made so far if sold at the latest price. */
+export function totalPnl(state: PositionState, latestMicros: bigint): bigint {
+  return state.realizedPnl + notional(latestMicros, state.amount) - state.costBasis;
+}
+
+/** Percent of `part` over `whole`, as a JSON number with two decimals (0 when `whole` is 0). */
+export function percentOf(part: bigint, whole: bigint): number {
+  if (whole === 0n) return 0;
+  return Number((part * 10_000n) / whole) / 100;
+}
