@@ -12,6 +12,7 @@ import { createIdentity } from './identity/index.ts';
 import { createTrading, type Trading } from './orders/index.ts';
 import { createMarketData } from './market-data/index.ts';
 import { createOracle, type Oracle } from './oracle/index.ts';
+import { createPortfolio, type Portfolio } from './portfolio/index.ts';
 import { attachRealtime } from './realtime/index.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
@@ -36,6 +37,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let trading: Trading | undefined;
   let engineLock: EngineLock | undefined;
   let oracle: Oracle | undefined;
+  let portfolio: Portfolio | undefined;
   try {
     await migrateToLatest(store.db);
     engineLock = await tryEngineLock(config.databaseUrl);
@@ -69,7 +71,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, events, ready: false };
+    portfolio = createPortfolio({ db: store.db, events, engine });
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, portfolio, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     if (engineLock.held) {
       await trading.start();
@@ -95,6 +98,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const running = trading;
     const lock = engineLock;
     const runningOracle = oracle;
+    const runningPortfolio = portfolio;
     return {
       app,
       ctx,
@@ -106,6 +110,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await app.close();
         await runningOracle.stop();
         await running.stop();
+        await runningPortfolio.stop();
         await lock.release();
         await store.close();
       },
@@ -113,6 +118,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   } catch (error) {
     await oracle?.stop();
     await trading?.stop();
+    await portfolio?.stop();
     await engineLock?.release();
     await store.close();
     throw error;

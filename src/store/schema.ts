@@ -137,6 +137,8 @@ export interface LedgerTransactionsTable {
   ref: string;
   created_at: Date;
   block_number: bigint | null;
+  /** The writing transaction's id (migration 0011); set by its default. */
+  xid: Generated<bigint>;
 }
 
 export interface LedgerEntriesTable {
@@ -304,6 +306,9 @@ export interface Database {
   markets: MarketsTable;
   oracle_questions: OracleQuestionsTable;
   redemptions: RedemptionsTable;
+  position_cursor: PositionCursorTable;
+  positions: PositionsTable;
+  pnl_series: PnlSeriesTable;
 }
 
 /** An oracle question past UNPROPOSED (migration 0009_oracle); null accounts are the operator. */
@@ -336,4 +341,36 @@ export interface RedemptionsTable {
   burned2_base_units: bigint;
   payout_base_units: bigint;
   created_at: Date;
+}
+
+/** The position projector's progress (migration 0011_positions): one row, id 1. */
+export interface PositionCursorTable {
+  id: number;
+  /** Every journal transaction whose xid is below this is projected. */
+  xid_horizon: bigint;
+}
+
+/** One holder's position in one token: core/positions' PositionState, amounts in base units. */
+export interface PositionsTable {
+  account: string;
+  token_id: string;
+  market_id: string;
+  outcome_index: number;
+  amount: Numeric;
+  cost_basis: Numeric;
+  realized_pnl: Numeric;
+  acquired_amount: Numeric;
+  acquired_cost: Numeric;
+  disposed_amount: Numeric;
+  disposed_proceeds: Numeric;
+  /** Ledger sequence of the last transaction applied. */
+  last_seq: bigint;
+  updated_at: Date;
+}
+
+/** Realised P&L an account made within one UTC hour (signed base units). */
+export interface PnlSeriesTable {
+  account: string;
+  hour: Date;
+  realized_pnl: Numeric;
 }

@@ -9,12 +9,12 @@ import { IdOrSlugParams, MarketSchema, MarketVolumeSchema } from './schemas.ts';
 export const MAX_MARKET_IDS = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `ids` as one comma-separated value or repeated parameters (EXTENSIONS.md section 11). */
-function parseIds(values: string[] | undefined): string[] {
+/** UUIDs as one comma-separated value or repeated parameters (EXTENSIONS.md section 11). */
+export function parseIds(values: string[] | undefined, name = 'ids'): string[] {
   const ids = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
   const bad = ids.find((id) => !UUID.test(id));
-  if (bad !== undefined) throw badRequest(`ids: "${bad}" is not a UUID`);
-  if (ids.length > MAX_MARKET_IDS) throw badRequest(`ids: at most ${MAX_MARKET_IDS} markets per call`);
+  if (bad !== undefined) throw badRequest(`${name}: "${bad}" is not a UUID`);
+  if (ids.length > MAX_MARKET_IDS) throw badRequest(`${name}: at most ${MAX_MARKET_IDS} markets per call`);
   return ids;
 }
 

@@ -1,0 +1,74 @@
+import { notional } from '../core/positions/position.ts';
+import { unitsToNumber } from '../core/money.ts';
+import type { LatestPriceSource } from '../market-data/event-positions.ts';
+import type { Db } from '../store/database.ts';
+import { listPositionsWithMarkets, type PositionFilter, type PositionWithMarket } from '../store/positions-repository.ts';
+import { findUserByWallet } from '../store/users-repository.ts';
+import { latestPricesMicros } from './latest-prices.ts';
+import type { PositionProjector } from './projector.ts';
+import { sortPositions, toUserPosition, valued, type PositionSort, type UserPosition, type ValuedPosition } from './user-positions.ts';
+
+/** The most positions one account's read considers; far above what a page or a profile shows. */
+export const MAX_ACCOUNT_POSITIONS = 20_000;
+
+export interface UserPositionsQuery {
+  status?: 'DRAFT' | 'ACTIVE' | 'RESOLVED';
+  id?: string;
+  eventId?: string;
+  title?: string;
+  page: number;
+  limit: number;
+  sortBy: PositionSort;
+  order: 'ASC' | 'DESC';
+}
+
+export interface UserPositionsResponse {
+  first: number;
+  last: number;
+  limit: number;
+  total: number;
+  data: UserPosition[];
+}
+
+/** SPEC.md 4.3 positions and value, read from the projected positions after catching up. */
+export class PortfolioReads {
+  constructor(private readonly db: Db, private readonly projector: PositionProjector, private readonly prices: LatestPriceSource) {}
+
+  /** The account's positions matching the filter, each valued at its token's latest price. */
+  async valuedPositions(filter: PositionFilter, limit = MAX_ACCOUNT_POSITIONS): Promise<ValuedPosition[]> {
+    await this.projector.catchUp();
+    const rows = await listPositionsWithMarkets(this.db, filter, limit);
+    const prices = await latestPricesMicros(this.db, this.prices, rows.map(priced));
+    return rows.map((row) => valued(row, prices.get(row.tokenId)!));
+  }
+
+  async userPositions(account: string, query: UserPositionsQuery): Promise<UserPositionsResponse> {
+    const filter: PositionFilter = { account: account.toLowerCase(), state: 'held', status: query.status, eventId: query.eventId, title: query.title };
+    if (query.id) filter.marketIds = [query.id];
+    const all = sortPositions(await this.valuedPositions(filter), query.sortBy, query.order);
+    const offset = (query.page - 1) * query.limit;
+    const page = all.slice(offset, offset + query.limit);
+    return {
+      first: page.length > 0 ? offset + 1 : 0,
+      last: page.length > 0 ? offset + page.length : 0,
+      limit: query.limit,
+      total: all.length,
+      data: page.map(toUserPosition),
+    };
+  }
+
+  /** GET /markets/value: the current value of what `wallet` (sign-in address or proxy) holds. */
+  async value(caller: { address: string; proxyWallet: string }, query: { user?: string; markets?: string[] }): Promise<{ user: string; value: number }> {
+    const owner = query.user ? await findUserByWallet(this.db, query.user) : undefined;
+    if (query.user && !owner) return { user: query.user, value: 0 };
+    const { address, proxyWallet } = owner ?? caller;
+    const filter: PositionFilter = { account: proxyWallet.toLowerCase(), state: 'held' };
+    if (query.markets) filter.marketIds = query.markets;
+    const positions = await this.valuedPositions(filter);
+    return { user: address, value: unitsToNumber(positions.reduce((sum, p) => sum + notional(p.latestMicros, p.row.amount), 0n)) };
+  }
+}
+
+export function priced(row: PositionWithMarket) {
+  return { marketId: row.marketId, tokenId: row.tokenId, outcomeIndex: row.outcomeIndex, resolvedTo: row.resolvedTo };
+}

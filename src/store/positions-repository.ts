@@ -1,0 +1,250 @@
+import { sql } from 'kysely';
+import type { Db } from './database.ts';
+
+/**
+ * The position projection (migration 0011_positions): the projector's cursor, the journal rows it
+ * consumes, the positions and the recorded P&L series it maintains.
+ */
+
+/** The cursor row, locked: one projector at a time, the others wait and then find nothing left. */
+export async function lockPositionCursor(tx: Db): Promise<bigint> {
+  const row = await tx.selectFrom('position_cursor').select('xid_horizon').where('id', '=', 1).forUpdate().executeTakeFirstOrThrow();
+  return BigInt(row.xid_horizon);
+}
+
+export async function setPositionCursor(tx: Db, horizon: bigint): Promise<void> {
+  await tx.updateTable('position_cursor').set({ xid_horizon: horizon }).where('id', '=', 1).execute();
+}
+
+/** The oldest transaction id still running: every transaction below it has committed or aborted. */
+export async function finishedXidHorizon(db: Db): Promise<bigint> {
+  const { rows } = await sql<{ xmin: string }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`.execute(db);
+  return BigInt(rows[0]!.xmin);
+}
+
+export interface JournalTokenMove {
+  seq: bigint;
+  kind: string;
+  ref: string;
+  createdAt: Date;
+  account: string;
+  tokenId: string;
+  amount: bigint;
+}
+
+/** Token entries of users' wallets in transactions with `from <= xid < to`, in ledger order. */
+export async function listTokenMoves(db: Db, from: bigint, to: bigint): Promise<JournalTokenMove[]> {
+  const { rows } = await sql<{ seq: bigint; kind: string; ref: string; created_at: Date; account: string; asset: string; amount: string }>`
+    SELECT t.seq, t.kind, t.ref, t.created_at, e.account, e.asset, e.amount::text AS amount
+    FROM ledger_transactions t JOIN ledger_entries e ON e.tx_seq = t.seq
+    WHERE t.xid >= ${from.toString()}::bigint AND t.xid < ${to.toString()}::bigint
+      AND e.account LIKE '0x%' AND e.asset <> 'collateral'
+    ORDER BY t.seq, e.idx`.execute(db);
+  return rows.map((r) => ({ seq: BigInt(r.seq), kind: r.kind, ref: r.ref, createdAt: new Date(r.created_at), account: r.account, tokenId: r.asset, amount: BigInt(r.amount) }));
+}
+
+export interface TokenMarket {
+  marketId: string;
+  tokenId1: string;
+  tokenId2: string;
+  payout: { payout1: number; payout2: number; den: number } | null;
+}
+
+/** The markets of these tokens, with the ledger's payout vector once resolved. */
+export async function findTokenMarkets(db: Db, tokenIds: string[]): Promise<TokenMarket[]> {
+  if (tokenIds.length === 0) return [];
+  const { rows } = await sql<{ id: string; token_id1: string; token_id2: string; payout1: number | null; payout2: number | null; payout_den: number | null }>`
+    SELECT m.id, m.token_id1, m.token_id2, l.payout1, l.payout2, l.payout_den
+    FROM markets m LEFT JOIN ledger_markets l ON l.condition_id = m.condition_id
+    WHERE m.token_id1 = ANY(${tokenIds}::text[]) OR m.token_id2 = ANY(${tokenIds}::text[])`.execute(db);
+  return rows.map((r) => ({
+    marketId: r.id,
+    tokenId1: r.token_id1,
+    tokenId2: r.token_id2,
+    payout: r.payout_den === null ? null : { payout1: r.payout1!, payout2: r.payout2!, den: r.payout_den },
+  }));
+}
+
+export interface TradeTerms {
+  id: string;
+  kind: 'TRANSFER' | 'MINT' | 'MERGE';
+  tokenId: string;
+  side: number;
+  priceMicros: bigint;
+  takerWallet: string;
+  makerWallet: string;
+  takerFee: bigint;
+  makerFee: bigint;
+}
+
+export async function findTradeTerms(db: Db, tradeIds: string[]): Promise<TradeTerms[]> {
+  if (tradeIds.length === 0) return [];
+  const rows = await db.selectFrom('trades')
+    .select(['id', 'kind', 'token_id', 'side', 'price_micros', 'taker_wallet', 'maker_wallet', 'taker_fee_base_units', 'maker_fee_base_units'])
+    .where('id', '=', sql<string>`ANY(${tradeIds}::uuid[])`)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id, kind: r.kind, tokenId: r.token_id, side: r.side, priceMicros: BigInt(r.price_micros),
+    takerWallet: r.taker_wallet, makerWallet: r.maker_wallet, takerFee: BigInt(r.taker_fee_base_units), makerFee: BigInt(r.maker_fee_base_units),
+  }));
+}
+
+export interface PositionRow {
+  account: string;
+  tokenId: string;
+  marketId: string;
+  outcomeIndex: 0 | 1;
+  amount: bigint;
+  costBasis: bigint;
+  realizedPnl: bigint;
+  acquiredAmount: bigint;
+  acquiredCost: bigint;
+  disposedAmount: bigint;
+  disposedProceeds: bigint;
+  lastSeq: bigint;
+  updatedAt: Date;
+}
+
+const POSITION_COLUMNS = ['account', 'token_id', 'market_id', 'outcome_index', 'amount', 'cost_basis', 'realized_pnl', 'acquired_amount', 'acquired_cost',
+  'disposed_amount', 'disposed_proceeds', 'last_seq', 'updated_at'] as const;
+
+type StoredPosition = { account: string; token_id: string; market_id: string; outcome_index: number; amount: string; cost_basis: string; realized_pnl: string;
+  acquired_amount: string; acquired_cost: string; disposed_amount: string; disposed_proceeds: string; last_seq: bigint; updated_at: Date };
+
+export function toPositionRow(r: StoredPosition): PositionRow {
+  return {
+    account: r.account, tokenId: r.token_id, marketId: r.market_id, outcomeIndex: r.outcome_index === 1 ? 1 : 0,
+    amount: BigInt(r.amount), costBasis: BigInt(r.cost_basis), realizedPnl: BigInt(r.realized_pnl),
+    acquiredAmount: BigInt(r.acquired_amount), acquiredCost: BigInt(r.acquired_cost),
+    disposedAmount: BigInt(r.disposed_amount), disposedProceeds: BigInt(r.disposed_proceeds),
+    lastSeq: BigInt(r.last_seq), updatedAt: new Date(r.updated_at),
+  };
+}
+
+/** The stored positions of these (account, token) pairs. */
+export async function findPositions(db: Db, keys: Array<{ account: string; tokenId: string }>): Promise<PositionRow[]> {
+  if (keys.length === 0) return [];
+  const { rows } = await sql<StoredPosition>`
+    SELECT p.* FROM positions p
+    JOIN unnest(${keys.map((k) => k.account)}::text[], ${keys.map((k) => k.tokenId)}::text[]) AS k(account, token_id)
+      ON p.account = k.account AND p.token_id = k.token_id`.execute(db);
+  return rows.map(toPositionRow);
+}
+
+export async function upsertPositions(db: Db, rows: PositionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const col = <T>(f: (r: PositionRow) => T) => rows.map(f);
+  const text = (f: (r: PositionRow) => bigint) => rows.map((r) => f(r).toString());
+  await sql`
+    INSERT INTO positions (${sql.raw(POSITION_COLUMNS.join(', '))})
+    SELECT * FROM unnest(${col((r) => r.account)}::text[], ${col((r) => r.tokenId)}::text[], ${col((r) => r.marketId)}::uuid[], ${col((r) => r.outcomeIndex)}::smallint[],
+      ${text((r) => r.amount)}::numeric[], ${text((r) => r.costBasis)}::numeric[], ${text((r) => r.realizedPnl)}::numeric[],
+      ${text((r) => r.acquiredAmount)}::numeric[], ${text((r) => r.acquiredCost)}::numeric[], ${text((r) => r.disposedAmount)}::numeric[],
+      ${text((r) => r.disposedProceeds)}::numeric[], ${text((r) => r.lastSeq)}::bigint[], ${col((r) => r.updatedAt.toISOString())}::timestamptz[])
+    ON CONFLICT (account, token_id) DO UPDATE SET
+      amount = excluded.amount, cost_basis = excluded.cost_basis, realized_pnl = excluded.realized_pnl,
+      acquired_amount = excluded.acquired_amount, acquired_cost = excluded.acquired_cost,
+      disposed_amount = excluded.disposed_amount, disposed_proceeds = excluded.disposed_proceeds,
+      last_seq = excluded.last_seq, updated_at = excluded.updated_at`.execute(db);
+}
+
+/** Adds realised P&L to accounts' hourly buckets. */
+export async function addPnl(db: Db, rows: Array<{ account: string; hour: Date; realizedPnl: bigint }>): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO pnl_series (account, hour, realized_pnl)
+    SELECT * FROM unnest(${rows.map((r) => r.account)}::text[], ${rows.map((r) => r.hour.toISOString())}::timestamptz[], ${rows.map((r) => r.realizedPnl.toString())}::numeric[])
+    ON CONFLICT (account, hour) DO UPDATE SET realized_pnl = pnl_series.realized_pnl + excluded.realized_pnl`.execute(db);
+}
+
+/** A position with what the portfolio and profile shapes show of its market, event and oracle question. */
+export interface PositionWithMarket extends PositionRow {
+  marketName: string;
+  marketSlug: string;
+  marketIcon: string;
+  marketStatus: 'DRAFT' | 'ACTIVE' | 'RESOLVED';
+  outcome1: string;
+  outcome2: string;
+  conditionId: string | null;
+  isDisputed: boolean;
+  isSettled: boolean;
+  resolvedTo: string;
+  orderFeeRateBps: number;
+  passiveOrderFeeRateBps: number;
+  eventId: string;
+  eventName: string;
+  eventIcon: string;
+  eventSingle: boolean;
+  seriesLayout: boolean;
+  livenessSeconds: number;
+  proposedOutcome: 'YES' | 'NO' | 'TIE' | null;
+  proposedAt: Date | null;
+}
+
+export interface PositionFilter {
+  account: string;
+  /** held: amount above zero; closed: nothing left after holding. */
+  state?: 'held' | 'closed';
+  status?: 'DRAFT' | 'ACTIVE' | 'RESOLVED';
+  marketIds?: string[];
+  eventId?: string;
+  /** Case-insensitive partial match on the market's name. */
+  title?: string;
+}
+
+/** Every position of an account matching the filter, with its market; at most `limit` rows, newest first. */
+export async function listPositionsWithMarkets(db: Db, filter: PositionFilter, limit: number): Promise<PositionWithMarket[]> {
+  let query = db.selectFrom('positions as p')
+    .innerJoin('markets as m', 'm.id', 'p.market_id')
+    .innerJoin('events as e', 'e.id', 'm.event_id')
+    .leftJoin('oracle_questions as q', 'q.market_id', 'm.id')
+    .selectAll('p')
+    .select([
+      'm.name as market_name', 'm.slug as market_slug', 'm.icon as market_icon', 'm.status as market_status', 'm.outcome1', 'm.outcome2',
+      'm.condition_id', 'm.is_disputed', 'm.is_settled', 'm.market_resolved_to', 'm.order_fee_rate_bps', 'm.passive_order_fee_rate_bps',
+      'e.id as event_id', 'e.name as event_name', 'e.icon as event_icon', 'e.single as event_single', 'e.series_layout', 'e.liveness_seconds',
+      'q.proposed_outcome', 'q.proposed_at',
+    ])
+    .where('p.account', '=', filter.account);
+  if (filter.state === 'held') query = query.where(sql<boolean>`p.amount > 0`);
+  if (filter.state === 'closed') query = query.where(sql<boolean>`p.amount = 0`);
+  if (filter.status) query = query.where('m.status', '=', filter.status);
+  if (filter.marketIds) query = query.where('p.market_id', 'in', filter.marketIds.length ? filter.marketIds : ['00000000-0000-0000-0000-000000000000']);
+  if (filter.eventId) query = query.where('e.id', '=', filter.eventId);
+  if (filter.title) query = query.where(sql<boolean>`m.name ILIKE ${`%${escapeLike(filter.title)}%`}`);
+  const rows = await query.orderBy('p.updated_at', 'desc').orderBy('p.token_id').limit(limit).execute();
+  return rows.map((r) => ({
+    ...toPositionRow(r),
+    marketName: r.market_name, marketSlug: r.market_slug, marketIcon: r.market_icon, marketStatus: r.market_status,
+    outcome1: r.outcome1, outcome2: r.outcome2, conditionId: r.condition_id, isDisputed: r.is_disputed, isSettled: r.is_settled,
+    resolvedTo: r.market_resolved_to, orderFeeRateBps: r.order_fee_rate_bps, passiveOrderFeeRateBps: r.passive_order_fee_rate_bps,
+    eventId: r.event_id, eventName: r.event_name, eventIcon: r.event_icon, eventSingle: r.event_single, seriesLayout: r.series_layout,
+    livenessSeconds: r.liveness_seconds, proposedOutcome: r.proposed_outcome, proposedAt: r.proposed_at,
+  }));
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The hourly realised P&L of an account from `since` on (all when null), oldest first. */
+export async function listPnlSeries(db: Db, account: string, since: Date | null): Promise<Array<{ hour: Date; realizedPnl: bigint }>> {
+  let query = db.selectFrom('pnl_series').select(['hour', 'realized_pnl']).where('account', '=', account);
+  if (since) query = query.where('hour', '>=', since);
+  const rows = await query.orderBy('hour').execute();
+  return rows.map((r) => ({ hour: new Date(r.hour), realizedPnl: BigInt(r.realized_pnl) }));
+}
+
+/** The realised P&L of an account before `before`. */
+export async function sumPnlBefore(db: Db, account: string, before: Date): Promise<bigint> {
+  const row = await db.selectFrom('pnl_series').select(sql<string>`coalesce(sum(realized_pnl), 0)::text`.as('total'))
+    .where('account', '=', account).where('hour', '<', before).executeTakeFirstOrThrow();
+  return BigInt(row.total);
+}
+
+/** Last trade price (millionths, of the trade's own token) of these markets, from the trades table. */
+export async function latestTrades(db: Db, marketIds: string[]): Promise<Array<{ marketId: string; tokenId: string; priceMicros: bigint }>> {
+  if (marketIds.length === 0) return [];
+  const { rows } = await sql<{ market_id: string; token_id: string; price_micros: bigint }>`
+    SELECT m.id AS market_id, t.token_id, t.price_micros FROM unnest(${marketIds}::uuid[]) AS m(id)
+    CROSS JOIN LATERAL (SELECT token_id, price_micros FROM trades WHERE market_id = m.id AND status <> 'FAILED' ORDER BY matched_at DESC, seq DESC LIMIT 1) t`.execute(db);
+  return rows.map((r) => ({ marketId: r.market_id, tokenId: r.token_id, priceMicros: BigInt(r.price_micros) }));
+}
