@@ -4,6 +4,7 @@ import type { MarketView } from '../catalogue/views.ts';
 import { formatUnits, parseUnits } from '../core/money.ts';
 import type { Db } from '../store/database.ts';
 import { userTokenBalances } from '../store/market-data-positions-repository.ts';
+import { latestPricesMicros } from './latest-prices.ts';
 
 /** SPEC.md 4.1 and 8: users per request, and the position rows read per request. */
 export const MAX_POSITION_USERS = 50;
@@ -32,8 +33,6 @@ export interface EventUserPosition {
   resolvedTo?: string;
 }
 
-const HALF = 500_000n;
-
 /** `users`: one comma-separated value of 1 to 50 UUIDs, duplicates removed (case-insensitively). */
 export function parseUsers(value: string): string[] {
   const ids = [...new Set(value.split(',').map((v) => v.trim().toLowerCase()))];
@@ -55,23 +54,23 @@ export class EventPositionReads {
       if (market.tokenId2) byToken.set(market.tokenId2, { market, index: 1 });
     }
     const rows = await userTokenBalances(this.db, userIds, [...byToken.keys()], MAX_POSITION_ROWS);
+    const held = [...new Set(rows.map((r) => r.asset))].map((tokenId) => {
+      const { market, index } = byToken.get(tokenId)!;
+      return { marketId: market.id, tokenId, outcomeIndex: index, resolvedTo: market.marketResolvedTo };
+    });
+    const prices = await latestPricesMicros(this.db, this.prices, held);
     const result = userIds.map((userId) => ({ userId, positions: [] as { value: bigint; position: EventUserPosition }[] }));
     const ofUser = new Map(result.map((r) => [r.userId, r.positions]));
     for (const row of rows) {
       const { market, index } = byToken.get(row.asset)!;
       const amount = BigInt(row.balance);
-      const value = (amount * this.latestMicros(row.asset)) / 1_000_000n;
+      const value = (amount * prices.get(row.asset)!) / 1_000_000n;
       ofUser.get(row.user_id)?.push({ value, position: toPosition(market, index, row.asset, amount, value) });
     }
     return result.filter((r) => r.positions.length > 0).map((r) => ({
       userId: r.userId,
       positions: r.positions.sort((a, b) => (b.value > a.value ? 1 : b.value < a.value ? -1 : 0)).map((p) => p.position),
     }));
-  }
-
-  /** EXTENSIONS.md section 11: the last trade price, else the book midpoint, else 0.5. */
-  private latestMicros(tokenId: string): bigint {
-    return this.prices.lastTradeMicros(tokenId) ?? this.prices.midpointMicros(tokenId) ?? HALF;
   }
 }
 

@@ -4,7 +4,7 @@ import type { LatestPriceSource } from '../market-data/event-positions.ts';
 import type { Db } from '../store/database.ts';
 import { listPositionsWithMarkets, type PositionFilter, type PositionWithMarket } from '../store/positions-repository.ts';
 import { findUserByWallet } from '../store/users-repository.ts';
-import { latestPricesMicros } from './latest-prices.ts';
+import { latestPricesMicros } from '../market-data/latest-prices.ts';
 import type { PositionProjector } from './projector.ts';
 import { sortPositions, toUserPosition, valued, type PositionSort, type UserPosition, type ValuedPosition } from './user-positions.ts';
 

@@ -81,6 +81,15 @@ describe('portfolio: user positions and value', () => {
     await expectAuditClean(server);
   });
 
+  it('shows the same amounts and values as GET /events/{id}/positions', async () => {
+    const { status, body } = await get(server.api(`/events/${eventId}/positions?users=${alice.userId},${bob.userId}`));
+    assert.equal(status, 200, JSON.stringify(body));
+    for (const [trader, entry] of [[alice, body.find((u: any) => u.userId === alice.userId)], [bob, body.find((u: any) => u.userId === bob.userId)]] as const) {
+      const rows = (list: any[]) => list.map((r: any) => [r.tokenId, r.amount, r.current].join(' ')).sort();
+      assert.deepEqual(rows(entry.positions), rows((await positions(trader)).body.data));
+    }
+  });
+
   it('carries the market, event and fee fields of each position', async () => {
     const row = (await positions(alice)).body.data[1];
     assert.deepEqual(

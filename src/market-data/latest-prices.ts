@@ -1,4 +1,4 @@
-import type { LatestPriceSource } from '../market-data/event-positions.ts';
+import type { LatestPriceSource } from './event-positions.ts';
 import type { Db } from '../store/database.ts';
 import { latestTrades } from '../store/positions-repository.ts';
 
