@@ -30,6 +30,7 @@ import { registerEventPositionRoutes } from './markets/event-positions-routes.ts
 import { registerPriceHistoryRoutes } from './prices/price-history-routes.ts';
 import { registerRedeemRoutes } from './markets/redeem-routes.ts';
 import { registerPositionRoutes } from './portfolio/position-routes.ts';
+import { registerProfileRoutes } from './profiles/profile-routes.ts';
 import { registerOracleRoutes } from './oracle/routes.ts';
 import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
 import type { TypedApp } from './typed-app.ts';
@@ -96,6 +97,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerPriceHistoryRoutes(api, ctx);
     registerRedeemRoutes(api, ctx);
     registerPositionRoutes(api, ctx);
+    registerProfileRoutes(api, ctx);
     registerOracleRoutes(api, ctx);
     registerOracleAdminRoutes(api, ctx);
   }, { prefix: API_PREFIX });

@@ -1,19 +1,23 @@
+import type { Clock } from '../clock.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { engineLatestPrices } from '../market-data/event-positions.ts';
 import type { Db } from '../store/database.ts';
 import { PortfolioReads } from './portfolio-reads.ts';
+import { ProfileReads } from './profiles.ts';
 import { PositionProjector } from './projector.ts';
 
 /** Positions, portfolio value and public profiles (SPEC.md 4.3 and 4.8), on `ctx.portfolio`. */
 export interface Portfolio {
   readonly projector: PositionProjector;
   readonly reads: PortfolioReads;
+  readonly profiles: ProfileReads;
   /** Stops reacting to domain events and waits for a catch-up in flight. */
   stop(): Promise<void>;
 }
 
 export interface PortfolioDeps {
   db: Db;
+  clock: Clock;
   events: DomainEvents;
   /** The matching engine's last trade prices and books (latest prices). */
   engine: Parameters<typeof engineLatestPrices>[0];
@@ -26,6 +30,7 @@ export function createPortfolio(deps: PortfolioDeps): Portfolio {
   return {
     projector,
     reads,
+    profiles: new ProfileReads(deps.db, deps.clock, reads),
     async stop() {
       unsubscribe();
       await projector.idle();

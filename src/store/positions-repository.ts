@@ -16,10 +16,24 @@ export async function setPositionCursor(tx: Db, horizon: bigint): Promise<void> 
   await tx.updateTable('position_cursor').set({ xid_horizon: horizon }).where('id', '=', 1).execute();
 }
 
-/** The oldest transaction id still running: every transaction below it has committed or aborted. */
+/**
+ * A transaction id below which every transaction of this database has finished: the oldest one
+ * still running here (its own aside), else the snapshot's xmax. Transactions of other databases on
+ * the same server are left out (they never write this journal), so a long one there does not hold
+ * projection back. The snapshot is taken before the locks are read, so a transaction that starts
+ * in between gets an id at or above xmax.
+ */
 export async function finishedXidHorizon(db: Db): Promise<bigint> {
-  const { rows } = await sql<{ xmin: string }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`.execute(db);
-  return BigInt(rows[0]!.xmin);
+  const { rows } = await sql<{ horizon: string }>`
+    WITH s AS (SELECT pg_current_snapshot() AS snap),
+    running_here AS (
+      SELECT l.transactionid::text::bigint AS xid32 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'transactionid' AND a.datname = current_database() AND a.pid <> pg_backend_pid())
+    SELECT least(
+      pg_snapshot_xmax(s.snap)::text::bigint,
+      (SELECT min(x::text::bigint) FROM pg_snapshot_xip(s.snap) x WHERE x::text::bigint % 4294967296 IN (SELECT xid32 FROM running_here))
+    )::text AS horizon FROM s`.execute(db);
+  return BigInt(rows[0]!.horizon);
 }
 
 export interface JournalTokenMove {
@@ -247,4 +261,26 @@ export async function latestTrades(db: Db, marketIds: string[]): Promise<Array<{
     SELECT m.id AS market_id, t.token_id, t.price_micros FROM unnest(${marketIds}::uuid[]) AS m(id)
     CROSS JOIN LATERAL (SELECT token_id, price_micros FROM trades WHERE market_id = m.id AND status <> 'FAILED' ORDER BY matched_at DESC, seq DESC LIMIT 1) t`.execute(db);
   return rows.map((r) => ({ marketId: r.market_id, tokenId: r.token_id, priceMicros: BigInt(r.price_micros) }));
+}
+
+/**
+ * Distinct BUY orders of a wallet with at least one CONFIRMED fill (PublicProfileSummary.predictions):
+ * a taker's BUY, a MINT's maker (a buyer) or a TRANSFER's maker opposite a taker's SELL.
+ */
+export async function countConfirmedBuyOrders(db: Db, wallet: string): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    SELECT count(DISTINCT order_id)::text AS n FROM (
+      SELECT taker_order_id AS order_id FROM trades WHERE taker_wallet = ${wallet} AND status = 'CONFIRMED' AND side = 0
+      UNION ALL
+      SELECT maker_order_id FROM trades WHERE maker_wallet = ${wallet} AND status = 'CONFIRMED'
+        AND (kind = 'MINT' OR (kind = 'TRANSFER' AND side = 1))
+    ) o`.execute(db);
+  return Number(rows[0]!.n);
+}
+
+/** Event artwork by event id. */
+export async function findEventIcons(db: Db, eventIds: string[]): Promise<Map<string, string>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await db.selectFrom('events').select(['id', 'icon']).where('id', 'in', eventIds).execute();
+  return new Map(rows.map((r) => [r.id, r.icon]));
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { getAddress, type Address } from 'viem';
 import { deriveProxyWallet } from '../core/proxy-wallet.ts';
 import type { Db } from './database.ts';
@@ -53,6 +54,14 @@ export async function findUserByWallet(db: Db, wallet: string): Promise<User | u
   const lower = wallet.toLowerCase();
   const row = await db.selectFrom('users').select(COLUMNS)
     .where((eb) => eb.or([eb('address', '=', lower), eb('proxy_wallet', '=', lower)]))
+    .executeTakeFirst();
+  return row && toUser(row);
+}
+
+/** The user whose display name is `name`, in any letter case (display names are unique that way). */
+export async function findUserByDisplayName(db: Db, name: string): Promise<User | undefined> {
+  const row = await db.selectFrom('users').select(COLUMNS)
+    .where(sql<boolean>`lower(display_name) = lower(${name})`)
     .executeTakeFirst();
   return row && toUser(row);
 }

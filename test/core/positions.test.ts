@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { feeBaseUnits } from '../../src/core/book/fees.ts';
 import { applyPositionEvent, completeSetShare, EMPTY_POSITION, foldPosition, notional, PositionError, type PositionEvent, type PositionState } from '../../src/core/positions/position.ts';
+import { pnlPoints, rangeWindow } from '../../src/core/positions/pnl-history.ts';
 import { totalPnl, valuePosition } from '../../src/core/positions/valuation.ts';
 
 const M = 1_000_000n;
@@ -150,5 +151,31 @@ describe('positions: average cost and realised P&L', () => {
       // tokens minted by splits pay out exactly what they cost, so the only leak is the fees
       assert.equal(pnl + fees, 0n);
     }), { numRuns: 300 });
+  });
+});
+
+describe('positions: P&L history points', () => {
+  const H = 3_600_000;
+  const now = Date.UTC(2026, 5, 15, 12, 30);
+
+  it('starts a bounded range with what was realised before it, then one point per bucket, then the live total', () => {
+    const series = [{ hourMs: now - 5 * H - 30 * 60_000, realized: 2n }, { hourMs: now - 2 * H - 30 * 60_000, realized: -1n }];
+    assert.deepEqual(pnlPoints(series, 10n, rangeWindow('1D', now), now, 15n), [
+      { time: (now - 24 * H) / 1000, value: 10n },
+      { time: (now - 5 * H - 30 * 60_000) / 1000, value: 12n },
+      { time: (now - 2 * H - 30 * 60_000) / 1000, value: 11n },
+      { time: now / 1000, value: 15n },
+    ]);
+  });
+
+  it('merges hours into days for long ranges, and ALL starts at the first bucket', () => {
+    const series = [{ hourMs: Date.UTC(2026, 5, 1, 3), realized: 1n }, { hourMs: Date.UTC(2026, 5, 1, 9), realized: 2n }, { hourMs: Date.UTC(2026, 5, 3, 1), realized: 4n }];
+    assert.deepEqual(pnlPoints(series, 0n, rangeWindow('ALL', now), now, 7n), [
+      { time: Date.UTC(2026, 5, 1) / 1000, value: 3n },
+      { time: Date.UTC(2026, 5, 3) / 1000, value: 7n },
+      { time: now / 1000, value: 7n },
+    ]);
+    assert.equal(rangeWindow('YTD', now).startMs, Date.UTC(2026, 0, 1));
+    assert.deepEqual(pnlPoints([], 0n, rangeWindow('ALL', now), now, 0n), [{ time: now / 1000, value: 0n }]);
   });
 });

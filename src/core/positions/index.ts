@@ -1,2 +1,3 @@
 export * from './position.ts';
 export * from './valuation.ts';
+export * from './pnl-history.ts';
