@@ -2,7 +2,7 @@ import { notional } from '../core/positions/position.ts';
 import { unitsToNumber } from '../core/money.ts';
 import type { LatestPriceSource } from '../market-data/event-positions.ts';
 import type { Db } from '../store/database.ts';
-import { listPositionsWithMarkets, type PositionFilter, type PositionWithMarket } from '../store/positions-repository.ts';
+import { findPositionMarkets, listAccountPositions, type AccountPosition, type PositionFilter, type PositionMarket } from '../store/positions-repository.ts';
 import { findUserByWallet } from '../store/users-repository.ts';
 import { latestPricesMicros } from '../market-data/latest-prices.ts';
 import type { PositionProjector } from './projector.ts';
@@ -37,7 +37,7 @@ export class PortfolioReads {
   /** The account's positions matching the filter, each valued at its token's latest price. */
   async valuedPositions(filter: PositionFilter, limit = MAX_ACCOUNT_POSITIONS): Promise<ValuedPosition[]> {
     await this.projector.catchUp();
-    const rows = await listPositionsWithMarkets(this.db, filter, limit);
+    const rows = await listAccountPositions(this.db, filter, limit);
     const prices = await latestPricesMicros(this.db, this.prices, rows.map(priced));
     return rows.map((row) => valued(row, prices.get(row.tokenId)!));
   }
@@ -53,8 +53,14 @@ export class PortfolioReads {
       last: page.length > 0 ? offset + page.length : 0,
       limit: query.limit,
       total: all.length,
-      data: page.map(toUserPosition),
+      data: await this.withMarkets(page, toUserPosition),
     };
+  }
+
+  /** Shapes positions with their markets' descriptive fields, read for these positions only. */
+  async withMarkets<T>(positions: ValuedPosition[], shape: (p: ValuedPosition, market: PositionMarket) => T): Promise<T[]> {
+    const markets = await findPositionMarkets(this.db, positions.map((p) => p.row.marketId));
+    return positions.map((p) => shape(p, markets.get(p.row.marketId)!));
   }
 
   /** GET /markets/value: the current value of what `wallet` (sign-in address or proxy) holds. */
@@ -69,6 +75,6 @@ export class PortfolioReads {
   }
 }
 
-export function priced(row: PositionWithMarket) {
+export function priced(row: AccountPosition) {
   return { marketId: row.marketId, tokenId: row.tokenId, outcomeIndex: row.outcomeIndex, resolvedTo: row.resolvedTo };
 }

@@ -5,7 +5,7 @@ import { averagePriceMicros, percentOf, totalPnl } from '../core/positions/valua
 import { pnlPoints, rangeWindow, type PnlRange } from '../core/positions/pnl-history.ts';
 import type { Db } from '../store/database.ts';
 import { listActivity } from '../store/market-data-activity-repository.ts';
-import { countConfirmedBuyOrders, findEventIcons, listPnlSeries, sumPnlBefore } from '../store/positions-repository.ts';
+import { countConfirmedBuyOrders, findEventIcons, listPnlSeries, sumPnlBefore, type PositionMarket } from '../store/positions-repository.ts';
 import { findUserByDisplayName, type User } from '../store/users-repository.ts';
 import type { PortfolioReads } from './portfolio-reads.ts';
 import type { ValuedPosition } from './user-positions.ts';
@@ -18,16 +18,16 @@ const cents = (micros: bigint) => Number(micros) / 10_000;
 const side = (outcomeIndex: number) => (outcomeIndex === 0 ? 'SIDE_A' : 'SIDE_B');
 
 /** The market and event fields every profile position shares. */
-function positionBase({ row }: ValuedPosition) {
+function positionBase({ row }: ValuedPosition, market: PositionMarket) {
   return {
     id: row.tokenId,
-    market: row.marketName,
-    eventName: row.eventName,
-    isMultiMarket: !row.eventSingle,
-    isSeriesLayout: row.seriesLayout,
-    image: row.marketIcon,
-    eventImage: row.eventIcon,
-    slug: row.marketSlug,
+    market: market.marketName,
+    eventName: market.eventName,
+    isMultiMarket: !market.eventSingle,
+    isSeriesLayout: market.seriesLayout,
+    image: market.marketIcon,
+    eventImage: market.eventIcon,
+    slug: market.marketSlug,
     side: side(row.outcomeIndex),
   };
 }
@@ -86,8 +86,8 @@ export class ProfileReads {
     const all = await this.portfolio.valuedPositions({ account: this.account(user), state: status === 'active' ? 'held' : 'closed' });
     const top = all.sort((a, b) => (b.latestMicros > a.latestMicros ? 1 : b.latestMicros < a.latestMicros ? -1 : 0)).slice(0, PROFILE_POSITIONS_MAX);
     if (status === 'active') {
-      return top.map((p) => ({
-        ...positionBase(p),
+      return this.portfolio.withMarkets(top, (p, market) => ({
+        ...positionBase(p, market),
         avg: cents(p.value.acquisitionPriceMicros),
         bet: formatUnits(p.value.initial),
         shares: unitsToNumber(p.row.amount),
@@ -96,8 +96,8 @@ export class ProfileReads {
         changePct: percentOf(p.value.return, p.value.initial),
       }));
     }
-    return top.map((p) => ({
-      ...positionBase(p),
+    return this.portfolio.withMarkets(top, (p, market) => ({
+      ...positionBase(p, market),
       avg: cents(averagePriceMicros(p.row.acquiredCost, p.row.acquiredAmount)),
       bet: formatUnits(p.row.acquiredCost),
       exit: cents(averagePriceMicros(p.row.disposedProceeds, p.row.disposedAmount)),

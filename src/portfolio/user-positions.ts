@@ -1,6 +1,6 @@
 import { formatUnits } from '../core/money.ts';
 import { valuePosition, type PositionValuation } from '../core/positions/valuation.ts';
-import type { PositionWithMarket } from '../store/positions-repository.ts';
+import type { AccountPosition, PositionMarket } from '../store/positions-repository.ts';
 
 /** SPEC.md 2 UserPosition, with the optional fields this exchange knows. */
 export interface UserPosition {
@@ -38,12 +38,12 @@ export interface UserPosition {
 export type PositionSort = 'latest' | 'current' | 'initial' | 'return';
 
 export interface ValuedPosition {
-  row: PositionWithMarket;
+  row: AccountPosition;
   latestMicros: bigint;
   value: PositionValuation;
 }
 
-export function valued(row: PositionWithMarket, latestMicros: bigint): ValuedPosition {
+export function valued(row: AccountPosition, latestMicros: bigint): ValuedPosition {
   return { row, latestMicros, value: valuePosition(row, latestMicros) };
 }
 
@@ -65,7 +65,7 @@ export function sortPositions(positions: ValuedPosition[], sortBy: PositionSort,
   });
 }
 
-export function toUserPosition({ row, latestMicros, value }: ValuedPosition): UserPosition {
+export function toUserPosition({ row, latestMicros, value }: ValuedPosition, market: PositionMarket): UserPosition {
   const position: UserPosition = {
     market_uuid: row.marketId,
     tokenId: row.tokenId,
@@ -76,28 +76,28 @@ export function toUserPosition({ row, latestMicros, value }: ValuedPosition): Us
     initial: formatUnits(value.initial),
     return: formatUnits(value.return),
     displayName: null,
-    icon: row.marketIcon,
-    slug: row.marketSlug,
-    title: row.marketName,
-    eventName: row.eventName,
-    eventIcon: row.eventIcon,
-    outcome: row.outcomeIndex === 0 ? row.outcome1 : row.outcome2,
-    eventId: row.eventId,
-    isMultiMarket: !row.eventSingle,
-    isSeriesLayout: row.seriesLayout,
-    isDisputed: row.isDisputed,
-    isSettled: row.isSettled,
-    status: row.marketStatus,
+    icon: market.marketIcon,
+    slug: market.marketSlug,
+    title: market.marketName,
+    eventName: market.eventName,
+    eventIcon: market.eventIcon,
+    outcome: row.outcomeIndex === 0 ? market.outcome1 : market.outcome2,
+    eventId: market.eventId,
+    isMultiMarket: !market.eventSingle,
+    isSeriesLayout: market.seriesLayout,
+    isDisputed: market.isDisputed,
+    isSettled: market.isSettled,
+    status: market.marketStatus,
     outcomeIndex: row.outcomeIndex,
-    orderFeeRateBps: row.orderFeeRateBps,
-    passiveOrderFeeRateBps: row.passiveOrderFeeRateBps,
+    orderFeeRateBps: market.orderFeeRateBps,
+    passiveOrderFeeRateBps: market.passiveOrderFeeRateBps,
   };
-  if (row.conditionId) position.conditionId = row.conditionId;
+  if (market.conditionId) position.conditionId = market.conditionId;
   if (row.resolvedTo) position.resolvedTo = row.resolvedTo;
-  if (row.proposedOutcome && row.proposedAt) {
-    position.proposedResolvedTo = row.proposedOutcome;
-    position.proposedAt = Math.floor(row.proposedAt.getTime() / 1000);
-    position.liveness = row.livenessSeconds;
+  if (market.proposedOutcome && market.proposedAt) {
+    position.proposedResolvedTo = market.proposedOutcome;
+    position.proposedAt = Math.floor(market.proposedAt.getTime() / 1000);
+    position.liveness = market.livenessSeconds;
   }
   return position;
 }

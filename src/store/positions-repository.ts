@@ -171,28 +171,20 @@ export async function addPnl(db: Db, rows: Array<{ account: string; hour: Date; 
     ON CONFLICT (account, hour) DO UPDATE SET realized_pnl = pnl_series.realized_pnl + excluded.realized_pnl`.execute(db);
 }
 
-/** A position with what the portfolio and profile shapes show of its market, event and oracle question. */
-export interface PositionWithMarket extends PositionRow {
-  marketName: string;
-  marketSlug: string;
-  marketIcon: string;
-  marketStatus: 'DRAFT' | 'ACTIVE' | 'RESOLVED';
-  outcome1: string;
-  outcome2: string;
-  conditionId: string | null;
-  isDisputed: boolean;
-  isSettled: boolean;
+/** A position of an account, with its market's resolution (what its price needs). */
+export interface AccountPosition {
+  tokenId: string;
+  marketId: string;
+  outcomeIndex: 0 | 1;
+  amount: bigint;
+  costBasis: bigint;
+  realizedPnl: bigint;
+  acquiredAmount: bigint;
+  acquiredCost: bigint;
+  disposedAmount: bigint;
+  disposedProceeds: bigint;
+  /** The market's `marketResolvedTo`: "" until resolved. */
   resolvedTo: string;
-  orderFeeRateBps: number;
-  passiveOrderFeeRateBps: number;
-  eventId: string;
-  eventName: string;
-  eventIcon: string;
-  eventSingle: boolean;
-  seriesLayout: boolean;
-  livenessSeconds: number;
-  proposedOutcome: 'YES' | 'NO' | 'TIE' | null;
-  proposedAt: Date | null;
 }
 
 export interface PositionFilter {
@@ -206,35 +198,75 @@ export interface PositionFilter {
   title?: string;
 }
 
-/** Every position of an account matching the filter, with its market; at most `limit` rows, newest first. */
-export async function listPositionsWithMarkets(db: Db, filter: PositionFilter, limit: number): Promise<PositionWithMarket[]> {
+/**
+ * Every position of an account matching the filter, at most `limit`, most recently changed first.
+ * Only the numbers: a heavy account's thousands of rows stay narrow, and the descriptive fields of
+ * the few that are shown come from `findPositionMarkets`.
+ */
+export async function listAccountPositions(db: Db, filter: PositionFilter, limit: number): Promise<AccountPosition[]> {
   let query = db.selectFrom('positions as p')
     .innerJoin('markets as m', 'm.id', 'p.market_id')
-    .innerJoin('events as e', 'e.id', 'm.event_id')
-    .leftJoin('oracle_questions as q', 'q.market_id', 'm.id')
-    .selectAll('p')
-    .select([
-      'm.name as market_name', 'm.slug as market_slug', 'm.icon as market_icon', 'm.status as market_status', 'm.outcome1', 'm.outcome2',
-      'm.condition_id', 'm.is_disputed', 'm.is_settled', 'm.market_resolved_to', 'm.order_fee_rate_bps', 'm.passive_order_fee_rate_bps',
-      'e.id as event_id', 'e.name as event_name', 'e.icon as event_icon', 'e.single as event_single', 'e.series_layout', 'e.liveness_seconds',
-      'q.proposed_outcome', 'q.proposed_at',
-    ])
+    .select(['p.token_id', 'p.market_id', 'p.outcome_index', 'p.amount', 'p.cost_basis', 'p.realized_pnl', 'p.acquired_amount', 'p.acquired_cost',
+      'p.disposed_amount', 'p.disposed_proceeds', 'm.market_resolved_to'])
     .where('p.account', '=', filter.account);
   if (filter.state === 'held') query = query.where(sql<boolean>`p.amount > 0`);
   if (filter.state === 'closed') query = query.where(sql<boolean>`p.amount = 0`);
   if (filter.status) query = query.where('m.status', '=', filter.status);
   if (filter.marketIds) query = query.where('p.market_id', 'in', filter.marketIds.length ? filter.marketIds : ['00000000-0000-0000-0000-000000000000']);
-  if (filter.eventId) query = query.where('e.id', '=', filter.eventId);
+  if (filter.eventId) query = query.where('m.event_id', '=', filter.eventId);
   if (filter.title) query = query.where(sql<boolean>`m.name ILIKE ${`%${escapeLike(filter.title)}%`}`);
   const rows = await query.orderBy('p.updated_at', 'desc').orderBy('p.token_id').limit(limit).execute();
   return rows.map((r) => ({
-    ...toPositionRow(r),
-    marketName: r.market_name, marketSlug: r.market_slug, marketIcon: r.market_icon, marketStatus: r.market_status,
-    outcome1: r.outcome1, outcome2: r.outcome2, conditionId: r.condition_id, isDisputed: r.is_disputed, isSettled: r.is_settled,
-    resolvedTo: r.market_resolved_to, orderFeeRateBps: r.order_fee_rate_bps, passiveOrderFeeRateBps: r.passive_order_fee_rate_bps,
+    tokenId: r.token_id, marketId: r.market_id, outcomeIndex: r.outcome_index === 1 ? 1 : 0,
+    amount: BigInt(r.amount), costBasis: BigInt(r.cost_basis), realizedPnl: BigInt(r.realized_pnl),
+    acquiredAmount: BigInt(r.acquired_amount), acquiredCost: BigInt(r.acquired_cost),
+    disposedAmount: BigInt(r.disposed_amount), disposedProceeds: BigInt(r.disposed_proceeds),
+    resolvedTo: r.market_resolved_to,
+  }));
+}
+
+/** What the portfolio and profile shapes show of a position's market, event and oracle question. */
+export interface PositionMarket {
+  marketName: string;
+  marketSlug: string;
+  marketIcon: string;
+  marketStatus: 'DRAFT' | 'ACTIVE' | 'RESOLVED';
+  outcome1: string;
+  outcome2: string;
+  conditionId: string | null;
+  isDisputed: boolean;
+  isSettled: boolean;
+  orderFeeRateBps: number;
+  passiveOrderFeeRateBps: number;
+  eventId: string;
+  eventName: string;
+  eventIcon: string;
+  eventSingle: boolean;
+  seriesLayout: boolean;
+  livenessSeconds: number;
+  proposedOutcome: 'YES' | 'NO' | 'TIE' | null;
+  proposedAt: Date | null;
+}
+
+export async function findPositionMarkets(db: Db, marketIds: string[]): Promise<Map<string, PositionMarket>> {
+  if (marketIds.length === 0) return new Map();
+  const rows = await db.selectFrom('markets as m')
+    .innerJoin('events as e', 'e.id', 'm.event_id')
+    .leftJoin('oracle_questions as q', 'q.market_id', 'm.id')
+    .select([
+      'm.id', 'm.name', 'm.slug', 'm.icon', 'm.status', 'm.outcome1', 'm.outcome2', 'm.condition_id', 'm.is_disputed', 'm.is_settled',
+      'm.order_fee_rate_bps', 'm.passive_order_fee_rate_bps', 'e.id as event_id', 'e.name as event_name', 'e.icon as event_icon',
+      'e.single as event_single', 'e.series_layout', 'e.liveness_seconds', 'q.proposed_outcome', 'q.proposed_at',
+    ])
+    .where('m.id', 'in', [...new Set(marketIds)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, {
+    marketName: r.name, marketSlug: r.slug, marketIcon: r.icon, marketStatus: r.status, outcome1: r.outcome1, outcome2: r.outcome2,
+    conditionId: r.condition_id, isDisputed: r.is_disputed, isSettled: r.is_settled,
+    orderFeeRateBps: r.order_fee_rate_bps, passiveOrderFeeRateBps: r.passive_order_fee_rate_bps,
     eventId: r.event_id, eventName: r.event_name, eventIcon: r.event_icon, eventSingle: r.event_single, seriesLayout: r.series_layout,
     livenessSeconds: r.liveness_seconds, proposedOutcome: r.proposed_outcome, proposedAt: r.proposed_at,
-  }));
+  }]));
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -259,7 +291,12 @@ export async function latestTrades(db: Db, marketIds: string[]): Promise<Array<{
   if (marketIds.length === 0) return [];
   const { rows } = await sql<{ market_id: string; token_id: string; price_micros: bigint }>`
     SELECT m.id AS market_id, t.token_id, t.price_micros FROM unnest(${marketIds}::uuid[]) AS m(id)
-    CROSS JOIN LATERAL (SELECT token_id, price_micros FROM trades WHERE market_id = m.id AND status <> 'FAILED' ORDER BY matched_at DESC, seq DESC LIMIT 1) t`.execute(db);
+    CROSS JOIN LATERAL (
+      -- The newest match time first (index trades_by_market_time), then the last of that instant by seq.
+      SELECT token_id, price_micros FROM trades
+      WHERE market_id = m.id AND status <> 'FAILED'
+        AND matched_at = (SELECT max(matched_at) FROM trades WHERE market_id = m.id AND status <> 'FAILED')
+      ORDER BY seq DESC LIMIT 1) t`.execute(db);
   return rows.map((r) => ({ marketId: r.market_id, tokenId: r.token_id, priceMicros: BigInt(r.price_micros) }));
 }
 
