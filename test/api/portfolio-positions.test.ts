@@ -137,6 +137,24 @@ describe('portfolio: user positions and value', () => {
     assert.deepEqual(await value(bob, `?user=${stranger}`), { user: stranger, value: 0 });
   });
 
+  it('closes positions on a redeem at what each token paid (after the reads above: it resolves m2)', async () => {
+    const settlement = server.ctx.settlement;
+    const market = { conditionId: m2.conditionId, tokenId1: m2.tokenId1, tokenId2: m2.tokenId2 };
+    // The ledger alone resolves YES (the catalogue keeps m2 ACTIVE): token 1 pays 1, token 2 nothing.
+    await settlement.transaction((tx) => settlement.resolveMarket(tx, market, 'YES'));
+    await settlement.transaction((tx) => settlement.redeem(tx, { account: bob.proxyWallet.toLowerCase(), market, ref: `redeem:${randomUUID()}` }));
+    assert.deepEqual(summary((await positions(bob)).body.data), [[m1.id, m1.tokenId2, '6', '0.404', '0.45', '2.7', '2.424', '0.276']]);
+    assert.equal((await bob.call('PATCH', '/account', { displayName: 'bob_redeems' })).status, 200);
+    const closed = (await get(server.api('/profiles/by-name/bob_redeems/positions?status=closed'))).body;
+    assert.deepEqual(closed.map((p: any) => [p.id, p.avg, p.bet, p.exit, p.pnl, p.pnlPct]).sort(), [
+      [m2.tokenId1, 50, '0.5', 100, '0.5', 100],
+      [m2.tokenId2, 50, '0.5', 0, '-0.5', -100],
+    ].sort());
+    // Bob's realised: 0.364 on m1, +0.5 − 0.5 on m2; unrealised 0.276 on what he still holds.
+    assert.equal((await get(server.api('/profiles/by-name/bob_redeems/summary'))).body.allTimePnl, '0.64');
+    await expectAuditClean(server);
+  });
+
   it('requires API-key HMAC', async () => {
     for (const path of ['/markets/user-positions', '/markets/value']) {
       expectError(await get(server.api(path)), 401, 'UNAUTHORIZED');
