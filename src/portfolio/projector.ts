@@ -2,7 +2,7 @@ import { applyPositionEvent, EMPTY_POSITION, type PositionState } from '../core/
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Db } from '../store/database.ts';
 import {
-  addPnl, findPositions, findTokenMarkets, findTradeTerms, finishedXidHorizon, listTokenMoves, lockPositionCursor, setPositionCursor, upsertPositions,
+  addPnl, findPositions, findTokenMarkets, findTradeTerms, finishedXidHorizon, listTokenMoves, listTokenMovesOf, lockPositionCursor, setPositionCursor, upsertPositions,
   type JournalTokenMove, type PositionRow,
 } from '../store/positions-repository.ts';
 import { journalEvents } from './journal-events.ts';
@@ -28,7 +28,7 @@ export class PositionProjector {
       const from = await lockPositionCursor(tx);
       const to = await finishedXidHorizon(tx);
       if (to <= from) return;
-      await this.project(tx, await listTokenMoves(tx, from, to));
+      await this.project(tx, await listTokenMoves(tx, from, to), to);
       await setPositionCursor(tx, to);
     });
   }
@@ -58,32 +58,54 @@ export class PositionProjector {
     });
   }
 
-  private async project(tx: Db, moves: JournalTokenMove[]): Promise<void> {
+  private async project(tx: Db, moves: JournalTokenMove[], to: bigint): Promise<void> {
     if (moves.length === 0) return;
     const markets = await findTokenMarkets(tx, [...new Set(moves.map((m) => m.tokenId))]);
     const byToken = new Map(markets.flatMap((m) => [[m.tokenId1, m], [m.tokenId2, m]] as const));
-    const tradeIds = [...new Set(moves.filter((m) => m.kind.startsWith('TRADE_')).map((m) => m.ref))];
+    const keys = [...new Map(moves.map((m) => [key(m.account, m.tokenId), { account: m.account, tokenId: m.tokenId }])).values()];
+    const stored = new Map<string, PositionRow>((await findPositions(tx, keys)).map((p) => [key(p.account, p.tokenId), p]));
+
+    // A transaction can commit after a later-numbered one that touched the same position and was
+    // projected in an earlier window. Such a position is folded again from its whole journal, in
+    // sequence order, so its numbers never depend on commit timing.
+    const late = new Set(moves.filter((m) => (stored.get(key(m.account, m.tokenId))?.lastSeq ?? -1n) > m.seq).map((m) => key(m.account, m.tokenId)));
+    const replay = late.size === 0 ? [] : await listTokenMovesOf(tx, [...late].flatMap((k) => {
+      const [account, tokenId] = k.split('\u0000') as [string, string];
+      const market = byToken.get(tokenId);
+      return market ? [{ account, tokenId: market.tokenId1 }, { account, tokenId: market.tokenId2 }] : [];
+    }), to);
+    const tradeIds = [...new Set([...moves, ...replay].filter((m) => m.kind.startsWith('TRADE_')).map((m) => m.ref))];
     const trades = new Map((await findTradeTerms(tx, tradeIds)).map((t) => [t.id, t]));
     const lookups = { market: (t: string) => byToken.get(t), trade: (id: string) => trades.get(id) };
 
-    const keys = [...new Map(moves.map((m) => [key(m.account, m.tokenId), { account: m.account, tokenId: m.tokenId }])).values()];
-    const positions = new Map<string, PositionRow>((await findPositions(tx, keys)).map((p) => [key(p.account, p.tokenId), p]));
+    const positions = new Map([...stored].filter(([k]) => !late.has(k)));
     const pnl = new Map<string, { account: string; hour: Date; realizedPnl: bigint }>();
-
-    for (const group of bySeq(moves)) {
-      for (const e of journalEvents(group, lookups)) {
-        const k = key(e.account, e.tokenId);
-        const before = positions.get(k) ?? { ...EMPTY_POSITION, account: e.account, tokenId: e.tokenId, marketId: e.marketId, outcomeIndex: e.outcomeIndex, lastSeq: 0n, updatedAt: e.at };
-        const after: PositionState = applyPositionEvent(before, e.event);
-        positions.set(k, { ...before, ...after, lastSeq: e.seq, updatedAt: e.at });
-        const made = after.realizedPnl - before.realizedPnl;
-        if (made === 0n) continue;
-        const hour = new Date(Math.floor(e.at.getTime() / HOUR_MS) * HOUR_MS);
-        const bucket = `${e.account}\u0000${hour.getTime()}`;
-        const sum = pnl.get(bucket) ?? { account: e.account, hour, realizedPnl: 0n };
-        sum.realizedPnl += made;
-        pnl.set(bucket, sum);
+    const record = (account: string, at: Date, made: bigint) => {
+      if (made === 0n) return;
+      const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+      const bucket = `${account}\u0000${hour.getTime()}`;
+      const sum = pnl.get(bucket) ?? { account, hour, realizedPnl: 0n };
+      sum.realizedPnl += made;
+      pnl.set(bucket, sum);
+    };
+    const apply = (source: JournalTokenMove[], wanted: (k: string) => boolean, onMade: typeof record) => {
+      for (const group of bySeq(source)) {
+        for (const e of journalEvents(group, lookups)) {
+          const k = key(e.account, e.tokenId);
+          if (!wanted(k)) continue;
+          const before = positions.get(k) ?? { ...EMPTY_POSITION, account: e.account, tokenId: e.tokenId, marketId: e.marketId, outcomeIndex: e.outcomeIndex, lastSeq: 0n, updatedAt: e.at };
+          const after: PositionState = applyPositionEvent(before, e.event);
+          positions.set(k, { ...before, ...after, lastSeq: e.seq, updatedAt: e.at });
+          onMade(e.account, e.at, after.realizedPnl - before.realizedPnl);
+        }
       }
+    };
+    apply(moves, (k) => !late.has(k), record);
+    apply(replay, (k) => late.has(k), () => {});
+    // A refolded position's series records only what its realised P&L changed by, now.
+    for (const k of late) {
+      const now = positions.get(k)!;
+      record(now.account, moves.at(-1)!.createdAt, now.realizedPnl - (stored.get(k)?.realizedPnl ?? 0n));
     }
     await upsertPositions(tx, [...positions.values()]);
     await addPnl(tx, [...pnl.values()]);

@@ -57,6 +57,19 @@ export async function listTokenMoves(db: Db, from: bigint, to: bigint): Promise<
   return rows.map((r) => ({ seq: BigInt(r.seq), kind: r.kind, ref: r.ref, createdAt: new Date(r.created_at), account: r.account, tokenId: r.asset, amount: BigInt(r.amount) }));
 }
 
+/** Every token entry of these (account, token) pairs in transactions with `xid < to`, in ledger order. */
+export async function listTokenMovesOf(db: Db, pairs: Array<{ account: string; tokenId: string }>, to: bigint): Promise<JournalTokenMove[]> {
+  if (pairs.length === 0) return [];
+  const { rows } = await sql<{ seq: bigint; kind: string; ref: string; created_at: Date; account: string; asset: string; amount: string }>`
+    SELECT t.seq, t.kind, t.ref, t.created_at, e.account, e.asset, e.amount::text AS amount
+    FROM unnest(${pairs.map((p) => p.account)}::text[], ${pairs.map((p) => p.tokenId)}::text[]) AS k(account, asset)
+    JOIN ledger_entries e ON e.account = k.account AND e.asset = k.asset
+    JOIN ledger_transactions t ON t.seq = e.tx_seq
+    WHERE t.xid < ${to.toString()}::bigint
+    ORDER BY t.seq, e.idx`.execute(db);
+  return rows.map((r) => ({ seq: BigInt(r.seq), kind: r.kind, ref: r.ref, createdAt: new Date(r.created_at), account: r.account, tokenId: r.asset, amount: BigInt(r.amount) }));
+}
+
 export interface TokenMarket {
   marketId: string;
   tokenId1: string;

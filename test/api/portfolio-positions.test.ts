@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { bearer } from '../helpers/auth-client.ts';
 import { expectError, get, post } from '../helpers/http.ts';
@@ -153,6 +154,25 @@ describe('portfolio: user positions and value', () => {
     // Bob's realised: 0.364 on m1, +0.5 − 0.5 on m2; unrealised 0.276 on what he still holds.
     assert.equal((await get(server.api('/profiles/by-name/bob_redeems/summary'))).body.allTimePnl, '0.64');
     await expectAuditClean(server);
+  });
+
+  it('folds a position again in sequence order when a transaction commits after a later-numbered one', async () => {
+    // A journal transaction numbered before everything, committing now: Bob split 10 of m1 first.
+    // In sequence order his 4 sold came out of 20 held for 9.04, so they realised 1.98 − 1.808.
+    const db = server.ctx.store.db;
+    const wallet = bob.proxyWallet.toLowerCase();
+    await db.transaction().execute(async (tx) => {
+      await sql`INSERT INTO ledger_transactions (seq, tx_hash, kind, ref, created_at) VALUES (-1, ${`0x${'ab'.repeat(32)}`}, 'SPLIT', 'split:late', now())`.execute(tx);
+      await sql`INSERT INTO ledger_entries (tx_seq, idx, account, asset, amount, reason) VALUES
+        (-1, 0, ${wallet}, ${m1.tokenId1}, 10000000, 'MINT'), (-1, 1, ${wallet}, ${m1.tokenId2}, 10000000, 'MINT')`.execute(tx);
+    });
+    const rows = summary((await positions(bob, `?id=${m1.id}&sortBy=initial`)).body.data);
+    assert.deepEqual(rows, [
+      [m1.id, m1.tokenId2, '16', '0.452', '0.45', '7.2', '7.232', '-0.032'],
+      [m1.id, m1.tokenId1, '10', '0.5', '0.55', '5.5', '5', '0.5'],
+    ]);
+    const stored = await db.selectFrom('positions').select('realized_pnl').where('account', '=', wallet).where('token_id', '=', m1.tokenId2).executeTakeFirstOrThrow();
+    assert.equal(stored.realized_pnl, '172000');
   });
 
   it('requires API-key HMAC', async () => {
