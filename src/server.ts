@@ -71,7 +71,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
-    portfolio = createPortfolio({ db: store.db, clock, events, engine });
+    portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, portfolio, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     if (engineLock.held) {

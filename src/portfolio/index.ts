@@ -21,10 +21,12 @@ export interface PortfolioDeps {
   events: DomainEvents;
   /** The matching engine's last trade prices and books (latest prices). */
   engine: Parameters<typeof engineLatestPrices>[0];
+  /** Where a failed background catch-up is reported (the next read retries it). */
+  onProjectionError?: (error: unknown) => void;
 }
 
 export function createPortfolio(deps: PortfolioDeps): Portfolio {
-  const projector = new PositionProjector(deps.db);
+  const projector = new PositionProjector(deps.db, deps.onProjectionError);
   const unsubscribe = projector.listen(deps.events);
   const reads = new PortfolioReads(deps.db, projector, engineLatestPrices(deps.engine));
   return {

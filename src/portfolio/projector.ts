@@ -2,7 +2,7 @@ import { applyPositionEvent, EMPTY_POSITION, type PositionState } from '../core/
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Db } from '../store/database.ts';
 import {
-  addPnl, findPositions, findTokenMarkets, findTradeTerms, finishedXidHorizon, listTokenMoves, listTokenMovesOf, lockPositionCursor, setPositionCursor, upsertPositions,
+  addPnl, findPositions, findTokenMarkets, findTradeTerms, finishedXidHorizon, listTokenMoves, listTokenMovesOf, lockPositionCursor, readPositionCursor, hasJournalSince, setPositionCursor, upsertPositions,
   type JournalTokenMove, type PositionRow,
 } from '../store/positions-repository.ts';
 import { journalEvents } from './journal-events.ts';
@@ -14,16 +14,17 @@ const key = (account: string, tokenId: string) => `${account}\u0000${tokenId}`;
  * Keeps `positions` and `pnl_series` up to date from the ledger journal, in ledger order, from a
  * stored cursor (see README.md). `catchUp` is safe to call from anywhere at any time, on any node:
  * the cursor row lock makes concurrent callers take turns, and a caller that finds nothing new
- * costs one small transaction.
+ * costs two small reads and takes no lock (reads on a busy exchange must not queue on one row).
  */
 export class PositionProjector {
   private running: Promise<void> | undefined;
   private again = false;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, private readonly onError: (error: unknown) => void = () => {}) {}
 
   /** Projects every journal transaction that has finished by now. */
   async catchUp(): Promise<void> {
+    if (!(await hasJournalSince(this.db, await readPositionCursor(this.db), await finishedXidHorizon(this.db)))) return;
     await this.db.transaction().execute(async (tx) => {
       const from = await lockPositionCursor(tx);
       const to = await finishedXidHorizon(tx);
@@ -49,7 +50,7 @@ export class PositionProjector {
       return;
     }
     // A failure here is retried by the next read's own catch-up, which reports it to its caller.
-    this.running = this.catchUp().catch(() => {}).finally(() => {
+    this.running = this.catchUp().catch(this.onError).finally(() => {
       this.running = undefined;
       if (this.again) {
         this.again = false;

@@ -12,6 +12,20 @@ export async function lockPositionCursor(tx: Db): Promise<bigint> {
   return BigInt(row.xid_horizon);
 }
 
+/** The cursor without a lock, to see whether there is anything to do. */
+export async function readPositionCursor(db: Db): Promise<bigint> {
+  const row = await db.selectFrom('position_cursor').select('xid_horizon').where('id', '=', 1).executeTakeFirstOrThrow();
+  return BigInt(row.xid_horizon);
+}
+
+/** Whether any journal transaction has `from <= xid < to` (index ledger_transactions_by_xid). */
+export async function hasJournalSince(db: Db, from: bigint, to: bigint): Promise<boolean> {
+  if (to <= from) return false;
+  const row = await db.selectFrom('ledger_transactions').select('seq')
+    .where('xid', '>=', from).where('xid', '<', to).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function setPositionCursor(tx: Db, horizon: bigint): Promise<void> {
   await tx.updateTable('position_cursor').set({ xid_horizon: horizon }).where('id', '=', 1).execute();
 }
