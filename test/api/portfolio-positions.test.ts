@@ -156,6 +156,13 @@ describe('portfolio: user positions and value', () => {
     await expectAuditClean(server);
   });
 
+  it('shows the oracle proposal of a market once there is one', async () => {
+    const proposed = await post(server.api(`/admin/markets/${m1.id}/oracle/propose`), { outcome: 'NO' }, server.adminHeaders);
+    assert.equal(proposed.status, 200, JSON.stringify(proposed.body));
+    const row = (await positions(carol)).body.data[0];
+    assert.deepEqual([row.proposedResolvedTo, row.proposedAt, row.liveness, row.status], ['NO', Math.floor(Date.parse(proposed.body.proposedAt) / 1000), 7200, 'ACTIVE']);
+  });
+
   it('folds a position again in sequence order when a transaction commits after a later-numbered one', async () => {
     // A journal transaction numbered before everything, committing now: Bob split 10 of m1 first.
     // In sequence order his 4 sold came out of 20 held for 9.04, so they realised 1.98 − 1.808.
