@@ -63,7 +63,7 @@ export class PortfolioReads {
     return positions.map((p) => shape(p, markets.get(p.row.marketId)!));
   }
 
-  /** GET /markets/value: the current value of what `wallet` (sign-in address or proxy) holds. */
+  /** GET /markets/value: the current value of what the caller, or `user` (sign-in address or proxy wallet), holds. */
   async value(caller: { address: string; proxyWallet: string }, query: { user?: string; markets?: string[] }): Promise<{ user: string; value: number }> {
     const owner = query.user ? await findUserByWallet(this.db, query.user) : undefined;
     if (query.user && !owner) return { user: query.user, value: 0 };
