@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createClient } from 'redis';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { AppError } from '../../src/api/errors.ts';
 import { DomainEvents } from '../../src/events/domain-events.ts';
@@ -217,3 +218,17 @@ export async function refusedConnection(url: string, namespace: string, auth?: R
 
 /** Decimal token ids for tests (any digits; the books decide which are known). */
 export const tokenId = (n: number): string => (10n ** 40n + BigInt(n)).toString();
+
+/** Whether a Redis answers at `url` (tests of several nodes skip without one). */
+export async function redisReachable(url: string): Promise<boolean> {
+  const probe = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 2_000 } });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    await probe.ping();
+    probe.destroy();
+    return true;
+  } catch {
+    return false;
+  }
+}
