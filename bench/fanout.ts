@@ -3,14 +3,16 @@
  * default 100,1000,5000) on one token of one market, in this process; the exchange in its own
  * process (src/cli/main.ts serve, PGlite on disk) under a steady, open-loop order flow
  * (BENCH_RATE orders per second, default 20, for BENCH_SECONDS, default 5). Each order is a
- * resting BUY, so each makes exactly one `orderbook-price-change` of the token. Measured: the
- * messages delivered per second over all subscribers, and per message and subscriber the time
- * from the order's acknowledgement (its HTTP response) to the delivery; negative when the change
- * arrives before the acknowledgement (events are published after commit, before the reply).
+ * resting BUY at a price of its own (tick 0.001), so the level it adds names it in the
+ * `orderbook-price-change` that carries it (orders of one group commit share one change).
+ * Measured: the messages delivered per second over all subscribers, and per order and subscriber
+ * the time from the order's acknowledgement (its HTTP response) to the delivery of its change;
+ * negative when the change arrives first (events are published after commit, before the reply).
  *
  * The ceiling, in the same run and with the same clients: a bare Socket.IO server in its own
- * process (bench/fanout-bare-server.ts) broadcasting the very payloads the exchange sent, at the
- * same rate, each triggered by one HTTP request whose response is the "acknowledgement".
+ * process (bench/fanout-bare-server.ts) broadcasting the very payloads the exchange sent, each at
+ * the moment the exchange's first subscriber received it, each triggered by one HTTP request
+ * whose response is the "acknowledgement".
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,24 +29,27 @@ import { newTrader, orderBody, type Trader } from '../test/helpers/trader.ts';
 const SUBSCRIBERS = (process.env.BENCH_SUBSCRIBERS ?? '100,1000,5000').split(',').map(Number);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
-const MESSAGES = RATE * DURATION_S;
+/** Orders per run; each at its own price, 0.001 apart, so at most 999. */
+const ORDERS = Math.min(999, RATE * DURATION_S);
 /** How long to wait for the last deliveries once the flow stopped; what has not arrived by then counts as lost. */
 const DRAIN_MS = 30_000;
 const CONNECT_BATCH = 200;
 
-/** Per message: when its trigger was sent and acknowledged, and every arrival time over all subscribers. */
+/** Per trigger (order or bare emit): when it was sent and acknowledged, and every arrival of its change over all subscribers. */
 interface Measure {
   sends: number[];
   acks: number[];
   arrivals: number[][];
   firstSend: number;
+  /** Messages received, over all subscribers. */
   delivered: number;
 }
 
 interface Row {
   target: string;
   subscribers: number;
-  delivered: string;
+  messages: number;
+  'changes delivered': string;
   perSecond: number;
   'ack→delivery p50': number;
   'ack→delivery p99': number;
@@ -70,25 +75,26 @@ async function connectClients(url: string, count: number, subscribe: (socket: So
   return sockets;
 }
 
-/** Records every change's arrival by its index in the flow (seq above `baseSeq`). */
-function listen(sockets: Socket[], measure: Measure, indexOf: (change: OrderbookPriceChange) => number): void {
+/** Records every change's arrival under the triggers it carries. */
+function listen(sockets: Socket[], measure: Measure, triggersOf: (change: OrderbookPriceChange) => number[]): void {
   for (const socket of sockets) {
     socket.on('orderbook-price-change', (change: OrderbookPriceChange) => {
-      const index = indexOf(change);
-      if (index < 0 || index >= MESSAGES) return;
-      measure.arrivals[index]!.push(performance.now());
+      const now = performance.now();
       measure.delivered += 1;
+      for (const index of triggersOf(change)) measure.arrivals[index]?.push(now);
     });
   }
 }
 
-/** Sends `MESSAGES` triggers at `RATE` per second without waiting for answers (open loop), then drains. */
-async function runFlow(trigger: (index: number) => Promise<void>, measure: Measure, expected: number): Promise<number> {
-  const interval = 1000 / RATE;
+/**
+ * Sends trigger i at `offsets[i]` ms after the start without waiting for answers (open loop), then
+ * waits until every subscriber has the change of every trigger (or DRAIN_MS passed).
+ */
+async function runFlow(trigger: (index: number) => Promise<void>, offsets: number[], measure: Measure, subscribers: number): Promise<number> {
   measure.firstSend = performance.now();
   const pending: Promise<void>[] = [];
-  for (let index = 0; index < MESSAGES; index++) {
-    const due = measure.firstSend + index * interval;
+  for (const [index, offset] of offsets.entries()) {
+    const due = measure.firstSend + offset;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     measure.sends[index] = performance.now();
@@ -96,7 +102,7 @@ async function runFlow(trigger: (index: number) => Promise<void>, measure: Measu
   }
   await Promise.all(pending);
   const drainUntil = performance.now() + DRAIN_MS;
-  while (measure.delivered < expected && performance.now() < drainUntil) await sleep(20);
+  while (measure.arrivals.some((times) => times.length < subscribers) && performance.now() < drainUntil) await sleep(20);
   // A loop: spreading half a million arrivals into Math.max overflows the stack.
   let last = 0;
   for (const times of measure.arrivals) for (const time of times) if (time > last) last = time;
@@ -111,11 +117,12 @@ function row(target: string, subscribers: number, measure: Measure, lastArrival:
   };
   const [ackP50, ackP99] = quantiles(measure.acks);
   const [sendP50, sendP99] = quantiles(measure.sends);
-  const expected = subscribers * MESSAGES;
+  const complete = measure.arrivals.reduce((sum, times) => sum + times.length, 0);
   return {
     target,
     subscribers,
-    delivered: `${measure.delivered}/${expected}`,
+    messages: measure.delivered,
+    'changes delivered': `${complete}/${subscribers * measure.arrivals.length}`,
     perSecond: Math.round(measure.delivered / ((lastArrival - measure.firstSend) / 1000)),
     'ack→delivery p50': ackP50,
     'ack→delivery p99': ackP99,
@@ -124,10 +131,10 @@ function row(target: string, subscribers: number, measure: Measure, lastArrival:
   };
 }
 
-const newMeasure = (): Measure => ({ sends: [], acks: [], arrivals: Array.from({ length: MESSAGES }, () => []), firstSend: 0, delivered: 0 });
+const newMeasure = (triggers: number): Measure => ({ sends: [], acks: [], arrivals: Array.from({ length: triggers }, () => []), firstSend: 0, delivered: 0 });
 
-/** The exchange: N subscribers of token 1, resting BUYs through POST /orders. Returns the payloads it delivered, in order. */
-async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], trader: Trader, tokenId: string, subscribers: number): Promise<{ row: Row; payloads: OrderbookPriceChange[] }> {
+/** The exchange: N subscribers of token 1, resting BUYs through POST /orders. Returns the payloads it delivered and when the first subscriber got them. */
+async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], trader: Trader, tokenId: string, subscribers: number): Promise<{ row: Row; payloads: OrderbookPriceChange[]; offsets: number[] }> {
   let baseSeq = -1;
   const payloads: OrderbookPriceChange[] = [];
   const sockets = await connectClients(url, subscribers, (socket) =>
@@ -139,30 +146,35 @@ async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], 
       socket.emit('orderbook-market-connect', [tokenId]);
     }),
   );
-  sockets[0]!.on('orderbook-price-change', (change: OrderbookPriceChange) => payloads.push(change));
-  // Bodies are built (and signed) before the flow, so the flow measures the exchange, not viem.
-  const bodies = await Promise.all(Array.from({ length: MESSAGES }, (_, index) =>
-    orderBody(api, trader, { tokenId, side: 'BUY', price: (0.01 * (1 + (index % 45))).toFixed(2), size: '1', signed: false })));
-  const measure = newMeasure();
-  listen(sockets, measure, (change) => change.seq - baseSeq - 1);
+  const measure = newMeasure(ORDERS);
+  const offsets: number[] = [];
+  sockets[0]!.on('orderbook-price-change', (change: OrderbookPriceChange) => {
+    payloads.push(change);
+    offsets.push(performance.now() - measure.firstSend);
+  });
+  // Bodies are built before the flow, so the flow measures the exchange, not the client.
+  const bodies = await Promise.all(Array.from({ length: ORDERS }, (_, index) =>
+    orderBody(api, trader, { tokenId, side: 'BUY', price: ((index + 1) / 1000).toFixed(3), size: '1', signed: false })));
+  // Order i rests alone at (i + 1) thousandths: a new bid level at that price is its change.
+  listen(sockets, measure, (change) => change.changes.filter((level) => level.side === 'buy' && level.size !== '0').map((level) => Math.round(Number(level.price) * 1000) - 1));
   const lastArrival = await runFlow(async (index) => {
     const response = await trader.call('POST', '/orders', bodies[index]);
     if (response.status !== 200) throw new Error(`order ${index}: ${response.status} ${JSON.stringify(response.body)}`);
-  }, measure, subscribers * MESSAGES);
+  }, Array.from({ length: ORDERS }, (_, index) => (index * 1000) / RATE), measure, subscribers);
   sockets.forEach((socket) => socket.disconnect());
-  return { row: row('exchange', subscribers, measure, lastArrival), payloads };
+  return { row: row('exchange', subscribers, measure, lastArrival), payloads, offsets };
 }
 
-/** The ceiling: the same payloads, broadcast by a bare Socket.IO server. */
-async function benchBare(url: string, subscribers: number, payloads: OrderbookPriceChange[]): Promise<Row> {
+/** The ceiling: the same payloads at the same moments, broadcast by a bare Socket.IO server. */
+async function benchBare(url: string, subscribers: number, payloads: OrderbookPriceChange[], offsets: number[]): Promise<Row> {
   const sockets = await connectClients(url, subscribers, async (socket) => void (await socket.emitWithAck('join')));
-  const measure = newMeasure();
-  const firstSeq = payloads[0]!.seq;
-  listen(sockets, measure, (change) => change.seq - firstSeq);
+  const measure = newMeasure(payloads.length);
+  const indexOfSeq = new Map(payloads.map((payload, index) => [payload.seq, index]));
+  listen(sockets, measure, (change) => [indexOfSeq.get(change.seq)!]);
   const lastArrival = await runFlow(async (index) => {
     const response = await fetch(`${url}/emit`, { method: 'POST', body: JSON.stringify(payloads[index]) });
     if (response.status !== 204) throw new Error(`emit ${index}: ${response.status}`);
-  }, measure, subscribers * MESSAGES);
+  }, offsets, measure, subscribers);
   sockets.forEach((socket) => socket.disconnect());
   return row('bare Socket.IO', subscribers, measure, lastArrival);
 }
@@ -178,12 +190,12 @@ const server = await startProcessServer({ DATA_DIR: dir });
 const bare = await startBareServer();
 const rows: Row[] = [];
 try {
-  const market = (await createPublishedEvent(server)).markets[0]!;
+  const market = (await createPublishedEvent(server, { tickSize: '0.001' })).markets[0]!;
   const trader = await newTrader(server, { fund: '1000000' });
   for (const subscribers of SUBSCRIBERS) {
     const exchange = await benchExchange(server.url, server, trader, market.tokenId1, subscribers);
     rows.push(exchange.row);
-    if (exchange.payloads.length === MESSAGES) rows.push(await benchBare(bare.url, subscribers, exchange.payloads));
+    rows.push(await benchBare(bare.url, subscribers, exchange.payloads, exchange.offsets));
     // Cancel the book's growth between sizes, so every size starts from a similar book.
     await trader.call('POST', '/orders/cancel-all');
   }
@@ -192,5 +204,5 @@ try {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`${RATE} orders/s for ${DURATION_S} s (${MESSAGES} book changes per run); latencies in ms, negative: delivered before the acknowledgement`);
+console.log(`${RATE} orders/s, ${ORDERS} orders per run; perSecond: messages delivered per second; latencies in ms, negative: delivered before the acknowledgement`);
 console.table(rows);
