@@ -134,4 +134,14 @@ describe('two server processes on one PostgreSQL and one Redis', { skip, timeout
       expectError(await get(node.api('/order-book/last-trade-price?token_id=123')), 404, 'NOT_FOUND');
     }
   });
+
+  it('without the engine node, node B answers books with 503 and subscriptions with SERVICE_UNAVAILABLE, never a stale book', async () => {
+    await nodeA.stop();
+    expectError(await get(nodeB.api(`/order-book/book?token_id=${market.tokenId1}`)), 503, 'SERVICE_UNAVAILABLE');
+    expectError(await get(nodeB.api(`/order-book/last-trade-price?token_id=${market.tokenId1}`)), 503, 'SERVICE_UNAVAILABLE');
+    const feed = await connect(nodeB.url);
+    feed.emit('orderbook-market-connect', [market.tokenId1]);
+    const refusal = await feed.expect('subscription-error');
+    assert.deepEqual([refusal.code, refusal.tokenIds], ['SERVICE_UNAVAILABLE', [market.tokenId1]]);
+  });
 });
