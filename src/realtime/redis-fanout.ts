@@ -34,8 +34,6 @@ const MAX_RECONNECT_DELAY_MS = 2_000;
  * Connects the two clients the Redis adapter needs: one publishes every room broadcast, the other
  * sits in subscriber mode. A Redis that cannot be reached at boot is an error (the node would
  * otherwise serve only its own clients, silently); one lost later is retried with backoff.
- */
-/**
  * `key` prefixes every channel: nodes of one exchange share it, and exchanges sharing one Redis
  * (or test runs) stay apart when their keys differ.
  */
