@@ -118,6 +118,16 @@ describe('portfolio: mergeable positions and batch merge', () => {
     ].sort());
     const ofMarket = (await get(server.api(`/markets/activity/${m1.id}?type=MERGE`))).body.data;
     assert.deepEqual(ofMarket.map((r: any) => [r.proxy_address, r.amount, r.hash]), [[alice.proxyWallet.toLowerCase(), 6, result.txHash]]);
+    // Cursor pages of one row each still reach both rows of the one transaction.
+    const walked: any[] = [];
+    let cursor: string | null = '';
+    for (let pages = 0; cursor !== null && pages < 100; pages++) {
+      const page: any = (await get(server.api(`/markets/activity?limit=1&cursor=${encodeURIComponent(cursor)}`))).body;
+      walked.push(...page.data);
+      cursor = page.nextCursor;
+    }
+    assert.equal(cursor, null);
+    assert.deepEqual(walked.filter((r) => r.hash === result.txHash).map((r) => r.id).sort(), [m1.id, m2.id].sort());
 
     // Nothing is left to merge; the reserved YES still fill the SELL.
     assert.deepEqual(await mergeable(alice), []);
