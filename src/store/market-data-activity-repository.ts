@@ -201,11 +201,13 @@ export async function listActivity(db: Db, f: ActivityFilter, page: ActivityPage
       coalesce(m.start_date, e.start_date) AS start_date, coalesce(m.end_date, e.end_date) AS end_date, e.protected,
       m.token_id1, m.token_id2, m.condition_id, m.outcome1, m.outcome2, m.is_resolved,
       e.id AS event_id, e.name AS event_name, e.single AS event_single
-    FROM (${rows}) r
+    FROM (
+      -- The page is cut before the market and event are joined, so a deep offset skips rows cheaply.
+      SELECT * FROM (${rows}) u ORDER BY u.sort_value ${dir}, u.row_key COLLATE "C" ${dir} OFFSET ${page.offset} LIMIT ${page.limit + 1}
+    ) r
     JOIN markets m ON m.id = r.market_id
     JOIN events e ON e.id = m.event_id
-    ORDER BY r.sort_value ${dir}, r.row_key COLLATE "C" ${dir}
-    OFFSET ${page.offset} LIMIT ${page.limit + 1}`.execute(db);
+    ORDER BY r.sort_value ${dir}, r.row_key COLLATE "C" ${dir}`.execute(db);
   return result.rows;
 }
 
