@@ -8,7 +8,7 @@ import type { TypedApp } from '../typed-app.ts';
 /** The hard maximum of a batch (SPEC.md section 8); POSITION_BATCH_MAX (default 50) applies below it. */
 const HARD_BATCH_MAX = 200;
 
-const RedeemablePositionSchema = Type.Object({
+export const RedeemablePositionSchema = Type.Object({
   marketId: Uuid,
   onchainMarketId: Type.String(),
   conditionId: Type.String(),
@@ -18,7 +18,7 @@ const RedeemablePositionSchema = Type.Object({
   name: Type.String(),
 });
 
-const BatchRedeemResponseSchema = Type.Object({
+export const BatchRedeemResponseSchema = Type.Object({
   txHash: Type.String({ description: 'the one ledger transaction of every included market; "" when none was included' }),
   included: Type.Array(Uuid),
   excluded: Type.Array(Type.Object({ marketId: Uuid, reason: Type.Union([Type.Literal('not-redeemable'), Type.Literal('zero-onchain-balance'), Type.Literal('not-binary')]) })),
