@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, type OrderSpec, type OrderStatus, type OrderWithMarket } from '../client/index.ts';
-import { output, printTable, progress } from './output.ts';
+import { examples, output, printTable, progress } from './output.ts';
 import { saveProfile } from './profile.ts';
 import { CliError, clientFor, DEFAULT_URL, globals, run } from './sdk-client.ts';
-
-const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
 /** Trader commands, all through the SDK: login, keys, balance, split, order, orders, cancel, book. */
 export function registerTraderCommands(program: Command): void {
@@ -29,6 +27,7 @@ export function registerTraderCommands(program: Command): void {
     }));
 
   program.command('keys').description('list your API keys')
+    .addHelpText('after', examples(['pmx keys', 'pmx keys --json']))
     .action(run(async (_options: unknown, command: Command) => {
       const keys = await clientFor(command, 'trader').auth.listApiKeys();
       output(!!globals(command).json, keys, () => printTable(keys, ['apiKey', 'createdAt', 'lastUsedAt']));
@@ -48,7 +47,8 @@ export function registerTraderCommands(program: Command): void {
       output(!!globals(command).json, result, () => console.log(`split ${result.amount} (tx ${result.txHash})`));
     }));
 
-  const order = program.command('order').description('place an order: order buy|sell <tokenId> <price> <size>');
+  const order = program.command('order').description('place an order: order buy|sell <tokenId> <price> <size>')
+    .addHelpText('after', examples(['pmx order buy 1234… 0.42 10', 'pmx order sell 1234… 0.58 10 --post-only']));
   for (const side of ['buy', 'sell'] as const) {
     order.command(`${side} <tokenId> <price> <size>`).description(`${side} <size> tokens at <price> (decimal strings, exact)`)
       .option('--type <type>', 'GTC, FOK or FAK', 'GTC')
@@ -65,6 +65,7 @@ export function registerTraderCommands(program: Command): void {
   program.command('orders').description('your open orders (or --status)')
     .option('--status <status>', 'PENDING, EXECUTING, EXECUTED, CANCELLED or REJECTED')
     .option('--market <marketId>', 'one market only')
+    .addHelpText('after', examples(['pmx orders', 'pmx orders --status EXECUTED --market 6f1c… --json']))
     .action(run(async (options: { status?: string; market?: string }, command: Command) => {
       const rows: OrderWithMarket[] = [];
       for await (const o of clientFor(command, 'trader').orders.all({ ...(options.status ? { status: options.status.toUpperCase() as OrderStatus } : {}), ...(options.market ? { market: options.market } : {}) })) rows.push(o);
