@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { registerAdminCommands } from './admin-commands.ts';
 import type { DemoMakers } from './demo-makers.ts';
+import { registerMarketDataCommands } from './market-data-commands.ts';
+import { registerOracleCommands } from './oracle-commands.ts';
 import { examples } from './output.ts';
 import { registerTraderCommands } from './trader-commands.ts';
 
@@ -92,6 +94,8 @@ export function buildProgram(): Command {
     });
 
   registerTraderCommands(program);
+  registerMarketDataCommands(program);
+  registerOracleCommands(program);
   registerAdminCommands(program);
   return program;
 }
