@@ -37,10 +37,10 @@ export function buildProgram(): Command {
       if (options.demo) {
         const seeded = await seedDemo(server.ctx);
         console.log(demoBanner(server.url, config.adminToken!, generatedAdminToken !== undefined, seeded));
-        makers = await startDemoMakers(server.ctx);
+        makers = await startDemoMakers(server.url, config.adminToken!, { logger: server.app.log });
       }
       const stop = async () => {
-        makers?.stop();
+        await makers?.stop();
         await server.close();
         process.exit(0);
       };
