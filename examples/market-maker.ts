@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createClient, formatUnits, parseUnits, type ExchangeClient } from 'pmx-exchange/client';
 
-export interface MakerOptions { market: string; size?: string; spreadTicks?: number; mid?: string; steps?: number }
+export interface MakerOptions { market: string; size?: string; spreadTicks?: number; mid?: string; steps?: number; log?: (line: string) => void }
 
 const ONE = 1_000_000n;
 const units = (decimal: string) => parseUnits(decimal) ?? 0n;
@@ -39,7 +39,7 @@ export async function startMarketMaker(client: ExchangeClient, options: MakerOpt
       { tokenId: no, side: 'BUY', price: formatUnits(ONE - mid - spread), size: options.size ?? '10' },
     ]);
     quotes = placed.map((result) => result.orderId);
-    console.log(`quoting ${formatUnits(mid - spread)} / ${formatUnits(mid + spread)}`);
+    (options.log ?? console.log)(`quoting ${formatUnits(mid - spread)} / ${formatUnits(mid + spread)}`);
   }
 
   await requote();

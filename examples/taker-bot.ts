@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createClient, formatUnits, parseUnits, type ExchangeClient, type Order } from 'pmx-exchange/client';
 
-export interface TakerOptions { markets: string[]; size?: string; rounds?: number; pauseMs?: number; sides?: ('BUY' | 'SELL')[]; signal?: AbortSignal }
+export interface TakerOptions { markets: string[]; size?: string; rounds?: number; pauseMs?: number; sides?: ('BUY' | 'SELL')[]; signal?: AbortSignal; log?: (line: string) => void }
 
 const ONE = 1_000_000n;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
@@ -31,7 +31,7 @@ export async function runTakerBot(client: ExchangeClient, options: TakerOptions)
       ? { tokenId: market.tokenId1!, price: best.price }
       : { tokenId: market.tokenId2!, price: formatUnits(ONE - (parseUnits(best.price) ?? 0n)) };
     const placed = await client.orders.place({ ...order, side: 'BUY', size: options.size ?? '5', type: 'FAK' });
-    console.log(`${side} YES ${placed.matchedAmount} @ ${best.price} in ${market.slug} (${placed.status})`);
+    (options.log ?? console.log)(`${side} YES ${placed.matchedAmount} @ ${best.price} in ${market.slug} (${placed.status})`);
     taken.push(placed);
   }
   return taken;

@@ -21,7 +21,8 @@ export interface DemoMakers {
 export interface DemoMakerOptions {
   /** Pause between the taker bot's rounds. */
   pauseMs?: number;
-  logger?: Pick<FastifyBaseLogger, 'warn'>;
+  /** Where the makers' and the taker's lines go (debug) and a stopped taker bot is reported (warn). */
+  logger?: Pick<FastifyBaseLogger, 'warn' | 'debug'>;
 }
 
 export async function startDemoMakers(url: string, adminToken: string, options: DemoMakerOptions = {}): Promise<DemoMakers> {
@@ -31,15 +32,17 @@ export async function startDemoMakers(url: string, adminToken: string, options: 
   for await (const event of admin.events.all({ eventStatus: 'ACTIVE', limit: 100 })) {
     marketIds.push(...event.markets.filter((m) => m.status === 'ACTIVE' && !m.isPaused).map((m) => m.id));
   }
-  const makers = await Promise.all(marketIds.map((market) => startMarketMaker(maker, { market, size: '25' })));
+  const log = (line: string) => options.logger?.debug(line);
+  const makers = await Promise.all(marketIds.map((market) => startMarketMaker(maker, { market, size: '25', log })));
+  for (const m of makers) m.done.catch((error: unknown) => options.logger?.warn({ err: error }, 'a demo market maker stopped'));
   const takerStop = new AbortController();
-  const takerDone = runTakerBot(taker, { markets: marketIds, size: '5', pauseMs: options.pauseMs ?? 2_000, signal: takerStop.signal })
+  const takerDone = runTakerBot(taker, { markets: marketIds, size: '5', pauseMs: options.pauseMs ?? 2_000, signal: takerStop.signal, log })
     .catch((error: unknown) => options.logger?.warn({ err: error }, 'the demo taker bot stopped'));
   return {
     async stop() {
       takerStop.abort();
       await takerDone;
-      await Promise.all(makers.map((m) => m.stop()));
+      await Promise.allSettled(makers.map((m) => m.stop()));
     },
   };
 }
