@@ -52,6 +52,7 @@ export function registerMarketDataCommands(program: Command): void {
         const feed = client.trades.follow(options.event ? { eventId: options.event } : {});
         process.once('SIGINT', () => feed.close());
         await feed.subscribed();
+        console.error(`following the trades of ${options.event ? `event ${options.event}` : 'every market'} (Ctrl-C to stop)`);
         // One JSON object per line (for `jq`), or one aligned-enough line per trade.
         for await (const row of feed) console.log(json ? JSON.stringify(row) : activityLine(row));
         return;

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.ts';
+import { adminClient, publishedMarkets, traderClient } from '../client/helpers.ts';
+import { killPrograms, runProgram } from '../helpers/program.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { pmxRunner } from './pmx.ts';
 
@@ -28,6 +30,7 @@ describe('the CLI: a market from creation to redemption, through child processes
     ({ pmx, json } = pmxRunner(server, dir));
   });
   after(async () => {
+    killPrograms();
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -71,6 +74,19 @@ describe('the CLI: a market from creation to redemption, through child processes
     assert.deepEqual((await json(['redeem', '--all'], { WHO: 'taker' })).included, []);
   });
 
+  it('streams confirmed trades with trades --follow --json until interrupted', async () => {
+    const { event, markets: [market] } = await publishedMarkets(adminClient(server));
+    const follow = runProgram('src/cli/main.ts', ['trades', '--follow', '--event', event.id, '--json'], { PMX_URL: server.url, PMX_CONFIG: join(dir, 'follower.json') });
+    await follow.errorLine(/^following the trades of event /);
+    const [maker, taker] = await Promise.all([traderClient(server, '100'), traderClient(server, '100')]);
+    await maker.orders.place({ tokenId: market!.tokenId1, side: 'BUY', price: '0.25', size: '8' });
+    await taker.orders.place({ tokenId: market!.tokenId2, side: 'BUY', price: '0.75', size: '8', type: 'FAK' });
+    const row = JSON.parse(await follow.line(/^\{/));
+    assert.deepEqual([row.marketId, row.side, Number(row.size), Number(row.price)], [market!.id, 'bought', 8, 0.75]);
+    follow.interrupt();
+    await follow.exit();
+  });
+
   it('refuses bad input locally (exit 2) and passes server refusals on (exit 1)', async () => {
     await json(['login'], { WHO: 'someone' });
     const cases: [string[], number, RegExp, string?][] = [
@@ -82,11 +98,11 @@ describe('the CLI: a market from creation to redemption, through child processes
       [['oracle', 'status', 'not-a-uuid'], 1, /400 VALIDATION_FAILED/],
       [['history', '123', '--interval', '1D'], 1, /404 NOT_FOUND/],
     ];
-    for (const [args, code, message, who = 'nobody'] of cases) {
-      const result = await pmx(args, { WHO: who });
-      assert.equal(result.code, code, `${args.join(' ')}: ${result.stderr}`);
-      assert.match(result.stderr, message);
-    }
+    const results = await Promise.all(cases.map(([args, , , who = 'nobody']) => pmx(args, { WHO: who })));
+    cases.forEach(([args, code, message], i) => {
+      assert.equal(results[i]!.code, code, `${args.join(' ')}: ${results[i]!.stderr}`);
+      assert.match(results[i]!.stderr, message);
+    });
   });
 
   it('has examples in the --help of every command', () => {

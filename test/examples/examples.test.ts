@@ -1,54 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { ExchangeClient } from '../../src/client/index.ts';
 import { adminClient, publishedMarkets, traderClient } from '../client/helpers.ts';
+import { killPrograms, runProgram } from '../helpers/program.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-
-/** Example processes still running: killed after the tests, so a failed test leaves none behind. */
-const running = new Set<ReturnType<typeof spawn>>();
-
-/** An example program running as its own process, its stdout read line by line. */
-function runExample(file: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', `examples/${file}`], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let stderr = '';
-  const waiting: { match: RegExp; resolve: (line: string) => void }[] = [];
-  let partial = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    const parts = (partial + chunk).split('\n');
-    partial = parts.pop()!;
-    for (const line of parts) {
-      lines.push(line);
-      for (const w of waiting.filter((w) => w.match.test(line))) {
-        waiting.splice(waiting.indexOf(w), 1);
-        w.resolve(line);
-      }
-    }
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
-  running.add(child);
-  const exited = new Promise<number>((resolve) => child.once('exit', (code) => {
-    running.delete(child);
-    resolve(code ?? -1);
-  }));
-  return {
-    lines,
-    /** The first line (printed so far or later) that matches. */
-    line: (match: RegExp) => new Promise<string>((resolve) => {
-      const seen = lines.find((l) => match.test(l));
-      if (seen !== undefined) resolve(seen);
-      else waiting.push({ match, resolve });
-    }),
-    /** The exit code; stderr must be empty on success. */
-    exit: async () => {
-      const code = await exited;
-      assert.equal(code, 0, stderr);
-      return code;
-    },
-  };
-}
 
 describe('examples/ against a real server, each as its own process', { timeout: 180_000 }, () => {
   let server: TestServer;
@@ -68,13 +24,13 @@ describe('examples/ against a real server, each as its own process', { timeout: 
     taker = await traderClient(server, '1000');
   });
   after(async () => {
-    for (const child of running) child.kill();
+    killPrograms();
     await server.close();
   });
 
   it('market maker: quotes both sides around 0.5, leans up a tick when its ask is lifted, cancels on stop', async () => {
     const { markets: [market] } = await publishedMarkets(admin);
-    const maker = runExample('market-maker.ts', { PMX_URL: server.url, PMX_PRIVATE_KEY: await fundedWallet('100'), MARKET: market!.id, STEPS: '1' });
+    const maker = runProgram('examples/market-maker.ts', [], { PMX_URL: server.url, PMX_PRIVATE_KEY: await fundedWallet('100'), MARKET: market!.id, STEPS: '1' });
     await maker.line(/^quoting 0\.48 \/ 0\.52$/);
     const levels = async () => {
       const book = await taker.book.get(market!.tokenId1);
@@ -96,7 +52,7 @@ describe('examples/ against a real server, each as its own process', { timeout: 
       { tokenId: market!.tokenId1, side: 'BUY', price: '0.4', size: '10' },
       { tokenId: market!.tokenId2, side: 'BUY', price: '0.4', size: '10' },
     ]);
-    const bot = runExample('taker-bot.ts', { PMX_URL: server.url, PMX_PRIVATE_KEY: await fundedWallet('100'), MARKETS: market!.id, ROUNDS: '2', SIDES: 'BUY,SELL', SIZE: '4', PAUSE_MS: '0' });
+    const bot = runProgram('examples/taker-bot.ts', [], { PMX_URL: server.url, PMX_PRIVATE_KEY: await fundedWallet('100'), MARKETS: market!.id, ROUNDS: '2', SIDES: 'BUY,SELL', SIZE: '4', PAUSE_MS: '0' });
     await bot.exit();
     assert.equal(bot.lines.length, 2, bot.lines.join('\n'));
     assert.match(bot.lines[0]!, /^BUY YES 4 @ 0\.6 in .* \(EXECUTED\)$/);
@@ -108,7 +64,7 @@ describe('examples/ against a real server, each as its own process', { timeout: 
   it("trade follower: prints an event's trades as they are confirmed, and stops at COUNT", async () => {
     const { event, markets: [market] } = await publishedMarkets(admin);
     const maker = await traderClient(server, '100');
-    const follower = runExample('trade-follower.ts', { PMX_URL: server.url, EVENT: event.id, COUNT: '2' });
+    const follower = runProgram('examples/trade-follower.ts', [], { PMX_URL: server.url, EVENT: event.id, COUNT: '2' });
     await follower.line(/^following event /);
     await maker.orders.place({ tokenId: market!.tokenId1, side: 'BUY', price: '0.3', size: '20' });
     await taker.orders.place({ tokenId: market!.tokenId2, side: 'BUY', price: '0.7', size: '5', type: 'FAK' });
