@@ -11,6 +11,8 @@ import type { ClientContext } from './sections/context.ts';
 import { oracleSection } from './sections/oracle.ts';
 import { ordersSection } from './sections/orders.ts';
 import { portfolioSection } from './sections/portfolio.ts';
+import { profilesSection } from './sections/profiles.ts';
+import { rewardsSection } from './sections/rewards.ts';
 import { tradesSection } from './sections/trades.ts';
 import { Transport, type Credentials, type RetryPolicy } from './transport.ts';
 
@@ -70,6 +72,8 @@ export function createClient(options: ClientOptions) {
     trades: tradesSection(ctx),
     portfolio: portfolioSection(ctx),
     oracle: oracleSection(ctx),
+    rewards: rewardsSection(ctx),
+    profiles: profilesSection(ctx),
     admin: adminSection(ctx),
     /** Local order books kept in sync over Socket.IO; call `close()` when done. */
     watchBook: (tokenIds: readonly string[], watchOptions?: WatchBookOptions) => new BookWatcher(transport.baseUrl, tokenIds, watchOptions),
