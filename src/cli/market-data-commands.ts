@@ -4,8 +4,7 @@ import { examples, output, printJson, printTable } from './output.ts';
 import { CliError, clientFor, globals, run } from './sdk-client.ts';
 
 /** A whole number option, or a local usage error (exit 2) naming the flag. */
-function count(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
+function count(flag: string, value: string): number {
   if (!/^[0-9]+$/.test(value)) throw new CliError(`${flag} must be a whole number, got "${value}"`);
   return Number(value);
 }
@@ -47,7 +46,7 @@ export function registerMarketDataCommands(program: Command): void {
     .action(run(async (options: { market?: string; user?: string; activity?: boolean; event?: string; follow?: boolean; limit: string }, command: Command) => {
       const client = clientFor(command);
       const json = !!globals(command).json;
-      const limit = count('--limit', options.limit)!;
+      const limit = count('--limit', options.limit);
       if (options.follow) {
         const feed = client.trades.follow(options.event ? { eventId: options.event } : {});
         process.once('SIGINT', () => feed.close());
@@ -71,8 +70,8 @@ export function registerMarketDataCommands(program: Command): void {
     .option('--fidelity <minutes>', 'minutes per point', '60')
     .addHelpText('after', examples(['pmx history 1234…', 'pmx history 1234… --interval 1W --fidelity 1440 --json']))
     .action(run(async (tokenId: string, options: { interval: string; fidelity: string }, command: Command) => {
-      const params = { token: tokenId, interval: options.interval.toUpperCase() as PriceHistoryParams['interval'], fidelity: count('--fidelity', options.fidelity)!, limit: 1440 };
-      const points = await take(clientFor(command).book.allHistory(params), Number.MAX_SAFE_INTEGER);
+      const params = { token: tokenId, interval: options.interval.toUpperCase() as PriceHistoryParams['interval'], fidelity: count('--fidelity', options.fidelity), limit: 1440 };
+      const points = await take(clientFor(command).book.allHistory(params), Infinity);
       output(!!globals(command).json, points, () => printTable(points.map((p) => ({ time: secondsIso(p.t), price: p.p })), ['time', 'price']));
     }));
 
@@ -83,7 +82,7 @@ export function registerMarketDataCommands(program: Command): void {
     .addHelpText('after', examples(['pmx activity', 'pmx activity 6f1c… --type REDEEM --json']))
     .action(run(async (marketId: string | undefined, options: { type?: string; wallet?: string; limit: string }, command: Command) => {
       const client = clientFor(command);
-      const limit = count('--limit', options.limit)!;
+      const limit = count('--limit', options.limit);
       const type = options.type?.toUpperCase();
       const rows = await take(marketId
         ? client.markets.allActivityOf(marketId, { limit: Math.min(limit, 100), ...(type ? { type: type as 'SPLIT' } : {}), ...(options.wallet ? { proxyAddress: options.wallet } : {}) })
@@ -95,7 +94,7 @@ export function registerMarketDataCommands(program: Command): void {
     .option('--limit <n>', 'holders per outcome', '12')
     .addHelpText('after', examples(['pmx holders demo-btc-above-150k', 'pmx holders 6f1c… --limit 3 --json']))
     .action(run(async (market: string, options: { limit: string }, command: Command) => {
-      const holders = await clientFor(command).markets.holders(market, { limit: count('--limit', options.limit)! });
+      const holders = await clientFor(command).markets.holders(market, { limit: count('--limit', options.limit) });
       output(!!globals(command).json, holders, () => {
         for (const outcome of [holders.outcome1, holders.outcome2]) {
           console.log(`${outcome.label}:`);
