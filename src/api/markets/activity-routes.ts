@@ -45,13 +45,14 @@ export const activityOffsetPageSchema = <T extends TSchema>(row: T) => Type.Obje
   hasMore: Type.Boolean(),
 });
 
-const ActivityPageSchema = Type.Union([
+export const ActivityPageSchema = Type.Union([
   activityOffsetPageSchema(ActivitySchema),
   Type.Object({ data: Type.Array(ActivitySchema), hasMore: Type.Boolean(), nextCursor: Nullable(Type.String()) }),
 ]);
 
 /** Sort columns by their SPEC.md names (`usersactivityview.*`) and short names. */
-const SORTS: Record<string, ActivitySortKey> = {
+type SortName = 'usersactivityview.timestamp' | 'timestamp' | 'usersactivityview.amount' | 'amount';
+const SORTS: Record<SortName, ActivitySortKey> = {
   'usersactivityview.timestamp': 'timestamp',
   timestamp: 'timestamp',
   'usersactivityview.amount': 'amount',
@@ -63,7 +64,8 @@ export const offsetPaging = (limitDefault: number, totalDefault: boolean) => ({
   page: Type.Integer({ minimum: 1, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: limitDefault }),
   total: Type.Boolean({ default: totalDefault, description: 'count the matching rows (bounded; totalCapped flags the bound)' }),
-  sortBy: Type.Union(Object.keys(SORTS).map((s) => Type.Literal(s)), { default: 'usersactivityview.timestamp' }),
+  // The keys of SORTS, written out so the SDK's request type is a union of them.
+  sortBy: Type.Union([Type.Literal('usersactivityview.timestamp'), Type.Literal('timestamp'), Type.Literal('usersactivityview.amount'), Type.Literal('amount')], { default: 'usersactivityview.timestamp' }),
   order: Type.Union([Type.Literal('ASC'), Type.Literal('DESC')], { default: 'DESC' }),
 });
 
@@ -72,8 +74,20 @@ const paging = (limitDefault: number, totalDefault: boolean) => ({
   cursor: Type.Optional(Type.String({ maxLength: 512, description: 'keyset mode ({data, hasMore, nextCursor}); empty for the first page' })),
 });
 
-export const listQuery = (q: { page: number; limit: number; total: boolean; sortBy: string; order: 'ASC' | 'DESC'; cursor?: string | undefined }): ActivityListQuery => ({
-  sort: SORTS[q.sortBy]!, order: q.order, page: q.page, limit: q.limit, total: q.total, cursor: q.cursor,
+export const listQuery = (q: { page: number; limit: number; total: boolean; sortBy: SortName; order: 'ASC' | 'DESC'; cursor?: string | undefined }): ActivityListQuery => ({
+  sort: SORTS[q.sortBy], order: q.order, page: q.page, limit: q.limit, total: q.total, cursor: q.cursor,
+});
+
+export const AllMarketsActivityQuery = Type.Object({
+  type: Type.Optional(Type.Union([Type.Literal('BUY'), Type.Literal('SELL')])),
+  name: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
+  ...paging(5, false),
+});
+
+export const MarketActivityQuery = Type.Object({
+  proxyAddress: Type.Optional(Address),
+  type: Type.Optional(Type.Union([Type.Literal('SPLIT'), Type.Literal('MERGE'), Type.Literal('REDEEM')])),
+  ...paging(10, true),
 });
 
 /** SPEC.md 4.2: market activity, every market's or one market's. */
@@ -83,11 +97,7 @@ export function registerActivityRoutes(api: TypedApp, ctx: AppContext): void {
     schema: {
       tags: ['markets'],
       summary: 'Activity of every market (offset mode: the first 1,000 rows; cursor mode beyond)',
-      querystring: Type.Object({
-        type: Type.Optional(Type.Union([Type.Literal('BUY'), Type.Literal('SELL')])),
-        name: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
-        ...paging(5, false),
-      }),
+      querystring: AllMarketsActivityQuery,
       response: { 200: ActivityPageSchema, ...errorResponses(400) },
     },
   }, async (request) => ctx.marketData.activity.all({ type: request.query.type, name: request.query.name }, listQuery(request.query)));
@@ -98,11 +108,7 @@ export function registerActivityRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['markets'],
       summary: "One market's activity: every party's trades, splits, merges and redeems",
       params: Type.Object({ marketId: Uuid }),
-      querystring: Type.Object({
-        proxyAddress: Type.Optional(Address),
-        type: Type.Optional(Type.Union([Type.Literal('SPLIT'), Type.Literal('MERGE'), Type.Literal('REDEEM')])),
-        ...paging(10, true),
-      }),
+      querystring: MarketActivityQuery,
       response: { 200: ActivityPageSchema, ...errorResponses(400, 404) },
     },
   }, async (request) => {

@@ -5,6 +5,9 @@ import { errorResponses } from '../schemas/common.ts';
 import { batchResponseSchema, checkPositionBatch, PositionBatchBody, PositionMarketSchema } from '../schemas/position-batch.ts';
 import type { TypedApp } from '../typed-app.ts';
 
+export const RedeemablePositionSchema = PositionMarketSchema;
+export const BatchRedeemResponseSchema = batchResponseSchema(['not-redeemable', 'zero-onchain-balance', 'not-binary']);
+
 /** SPEC.md section 4.3: redeemable positions and batch redeem (API key HMAC). */
 export function registerRedeemRoutes(api: TypedApp, ctx: AppContext): void {
   api.get('/markets/redeemable-positions', {
@@ -13,7 +16,7 @@ export function registerRedeemRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['portfolio'],
       summary: 'Resolved markets where the caller still holds tokens',
       security: [{ apiKey: [] }],
-      response: { 200: Type.Array(PositionMarketSchema), ...errorResponses(401) },
+      response: { 200: Type.Array(RedeemablePositionSchema), ...errorResponses(401) },
     },
   }, async (request) => ctx.oracle.redemptions.redeemable(requireCaller(request)));
 
@@ -24,7 +27,7 @@ export function registerRedeemRoutes(api: TypedApp, ctx: AppContext): void {
       summary: 'Redeem resolved markets in one transaction',
       security: [{ apiKey: [] }],
       body: PositionBatchBody,
-      response: { 200: batchResponseSchema(['not-redeemable', 'zero-onchain-balance', 'not-binary']), ...errorResponses(400, 401) },
+      response: { 200: BatchRedeemResponseSchema, ...errorResponses(400, 401) },
     },
   }, async (request) => {
     const caller = requireCaller(request);
