@@ -26,8 +26,8 @@ describe('market data: price history with midpoint samples', () => {
     server = await startTestServer();
     market = (await createPublishedEvent(server, { markets: 1 })).markets[0]!;
     const [alice, bob, carol] = await Promise.all([newTrader(server, { fund: '100' }), newTrader(server, { fund: '100' }), newTrader(server, { fund: '100' })]);
-    // Two minutes into a 5-minute bucket, so the wider buckets below are known by hand.
-    const aligned = (Math.floor(server.ctx.clock.nowMs() / 300_000) + 1) * 300_000 + 120_000;
+    // Five minutes past a half hour, so the wider buckets below are known by hand.
+    const aligned = (Math.floor(server.ctx.clock.nowMs() / 1_800_000) + 1) * 1_800_000 + 300_000;
     assert.equal((await post(server.api('/admin/clock'), { now: new Date(aligned).toISOString() }, server.adminHeaders)).status, 200);
     await placeOrder(server, alice, { tokenId: market.tokenId1, side: 'BUY', price: '0.6', size: '10' });
     await placeOrder(server, bob, { tokenId: market.tokenId2, side: 'BUY', price: '0.45', size: '10' });
@@ -67,10 +67,12 @@ describe('market data: price history with midpoint samples', () => {
   });
 
   it('gives wider buckets the last trade in them, else their last sample, else the previous value', async () => {
-    // m is 2 minutes into its bucket: [m-2, m+2] holds the 0.6 trade (it beats the later samples),
-    // [m+3, m+7] only samples of 0.55, [m+8, m+12] the 0.4 trade.
-    const expected = [{ t: firstMinuteSec - 120, p: '0.6' }, { t: firstMinuteSec + 180, p: '0.55' }, { t: firstMinuteSec + 480, p: '0.4' }];
-    assert.deepEqual((await history(`token=${market.tokenId1}&interval=1H&fidelity=5&limit=100`)).body.data, expected);
+    const at = (minute: number, p: string) => ({ t: firstMinuteSec + minute * 60, p });
+    // 5 minutes: [m, m+4] holds the 0.6 trade (it beats the samples after it), [m+5, m+9] the 0.4 one, then it carries.
+    assert.deepEqual((await history(`token=${market.tokenId1}&interval=1H&fidelity=5&limit=100`)).body.data, [at(0, '0.6'), at(5, '0.4'), at(10, '0.4')]);
+    // 6 minutes (wide enough to be read by index probes): [m-5, m] the trade, [m+1, m+6] only samples, [m+7, m+12] the trade.
+    assert.deepEqual((await history(`token=${market.tokenId1}&interval=1D&fidelity=6&limit=100`)).body.data, [at(-5, '0.6'), at(1, '0.55'), at(7, '0.4')]);
+    assert.deepEqual((await history(`token=${market.tokenId2}&interval=1D&fidelity=6&limit=100`)).body.data, [at(-5, '0.4'), at(1, '0.45'), at(7, '0.6')]);
     const byPrice = (await history(`token=${market.tokenId1}&interval=1H&fidelity=1&limit=3&sortBy=price&order=ASC`)).body.data;
     assert.deepEqual(byPrice, points(token1).sort((a, b) => Number(a.p) - Number(b.p) || a.t - b.t).slice(0, 3));
   });
