@@ -14,6 +14,8 @@ const TICK_INTERVAL_MS = 1_000;
  * the samples would have said anyway: the book cannot change while no tick runs.
  */
 export const MAX_CATCH_UP_MINUTES = 1_440;
+/** And at most this many rows per tick, so a jump with many two-sided books stays bounded in memory and time. */
+const MAX_ROWS_PER_TICK = 100_000;
 
 /** What the sampler reads of the matching engine's in-memory books. */
 export interface SampledBooks {
@@ -57,13 +59,14 @@ export class PriceSampler {
   async tick(): Promise<number> {
     if (!this.enabled) return 0;
     const nowMinute = Math.floor(this.deps.clock.nowMs() / MINUTE_MS);
-    const firstMinute = Math.max((this.lastMinute ?? nowMinute - 1) + 1, nowMinute - MAX_CATCH_UP_MINUTES + 1);
-    if (firstMinute > nowMinute) return 0;
+    if (this.lastMinute !== undefined && this.lastMinute >= nowMinute) return 0;
     // Read every book before the first await, so all markets are sampled at the same instant.
     const mids = this.deps.books.loadedMarkets().flatMap((market) => {
       const midMicros = market.isResolved ? undefined : this.deps.books.midpointMicros(market.tokenId1);
       return midMicros === undefined ? [] : [{ marketId: market.id, midMicros }];
     });
+    const catchUpMinutes = Math.max(1, Math.min(MAX_CATCH_UP_MINUTES, Math.floor(MAX_ROWS_PER_TICK / Math.max(1, mids.length))));
+    const firstMinute = Math.max((this.lastMinute ?? nowMinute - 1) + 1, nowMinute - catchUpMinutes + 1);
     const samples: PriceSample[] = [];
     for (let minute = firstMinute; minute <= nowMinute; minute++) {
       for (const mid of mids) samples.push({ ...mid, minuteSec: minute * 60 });
