@@ -11,8 +11,6 @@ import { pino } from 'pino';
 import { createIdentity } from './identity/index.ts';
 import { createTrading, type Trading } from './orders/index.ts';
 import { createMarketData } from './market-data/index.ts';
-import { engineLatestPrices } from './market-data/event-positions.ts';
-import { PriceSampler } from './jobs/price-sampler.ts';
 import { createOracle, type Oracle } from './oracle/index.ts';
 import { attachRealtime } from './realtime/index.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
@@ -38,7 +36,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let trading: Trading | undefined;
   let engineLock: EngineLock | undefined;
   let oracle: Oracle | undefined;
-  let priceSampler: PriceSampler | undefined;
   try {
     await migrateToLatest(store.db);
     engineLock = await tryEngineLock(config.databaseUrl);
@@ -72,13 +69,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
-    priceSampler = new PriceSampler({ db: store.db, clock, logger, books: { loadedMarkets: () => engine.loadedMarkets(), midpointMicros: engineLatestPrices(engine).midpointMicros } });
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, priceSampler, events, ready: false };
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     if (engineLock.held) {
       await trading.start();
       oracle.start();
-      priceSampler.start();
     } else {
       logger.warn('another node runs the matching engine on this database: this node serves reads and real-time fan-out, and answers order commands with 503');
     }
@@ -100,7 +95,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const running = trading;
     const lock = engineLock;
     const runningOracle = oracle;
-    const runningSampler = priceSampler;
     return {
       app,
       ctx,
@@ -111,7 +105,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
         ctx.ready = false;
         await app.close();
         await runningOracle.stop();
-        await runningSampler.stop();
         await running.stop();
         await lock.release();
         await store.close();
@@ -119,7 +112,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     };
   } catch (error) {
     await oracle?.stop();
-    await priceSampler?.stop();
     await trading?.stop();
     await engineLock?.release();
     await store.close();

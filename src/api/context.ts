@@ -8,7 +8,6 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import type { Trading } from '../orders/index.ts';
 import type { MarketData } from '../market-data/index.ts';
 import type { Oracle } from '../oracle/index.ts';
-import type { PriceSampler } from '../jobs/price-sampler.ts';
 import type { Logger } from 'pino';
 
 /**
@@ -33,8 +32,6 @@ export interface AppContext {
   readonly marketData: MarketData;
   /** The optimistic oracle, platform resolution and redemption (src/oracle). */
   readonly oracle: Oracle;
-  /** Book midpoints once a minute for price history (src/jobs/price-sampler.ts); samples only on the engine's node. */
-  readonly priceSampler: PriceSampler;
   /** Committed work is announced here; the real-time module listens. */
   readonly events: DomainEvents;
   readonly logger: Logger;

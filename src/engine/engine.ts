@@ -175,11 +175,6 @@ export class MatchingEngine {
     return marketId ? this.runtimes.get(marketId)?.info : undefined;
   }
 
-  /** Every loaded market (jobs that read every book, such as price sampling). */
-  loadedMarkets(): MarketTradingInfo[] {
-    return [...this.runtimes.values()].map((runtime) => runtime.info);
-  }
-
   orderBook(tokenId: string): OrderBookResponse | undefined {
     const marketId = this.marketOfToken.get(tokenId);
     const runtime = marketId ? this.runtimes.get(marketId) : undefined;

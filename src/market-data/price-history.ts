@@ -43,7 +43,7 @@ export class PriceHistoryReads {
     const span = bucketSpan(q.interval, fidelity, Math.floor(this.clock.nowMs() / 1000), await firstTradeSec(this.db, market.id));
     const count = span?.count ?? 0;
     const offset = (q.page - 1) * q.limit;
-    const data = span === undefined ? [] : await this.points(market.id, q.token !== market.token_id1, q, span, offset);
+    const data = span === undefined ? [] : await this.points(market.id, q, span, offset);
     const response: PriceHistoryResponse = { page: q.page, limit: q.limit, total: null, pageCount: null, data };
     if (q.total) {
       const total = Math.min(count, PRICE_HISTORY_TOTAL_CAP);
@@ -52,14 +52,14 @@ export class PriceHistoryReads {
     return response;
   }
 
-  private async points(marketId: string, mirrored: boolean, q: PriceHistoryQuery, span: NonNullable<ReturnType<typeof bucketSpan>>, offset: number) {
+  private async points(marketId: string, q: PriceHistoryQuery, span: NonNullable<ReturnType<typeof bucketSpan>>, offset: number) {
     // A timestamp page reads only its own buckets; a price sort has to rank every bucket.
     const range = q.sortBy === 'timestamp'
       ? pageBuckets(span, q.order, offset, q.limit)
       : { fromSec: span.fromSec, toSec: span.fromSec + (span.count - 1) * span.stepSec };
     if (range === undefined) return [];
     const pageOffset = q.sortBy === 'timestamp' ? 0 : offset;
-    const points = await pricePoints(this.db, { marketId, tokenId: q.token, mirrored, ...range, stepSec: span.stepSec }, { sortBy: q.sortBy, order: q.order, offset: pageOffset, limit: q.limit });
+    const points = await pricePoints(this.db, { marketId, tokenId: q.token, ...range, stepSec: span.stepSec }, { sortBy: q.sortBy, order: q.order, offset: pageOffset, limit: q.limit });
     return points.map((point) => ({ t: point.t, p: formatUnits(point.priceMicros) }));
   }
 }

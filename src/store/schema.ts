@@ -304,7 +304,6 @@ export interface Database {
   markets: MarketsTable;
   oracle_questions: OracleQuestionsTable;
   redemptions: RedemptionsTable;
-  price_samples: PriceSamplesTable;
 }
 
 /** An oracle question past UNPROPOSED (migration 0009_oracle); null accounts are the operator. */
@@ -337,12 +336,4 @@ export interface RedemptionsTable {
   burned2_base_units: bigint;
   payout_base_units: bigint;
   created_at: Date;
-}
-
-/** A market's book midpoint in one minute, outcome-1 terms (migration 0014_price_samples). */
-export interface PriceSamplesTable {
-  market_id: string;
-  /** The start of the minute sampled. */
-  sampled_at: Date;
-  mid_micros: bigint;
 }

@@ -7,8 +7,8 @@ import { DateTime, errorResponses } from '../schemas/common.ts';
 
 /**
  * POST /admin/clock: moves the manual clock (tests); 404 on the real clock (EXTENSIONS.md section 11).
- * The engine, the oracle and the price sampler run their timers at once, so a test that moves time
- * sees the expiries, oracle settlements and price samples it caused.
+ * The engine and the oracle run their timers at once, so a test that moves time sees the expiries
+ * and oracle settlements it caused.
  */
 export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/admin/clock', {
@@ -38,8 +38,6 @@ export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
     await ctx.trading.engine.tick();
     // Oracle windows that ended settle, and their markets resolve, before the call returns too.
     await ctx.oracle.service.tick();
-    // The minutes the clock jumped over get their price samples, with the book as it now stands.
-    await ctx.priceSampler.tick();
     return { now: new Date(ms).toISOString() };
   });
 }
