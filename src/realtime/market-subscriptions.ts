@@ -1,4 +1,4 @@
-import type { SubscriptionError } from './messages.ts';
+import type { SubscriptionAck, SubscriptionError } from './messages.ts';
 import { ALL_TRADE_ACTIVITY_ROOM, bookRoom, eventTradeActivityRoom, isBookRoom, isTradeActivityRoom, tokenOfBookRoom } from './rooms.ts';
 import type { RealtimeNamespace, RealtimeSocket } from './server-types.ts';
 import { MAX_TOKENS_PER_CALL, MAX_TOKENS_PER_CONNECTION, parseTokenIds, parseTradeActivityFilter, subscriptionError } from './subscription-requests.ts';
@@ -24,7 +24,7 @@ export function handleMarketSubscriptions(namespace: RealtimeNamespace, takeSnap
       if (tokenIds) takeSnapshots(tokenIds, (result) => guarded('orderbook-market-connect', () => subscribeBooks(socket, tokenIds, result)));
     }));
     socket.on('orderbook-market-disconnect', (payload) => guarded('orderbook-market-disconnect', () => unsubscribeBooks(socket, payload)));
-    socket.on('trade-activity-connect', (payload) => guarded('trade-activity-connect', () => subscribeTradeActivity(socket, payload)));
+    socket.on('trade-activity-connect', (payload, ack) => guarded('trade-activity-connect', () => subscribeTradeActivity(socket, payload, ack)));
   });
 }
 
@@ -72,12 +72,17 @@ function unsubscribeBooks(socket: RealtimeSocket, payload: unknown): void {
  * A connection has one trade-activity filter; asking again replaces it. One filter per
  * connection also means no trade is ever sent twice to one socket.
  */
-function subscribeTradeActivity(socket: RealtimeSocket, payload: unknown): void {
+function subscribeTradeActivity(socket: RealtimeSocket, payload: unknown, ack: unknown): void {
+  const answer = typeof ack === 'function' ? (ack as (answer: SubscriptionAck) => void) : () => {};
   const parsed = parseTradeActivityFilter(payload);
-  if (!parsed.ok) return refuse(socket, parsed.error);
+  if (!parsed.ok) {
+    refuse(socket, parsed.error);
+    return answer({ ok: false, error: parsed.error });
+  }
   for (const room of socket.rooms) if (isTradeActivityRoom(room)) void socket.leave(room);
   const { eventId } = parsed.value;
   void socket.join(eventId === null ? ALL_TRADE_ACTIVITY_ROOM : eventTradeActivityRoom(eventId));
+  answer({ ok: true });
 }
 
 /** The socket's rooms are the one record of what it subscribed to. */

@@ -66,8 +66,14 @@ export interface ServerToClientEvents {
 export interface ClientToServerEvents {
   'orderbook-market-connect': (tokenIds: unknown) => void;
   'orderbook-market-disconnect': (tokenIds: unknown) => void;
-  'trade-activity-connect': (filter: unknown) => void;
+  /**
+   * The acknowledgement is optional (EXTENSIONS.md names none): a client that passes one learns
+   * when the subscription is in place, or why it was refused (also sent as `subscription-error`).
+   */
+  'trade-activity-connect': (filter: unknown, ack?: (answer: SubscriptionAck) => void) => void;
 }
+
+export type SubscriptionAck = { ok: true } | { ok: false; error: SubscriptionError };
 
 export interface SocketData {
   /** Set on `/user` sockets by the handshake. */

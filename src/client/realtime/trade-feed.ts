@@ -10,14 +10,6 @@ export interface TradeFeedOptions {
 }
 
 /**
- * The server does not acknowledge `trade-activity-connect`, but it handles one connection's
- * requests in order and answers a malformed one with `subscription-error`: this refused no-op
- * (a disconnect whose payload is not a list) comes back after the subscription is in place.
- */
-const PROBE_EVENT = 'orderbook-market-disconnect';
-const PROBE_PAYLOAD = 'subscribed?';
-
-/**
  * `client.trades.follow()`: confirmed trades as they happen (the `trade-activity` feed of
  * EXTENSIONS.md section 6, TradeActivity rows as GET /trades/activity returns them), as an async
  * iterable. Every (re)connect subscribes again.
@@ -32,18 +24,17 @@ export class TradeFeed implements AsyncIterable<TradeActivity> {
   constructor(baseUrl: string, options: TradeFeedOptions = {}) {
     this.socket = io(baseUrl, { transports: options.transports ?? ['websocket'], reconnectionDelayMax: 5_000 });
     this.ready = new Promise((resolve, reject) => {
-      this.socket.on('subscription-error', (error) => {
-        if (error.event === PROBE_EVENT) return resolve();
-        this.error = error;
-        reject(new Error(`${error.code}: ${error.message}`));
-        this.close();
+      // The server acknowledges once the subscription is in place (or says why it refused it).
+      this.socket.on('connect', () => {
+        this.socket.emit('trade-activity-connect', options.eventId ? { eventId: options.eventId } : {}, (answer) => {
+          if (answer.ok) return resolve();
+          this.error = answer.error;
+          reject(new Error(`${answer.error.code}: ${answer.error.message}`));
+          this.close();
+        });
       });
     });
     this.ready.catch(() => {});
-    this.socket.on('connect', () => {
-      this.socket.emit('trade-activity-connect', options.eventId ? { eventId: options.eventId } : {});
-      this.socket.emit(PROBE_EVENT, PROBE_PAYLOAD);
-    });
     this.socket.on('trade-activity', (row) => this.messages.push(row as TradeActivity));
   }
 
