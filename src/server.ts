@@ -12,7 +12,7 @@ import { createIdentity } from './identity/index.ts';
 import { createTrading, type Trading } from './orders/index.ts';
 import { createMarketData } from './market-data/index.ts';
 import { createOracle, type Oracle } from './oracle/index.ts';
-import { attachRealtime, BookRelay, connectRedisFanout, type RedisFanout } from './realtime/index.ts';
+import { attachRealtime, BookRelay, connectRedisFanout, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
 import { engineBookReads, relayBookReads } from './book-reads.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
@@ -39,6 +39,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let oracle: Oracle | undefined;
   let fanout: RedisFanout | undefined;
   let relay: BookRelay | undefined;
+  let marketChanges: MarketChangeRelay | undefined;
   try {
     await migrateToLatest(store.db);
     engineLock = await tryEngineLock(config.databaseUrl);
@@ -70,13 +71,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
       const clusterId = await getOrCreateSetting(store.db, 'cluster_id', () => randomUUID());
       fanout = await connectRedisFanout(config.redisUrl, logger, `pmx#${clusterId}`);
       relay = await BookRelay.connect(fanout, logger);
+      marketChanges = new MarketChangeRelay(fanout, logger);
     }
     // Only the engine node holds the books; the others ask it (src/realtime/README.md "Several nodes").
     const relayedBooks = engineLock.held ? undefined : relay;
-    // Publishing and patching markets reach the engine only after the catalogue committed them.
-    const onMarketsChanged = async (ids: string[]) => {
+    // Publishing and patching markets reach the engine only after the catalogue committed them;
+    // on a node without the engine, through the engine node.
+    const refreshMarkets = async (ids: string[]) => {
       for (const id of ids) await engine.refreshMarket(id);
     };
+    const announcer = engineLock.held ? undefined : marketChanges;
+    const onMarketsChanged = announcer ? (ids: string[]) => announcer.announce(ids) : refreshMarkets;
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
@@ -86,6 +91,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     if (engineLock.held) {
       await trading.start();
       oracle.start();
+      await marketChanges?.serve(refreshMarkets);
       await relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });
     } else {
       logger.warn('another node runs the matching engine on this database: this node serves reads and real-time fan-out, and answers order commands with 503');
@@ -108,7 +114,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const running = trading;
     const lock = engineLock;
     const runningOracle = oracle;
-    const redis = { fanout, relay };
+    const redis = { fanout, relay, marketChanges };
     return {
       app,
       ctx,
@@ -119,6 +125,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         ctx.ready = false;
         await app.close();
         await redis.relay?.close();
+        await redis.marketChanges?.close();
         await redis.fanout?.close();
         await runningOracle.stop();
         await running.stop();
@@ -128,6 +135,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     };
   } catch (error) {
     await relay?.close();
+    await marketChanges?.close();
     await fanout?.close();
     await oracle?.stop();
     await trading?.stop();

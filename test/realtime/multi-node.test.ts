@@ -135,6 +135,20 @@ describe('two server processes on one PostgreSQL and one Redis', { skip, timeout
     }
   });
 
+  it('an event published through node B reaches the engine on node A and trades there', async () => {
+    const published = (await createPublishedEvent(nodeB)).markets[0]!;
+    // The change travels over Redis after node B committed it: wait (bounded) for node A's book.
+    let book = await get(nodeA.api(`/order-book/book?token_id=${published.tokenId1}`));
+    for (let attempt = 0; book.status === 404 && attempt < 50; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      book = await get(nodeA.api(`/order-book/book?token_id=${published.tokenId1}`));
+    }
+    assert.equal(book.status, 200, 'node A has the market published through node B');
+    const placed = await placeOrder(nodeA, maker, { tokenId: published.tokenId1, side: 'BUY', price: '0.25', size: '2', signed: false });
+    assert.equal(placed.status, 200);
+    assert.equal((await restBook(nodeB, published.tokenId1)).bids[0]?.price, '0.25');
+  });
+
   it('without the engine node, node B answers books with 503 and subscriptions with SERVICE_UNAVAILABLE, never a stale book', async () => {
     await nodeA.stop();
     expectError(await get(nodeB.api(`/order-book/book?token_id=${market.tokenId1}`)), 503, 'SERVICE_UNAVAILABLE');
