@@ -12,6 +12,8 @@ import { createIdentity } from './identity/index.ts';
 import { createTrading, type Trading } from './orders/index.ts';
 import { createMarketData } from './market-data/index.ts';
 import { createOracle, type Oracle } from './oracle/index.ts';
+import { createRewards, type Rewards } from './rewards/index.ts';
+import { unitsFromNumber } from './core/money.ts';
 import { attachRealtime } from './realtime/index.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
@@ -36,6 +38,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let trading: Trading | undefined;
   let engineLock: EngineLock | undefined;
   let oracle: Oracle | undefined;
+  let rewards: Rewards | undefined;
   try {
     await migrateToLatest(store.db);
     engineLock = await tryEngineLock(config.databaseUrl);
@@ -69,11 +72,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, events, ready: false };
+    rewards = createRewards({
+      db: store.db, clock, settlement, events, logger,
+      minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? 1_000_000n,
+      quotesByMarket: () => engine.restingOrdersByMarket(),
+    });
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, rewards, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     if (engineLock.held) {
       await trading.start();
       oracle.start();
+      await rewards.start();
     } else {
       logger.warn('another node runs the matching engine on this database: this node serves reads and real-time fan-out, and answers order commands with 503');
     }
@@ -95,6 +104,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const running = trading;
     const lock = engineLock;
     const runningOracle = oracle;
+    const runningRewards = rewards;
     return {
       app,
       ctx,
@@ -105,6 +115,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         ctx.ready = false;
         await app.close();
         await runningOracle.stop();
+        await runningRewards.stop();
         await running.stop();
         await lock.release();
         await store.close();
@@ -112,6 +123,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     };
   } catch (error) {
     await oracle?.stop();
+    await rewards?.stop();
     await trading?.stop();
     await engineLock?.release();
     await store.close();

@@ -31,6 +31,8 @@ import { registerPriceHistoryRoutes } from './prices/price-history-routes.ts';
 import { registerRedeemRoutes } from './markets/redeem-routes.ts';
 import { registerOracleRoutes } from './oracle/routes.ts';
 import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
+import { registerRewardAdminRoutes } from './admin/reward-routes.ts';
+import { registerRewardRoutes } from './rewards/routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -94,6 +96,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerEventPositionRoutes(api, ctx);
     registerPriceHistoryRoutes(api, ctx);
     registerRedeemRoutes(api, ctx);
+    registerRewardAdminRoutes(api, ctx);
+    registerRewardRoutes(api, ctx);
     registerOracleRoutes(api, ctx);
     registerOracleAdminRoutes(api, ctx);
   }, { prefix: API_PREFIX });

@@ -4,16 +4,16 @@ import type { FastifyBaseLogger } from 'fastify';
 export const ORACLE_TICK_INTERVAL_MS = 1000;
 
 /**
- * The oracle-windows background job: runs `tick` on an interval, never two at once (a tick still
+ * A clock-driven background job (the oracle windows; the rewards sampler reuses it): runs `tick` on an interval, never two at once (a tick still
  * running when the timer fires is not overlapped; the timer simply skips). With the manual clock
  * the server does not start it: POST /admin/clock runs the tick after moving time.
  */
-export function startOracleJob(tick: () => Promise<unknown>, logger: FastifyBaseLogger, intervalMs = ORACLE_TICK_INTERVAL_MS): { stop(): Promise<void> } {
+export function startOracleJob(tick: () => Promise<unknown>, logger: FastifyBaseLogger, intervalMs = ORACLE_TICK_INTERVAL_MS, name = 'oracle'): { stop(): Promise<void> } {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return;
     running = tick()
-      .catch((error) => logger.error({ err: error }, 'oracle tick failed'))
+      .catch((error) => logger.error({ err: error }, `${name} tick failed`))
       .finally(() => { running = undefined; });
   }, intervalMs);
   timer.unref();

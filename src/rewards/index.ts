@@ -1,0 +1,97 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { RestingQuote } from '../core/rewards/index.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
+import type { Settlement } from '../settlement/types.ts';
+import type { Db } from '../store/database.ts';
+import { findMarketStatus, findRewardConfig, isRewardsPaused, listOpenRewardConfigs, listRewardConfigsOfDate, setRewardsPaused, upsertRewardConfig } from '../store/rewards-repository.ts';
+import { startOracleJob } from '../oracle/oracle-job.ts';
+import { RewardClaims } from './claims.ts';
+import { changesFrozenFields, freezesAtMs, parseRewardConfig, type RewardConfigInput } from './config.ts';
+import { closeEndedDays } from './daily-close.ts';
+import { marketRewardDetailView, type MarketRewardDetailView } from './market-reward.ts';
+import { RewardReads } from './reads.ts';
+import { sampleRewards } from './sampler.ts';
+
+export { RewardConfigError } from './config.ts';
+export type { ClaimDecision } from './claims.ts';
+
+/** How often the real-clock job samples; each tick handles every minute that started since the last. */
+export const REWARDS_TICK_INTERVAL_MS = 5_000;
+
+/** A configuration change the rules refuse: the market is unknown, not ACTIVE, or the day is frozen. */
+export class RewardConfigRefused extends Error {
+  constructor(readonly reason: 'not-found' | 'not-tradable' | 'frozen', message: string) {
+    super(message);
+  }
+}
+
+export interface Rewards {
+  readonly claims: RewardClaims;
+  readonly reads: RewardReads;
+  putConfig(marketId: string, input: RewardConfigInput): Promise<MarketRewardDetailView>;
+  setPaused(paused: boolean): Promise<void>;
+  /** Samples every minute up to now and closes ended days (the job, and POST /admin/clock). */
+  tick(): Promise<{ samples: number; closedDays: number }>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createRewards(deps: { db: Db; clock: Clock; settlement: Settlement; events: DomainEvents; logger: FastifyBaseLogger; minPayoutBaseUnits: bigint; quotesByMarket: () => ReadonlyMap<string, readonly RestingQuote[]> }): Rewards {
+  const { db, clock } = deps;
+  const claims = new RewardClaims(deps);
+  const reads = new RewardReads({ db, nowMs: () => clock.nowMs(), quotesByMarket: deps.quotesByMarket, minPayoutBaseUnits: deps.minPayoutBaseUnits });
+  let job: { stop(): Promise<void> } | undefined;
+  // Ticks never overlap: the job and POST /admin/clock share this chain.
+  let chain: Promise<unknown> = Promise.resolve();
+
+  async function tickOnce() {
+    const nowMs = clock.nowMs();
+    const configs = await listOpenRewardConfigs(db);
+    const samples = await sampleRewards(db, { configs, quotesByMarket: deps.quotesByMarket(), paused: await isRewardsPaused(db), nowMs });
+    const closedDays = await closeEndedDays(db, configs, nowMs, deps.minPayoutBaseUnits);
+    return { samples, closedDays };
+  }
+
+  return {
+    claims,
+    reads,
+    async putConfig(marketId, input) {
+      const nowMs = clock.nowMs();
+      const config = parseRewardConfig(input, nowMs);
+      const market = await findMarketStatus(db, marketId);
+      if (!market) throw new RewardConfigRefused('not-found', 'market not found');
+      const existing = await findRewardConfig(db, marketId, config.date);
+      if (existing && freezesAtMs(existing) <= nowMs && changesFrozenFields(existing, config)) {
+        throw new RewardConfigRefused('frozen', `the reward configuration of ${config.date} is frozen since its window opened; only enabled may change`);
+      }
+      if (!existing && market.status !== 'ACTIVE') throw new RewardConfigRefused('not-tradable', 'rewards need a published, unresolved market');
+      const now = new Date(nowMs);
+      await upsertRewardConfig(db, {
+        market_id: marketId, reward_date: config.date, reward_base_units: config.rewardBaseUnits,
+        start_at: config.startMs === null ? null : new Date(config.startMs), end_at: config.endMs === null ? null : new Date(config.endMs),
+        max_distance_micros: config.maxDistanceMicros, extreme_max_distance_micros: config.extremeMaxDistanceMicros,
+        min_order_size_base_units: config.minOrderSizeBaseUnits, boost_windows: JSON.stringify(config.boosts), enabled: config.enabled,
+        created_at: now, updated_at: now,
+      });
+      const [saved] = await listRewardConfigsOfDate(db, config.date, marketId);
+      return marketRewardDetailView(saved!, nowMs);
+    },
+    setPaused: (paused) => setRewardsPaused(db, paused),
+    tick() {
+      const run = chain.then(tickOnce);
+      chain = run.catch(() => undefined);
+      return run;
+    },
+    async start() {
+      await claims.resumeUnfinished();
+      if (clock.kind === 'real' && !job) job = startOracleJob(() => this.tick(), deps.logger, REWARDS_TICK_INTERVAL_MS, 'rewards');
+    },
+    async stop() {
+      await job?.stop();
+      job = undefined;
+      await chain;
+      await claims.idle();
+    },
+  };
+}
