@@ -46,7 +46,7 @@ export const RewardConfigInput = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 
-const PayoutStatus = Type.Union(['PENDING', 'PAID', 'CARRIED', 'ROLLED_UP', 'FAILED', 'CANCELLED', 'NEEDS_INVESTIGATION'].map((s) => Type.Literal(s)));
+const PayoutStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('PAID'), Type.Literal('CARRIED'), Type.Literal('ROLLED_UP'), Type.Literal('FAILED'), Type.Literal('CANCELLED'), Type.Literal('NEEDS_INVESTIGATION')]);
 
 export const UserRewardsSummary = Type.Object({
   todayByMarket: Type.Array(Type.Object({
