@@ -65,18 +65,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
       signatureWorkers: config.signatureWorkers,
     });
     const engine = trading.engine;
-    // Publishing and patching markets reach the engine only after the catalogue committed them.
-    const onMarketsChanged = async (ids: string[]) => {
-      for (const id of ids) await engine.refreshMarket(id);
-    };
-    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
-    const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
-    oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     rewards = createRewards({
       db: store.db, clock, settlement, events, logger,
       minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? 1_000_000n,
       quotesByMarket: () => engine.restingOrdersByMarket(),
     });
+    // Publishing and patching markets reach the engine only after the catalogue committed them.
+    const onMarketsChanged = async (ids: string[]) => {
+      for (const id of ids) await engine.refreshMarket(id);
+    };
+    const rewardReads = rewards.reads;
+    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids) });
+    const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
+    oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, rewards, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     if (engineLock.held) {

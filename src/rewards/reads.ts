@@ -123,6 +123,14 @@ export class RewardReads {
     return { first: data.length ? offset + 1 : offset, last: data.length ? offset + data.length : offset, limit, total: groups.length, totalRewardUsdc: formatUsdc(totalReward), data };
   }
 
+  /** `includeRewards` on the event routes: each market's current opportunity, when it has one. */
+  async marketRewards(marketIds: string[]): Promise<Map<string, MarketRewardView>> {
+    const now = this.deps.nowMs();
+    const paused = await isRewardsPaused(this.deps.db);
+    const configs = await listRewardConfigsOfDate(this.deps.db, utcDate(now), marketIds);
+    return new Map(configs.filter((c) => isOpportunity(c, now, paused)).map((c) => [c.market_id, marketRewardView(c, now)]));
+  }
+
   async pool(marketId: string): Promise<MarketRewardDetailView | undefined> {
     const now = this.deps.nowMs();
     const paused = await isRewardsPaused(this.deps.db);

@@ -53,10 +53,14 @@ export async function listOpenRewardConfigs(db: Db): Promise<RewardConfigWithMar
   return configsWithMarkets(db).where('c.closed_at', 'is', null).orderBy('c.reward_date').orderBy('c.market_id').execute();
 }
 
-/** The configurations of one UTC date (optionally one market), with their markets. */
-export async function listRewardConfigsOfDate(db: Db, date: string, marketId?: string): Promise<RewardConfigWithMarket[]> {
+/** The configurations of one UTC date (optionally of some markets only), with their markets. */
+export async function listRewardConfigsOfDate(db: Db, date: string, marketIds?: string | string[]): Promise<RewardConfigWithMarket[]> {
   let query = configsWithMarkets(db).where('c.reward_date', '=', date);
-  if (marketId) query = query.where('c.market_id', '=', marketId);
+  if (marketIds !== undefined) {
+    const ids = typeof marketIds === 'string' ? [marketIds] : marketIds;
+    if (ids.length === 0) return [];
+    query = query.where('c.market_id', 'in', ids);
+  }
   return query.orderBy('e.created_at', 'desc').orderBy('e.id').orderBy('m.position').execute();
 }
 

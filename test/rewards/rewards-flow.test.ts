@@ -76,6 +76,7 @@ describe('maker rewards: configuration, sampling, daily close, claims, listings'
     // Tomorrow's configuration is not a current-period opportunity yet.
     expectError(await get(server.api(`/rewards/markets/${market.id}/pool`)), 404, 'NOT_FOUND');
     assert.equal((await get(server.api('/rewards/markets/pools'))).body.total, 0);
+    assert.equal((await get(server.api('/events?includeRewards=true'))).body.data[0].markets[0].reward, null);
   });
 
   it('pays two makers what the formula says to the base unit, and only after the day closes', async () => {
@@ -90,6 +91,9 @@ describe('maker rewards: configuration, sampling, daily close, claims, listings'
     const pools = (await get(server.api('/rewards/markets/pools?limit=500&search=REWARDED'))).body;
     assert.deepEqual([pools.total, pools.limit, pools.totalRewardUsdc, pools.data[0].markets[0].marketId], [1, 50, '14.400000', market.id]);
     assert.equal((await get(server.api('/rewards/markets/pools?search=nothing-like-this'))).body.total, 0);
+    const listed = (await get(server.api('/events?includeRewards=true'))).body.data[0].markets[0];
+    assert.deepEqual([listed.reward.marketId, listed.reward.rewardUsdc, listed.reward.rewardStatus], [market.id, '14.400000', 'ACCRUING']);
+    assert.equal('reward' in (await get(server.api('/events'))).body.data[0].markets[0], false);
 
     const qualifying = (await alice.call('GET', '/rewards/me/qualifying-orders')).body;
     assert.deepEqual(qualifying.map((o: any) => [o.outcomeIndex, o.side, o.price, o.sizeUsdc]).sort(), [[0, 'BUY', 0.48, '48.000000'], [1, 'BUY', 0.48, '48.000000']]);
