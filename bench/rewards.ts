@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { RestingQuote } from '../src/core/rewards/index.ts';
 import { DAY_MS, MINUTE_MS } from '../src/core/rewards/index.ts';
 import { closeEndedDays } from '../src/rewards/daily-close.ts';
-import { sampleRewards } from '../src/rewards/sampler.ts';
+import { AccrualBuffer, sampleRewards } from '../src/rewards/sampler.ts';
 import { insertEvent } from '../src/store/catalogue-events-repository.ts';
 import { insertMarkets } from '../src/store/catalogue-markets-repository.ts';
 import { listOpenRewardConfigs, upsertRewardConfig } from '../src/store/rewards-repository.ts';
@@ -67,13 +67,24 @@ const timed = async (work: () => Promise<unknown>) => {
   return performance.now() - start;
 };
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
-const tick = async (nowMs: number) => sampleRewards(db, { configs: await listOpenRewardConfigs(db), quotesByMarket: quotes, paused: false, nowMs });
+const buffer = new AccrualBuffer();
+/** What the job does each minute: read the configurations, score, split, buffer; `write` stores too. */
+const tick = async (nowMs: number, write: boolean) => {
+  buffer.add(sampleRewards({ configs: buffer.overlay(await listOpenRewardConfigs(db)), quotesByMarket: quotes, paused: false, nowMs }), nowMs);
+  if (write) await buffer.flush(db);
+};
 
 const passes: number[] = [];
-for (let i = 0; i < PASSES; i++) passes.push(await timed(() => tick(dayStartMs + i * MINUTE_MS)));
+const writes: number[] = [];
+for (let i = 0; i < PASSES; i++) {
+  passes.push(await timed(() => tick(dayStartMs + i * MINUTE_MS, false)));
+  // Every fifth minute the buffer is written, as the real-clock job does (ACCRUAL_FLUSH_MS).
+  if (i % 5 === 4) writes.push(await timed(() => buffer.flush(db)));
+}
 console.log(`${MARKETS} markets × ${MAKERS} makers (${MARKETS * MAKERS * 2} resting orders), ${store.kind}`);
-console.log(`one sample pass (read configs, score, split, write accruals): p50 ${percentile(passes, 50).toFixed(1)} ms, p99 ${percentile(passes, 99).toFixed(1)} ms over ${PASSES} passes`);
-const catchUp = await timed(() => tick(dayStartMs + DAY_MS - MINUTE_MS));
+console.log(`one sample pass (read configs, score, split, buffer): p50 ${percentile(passes, 50).toFixed(1)} ms, p99 ${percentile(passes, 99).toFixed(1)} ms over ${PASSES} passes`);
+console.log(`writing 5 buffered minutes (${MARKETS * MAKERS} accrual upserts): p50 ${percentile(writes, 50).toFixed(0)} ms, p99 ${percentile(writes, 99).toFixed(0)} ms over ${writes.length} writes`);
+const catchUp = await timed(() => tick(dayStartMs + DAY_MS - MINUTE_MS, true));
 console.log(`catch-up pass over the remaining ${1440 - PASSES} minutes of the day at once: ${catchUp.toFixed(1)} ms`);
 const configs = await listOpenRewardConfigs(db);
 const close = await timed(() => closeEndedDays(db, configs, dayStartMs + DAY_MS, 1_000_000n));

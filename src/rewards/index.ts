@@ -7,17 +7,23 @@ import type { Db } from '../store/database.ts';
 import { findMarketStatus, findRewardConfig, isRewardsPaused, listOpenRewardConfigs, listRewardConfigsOfDate, setRewardsPaused, upsertRewardConfig } from '../store/rewards-repository.ts';
 import { startOracleJob } from '../oracle/oracle-job.ts';
 import { RewardClaims } from './claims.ts';
-import { changesFrozenFields, freezesAtMs, parseRewardConfig, type RewardConfigInput } from './config.ts';
+import { changesFrozenFields, dayStartMs, freezesAtMs, parseRewardConfig, type RewardConfigInput } from './config.ts';
+import { DAY_MS } from '../core/rewards/index.ts';
 import { closeEndedDays } from './daily-close.ts';
 import { marketRewardDetailView, type MarketRewardDetailView } from './market-reward.ts';
 import { RewardReads } from './reads.ts';
-import { sampleRewards } from './sampler.ts';
+import { AccrualBuffer, sampleRewards } from './sampler.ts';
 
 export { RewardConfigError } from './config.ts';
 export type { ClaimDecision } from './claims.ts';
 
 /** How often the real-clock job samples; each tick handles every minute that started since the last. */
 export const REWARDS_TICK_INTERVAL_MS = 5_000;
+/**
+ * How long sampled minutes may wait in memory before they are written (AccrualBuffer): what a
+ * user's "earned so far" may lag on the real clock. The manual clock writes at every tick.
+ */
+export const ACCRUAL_FLUSH_MS = 5 * 60_000;
 
 /** A configuration change the rules refuse: the market is unknown, not ACTIVE, or the day is frozen. */
 export class RewardConfigRefused extends Error {
@@ -42,15 +48,21 @@ export function createRewards(deps: { db: Db; clock: Clock; settlement: Settleme
   const claims = new RewardClaims(deps);
   const reads = new RewardReads({ db, nowMs: () => clock.nowMs(), quotesByMarket: deps.quotesByMarket, minPayoutBaseUnits: deps.minPayoutBaseUnits });
   let job: { stop(): Promise<void> } | undefined;
+  let started = false;
   // Ticks never overlap: the job and POST /admin/clock share this chain.
   let chain: Promise<unknown> = Promise.resolve();
 
+  const buffer = new AccrualBuffer();
+
   async function tickOnce() {
     const nowMs = clock.nowMs();
-    const configs = await listOpenRewardConfigs(db);
-    const samples = await sampleRewards(db, { configs, quotesByMarket: deps.quotesByMarket(), paused: await isRewardsPaused(db), nowMs });
+    const configs = buffer.overlay(await listOpenRewardConfigs(db));
+    const samples = sampleRewards({ configs, quotesByMarket: deps.quotesByMarket(), paused: await isRewardsPaused(db), nowMs });
+    buffer.add(samples, nowMs);
+    const dayEnded = configs.some((c) => dayStartMs(c.reward_date) + DAY_MS <= nowMs);
+    if (clock.kind === 'manual' || dayEnded || buffer.ageMs(nowMs) >= ACCRUAL_FLUSH_MS) await buffer.flush(db);
     const closedDays = await closeEndedDays(db, configs, nowMs, deps.minPayoutBaseUnits);
-    return { samples, closedDays };
+    return { samples: samples.count, closedDays };
   }
 
   return {
@@ -79,18 +91,24 @@ export function createRewards(deps: { db: Db; clock: Clock; settlement: Settleme
     },
     setPaused: (paused) => setRewardsPaused(db, paused),
     tick() {
+      // Only the node that runs the engine samples: another node sees no books and would mark
+      // minutes as handled that the engine's node has to pay.
+      if (!started) return Promise.resolve({ samples: 0, closedDays: 0 });
       const run = chain.then(tickOnce);
       chain = run.catch(() => undefined);
       return run;
     },
     async start() {
+      started = true;
       await claims.resumeUnfinished();
       if (clock.kind === 'real' && !job) job = startOracleJob(() => this.tick(), deps.logger, REWARDS_TICK_INTERVAL_MS, 'rewards');
     },
     async stop() {
       await job?.stop();
       job = undefined;
+      started = false;
       await chain;
+      await buffer.flush(db);
       await claims.idle();
     },
   };

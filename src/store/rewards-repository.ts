@@ -74,12 +74,16 @@ export async function setRewardsPaused(db: Db, paused: boolean): Promise<void> {
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(paused) })).execute();
 }
 
-/** Adds earned amounts to the makers' accruals, in chunks of one statement each. */
+/**
+ * Adds earned amounts to the makers' accruals: one `unnest` upsert per chunk, four array
+ * parameters whatever the number of rows (a multi-row VALUES list costs a parameter per cell).
+ */
 export async function addRewardAccruals(db: Db, rows: { market_id: string; reward_date: string; user_id: string; amount_base_units: bigint }[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 2000) {
-    await db.insertInto('reward_accruals').values(rows.slice(i, i + 2000))
-      .onConflict((oc) => oc.columns(['market_id', 'reward_date', 'user_id']).doUpdateSet({ amount_base_units: sql`reward_accruals.amount_base_units + excluded.amount_base_units` }))
-      .execute();
+  for (let i = 0; i < rows.length; i += 20_000) {
+    const chunk = rows.slice(i, i + 20_000);
+    await sql`INSERT INTO reward_accruals (market_id, reward_date, user_id, amount_base_units)
+      SELECT * FROM unnest(${chunk.map((r) => r.market_id)}::uuid[], ${chunk.map((r) => r.reward_date)}::text[], ${chunk.map((r) => r.user_id)}::uuid[], ${chunk.map((r) => r.amount_base_units.toString())}::bigint[])
+      ON CONFLICT (market_id, reward_date, user_id) DO UPDATE SET amount_base_units = reward_accruals.amount_base_units + excluded.amount_base_units`.execute(db);
   }
 }
 
