@@ -95,14 +95,21 @@ export async function markRewardsSampled(db: Db, marks: { marketId: string; date
     WHERE c.market_id = v.market_id AND c.reward_date = v.reward_date`.execute(db);
 }
 
-export async function listAccrualsOfDay(db: Db, marketId: string, date: string): Promise<{ user_id: string; amount_base_units: bigint }[]> {
-  return db.selectFrom('reward_accruals').select(['user_id', 'amount_base_units']).where('market_id', '=', marketId).where('reward_date', '=', date).where('amount_base_units', '>', 0n).orderBy('user_id').execute();
+/** The accruals of several market-days (one UTC date), in one statement. */
+export async function listAccrualsOfDays(db: Db, date: string, marketIds: string[]): Promise<{ market_id: string; user_id: string; amount_base_units: bigint }[]> {
+  if (marketIds.length === 0) return [];
+  const result = await sql<{ market_id: string; user_id: string; amount_base_units: bigint }>`
+    SELECT a.market_id, a.user_id, a.amount_base_units FROM reward_accruals a
+    JOIN unnest(${marketIds}::uuid[]) AS v(market_id) ON a.market_id = v.market_id
+    WHERE a.reward_date = ${date} AND a.amount_base_units > 0
+    ORDER BY a.market_id, a.user_id`.execute(db);
+  return result.rows.map((r) => ({ ...r, amount_base_units: BigInt(r.amount_base_units) }));
 }
 
-/** The CARRIED rows of these users in one market, locked: the next row of the market rolls them up. */
-export async function lockCarriedRows(db: Db, marketId: string, userIds: string[]): Promise<RewardPayoutRow[]> {
-  if (userIds.length === 0) return [];
-  return db.selectFrom('reward_payouts').selectAll().where('market_id', '=', marketId).where('user_id', 'in', userIds).where('status', '=', 'CARRIED').where('claim_id', 'is', null).forUpdate().execute();
+/** The unclaimed CARRIED rows of these markets, locked: the next row of each market rolls them up. */
+export async function lockCarriedRows(db: Db, marketIds: string[]): Promise<RewardPayoutRow[]> {
+  if (marketIds.length === 0) return [];
+  return db.selectFrom('reward_payouts').selectAll().where('market_id', 'in', marketIds).where('status', '=', 'CARRIED').where('claim_id', 'is', null).forUpdate().execute();
 }
 
 export async function setPayoutStatus(db: Db, ids: string[], status: RewardPayoutStatus): Promise<void> {
@@ -110,12 +117,21 @@ export async function setPayoutStatus(db: Db, ids: string[], status: RewardPayou
   await db.updateTable('reward_payouts').set({ status }).where('id', 'in', ids).execute();
 }
 
+/** New payout rows, one `unnest` insert per chunk. */
 export async function insertPayouts(db: Db, rows: Insertable<RewardPayoutsTable>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 1000) await db.insertInto('reward_payouts').values(rows.slice(i, i + 1000)).execute();
+  for (let i = 0; i < rows.length; i += 20_000) {
+    const chunk = rows.slice(i, i + 20_000);
+    const column = <T>(pick: (r: Insertable<RewardPayoutsTable>) => T) => chunk.map(pick);
+    await sql`INSERT INTO reward_payouts (id, user_id, market_id, reward_date, earned_base_units, carried_in_base_units, amount_base_units, status, created_at)
+      SELECT * FROM unnest(${column((r) => r.id)}::uuid[], ${column((r) => r.user_id)}::uuid[], ${column((r) => r.market_id)}::uuid[], ${column((r) => r.reward_date)}::text[],
+        ${column((r) => String(r.earned_base_units))}::bigint[], ${column((r) => String(r.carried_in_base_units))}::bigint[], ${column((r) => String(r.amount_base_units))}::bigint[],
+        ${column((r) => r.status)}::text[], ${column((r) => (r.created_at as Date).toISOString())}::timestamptz[])`.execute(db);
+  }
 }
 
-export async function markRewardDayClosed(db: Db, marketId: string, date: string, at: Date): Promise<void> {
-  await db.updateTable('reward_configs').set({ closed_at: at }).where('market_id', '=', marketId).where('reward_date', '=', date).execute();
+export async function markRewardDaysClosed(db: Db, date: string, marketIds: string[], at: Date): Promise<void> {
+  if (marketIds.length === 0) return;
+  await db.updateTable('reward_configs').set({ closed_at: at }).where('reward_date', '=', date).where('market_id', 'in', marketIds).execute();
 }
 
 /** The user's claimable rows, locked so that concurrent claims see them taken. */
