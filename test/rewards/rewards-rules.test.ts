@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseUnits } from '../../src/core/money.ts';
-import { REWARD_TREASURY } from '../../src/settlement/accounts.ts';
+import { REWARD_TREASURY, userAccount } from '../../src/settlement/accounts.ts';
+import { attachRowsToClaim, insertClaim, lockClaimableRows } from '../../src/store/rewards-repository.ts';
 import { signIn } from '../helpers/auth-client.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { get, post, request } from '../helpers/http.ts';
@@ -101,6 +102,29 @@ describe('maker rewards: boosts, pause, resolution, withdrawal, treasury shortfa
     assert.equal((await maker.call('GET', '/rewards/me/history')).body.data[0].status, 'NEEDS_INVESTIGATION');
     const treasury = await server.ctx.settlement.balances(server.ctx.store.db, REWARD_TREASURY);
     assert.equal(treasury.collateral.balance, parseUnits('1'));
+    await expectAuditClean(server);
+  });
+
+  it('pays a claim a crash left in flight exactly once when the server resumes it', async () => {
+    const maker = makers[1]!;
+    const db = server.ctx.store.db;
+    const before = (await server.ctx.settlement.balances(db, userAccount(maker.proxyWallet))).collateral.balance;
+    // What a crash between dispatch and payment leaves behind: a claim owning the rows, in flight.
+    const claimId = crypto.randomUUID();
+    await db.transaction().execute(async (tx) => {
+      const rows = await lockClaimableRows(tx, maker.userId);
+      const now = new Date(server.ctx.clock.nowMs());
+      await insertClaim(tx, { id: claimId, user_id: maker.userId, account: userAccount(maker.proxyWallet), amount_base_units: 120_000n, row_count: rows.length, state: 'in-flight', tx_hash: null, error: null, created_at: now, updated_at: now });
+      await attachRowsToClaim(tx, claimId, rows.map((r) => r.id));
+    });
+    assert.equal((await maker.call('GET', '/rewards/me/summary')).body.claimInFlight, true);
+    assert.equal((await maker.call('POST', '/rewards/me/claim')).body.outcome, 'nothing-to-claim');
+    await server.ctx.rewards.claims.resumeUnfinished();
+    await server.ctx.rewards.claims.resumeUnfinished();
+    const after = (await server.ctx.settlement.balances(db, userAccount(maker.proxyWallet))).collateral.balance;
+    assert.equal(after - before, 120_000n);
+    const row = (await maker.call('GET', '/rewards/me/history')).body.data[0];
+    assert.deepEqual([row.status, typeof row.txHash], ['PAID', 'string']);
     await expectAuditClean(server);
   });
 });
