@@ -8,7 +8,7 @@ import { findMarketStatus, findRewardConfig, isRewardsPaused, listOpenRewardConf
 import { startOracleJob } from '../oracle/oracle-job.ts';
 import { RewardClaims } from './claims.ts';
 import { changesFrozenFields, dayStartMs, freezesAtMs, parseRewardConfig, type RewardConfigInput } from './config.ts';
-import { DAY_MS } from '../core/rewards/index.ts';
+import { DAY_MS, MINUTE_MS } from '../core/rewards/index.ts';
 import { closeEndedDays } from './daily-close.ts';
 import { marketRewardDetailView, type MarketRewardDetailView } from './market-reward.ts';
 import { RewardReads } from './reads.ts';
@@ -84,6 +84,8 @@ export function createRewards(deps: { db: Db; clock: Clock; settlement: Settleme
         start_at: config.startMs === null ? null : new Date(config.startMs), end_at: config.endMs === null ? null : new Date(config.endMs),
         max_distance_micros: config.maxDistanceMicros, extreme_max_distance_micros: config.extremeMaxDistanceMicros,
         min_order_size_base_units: config.minOrderSizeBaseUnits, boost_windows: JSON.stringify(config.boosts), enabled: config.enabled,
+        // A configuration made after its window opened pays from the next minute on, never for minutes before it existed.
+        sampled_through_minute: BigInt(Math.ceil(nowMs / MINUTE_MS) - 1),
         created_at: now, updated_at: now,
       });
       const [saved] = await listRewardConfigsOfDate(db, config.date, marketId);

@@ -35,12 +35,12 @@ export interface MarketRewardDetailView extends MarketRewardView {
 
 /**
  * Whether a configuration is a genuine opportunity now (SPEC.md 4.7): today's, enabled, strictly
- * positive, rewards not paused, market ACTIVE and visible, and its window open now or later today.
+ * positive, rewards not paused, market ACTIVE, visible and not paused, and its window open now or later today.
  */
 export function isOpportunity(config: RewardConfigWithMarket, nowMs: number, paused: boolean): boolean {
   const end = Math.min(config.end_at?.getTime() ?? Infinity, dayStartMs(config.reward_date) + DAY_MS);
   return !paused && config.enabled && config.reward_base_units > 0n && config.reward_date === utcDate(nowMs)
-    && config.market_status === 'ACTIVE' && !config.market_hidden && end > nowMs;
+    && config.market_status === 'ACTIVE' && !config.market_hidden && !config.market_paused && end > nowMs;
 }
 
 export function marketRewardView(config: RewardConfigRow & { market_slug: string; market_name: string }, nowMs: number): MarketRewardView {

@@ -21,8 +21,9 @@ export interface Samples {
 /**
  * Samples every open configuration up to the current minute, minute by minute from the last one
  * it handled: when the clock jumps (a restart, the manual clock) each missed minute gets its own
- * budget and split, on the book as it stands. Minutes that are paused, disabled or of a market no
- * longer ACTIVE (resolved markets stop earning) are marked handled and pay nobody. The book does
+ * budget and split, on the book as it stands. Minutes that are paused (globally or the market),
+ * disabled, or of a market no longer ACTIVE (resolved markets stop earning) are marked handled
+ * and pay nobody. The book does
  * not change during one pass, so scores are computed once per market and minutes with equal
  * budgets are split once. Pure: the caller stores the result (see AccrualBuffer).
  */
@@ -36,7 +37,7 @@ export function sampleRewards(input: SampleInput): Samples {
     const to = Math.min(end, nowMinute + 1);
     if (from >= to) continue;
     samples.marks.push({ marketId: config.market_id, date: config.reward_date, minute: to - 1 });
-    if (input.paused || !config.enabled || config.market_status !== 'ACTIVE') continue;
+    if (input.paused || !config.enabled || config.market_status !== 'ACTIVE' || config.market_paused) continue;
     const scores = makerScores(input.quotesByMarket.get(config.market_id) ?? [], scoringParamsOf(config));
     if (scores.size === 0) continue;
     samples.count += to - from;

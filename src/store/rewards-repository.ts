@@ -17,6 +17,7 @@ export interface RewardConfigWithMarket extends RewardConfigRow {
   event_name: string;
   event_single: boolean;
   market_hidden: boolean;
+  market_paused: boolean;
   outcome1: string;
   outcome2: string;
 }
@@ -34,6 +35,7 @@ export async function findRewardConfig(db: Db, marketId: string, date: string): 
 }
 
 export async function upsertRewardConfig(db: Db, row: Insertable<RewardConfigsTable>): Promise<void> {
+  // What the sampler and the close recorded is theirs: an update never resets it.
   const { market_id: _m, reward_date: _d, created_at: _c, sampled_through_minute: _s, closed_at: _x, ...changes } = row;
   await db.insertInto('reward_configs').values(row)
     .onConflict((oc) => oc.columns(['market_id', 'reward_date']).doUpdateSet(changes))
@@ -45,7 +47,7 @@ function configsWithMarkets(db: Db) {
     .innerJoin('markets as m', 'm.id', 'c.market_id')
     .innerJoin('events as e', 'e.id', 'm.event_id')
     .selectAll('c')
-    .select(['m.status as market_status', 'm.slug as market_slug', 'm.name as market_name', 'm.hidden as market_hidden', 'm.outcome1', 'm.outcome2', 'e.id as event_id', 'e.slug as event_slug', 'e.name as event_name', 'e.single as event_single']);
+    .select(['m.status as market_status', 'm.slug as market_slug', 'm.name as market_name', 'm.hidden as market_hidden', 'm.is_paused as market_paused', 'm.outcome1', 'm.outcome2', 'e.id as event_id', 'e.slug as event_slug', 'e.name as event_name', 'e.single as event_single']);
 }
 
 /** Configurations whose day has not been closed yet, oldest date first. */
