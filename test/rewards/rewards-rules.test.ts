@@ -5,7 +5,7 @@ import { REWARD_TREASURY, userAccount } from '../../src/settlement/accounts.ts';
 import { attachRowsToClaim, insertClaim, lockClaimableRows } from '../../src/store/rewards-repository.ts';
 import { signIn } from '../helpers/auth-client.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { get, post, request } from '../helpers/http.ts';
+import { expectError, get, post, request } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
 import { connectInbox } from '../realtime/helpers.ts';
@@ -126,5 +126,28 @@ describe('maker rewards: boosts, pause, resolution, withdrawal, treasury shortfa
     const row = (await maker.call('GET', '/rewards/me/history')).body.data[0];
     assert.deepEqual([row.status, typeof row.txHash], ['PAID', 'string']);
     await expectAuditClean(server);
+  });
+
+  it('lists pools by event, a multi-market event whole on one page, without zero, disabled or hidden opportunities', async () => {
+    const today = { rewardUsdc: '2', maxDistanceFromMid: '0.03', minOrderSizeUsdc: '5' };
+    const multi = await createPublishedEvent(server, { name: 'Three-way pool', markets: 3 });
+    const single = (await createPublishedEvent(server, { name: 'Single pool' })).markets[0]!;
+    const zero = (await createPublishedEvent(server, { name: 'Zero pool' })).markets[0]!;
+    for (const m of multi.markets) assert.equal((await putConfig(m.id, today)).status, 200);
+    assert.equal((await putConfig(single.id, today)).status, 200);
+    assert.equal((await putConfig(zero.id, { ...today, rewardUsdc: '0' })).status, 200);
+    const first = (await get(server.api('/rewards/markets/pools?limit=1'))).body;
+    assert.deepEqual([first.first, first.last, first.limit, first.total, first.totalRewardUsdc], [1, 1, 1, 2, '8.000000']);
+    const second = (await get(server.api('/rewards/markets/pools?limit=1&page=2'))).body;
+    const groups = [first.data[0], second.data[0]];
+    const multiGroup = groups.find((g: any) => g.eventId === multi.event.id);
+    assert.deepEqual([multiGroup.isMultiMarket, multiGroup.markets.length], [true, 3]);
+    assert.equal(groups.find((g: any) => g.eventId !== multi.event.id).markets[0].marketId, single.id);
+    const beyond = (await get(server.api('/rewards/markets/pools?limit=1&page=3'))).body;
+    assert.deepEqual([beyond.first, beyond.last, beyond.data.length], [2, 2, 0]);
+    const search = (await get(server.api('/rewards/markets/pools?search=three-WAY'))).body;
+    assert.deepEqual([search.total, search.totalRewardUsdc], [1, '8.000000']);
+    assert.equal((await get(server.api(`/rewards/markets/${zero.id}/pool`))).status, 404);
+    expectError(await get(server.api('/rewards/markets/pools?page=0')), 400, 'VALIDATION_FAILED');
   });
 });
