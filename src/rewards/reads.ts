@@ -1,4 +1,4 @@
-import { bookSideOf, doubledMidpoint, notionalBaseUnits, orderScore, type RestingQuote } from '../core/rewards/index.ts';
+import { doubledMidpoint, makerScores, notionalBaseUnits, orderScore, type RestingQuote } from '../core/rewards/index.ts';
 import type { Db } from '../store/database.ts';
 import {
   claimableTotal, countUserPayouts, findUnfinishedClaim, isRewardsPaused, leaderboardTotals, listRewardConfigsOfDate,
@@ -73,17 +73,18 @@ export class RewardReads {
     for (const config of configs) {
       const book = quotes.get(config.market_id) ?? [];
       const mid2 = doubledMidpoint(book);
-      if (mid2 === undefined) continue;
+      // An order qualifies when it scores and its maker scores (outside [0.10, 0.90] a one-sided maker does not).
+      if (mid2 === undefined || !makerScores(book, scoringParamsOf(config)).has(userId)) continue;
       for (const q of book) {
         if (q.makerId !== userId || orderScore(q, scoringParamsOf(config), mid2) === 0n) continue;
         result.push({
           orderId: q.orderId, marketId: config.market_id, marketName: config.market_name, marketDisplayName: null,
           outcome: q.outcome === 0 ? config.outcome1 : config.outcome2, outcomeIndex: q.outcome, side: q.side,
-          price: q.priceMicros / 1e6, sizeUsdc: formatUsdc(notionalBaseUnits(q)), bookSide: bookSideOf(q),
+          price: q.priceMicros / 1e6, sizeUsdc: formatUsdc(notionalBaseUnits(q)),
         });
       }
     }
-    return result.map(({ bookSide: _b, ...order }) => order);
+    return result;
   }
 
   async history(userId: string, page: number, limit: number, withTotal: boolean) {

@@ -98,6 +98,9 @@ describe('maker rewards: configuration, sampling, daily close, claims, listings'
     const qualifying = (await alice.call('GET', '/rewards/me/qualifying-orders')).body;
     assert.deepEqual(qualifying.map((o: any) => [o.outcomeIndex, o.side, o.price, o.sizeUsdc]).sort(), [[0, 'BUY', 0.48, '48.000000'], [1, 'BUY', 0.48, '48.000000']]);
     expectError(await request('GET', server.api('/rewards/me/qualifying-orders')), 401, 'UNAUTHORIZED');
+    // 0.10 from the midpoint is beyond maxDistanceFromMid: carol's order rests but does not qualify.
+    assert.equal((await placeOrder(server, carol, { tokenId: market.tokenId1, side: 'BUY', price: '0.4', size: '5' })).status, 200);
+    assert.deepEqual((await carol.call('GET', '/rewards/me/qualifying-orders')).body, []);
 
     // One minute (the day's first) has been sampled.
     const early = (await alice.call('GET', '/rewards/me/summary')).body;
