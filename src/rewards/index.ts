@@ -54,8 +54,14 @@ export function createRewards(deps: { db: Db; clock: Clock; settlement: Settleme
 
   const buffer = new AccrualBuffer();
 
+  // The real-clock job fires every few seconds; work only exists when a new minute has started.
+  let lastMinute: number | undefined;
+
   async function tickOnce() {
     const nowMs = clock.nowMs();
+    const minute = Math.floor(nowMs / MINUTE_MS);
+    if (clock.kind === 'real' && minute === lastMinute) return { samples: 0, closedDays: 0 };
+    lastMinute = minute;
     const configs = buffer.overlay(await listOpenRewardConfigs(db));
     const samples = sampleRewards({ configs, quotesByMarket: deps.quotesByMarket(), paused: await isRewardsPaused(db), nowMs });
     buffer.add(samples, nowMs);
