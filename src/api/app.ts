@@ -29,6 +29,8 @@ import { registerHolderRoutes } from './markets/holders-routes.ts';
 import { registerEventPositionRoutes } from './markets/event-positions-routes.ts';
 import { registerPriceHistoryRoutes } from './prices/price-history-routes.ts';
 import { registerRedeemRoutes } from './markets/redeem-routes.ts';
+import { registerMergeRoutes } from './markets/merge-routes.ts';
+import { registerUserActivityRoutes } from './markets/user-activity-routes.ts';
 import { registerOracleRoutes } from './oracle/routes.ts';
 import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
 import { registerRewardAdminRoutes } from './admin/reward-routes.ts';
@@ -96,6 +98,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerEventPositionRoutes(api, ctx);
     registerPriceHistoryRoutes(api, ctx);
     registerRedeemRoutes(api, ctx);
+    registerMergeRoutes(api, ctx);
+    registerUserActivityRoutes(api, ctx);
     registerRewardAdminRoutes(api, ctx);
     registerRewardRoutes(api, ctx);
     registerOracleRoutes(api, ctx);

@@ -10,6 +10,7 @@ import type { MarketData } from '../market-data/index.ts';
 import type { Oracle } from '../oracle/index.ts';
 import type { Rewards } from '../rewards/index.ts';
 import type { Logger } from 'pino';
+import type { BookReads } from '../book-reads.ts';
 
 /**
  * Everything a route handler may use, built once at boot by `src/server.ts`. Handlers stay thin:
@@ -29,6 +30,8 @@ export interface AppContext {
   readonly catalogue: Catalogue;
   /** The engine and the order services (src/orders). */
   readonly trading: Trading;
+  /** The live books and last trade prices: the engine's, wherever it runs (src/book-reads.ts). */
+  readonly books: BookReads;
   /** Public trades, trade activity, price history, holders, market activity, event positions. */
   readonly marketData: MarketData;
   /** The optimistic oracle, platform resolution and redemption (src/oracle). */

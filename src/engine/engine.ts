@@ -108,6 +108,11 @@ export class MatchingEngine {
     this.scheduleSettlement();
   }
 
+  /** Whether this node runs the engine: only a started engine takes commands. */
+  get takesCommands(): boolean {
+    return this.running;
+  }
+
   /** Only a started engine takes commands: a node that does not run it refuses them (503). */
   private submit(command: Command): Promise<CommandResult> {
     if (!this.running) return Promise.reject(new EngineUnavailableError());

@@ -35,7 +35,8 @@ export interface LastTradePriceMessage {
 export interface SubscriptionError {
   /** The client event that was refused. */
   event: keyof ClientToServerEvents;
-  code: 'VALIDATION_FAILED' | 'NOT_FOUND';
+  /** SERVICE_UNAVAILABLE: the node that holds the books did not answer (several nodes); ask again. */
+  code: 'VALIDATION_FAILED' | 'NOT_FOUND' | 'SERVICE_UNAVAILABLE';
   message: string;
   /** The token ids the refusal is about (empty when the payload named none). */
   tokenIds: string[];

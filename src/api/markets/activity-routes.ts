@@ -1,11 +1,11 @@
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { ActivityListQuery } from '../../market-data/activity.ts';
 import type { ActivitySortKey } from '../../store/market-data-activity-repository.ts';
 import type { AppContext } from '../context.ts';
 import { Address, DateTime, errorResponses, Nullable, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 
-const ActivitySchema = Type.Object({
+export const ActivitySchema = Type.Object({
   id: Uuid,
   name: Type.String(),
   slug: Type.String(),
@@ -35,15 +35,18 @@ const ActivitySchema = Type.Object({
   outcomeIndex: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: 'BUY and SELL rows: 0 for tokenId1, 1 for tokenId2' })),
 });
 
+/** Pagination<Activity> of offset mode, for either Activity variant. */
+export const activityOffsetPageSchema = <T extends TSchema>(row: T) => Type.Object({
+  data: Type.Array(row),
+  total: Nullable(Type.Integer({ description: 'with total=true: a bounded count' })),
+  totalCapped: Type.Optional(Type.Boolean()),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  hasMore: Type.Boolean(),
+});
+
 const ActivityPageSchema = Type.Union([
-  Type.Object({
-    data: Type.Array(ActivitySchema),
-    total: Nullable(Type.Integer({ description: 'with total=true: a bounded count' })),
-    totalCapped: Type.Optional(Type.Boolean()),
-    page: Type.Integer(),
-    limit: Type.Integer(),
-    hasMore: Type.Boolean(),
-  }),
+  activityOffsetPageSchema(ActivitySchema),
   Type.Object({ data: Type.Array(ActivitySchema), hasMore: Type.Boolean(), nextCursor: Nullable(Type.String()) }),
 ]);
 
@@ -55,16 +58,21 @@ const SORTS: Record<string, ActivitySortKey> = {
   amount: 'amount',
 };
 
-const paging = (limitDefault: number, totalDefault: boolean) => ({
+/** The offset-mode query parameters of every activity route. */
+export const offsetPaging = (limitDefault: number, totalDefault: boolean) => ({
   page: Type.Integer({ minimum: 1, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: limitDefault }),
   total: Type.Boolean({ default: totalDefault, description: 'count the matching rows (bounded; totalCapped flags the bound)' }),
   sortBy: Type.Union(Object.keys(SORTS).map((s) => Type.Literal(s)), { default: 'usersactivityview.timestamp' }),
   order: Type.Union([Type.Literal('ASC'), Type.Literal('DESC')], { default: 'DESC' }),
+});
+
+const paging = (limitDefault: number, totalDefault: boolean) => ({
+  ...offsetPaging(limitDefault, totalDefault),
   cursor: Type.Optional(Type.String({ maxLength: 512, description: 'keyset mode ({data, hasMore, nextCursor}); empty for the first page' })),
 });
 
-const listQuery = (q: { page: number; limit: number; total: boolean; sortBy: string; order: 'ASC' | 'DESC'; cursor?: string | undefined }): ActivityListQuery => ({
+export const listQuery = (q: { page: number; limit: number; total: boolean; sortBy: string; order: 'ASC' | 'DESC'; cursor?: string | undefined }): ActivityListQuery => ({
   sort: SORTS[q.sortBy]!, order: q.order, page: q.page, limit: q.limit, total: q.total, cursor: q.cursor,
 });
 

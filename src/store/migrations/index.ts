@@ -8,6 +8,7 @@ import * as m0007 from './0007_ledger.ts';
 import * as m0008 from './0008_order_listing_index.ts';
 import * as m0009 from './0009_oracle.ts';
 import * as m0010 from './0010_activity_indexes.ts';
+import * as m0012 from './0012_user_activity_indexes.ts';
 import * as m0013 from './0013_rewards.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   '0008_order_listing_index': m0008,
   '0009_oracle': m0009,
   '0010_activity_indexes': m0010,
+  '0012_user_activity_indexes': m0012,
   '0013_rewards': m0013,
 };
