@@ -14,6 +14,8 @@ import { createMarketData } from './market-data/index.ts';
 import { createOracle, type Oracle } from './oracle/index.ts';
 import { attachRealtime, BookRelay, connectRedisFanout, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
 import { engineBookReads, relayBookReads } from './book-reads.ts';
+import { createRewards, type Rewards } from './rewards/index.ts';
+import { unitsFromNumber } from './core/money.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
 import { tryEngineLock, type EngineLock } from './store/engine-lock.ts';
@@ -40,6 +42,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let fanout: RedisFanout | undefined;
   let relay: BookRelay | undefined;
   let marketChanges: MarketChangeRelay | undefined;
+  let rewards: Rewards | undefined;
   try {
     await migrateToLatest(store.db);
     engineLock = await tryEngineLock(config.databaseUrl);
@@ -75,6 +78,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     }
     // Only the engine node holds the books; the others ask it (src/realtime/README.md "Several nodes").
     const relayedBooks = engineLock.held ? undefined : relay;
+    rewards = createRewards({
+      db: store.db, clock, settlement, events, logger,
+      minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? 1_000_000n,
+      quotesByMarket: () => engine.restingOrdersByMarket(),
+    });
     // Publishing and patching markets reach the engine only after the catalogue committed them;
     // on a node without the engine, through the engine node.
     const refreshMarkets = async (ids: string[]) => {
@@ -82,17 +90,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
     };
     const announcer = engineLock.held ? undefined : marketChanges;
     const onMarketsChanged = announcer ? (ids: string[]) => announcer.announce(ids) : refreshMarkets;
-    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
+    const rewardReads = rewards.reads;
+    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids) });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     const books = relayedBooks ? relayBookReads(relayedBooks) : engineBookReads(engine);
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, events, ready: false };
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     if (engineLock.held) {
       await trading.start();
       oracle.start();
       await marketChanges?.serve(refreshMarkets);
       await relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });
+      await rewards.start();
     } else {
       logger.warn('another node runs the matching engine on this database: this node serves reads and real-time fan-out, and answers order commands with 503');
     }
@@ -115,6 +125,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const lock = engineLock;
     const runningOracle = oracle;
     const redis = { fanout, relay, marketChanges };
+    const runningRewards = rewards;
     return {
       app,
       ctx,
@@ -128,6 +139,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await redis.marketChanges?.close();
         await redis.fanout?.close();
         await runningOracle.stop();
+        await runningRewards.stop();
         await running.stop();
         await lock.release();
         await store.close();
@@ -138,6 +150,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await marketChanges?.close();
     await fanout?.close();
     await oracle?.stop();
+    await rewards?.stop();
     await trading?.stop();
     await engineLock?.release();
     await store.close();

@@ -33,6 +33,8 @@ import { registerMergeRoutes } from './markets/merge-routes.ts';
 import { registerUserActivityRoutes } from './markets/user-activity-routes.ts';
 import { registerOracleRoutes } from './oracle/routes.ts';
 import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
+import { registerRewardAdminRoutes } from './admin/reward-routes.ts';
+import { registerRewardRoutes } from './rewards/routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -98,6 +100,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerRedeemRoutes(api, ctx);
     registerMergeRoutes(api, ctx);
     registerUserActivityRoutes(api, ctx);
+    registerRewardAdminRoutes(api, ctx);
+    registerRewardRoutes(api, ctx);
     registerOracleRoutes(api, ctx);
     registerOracleAdminRoutes(api, ctx);
   }, { prefix: API_PREFIX });

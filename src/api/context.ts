@@ -8,6 +8,7 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import type { Trading } from '../orders/index.ts';
 import type { MarketData } from '../market-data/index.ts';
 import type { Oracle } from '../oracle/index.ts';
+import type { Rewards } from '../rewards/index.ts';
 import type { Logger } from 'pino';
 import type { BookReads } from '../book-reads.ts';
 
@@ -35,6 +36,8 @@ export interface AppContext {
   readonly marketData: MarketData;
   /** The optimistic oracle, platform resolution and redemption (src/oracle). */
   readonly oracle: Oracle;
+  /** Maker liquidity rewards: configuration, sampling, daily close, claims, reads (src/rewards). */
+  readonly rewards: Rewards;
   /** Committed work is announced here; the real-time module listens. */
   readonly events: DomainEvents;
   readonly logger: Logger;
