@@ -13,7 +13,10 @@ import { createTrading, type Trading } from './orders/index.ts';
 import { createMarketData } from './market-data/index.ts';
 import { createOracle, type Oracle } from './oracle/index.ts';
 import { createPortfolio, type Portfolio } from './portfolio/index.ts';
-import { attachRealtime } from './realtime/index.ts';
+import { attachRealtime, BookRelay, connectRedisFanout, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
+import { engineBookReads, relayBookReads } from './book-reads.ts';
+import { createRewards, type Rewards } from './rewards/index.ts';
+import { unitsFromNumber } from './core/money.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { openStore } from './store/database.ts';
 import { tryEngineLock, type EngineLock } from './store/engine-lock.ts';
@@ -37,6 +40,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let trading: Trading | undefined;
   let engineLock: EngineLock | undefined;
   let oracle: Oracle | undefined;
+  let fanout: RedisFanout | undefined;
+  let relay: BookRelay | undefined;
+  let marketChanges: MarketChangeRelay | undefined;
+  let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
   try {
     await migrateToLatest(store.db);
@@ -64,27 +71,49 @@ export async function startServer(config: Config): Promise<RunningServer> {
       signatureWorkers: config.signatureWorkers,
     });
     const engine = trading.engine;
-    // Publishing and patching markets reach the engine only after the catalogue committed them.
-    const onMarketsChanged = async (ids: string[]) => {
+    if (config.redisUrl) {
+      // Every node on one database shares its channels; exchanges sharing one Redis stay apart.
+      const clusterId = await getOrCreateSetting(store.db, 'cluster_id', () => randomUUID());
+      fanout = await connectRedisFanout(config.redisUrl, logger, `pmx#${clusterId}`);
+      relay = await BookRelay.connect(fanout, logger);
+      marketChanges = new MarketChangeRelay(fanout, logger);
+    }
+    // Only the engine node holds the books; the others ask it (src/realtime/README.md "Several nodes").
+    const relayedBooks = engineLock.held ? undefined : relay;
+    rewards = createRewards({
+      db: store.db, clock, settlement, events, logger,
+      minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? 1_000_000n,
+      quotesByMarket: () => engine.restingOrdersByMarket(),
+    });
+    // Publishing and patching markets reach the engine only after the catalogue committed them;
+    // on a node without the engine, through the engine node.
+    const refreshMarkets = async (ids: string[]) => {
       for (const id of ids) await engine.refreshMarket(id);
     };
-    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged });
+    const announcer = engineLock.held ? undefined : marketChanges;
+    const onMarketsChanged = announcer ? (ids: string[]) => announcer.announce(ids) : refreshMarkets;
+    const rewardReads = rewards.reads;
+    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids) });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, marketData, oracle, portfolio, events, ready: false };
+    const books = relayedBooks ? relayBookReads(relayedBooks) : engineBookReads(engine);
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     if (engineLock.held) {
       await trading.start();
       oracle.start();
+      await marketChanges?.serve(refreshMarkets);
+      await relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });
+      await rewards.start();
     } else {
       logger.warn('another node runs the matching engine on this database: this node serves reads and real-time fan-out, and answers order commands with 503');
     }
     const realtime = await attachRealtime(app.server, {
       events,
-      books: { snapshot: (tokenId) => engine.bookSnapshot(tokenId) },
+      books: relayedBooks ? { relay: relayedBooks } : { snapshot: (tokenId) => engine.bookSnapshot(tokenId) },
       handshake: { verify: (auth) => identity.authenticator.authenticateSocket(auth) },
-      redisUrl: config.redisUrl,
+      fanout,
       tradeActivityMinUsd: config.tradeActivityMinUsd,
       logger: app.log,
     });
@@ -98,6 +127,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const running = trading;
     const lock = engineLock;
     const runningOracle = oracle;
+    const redis = { fanout, relay, marketChanges };
+    const runningRewards = rewards;
     const runningPortfolio = portfolio;
     return {
       app,
@@ -108,7 +139,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
         closed = true;
         ctx.ready = false;
         await app.close();
+        await redis.relay?.close();
+        await redis.marketChanges?.close();
+        await redis.fanout?.close();
         await runningOracle.stop();
+        await runningRewards.stop();
         await running.stop();
         await runningPortfolio.stop();
         await lock.release();
@@ -116,7 +151,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
       },
     };
   } catch (error) {
+    await relay?.close();
+    await marketChanges?.close();
+    await fanout?.close();
     await oracle?.stop();
+    await rewards?.stop();
     await trading?.stop();
     await portfolio?.stop();
     await engineLock?.release();

@@ -29,10 +29,14 @@ import { registerHolderRoutes } from './markets/holders-routes.ts';
 import { registerEventPositionRoutes } from './markets/event-positions-routes.ts';
 import { registerPriceHistoryRoutes } from './prices/price-history-routes.ts';
 import { registerRedeemRoutes } from './markets/redeem-routes.ts';
+import { registerMergeRoutes } from './markets/merge-routes.ts';
+import { registerUserActivityRoutes } from './markets/user-activity-routes.ts';
 import { registerPositionRoutes } from './portfolio/position-routes.ts';
 import { registerProfileRoutes } from './profiles/profile-routes.ts';
 import { registerOracleRoutes } from './oracle/routes.ts';
 import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
+import { registerRewardAdminRoutes } from './admin/reward-routes.ts';
+import { registerRewardRoutes } from './rewards/routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -96,6 +100,10 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerEventPositionRoutes(api, ctx);
     registerPriceHistoryRoutes(api, ctx);
     registerRedeemRoutes(api, ctx);
+    registerMergeRoutes(api, ctx);
+    registerUserActivityRoutes(api, ctx);
+    registerRewardAdminRoutes(api, ctx);
+    registerRewardRoutes(api, ctx);
     registerPositionRoutes(api, ctx);
     registerProfileRoutes(api, ctx);
     registerOracleRoutes(api, ctx);

@@ -8,8 +8,10 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import type { Trading } from '../orders/index.ts';
 import type { MarketData } from '../market-data/index.ts';
 import type { Oracle } from '../oracle/index.ts';
+import type { Rewards } from '../rewards/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { Logger } from 'pino';
+import type { BookReads } from '../book-reads.ts';
 
 /**
  * Everything a route handler may use, built once at boot by `src/server.ts`. Handlers stay thin:
@@ -29,10 +31,14 @@ export interface AppContext {
   readonly catalogue: Catalogue;
   /** The engine and the order services (src/orders). */
   readonly trading: Trading;
+  /** The live books and last trade prices: the engine's, wherever it runs (src/book-reads.ts). */
+  readonly books: BookReads;
   /** Public trades, trade activity, price history, holders, market activity, event positions. */
   readonly marketData: MarketData;
   /** The optimistic oracle, platform resolution and redemption (src/oracle). */
   readonly oracle: Oracle;
+  /** Maker liquidity rewards: configuration, sampling, daily close, claims, reads (src/rewards). */
+  readonly rewards: Rewards;
   /** Projected positions and P&L: portfolio positions and value, public profiles (src/portfolio). */
   readonly portfolio: Portfolio;
   /** Committed work is announced here; the real-time module listens. */

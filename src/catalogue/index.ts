@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/database.ts';
 import { createCatalogueAdmin, type CatalogueAdmin } from './admin.ts';
-import { createCatalogueReads, type CatalogueReads } from './reads.ts';
+import { createCatalogueReads, type CatalogueReads, type MarketRewardLookup } from './reads.ts';
 
 export { createMarketDirectory } from './market-directory.ts';
 export type { CatalogueAdmin, EventInput, MarketInput, MarketPatch } from './admin.ts';
@@ -23,6 +23,8 @@ export interface CatalogueOptions {
    * reloads them (MarketDirectory.load). A rejection reaches the admin caller as an error.
    */
   onMarketsChanged?: ((marketIds: string[]) => Promise<void>) | undefined;
+  /** The current reward opportunities of markets, for `includeRewards` (src/rewards owns them). */
+  marketRewards?: MarketRewardLookup | undefined;
 }
 
 /** Events, markets, categories and tags: the operator's writes and everyone's reads. */
@@ -36,6 +38,6 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
       collateral: options.config.collateralAddress,
       onMarketsChanged: options.onMarketsChanged,
     }),
-    reads: createCatalogueReads(options.db, options.clock),
+    reads: createCatalogueReads(options.db, options.clock, options.marketRewards),
   };
 }

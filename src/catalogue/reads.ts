@@ -10,7 +10,7 @@ import { findCategoriesOfEvents, findTagsOfEvents } from '../store/catalogue-tax
 import { toResolutionView } from '../core/oracle/resolution-view.ts';
 import { UNPROPOSED } from '../core/oracle/state-machine.ts';
 import { findQuestions } from '../store/oracle-questions-repository.ts';
-import { toCategoryView, toEventView, toMarketView, toTagView, type EventView, type MarketView, type MarketVolumeView } from './views.ts';
+import { toCategoryView, toEventView, toMarketView, toTagView, type EventView, type MarketRewardShape, type MarketView, type MarketVolumeView } from './views.ts';
 
 /**
  * Public reads of the catalogue. `admin` is true for the operator's token: DRAFT rows are
@@ -93,7 +93,12 @@ function chanceOf(row: MarketRow, last: { tokenId: string; priceMicros: bigint }
   return last.tokenId === row.token_id2 ? Math.round((1 - price) * 1e6) / 1e6 : price;
 }
 
-export function createCatalogueReads(db: Db, clock: Clock): CatalogueReads {
+/** Markets' current reward opportunities (SPEC.md MarketReward) by market id; absent means none. */
+export type MarketRewardLookup = (marketIds: string[]) => Promise<Map<string, MarketRewardShape>>;
+
+const noRewards: MarketRewardLookup = async () => new Map();
+
+export function createCatalogueReads(db: Db, clock: Clock, marketRewards: MarketRewardLookup = noRewards): CatalogueReads {
   const times = () => {
     const nowMs = clock.nowMs();
     return { nowMs, now: new Date(nowMs), since24h: new Date(nowMs - DAY_MS) };
@@ -101,17 +106,18 @@ export function createCatalogueReads(db: Db, clock: Clock): CatalogueReads {
 
   async function marketViews(rows: MarketRow[], options: MarketOptions): Promise<MarketView[]> {
     const ids = rows.map((r) => r.id);
-    const [last, volumes, questions] = await Promise.all([
+    const [last, volumes, questions, rewards] = await Promise.all([
       lastTrades(db, ids),
       options.includeVolume ? marketVolumes(db, ids, times().since24h) : Promise.resolve(undefined),
       options.includeResolution ? findQuestions(db, ids) : Promise.resolve(undefined),
+      options.includeRewards ? marketRewards(ids) : Promise.resolve(undefined),
     ]);
     return rows.map((row) => toMarketView(row, {
       chance: chanceOf(row, last.get(row.id)),
       volume: volumes ? (volumes.get(row.id) ?? { totalBaseUnits: 0n, last24hBaseUnits: 0n }) : undefined,
       // The oracle module owns questions; a market without one is UNPROPOSED.
       resolution: questions ? toResolutionView(row.id, questions.get(row.id) ?? UNPROPOSED) : undefined,
-      includeRewards: options.includeRewards,
+      reward: rewards ? (rewards.get(row.id) ?? null) : undefined,
     }));
   }
 

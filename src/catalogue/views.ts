@@ -1,3 +1,4 @@
+import type { MarketRewardView } from '../rewards/market-reward.ts';
 import { formatUnits } from '../core/money.ts';
 import type { ResolutionView } from '../core/oracle/resolution-view.ts';
 import type { EventReadRow, EventStatus } from '../store/catalogue-events-repository.ts';
@@ -71,8 +72,11 @@ export interface MarketView {
   tradeVolumeUsd?: string;
   tradeVolumeUsd24h?: string;
   resolution?: ResolutionView;
-  reward?: null;
+  reward?: MarketRewardShape | null;
 }
+
+/** A market's reward opportunity as src/rewards shapes it (SPEC.md MarketReward). */
+export type MarketRewardShape = MarketRewardView;
 
 export interface EventView {
   id: string;
@@ -129,7 +133,8 @@ export interface MarketExtras {
   chance: number;
   volume?: Volume | undefined;
   resolution?: ResolutionView | undefined;
-  includeRewards?: boolean | undefined;
+  /** Present with includeRewards: the opportunity, or null when there is none. */
+  reward?: MarketRewardShape | null | undefined;
 }
 
 export function toMarketView(row: MarketRow, extras: MarketExtras): MarketView {
@@ -182,8 +187,8 @@ export function toMarketView(row: MarketRow, extras: MarketExtras): MarketView {
     view.tradeVolumeUsd24h = formatUnits(extras.volume.last24hBaseUnits);
   }
   if (extras.resolution) view.resolution = extras.resolution;
-  // Rewards are not configured by the catalogue; null means "no opportunity" (SPEC.md Market.reward).
-  if (extras.includeRewards) view.reward = null;
+  // Null means "no active or later-today opportunity" (SPEC.md Market.reward).
+  if (extras.reward !== undefined) view.reward = extras.reward;
   return view;
 }
 

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import type { EventInput } from '../client/index.ts';
-import { output, printTable } from './output.ts';
+import { examples, output, printTable } from './output.ts';
 import { clientFor, globals, run } from './sdk-client.ts';
-
-const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
 /** Operator commands through the SDK's admin section (they need --admin-token or ADMIN_TOKEN). */
 export function registerAdminCommands(program: Command): void {
@@ -14,9 +12,11 @@ export function registerAdminCommands(program: Command): void {
       output(!!globals(command).json, result, () => console.log(`${result.address} now holds ${result.balance}`));
     }));
 
-  const events = program.command('events').description('list, create and publish events');
+  const events = program.command('events').description('list, create and publish events')
+    .addHelpText('after', examples(['pmx events list', 'pmx events create "Rain tomorrow?" --market Rain --publish']));
   events.command('list').description('public events')
     .option('--status <status>', 'DRAFT, ACTIVE, RESOLVED or ENDED')
+    .addHelpText('after', examples(['pmx events list', 'pmx events list --status ACTIVE --json']))
     .action(run(async (options: { status?: string }, command: Command) => {
       const page = await clientFor(command).events.list({ limit: 100, ...(options.status ? { eventStatus: options.status as 'ACTIVE' } : {}) });
       output(!!globals(command).json, page, () => printTable(page.data.flatMap((e) => e.markets.map((m) => ({ event: e.slug, market: m.id, name: m.name, tokenId1: m.tokenId1, tokenId2: m.tokenId2, status: m.status }))), ['event', 'market', 'name', 'status', 'tokenId1', 'tokenId2']));
@@ -50,6 +50,7 @@ export function registerAdminCommands(program: Command): void {
     }));
 
   events.command('publish <eventId>').description('publish a DRAFT event')
+    .addHelpText('after', examples(['pmx events publish 0b6e…']))
     .action(run(async (eventId: string, _options: unknown, command: Command) => {
       const event = await clientFor(command, 'admin').admin.publishEvent(eventId);
       output(!!globals(command).json, event, () => printTable(event.markets, ['id', 'name', 'status', 'tokenId1', 'tokenId2']));
@@ -71,6 +72,7 @@ export function registerAdminCommands(program: Command): void {
 
   program.command('clock').description('move a manual server clock (test servers)')
     .option('--advance-ms <ms>', 'move forward by this many milliseconds').option('--now <iso>', 'set to this time')
+    .addHelpText('after', examples(['pmx clock --advance-ms 7200000', 'pmx clock --now 2030-01-01T00:00:00Z']))
     .action(run(async (options: { advanceMs?: string; now?: string }, command: Command) => {
       const result = await clientFor(command, 'admin').admin.clock(options.now ? { now: options.now } : { advanceMs: Number(options.advanceMs ?? 0) });
       output(!!globals(command).json, result, () => console.log(`server time ${result.now}`));

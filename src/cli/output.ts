@@ -30,3 +30,6 @@ export function progress(label: string): (done: number, total: number) => void {
     process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done >= total ? '\n' : ''}`);
   };
 }
+
+/** The `--help` epilogue of a command: example invocations. */
+export const examples = (lines: string[]): string => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;

@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, type OrderSpec, type OrderStatus, type OrderWithMarket } from '../client/index.ts';
-import { output, printTable, progress } from './output.ts';
+import { examples, output, printTable, progress } from './output.ts';
 import { saveProfile } from './profile.ts';
 import { CliError, clientFor, DEFAULT_URL, globals, run } from './sdk-client.ts';
 
-const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
-
-/** Trader commands, all through the SDK: login, keys, balance, split, order, orders, cancel, book. */
+/** Trader commands, all through the SDK: login, keys, balance, split, redeem, order, orders, cancel, book. */
 export function registerTraderCommands(program: Command): void {
   program.command('login')
     .description('sign in with a wallet (SIWE), create an API key and save it (mode 0600)')
@@ -29,6 +27,7 @@ export function registerTraderCommands(program: Command): void {
     }));
 
   program.command('keys').description('list your API keys')
+    .addHelpText('after', examples(['pmx keys', 'pmx keys --json']))
     .action(run(async (_options: unknown, command: Command) => {
       const keys = await clientFor(command, 'trader').auth.listApiKeys();
       output(!!globals(command).json, keys, () => printTable(keys, ['apiKey', 'createdAt', 'lastUsedAt']));
@@ -48,7 +47,29 @@ export function registerTraderCommands(program: Command): void {
       output(!!globals(command).json, result, () => console.log(`split ${result.amount} (tx ${result.txHash})`));
     }));
 
-  const order = program.command('order').description('place an order: order buy|sell <tokenId> <price> <size>');
+  program.command('redeem [marketIds...]').description('redeem resolved markets (one transaction); --all redeems every redeemable one, --list shows them')
+    .option('--all', 'every market where you still hold tokens of a resolved market')
+    .option('--list', 'only list the redeemable markets')
+    .addHelpText('after', examples(['pmx redeem --list', 'pmx redeem 6f1c…', 'pmx redeem --all --json']))
+    .action(run(async (marketIds: string[], options: { all?: boolean; list?: boolean }, command: Command) => {
+      const client = clientFor(command, 'trader');
+      const json = !!globals(command).json;
+      if (options.list || options.all) {
+        const redeemable = await client.portfolio.redeemable();
+        if (options.list) return output(json, redeemable, () => printTable(redeemable, ['marketId', 'slug', 'name']));
+        marketIds = redeemable.map((r) => r.marketId);
+        if (marketIds.length === 0) return output(json, { txHash: '', included: [], excluded: [] }, () => console.log('nothing to redeem'));
+      }
+      if (marketIds.length === 0) throw new CliError('name market ids, or pass --all or --list');
+      const result = await client.portfolio.redeemMany(marketIds);
+      output(json, result, () => {
+        console.log(`redeemed ${result.included.length} market(s)${result.txHash ? ` (tx ${result.txHash})` : ''}`);
+        if (result.excluded.length) printTable(result.excluded, ['marketId', 'reason']);
+      });
+    }));
+
+  const order = program.command('order').description('place an order: order buy|sell <tokenId> <price> <size>')
+    .addHelpText('after', examples(['pmx order buy 1234… 0.42 10', 'pmx order sell 1234… 0.58 10 --post-only']));
   for (const side of ['buy', 'sell'] as const) {
     order.command(`${side} <tokenId> <price> <size>`).description(`${side} <size> tokens at <price> (decimal strings, exact)`)
       .option('--type <type>', 'GTC, FOK or FAK', 'GTC')
@@ -65,6 +86,7 @@ export function registerTraderCommands(program: Command): void {
   program.command('orders').description('your open orders (or --status)')
     .option('--status <status>', 'PENDING, EXECUTING, EXECUTED, CANCELLED or REJECTED')
     .option('--market <marketId>', 'one market only')
+    .addHelpText('after', examples(['pmx orders', 'pmx orders --status EXECUTED --market 6f1c… --json']))
     .action(run(async (options: { status?: string; market?: string }, command: Command) => {
       const rows: OrderWithMarket[] = [];
       for await (const o of clientFor(command, 'trader').orders.all({ ...(options.status ? { status: options.status.toUpperCase() as OrderStatus } : {}), ...(options.market ? { market: options.market } : {}) })) rows.push(o);

@@ -8,7 +8,12 @@ import { authSection } from './sections/auth.ts';
 import { bookSection } from './sections/book.ts';
 import { eventsSection, marketsSection } from './sections/catalogue.ts';
 import type { ClientContext } from './sections/context.ts';
+import { oracleSection } from './sections/oracle.ts';
 import { ordersSection } from './sections/orders.ts';
+import { portfolioSection } from './sections/portfolio.ts';
+import { profilesSection } from './sections/profiles.ts';
+import { rewardsSection } from './sections/rewards.ts';
+import { tradesSection } from './sections/trades.ts';
 import { Transport, type Credentials, type RetryPolicy } from './transport.ts';
 
 export interface ClientOptions {
@@ -64,6 +69,11 @@ export function createClient(options: ClientOptions) {
     markets: marketsSection(ctx),
     orders: ordersSection(ctx),
     book: bookSection(ctx),
+    trades: tradesSection(ctx),
+    portfolio: portfolioSection(ctx),
+    oracle: oracleSection(ctx),
+    rewards: rewardsSection(ctx),
+    profiles: profilesSection(ctx),
     admin: adminSection(ctx),
     /** Local order books kept in sync over Socket.IO; call `close()` when done. */
     watchBook: (tokenIds: readonly string[], watchOptions?: WatchBookOptions) => new BookWatcher(transport.baseUrl, tokenIds, watchOptions),

@@ -10,5 +10,7 @@ export { BATCH_MAX } from './sections/orders.ts';
 export { BookWatcher, type BookWatcherEvents, type WatchBookOptions } from './realtime/book-watcher.ts';
 export { LocalBook, bookHash, type Level, type ApplyResult, type BookSnapshotMessage, type PriceChangeMessage } from './realtime/local-book.ts';
 export { UserFeed, type UserMessage } from './realtime/user-feed.ts';
+export { TradeFeed, type TradeFeedOptions } from './realtime/trade-feed.ts';
 export { formatUnits, parseUnits } from './units.ts';
 export type * from './types.ts';
+export type * from './spec-types.ts';

@@ -21,3 +21,21 @@ export async function* followCursor<P extends { nextCursor: string | null; data:
     cursor = result.nextCursor;
   }
 }
+
+/** Where the next page of a newest-first keyset route starts: strictly before this row. */
+export interface BeforeKey {
+  before: number;
+  beforeId: string;
+}
+
+/** Keyset pagination newest-first (`before` + `beforeId` of the last row) while `hasMore`. */
+export async function* walkBackwards<P extends { data: T[]; hasMore: boolean }, T>(fetchPage: (key: BeforeKey | undefined) => Promise<P>, keyOf: (row: T) => BeforeKey, maxPages = DEFAULT_MAX_PAGES): AsyncGenerator<T> {
+  let key: BeforeKey | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const result = await fetchPage(key);
+    yield* result.data;
+    const last = result.data.at(-1);
+    if (!result.hasMore || !last) return;
+    key = keyOf(last);
+  }
+}

@@ -15,6 +15,14 @@ import type {
   BatchCancelOrderResultSchema, BatchOrderResultSchema, CancelAllOrdersResponseSchema, CreateOrderSchema, OrderPaginationSchema, OrderSchema, OrderWithMarketSchema,
 } from '../api/orders/schemas.ts';
 import type { OrderBookSchema } from '../api/prices/order-book-routes.ts';
+import type { PriceHistoryQuery, PriceHistorySchema } from '../api/prices/price-history-routes.ts';
+import type { TradeActivityQuery, TradesQuery } from '../api/trades/routes.ts';
+import type { TradeActivityListSchema, TradeActivitySchema, TradeSchema, TradesListSchema } from '../api/trades/schemas.ts';
+import type { ActivityPageSchema, ActivitySchema, AllMarketsActivityQuery, MarketActivityQuery } from '../api/markets/activity-routes.ts';
+import type { MarketHoldersSchema } from '../api/markets/holders-routes.ts';
+import type { EventUserPositionSchema } from '../api/markets/event-positions-routes.ts';
+import type { BatchRedeemResponseSchema, RedeemablePositionSchema } from '../api/markets/redeem-routes.ts';
+import type { ResolutionSchema } from '../api/oracle/schemas.ts';
 
 export type ExchangeInfo = Static<typeof ExchangeSchema>;
 export type Account = Static<typeof AccountSchema>;
@@ -68,3 +76,30 @@ export type MarketInput = Static<typeof MarketInputSchema>;
 export type MarketPatch = Static<typeof MarketPatchSchema>;
 export type CategoryInput = Static<typeof CategoryInputSchema>;
 export type TagInput = Static<typeof TagInputSchema>;
+
+export type Trade = Static<typeof TradeSchema>;
+export type TradesList = Static<typeof TradesListSchema>;
+export type TradesParams = Partial<Static<typeof TradesQuery>>;
+export type TradeActivity = Static<typeof TradeActivitySchema>;
+export type TradeActivityList = Static<typeof TradeActivityListSchema>;
+export type TradeActivityParams = Partial<Static<typeof TradeActivityQuery>>;
+
+type PriceHistoryQueryFields = Static<typeof PriceHistoryQuery>;
+/** `token`, `interval` and `fidelity` are required; the rest have the server's defaults. */
+export type PriceHistoryParams = Pick<PriceHistoryQueryFields, 'token' | 'interval' | 'fidelity'> & Partial<Omit<PriceHistoryQueryFields, 'token' | 'interval' | 'fidelity'>>;
+export type PriceHistory = Static<typeof PriceHistorySchema>;
+export type PriceHistoryPoint = PriceHistory['data'][number];
+
+export type Activity = Static<typeof ActivitySchema>;
+/** Offset mode (`page`, `total`) or cursor mode (`nextCursor`, when the call sent `cursor`). */
+export type ActivityPage = Static<typeof ActivityPageSchema>;
+export type AllMarketsActivityParams = Partial<Static<typeof AllMarketsActivityQuery>>;
+export type MarketActivityParams = Partial<Static<typeof MarketActivityQuery>>;
+export type MarketHolders = Static<typeof MarketHoldersSchema>;
+export type EventUserPosition = Static<typeof EventUserPositionSchema>;
+export type EventPositions = { userId: string; positions: EventUserPosition[] }[];
+export type RedeemablePosition = Static<typeof RedeemablePositionSchema>;
+export type BatchRedeemResponse = Static<typeof BatchRedeemResponseSchema>;
+
+export type Resolution = Static<typeof ResolutionSchema>;
+export type OracleOutcome = NonNullable<Resolution['finalOutcome']>;

@@ -50,6 +50,16 @@ interface MarketRuntime {
   delayed: { orderId: string; dueMs: number }[];
 }
 
+/** A resting order as reward sampling sees it: the owner, its own token's side and price, what remains. */
+export interface RestingOrderView {
+  orderId: string;
+  makerId: string;
+  outcome: 0 | 1;
+  side: 'BUY' | 'SELL';
+  priceMicros: number;
+  remainingBaseUnits: bigint;
+}
+
 export interface EngineOptions {
   db: Db;
   settlement: Settlement;
@@ -96,6 +106,11 @@ export class MatchingEngine {
     this.timer.unref();
     this.running = true;
     this.scheduleSettlement();
+  }
+
+  /** Whether this node runs the engine: only a started engine takes commands. */
+  get takesCommands(): boolean {
+    return this.running;
   }
 
   /** Only a started engine takes commands: a node that does not run it refuses them (503). */
@@ -189,6 +204,22 @@ export class MatchingEngine {
     if (!runtime) return undefined;
     const outcome = tokenId === runtime.info.tokenId1 ? 0 : 1;
     return { ...runtime.published[outcome], timestamp: this.options.clock.nowMs(), seq: runtime.seq[outcome] };
+  }
+
+  /**
+   * Every order resting in a book (speed-bumped orders are not yet), grouped by market, in its own
+   * token's terms: what reward sampling scores. One pass over the open orders for all markets.
+   */
+  restingOrdersByMarket(): Map<string, RestingOrderView[]> {
+    const byMarket = new Map<string, RestingOrderView[]>();
+    for (const row of this.open.values()) {
+      const resting = this.runtimes.get(row.market_id)?.book.get(row.id);
+      if (!resting || resting.remainingBaseUnits <= 0n) continue;
+      const list = byMarket.get(row.market_id) ?? [];
+      list.push({ orderId: row.id, makerId: row.user_id, outcome: resting.outcome, side: resting.side, priceMicros: resting.priceMicros, remainingBaseUnits: resting.remainingBaseUnits });
+      byMarket.set(row.market_id, list);
+    }
+    return byMarket;
   }
 
   lastTradePrice(tokenId: string): { price: string; side: 'buy' | 'sell' } | undefined {

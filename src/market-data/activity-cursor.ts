@@ -12,8 +12,8 @@ export interface ActivityCursor extends ActivityKeyset {
 }
 
 const DIGITS = /^[0-9]{1,40}$/;
-/** A trade row's key (`<uuid>:t` or `:m`) or a ledger transaction hash. */
-const ROW_KEY = /^([0-9a-f-]{36}:[tm]|0x[0-9a-f]{64})$/;
+/** A trade row's key (`<uuid>:t` or `:m`) or a ledger row's (`<transaction hash>:<market uuid>`). */
+const ROW_KEY = /^([0-9a-f-]{36}:[tm]|0x[0-9a-f]{64}:[0-9a-f-]{36})$/;
 
 export function encodeActivityCursor(c: ActivityCursor): string {
   return Buffer.from(JSON.stringify([c.sort, c.order, c.value, c.key])).toString('base64url');

@@ -92,8 +92,8 @@ export interface ActivityListQuery {
   offsetWindow?: number | undefined;
 }
 
-export interface ActivityOffsetPage {
-  data: Activity[];
+export interface ActivityOffsetPage<T = Activity> {
+  data: T[];
   total: number | null;
   totalCapped?: boolean;
   page: number;
@@ -101,36 +101,43 @@ export interface ActivityOffsetPage {
   hasMore: boolean;
 }
 
-export interface ActivityCursorPage {
-  data: Activity[];
+export interface ActivityCursorPage<T = Activity> {
+  data: T[];
   hasMore: boolean;
   nextCursor: string | null;
 }
 
 /**
- * One page of activity rows matching `filter`, in offset or cursor mode. The market routes use it;
- * a user's activity is the same with `filter.account` set.
+ * One page of activity rows matching `filter`, in offset or cursor mode, each row shaped by `view`.
+ * The market routes use `toActivity`; a user's activity is the same with `filter.account` set and
+ * the user variant's view.
  */
-export async function readActivity(db: Db, filter: ActivityFilter, q: ActivityListQuery): Promise<ActivityOffsetPage | ActivityCursorPage> {
-  if (q.cursor !== undefined) {
-    const after = q.cursor === '' ? undefined : decodeActivityCursor(q.cursor, q.sort, q.order);
-    const rows = await listActivity(db, filter, { sort: q.sort, order: q.order, offset: 0, limit: q.limit, after });
-    const page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    const hasMore = rows.length > q.limit;
-    return {
-      data: page.map(toActivity),
-      hasMore,
-      nextCursor: hasMore && last ? encodeActivityCursor({ sort: q.sort, order: q.order, value: last.cursor_value, key: last.row_key }) : null,
-    };
-  }
+export function readActivity<T>(db: Db, filter: ActivityFilter, q: ActivityListQuery, view: (row: ActivityRow) => T): Promise<ActivityOffsetPage<T> | ActivityCursorPage<T>> {
+  return q.cursor === undefined ? readActivityPage(db, filter, q, view) : readActivityAfter(db, filter, { ...q, cursor: q.cursor }, view);
+}
+
+async function readActivityAfter<T>(db: Db, filter: ActivityFilter, q: ActivityListQuery & { cursor: string }, view: (row: ActivityRow) => T): Promise<ActivityCursorPage<T>> {
+  const after = q.cursor === '' ? undefined : decodeActivityCursor(q.cursor, q.sort, q.order);
+  const rows = await listActivity(db, filter, { sort: q.sort, order: q.order, offset: 0, limit: q.limit, after });
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  const hasMore = rows.length > q.limit;
+  return {
+    data: page.map(view),
+    hasMore,
+    nextCursor: hasMore && last ? encodeActivityCursor({ sort: q.sort, order: q.order, value: last.cursor_value, key: last.row_key }) : null,
+  };
+}
+
+/** Offset mode: page `q.page` of `q.limit` rows, with a bounded total when asked. */
+export async function readActivityPage<T>(db: Db, filter: ActivityFilter, q: Omit<ActivityListQuery, 'cursor'>, view: (row: ActivityRow) => T): Promise<ActivityOffsetPage<T>> {
   const offset = (q.page - 1) * q.limit;
   const window = q.offsetWindow ?? Number.POSITIVE_INFINITY;
   const limit = Math.max(0, Math.min(q.limit, window - offset));
   const rows = limit === 0 ? [] : await listActivity(db, filter, { sort: q.sort, order: q.order, offset, limit });
   const counted = q.total ? await countActivity(db, filter, ACTIVITY_TOTAL_CAP + 1) : null;
   return {
-    data: rows.slice(0, limit).map(toActivity),
+    data: rows.slice(0, limit).map(view),
     total: counted === null ? null : Math.min(counted, ACTIVITY_TOTAL_CAP),
     ...(counted === null ? {} : { totalCapped: counted > ACTIVITY_TOTAL_CAP }),
     page: q.page,
@@ -146,12 +153,12 @@ export class MarketActivityReads {
 
   /** Every market's activity; offset mode is limited to the first 1,000 rows. */
   all(filter: { type?: 'BUY' | 'SELL' | undefined; name?: string | undefined }, q: ActivityListQuery) {
-    return readActivity(this.db, { types: filter.type && [filter.type], marketName: filter.name }, { ...q, offsetWindow: MARKET_ACTIVITY_OFFSET_WINDOW });
+    return readActivity(this.db, { types: filter.type && [filter.type], marketName: filter.name }, { ...q, offsetWindow: MARKET_ACTIVITY_OFFSET_WINDOW }, toActivity);
   }
 
   /** One market's activity; unknown (or, for the public, DRAFT) markets are 404. */
   async ofMarket(marketId: string, filter: { proxyAddress?: string | undefined; type?: 'SPLIT' | 'MERGE' | 'REDEEM' | undefined }, q: ActivityListQuery, admin: boolean) {
     const market = await this.catalogue.getMarket(marketId, admin);
-    return readActivity(this.db, { marketId: market.id, account: filter.proxyAddress?.toLowerCase(), types: filter.type && [filter.type] }, q);
+    return readActivity(this.db, { marketId: market.id, account: filter.proxyAddress?.toLowerCase(), types: filter.type && [filter.type] }, q, toActivity);
   }
 }

@@ -7,6 +7,7 @@ import { EventPositionReads, engineLatestPrices } from './event-positions.ts';
 import { HolderReads } from './holders.ts';
 import { PriceHistoryReads } from './price-history.ts';
 import { TradeReads } from './trades.ts';
+import { UserActivityReads } from './user-activity.ts';
 
 /** The public market-data reads (SPEC.md 4.1 positions, 4.2 holders and activity, 4.5 history, 4.6 trades). */
 export interface MarketData {
@@ -15,6 +16,7 @@ export interface MarketData {
   readonly priceHistory: PriceHistoryReads;
   readonly eventPositions: EventPositionReads;
   readonly activity: MarketActivityReads;
+  readonly userActivity: UserActivityReads;
 }
 
 export interface MarketDataDeps {
@@ -34,5 +36,6 @@ export function createMarketData(deps: MarketDataDeps): MarketData {
     priceHistory: new PriceHistoryReads(deps.db, deps.clock),
     eventPositions: new EventPositionReads(deps.db, deps.catalogue, engineLatestPrices(deps.engine)),
     activity: new MarketActivityReads(deps.db, deps.catalogue),
+    userActivity: new UserActivityReads(deps.db),
   };
 }

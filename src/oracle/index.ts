@@ -3,13 +3,16 @@ import type { Clock } from '../clock.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
 import type { Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
-import { startOracleJob } from './oracle-job.ts';
+import { startIntervalJob } from '../jobs/interval-job.ts';
 import { OracleService } from './oracle-service.ts';
 import { Redemptions } from './redemption.ts';
 
 export { addBondLocks } from './bond-locks.ts';
 export type { OracleService } from './oracle-service.ts';
 export type { Redemptions, BatchRedeemResult, RedeemablePosition } from './redemption.ts';
+
+/** How often the real-clock job looks for proposals whose window has ended. */
+const ORACLE_TICK_INTERVAL_MS = 1000;
 
 export interface Oracle {
   readonly service: OracleService;
@@ -26,7 +29,7 @@ export function createOracle(deps: { db: Db; clock: Clock; settlement: Settlemen
     service,
     redemptions: new Redemptions({ db: deps.db, clock: deps.clock, settlement: deps.settlement }),
     start() {
-      if (deps.clock.kind === 'real' && !job) job = startOracleJob(() => service.tick(), deps.logger);
+      if (deps.clock.kind === 'real' && !job) job = startIntervalJob('oracle', () => service.tick(), deps.logger, ORACLE_TICK_INTERVAL_MS);
     },
     async stop() {
       await job?.stop();

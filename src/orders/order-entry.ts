@@ -4,6 +4,7 @@ import type { TickSize } from '../core/orders/order-price.ts';
 import { AppError, type ErrorCode, type OrderRuleCode } from '../api/errors.ts';
 import type { Caller } from '../api/auth/types.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
+import { EngineUnavailableError } from '../engine/queue-full-error.ts';
 import type { SignatureVerifier } from '../engine/signatures/signature-verifier.ts';
 import type { MarketTradingInfo } from '../engine/types.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
@@ -33,6 +34,8 @@ export class OrderEntry {
   constructor(private readonly deps: OrderEntryDeps) {}
 
   async submit(caller: Caller, request: CreateOrderRequest): Promise<EntryOutcome> {
+    // A node without the engine has no markets loaded: it must say 503, not "market not tradable".
+    if (!this.deps.engine.takesCommands) throw new EngineUnavailableError();
     const market = this.deps.engine.marketForToken(request.tokenId);
     if (!market) return refused('MARKET_NOT_TRADABLE', `no tradable market has token ${request.tokenId} (unknown, not published, or resolved)`);
     const checked = checkCreateOrder(request, orderMarketOf(market), caller, this.deps.nowSec());

@@ -2,8 +2,8 @@ import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { forwardMarketEvents } from './market-fanout.ts';
 import { handleMarketSubscriptions } from './market-subscriptions.ts';
-import { connectRedisFanout } from './redis-fanout.ts';
 import type { RealtimeNamespace, RealtimeServer } from './server-types.ts';
+import { localSnapshots, relaySnapshots } from './snapshot-sources.ts';
 import type { RealtimeOptions } from './types.ts';
 import { authenticateUserSockets, forwardUserEvents } from './user-namespace.ts';
 
@@ -11,8 +11,9 @@ export interface Realtime {
   readonly io: RealtimeServer;
   /**
    * Disconnects this node's sockets and stops listening to the bus and to Redis. It leaves the
-   * HTTP server open (its owner closes it), but must run before that server's close, which
-   * otherwise waits for the upgraded websocket connections (Fastify: a `preClose` hook).
+   * HTTP server and the Redis connections (`fanout`) open (their owner closes them), but must run
+   * before the HTTP server's close, which otherwise waits for the upgraded websocket connections
+   * (Fastify: a `preClose` hook).
    */
   close(): Promise<void>;
 }
@@ -23,10 +24,10 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
 /**
  * Serves EXTENSIONS.md section 6 on the HTTP server's port: path `/socket.io`, websocket
  * transport, the public default namespace and the authenticated `/user` namespace. Resolves once
- * the node receives the cluster's broadcasts (with `redisUrl`).
+ * the node receives the cluster's broadcasts (with `fanout`).
  */
 export async function attachRealtime(httpServer: HttpServer, options: RealtimeOptions): Promise<Realtime> {
-  const fanout = options.redisUrl === undefined ? undefined : await connectRedisFanout(options.redisUrl, options.logger);
+  const { fanout, books } = options;
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
     // The spec names the websocket transport, but socket.io-client's defaults open with
@@ -39,7 +40,7 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
   });
   const market: RealtimeNamespace = io.of('/');
   const user: RealtimeNamespace = io.of('/user');
-  handleMarketSubscriptions(market, options.books, options.logger);
+  handleMarketSubscriptions(market, 'relay' in books ? relaySnapshots(books.relay) : localSnapshots(books), options.logger);
   authenticateUserSockets(user, options.handshake, options.logger);
   const stopForwarding = [
     forwardMarketEvents(market, options.events, options.tradeActivityMinUsd, options.logger),
@@ -61,7 +62,6 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
         await namespace.adapter.close();
       }
       io.engine.close();
-      await fanout?.close();
     },
   };
 }

@@ -1,14 +1,15 @@
-import type { SubscriptionError } from './messages.ts';
+import type { SubscriptionAck, SubscriptionError } from './messages.ts';
 import { ALL_TRADE_ACTIVITY_ROOM, bookRoom, eventTradeActivityRoom, isBookRoom, isTradeActivityRoom, tokenOfBookRoom } from './rooms.ts';
 import type { RealtimeNamespace, RealtimeSocket } from './server-types.ts';
 import { MAX_TOKENS_PER_CALL, MAX_TOKENS_PER_CONNECTION, parseTokenIds, parseTradeActivityFilter, subscriptionError } from './subscription-requests.ts';
-import type { BookSnapshot, BookSnapshotSource, RealtimeLogger } from './types.ts';
+import type { SnapshotResult, TakeSnapshots } from './snapshot-sources.ts';
+import type { RealtimeLogger } from './types.ts';
 
 /**
  * The client requests of the default namespace. Every handler validates the whole request before
  * it changes anything, so a refused request leaves the connection's subscriptions as they were.
  */
-export function handleMarketSubscriptions(namespace: RealtimeNamespace, books: BookSnapshotSource, logger: RealtimeLogger): void {
+export function handleMarketSubscriptions(namespace: RealtimeNamespace, takeSnapshots: TakeSnapshots, logger: RealtimeLogger): void {
   // A handler that throws would escape into the websocket's message callback and end the process.
   const guarded = (event: string, handler: () => void): void => {
     try {
@@ -18,32 +19,34 @@ export function handleMarketSubscriptions(namespace: RealtimeNamespace, books: B
     }
   };
   namespace.on('connection', (socket) => {
-    socket.on('orderbook-market-connect', (payload) => guarded('orderbook-market-connect', () => subscribeBooks(socket, books, payload)));
+    socket.on('orderbook-market-connect', (payload) => guarded('orderbook-market-connect', () => {
+      const tokenIds = parseSubscription(socket, payload);
+      if (tokenIds) takeSnapshots(tokenIds, (result) => guarded('orderbook-market-connect', () => subscribeBooks(socket, tokenIds, result)));
+    }));
     socket.on('orderbook-market-disconnect', (payload) => guarded('orderbook-market-disconnect', () => unsubscribeBooks(socket, payload)));
-    socket.on('trade-activity-connect', (payload) => guarded('trade-activity-connect', () => subscribeTradeActivity(socket, payload)));
+    socket.on('trade-activity-connect', (payload, ack) => guarded('trade-activity-connect', () => subscribeTradeActivity(socket, payload, ack)));
   });
 }
 
+/** The token ids of a valid `orderbook-market-connect`, or undefined once the client was told why not. */
+function parseSubscription(socket: RealtimeSocket, payload: unknown): string[] | undefined {
+  const parsed = parseTokenIds('orderbook-market-connect', payload, MAX_TOKENS_PER_CALL);
+  if (parsed.ok) return parsed.value;
+  refuse(socket, parsed.error);
+  return undefined;
+}
+
 /**
- * Joins the token rooms and sends one snapshot per token. Snapshots, joins and sends happen in
- * one synchronous run: the bus publishes synchronously too, so no book-change can fall between a
+ * Joins the token rooms and sends one snapshot per token, in the run that took the snapshots
+ * (TakeSnapshots): the bus publishes synchronously too, so no book-change can fall between a
  * snapshot and the join (lost) or between the join and the snapshot (applied twice). The
  * snapshot is written to the socket before any later change broadcast to the room.
  */
-function subscribeBooks(socket: RealtimeSocket, books: BookSnapshotSource, payload: unknown): void {
+function subscribeBooks(socket: RealtimeSocket, tokenIds: string[], result: SnapshotResult): void {
   const event = 'orderbook-market-connect';
-  const parsed = parseTokenIds(event, payload, MAX_TOKENS_PER_CALL);
-  if (!parsed.ok) return refuse(socket, parsed.error);
-  const tokenIds = parsed.value;
-
-  const snapshots: BookSnapshot[] = [];
-  const unknown: string[] = [];
-  for (const tokenId of tokenIds) {
-    const snapshot = books.snapshot(tokenId);
-    if (snapshot) snapshots.push(snapshot);
-    else unknown.push(tokenId);
-  }
-  if (unknown.length > 0) return refuse(socket, subscriptionError(event, 'NOT_FOUND', 'unknown token ids', unknown));
+  // Snapshots from another node arrive later: the client may have left meanwhile.
+  if (socket.disconnected) return;
+  if (!result.ok) return refuse(socket, subscriptionError(event, result.code, result.message, result.tokenIds));
 
   const subscribed = subscribedTokens(socket);
   const added = tokenIds.filter((tokenId) => !subscribed.has(tokenId));
@@ -55,7 +58,7 @@ function subscribeBooks(socket: RealtimeSocket, books: BookSnapshotSource, paylo
   // Already subscribed tokens are answered too: asking again is how a client that saw a gap in
   // seq gets a fresh snapshot.
   for (const tokenId of tokenIds) void socket.join(bookRoom(tokenId));
-  for (const snapshot of snapshots) socket.emit('orderbook', snapshot);
+  for (const snapshot of result.snapshots) socket.emit('orderbook', snapshot);
 }
 
 /** Leaves the token rooms; ids that were not subscribed are ignored, so leaving is idempotent. */
@@ -69,12 +72,17 @@ function unsubscribeBooks(socket: RealtimeSocket, payload: unknown): void {
  * A connection has one trade-activity filter; asking again replaces it. One filter per
  * connection also means no trade is ever sent twice to one socket.
  */
-function subscribeTradeActivity(socket: RealtimeSocket, payload: unknown): void {
+function subscribeTradeActivity(socket: RealtimeSocket, payload: unknown, ack: unknown): void {
+  const answer = typeof ack === 'function' ? (ack as (answer: SubscriptionAck) => void) : () => {};
   const parsed = parseTradeActivityFilter(payload);
-  if (!parsed.ok) return refuse(socket, parsed.error);
+  if (!parsed.ok) {
+    refuse(socket, parsed.error);
+    return answer({ ok: false, error: parsed.error });
+  }
   for (const room of socket.rooms) if (isTradeActivityRoom(room)) void socket.leave(room);
   const { eventId } = parsed.value;
   void socket.join(eventId === null ? ALL_TRADE_ACTIVITY_ROOM : eventTradeActivityRoom(eventId));
+  answer({ ok: true });
 }
 
 /** The socket's rooms are the one record of what it subscribed to. */

@@ -35,7 +35,8 @@ export interface LastTradePriceMessage {
 export interface SubscriptionError {
   /** The client event that was refused. */
   event: keyof ClientToServerEvents;
-  code: 'VALIDATION_FAILED' | 'NOT_FOUND';
+  /** SERVICE_UNAVAILABLE: the node that holds the books did not answer (several nodes); ask again. */
+  code: 'VALIDATION_FAILED' | 'NOT_FOUND' | 'SERVICE_UNAVAILABLE';
   message: string;
   /** The token ids the refusal is about (empty when the payload named none). */
   tokenIds: string[];
@@ -65,8 +66,14 @@ export interface ServerToClientEvents {
 export interface ClientToServerEvents {
   'orderbook-market-connect': (tokenIds: unknown) => void;
   'orderbook-market-disconnect': (tokenIds: unknown) => void;
-  'trade-activity-connect': (filter: unknown) => void;
+  /**
+   * The acknowledgement is optional (EXTENSIONS.md names none): a client that passes one learns
+   * when the subscription is in place, or why it was refused (also sent as `subscription-error`).
+   */
+  'trade-activity-connect': (filter: unknown, ack?: (answer: SubscriptionAck) => void) => void;
 }
+
+export type SubscriptionAck = { ok: true } | { ok: false; error: SubscriptionError };
 
 export interface SocketData {
   /** Set on `/user` sockets by the handshake. */

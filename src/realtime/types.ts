@@ -1,4 +1,6 @@
 import type { DomainEvents } from '../events/domain-events.ts';
+import type { BookRelay } from './book-relay.ts';
+import type { RedisFanout } from './redis-fanout.ts';
 
 /** One price level as the socket snapshots show it (OrderBookLevel; `numOrders` may be absent). */
 export interface BookLevel {
@@ -48,10 +50,14 @@ export interface RealtimeLogger {
 export interface RealtimeOptions {
   /** The bus the engine and services publish committed work on. */
   events: DomainEvents;
-  books: BookSnapshotSource;
+  /**
+   * Where subscription snapshots come from: this node's books (the node whose engine publishes
+   * `book-change`), or on a node without the engine, the engine node's through the relay.
+   */
+  books: BookSnapshotSource | { relay: BookRelay };
   handshake: UserHandshakeVerifier;
-  /** When set, rooms fan out through Redis so several nodes serve one exchange. */
-  redisUrl?: string | undefined;
+  /** When set, rooms fan out through Redis so several nodes serve one exchange. The caller connects and closes it. */
+  fanout?: RedisFanout | undefined;
   /** TRADE_ACTIVITY_MIN_USD: trades of a smaller USD notional are not sent on `trade-activity`. */
   tradeActivityMinUsd: number;
   logger: RealtimeLogger;

@@ -112,6 +112,11 @@ export interface BatchRedeemReceipt extends LedgerReceipt {
   markets: Array<{ conditionId: string; burned: [bigint, bigint]; payoutBaseUnits: bigint }>;
 }
 
+/** One ledger transaction merging several markets; markets where nothing could merge are left out. */
+export interface BatchMergeReceipt extends LedgerReceipt {
+  markets: Array<{ conditionId: string; amount: bigint }>;
+}
+
 export interface BalanceRow {
   balance: bigint;
   locked: bigint;
@@ -167,6 +172,12 @@ export interface Settlement {
   split(tx: Db, s: SplitOrMerge): Promise<LedgerReceipt>;
   /** `amount` of both outcome tokens → collateral out of the market's lock. */
   merge(tx: Db, s: SplitOrMerge): Promise<LedgerReceipt>;
+  /**
+   * Merges as much as each market allows: the smaller of the account's two available token balances,
+   * so tokens that open orders reserve never move. One ledger transaction (one txHash) for all;
+   * markets with nothing to merge are left out; null when none had any.
+   */
+  mergeBatch(tx: Db, r: { account: string; markets: MarketTokens[]; ref: string }): Promise<BatchMergeReceipt | null>;
   /** Registers a market's token pair (idempotent); split, merge and trades register on first use too. */
   registerMarket(tx: Db, market: MarketTokens): Promise<void>;
   /** Records the payout vector: YES [1, 0], NO [0, 1], TIE [1/2, 1/2]. Once only. */

@@ -22,6 +22,12 @@ export interface ActivityFilter {
   types?: readonly ActivityType[] | undefined;
   /** Case-insensitive partial match on the market's name. */
   marketName?: string | undefined;
+  /** Case-insensitive partial match on the market's name or slug, or its event's name. */
+  term?: string | undefined;
+  /** Rows at or after this Unix second. */
+  fromSeconds?: number | undefined;
+  /** Rows at or before this Unix second (the whole second, as `timestamp` shows it). */
+  toSeconds?: number | undefined;
 }
 
 /** Where a keyset page starts: strictly after the row with this sort value and key. */
@@ -85,6 +91,21 @@ const wanted = (f: ActivityFilter, of: readonly ActivityType[]) => of.filter((t)
 const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const cursorTime = (micros: string) => sql`(timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond')`;
+const secondsTime = (seconds: number) => sql`(timestamptz 'epoch' + ${seconds}::bigint * interval '1 second')`;
+
+/** The filters every branch applies the same way, given the branch's market alias `m` and its time column. */
+function commonConditions(f: ActivityFilter, at: RawBuilder<unknown>): RawBuilder<unknown>[] {
+  const conditions: RawBuilder<unknown>[] = [];
+  if (f.marketId !== undefined) conditions.push(sql`m.id = ${f.marketId}::uuid`);
+  if (f.marketName !== undefined) conditions.push(sql`m.name ILIKE ${containing(f.marketName)}`);
+  if (f.term !== undefined) {
+    const like = containing(f.term);
+    conditions.push(sql`(m.name ILIKE ${like} OR m.slug ILIKE ${like} OR EXISTS (SELECT 1 FROM events te WHERE te.id = m.event_id AND te.name ILIKE ${like}))`);
+  }
+  if (f.fromSeconds !== undefined) conditions.push(sql`${at} >= ${secondsTime(f.fromSeconds)}`);
+  if (f.toSeconds !== undefined) conditions.push(sql`${at} < ${secondsTime(f.toSeconds + 1)}`);
+  return conditions;
+}
 
 /** The keyset predicate and ordering of one branch, given its sort and key expressions. */
 function keysetParts(page: ActivityPageQuery, sortExpr: RawBuilder<unknown>, keyExpr: RawBuilder<unknown>) {
@@ -118,9 +139,8 @@ function tradeBranch(party: 'taker' | 'maker', f: ActivityFilter, page: Activity
   const { conditions, orderBy } = keysetParts(page, sortExpr, key);
   conditions.push(sql`t.tx_hash IS NOT NULL`, sql`t.status <> 'FAILED'`);
   if (types.length === 1) conditions.push(sql`${side} = ${types[0] === 'BUY' ? 0 : 1}`);
-  if (f.marketId !== undefined) conditions.push(sql`t.market_id = ${f.marketId}::uuid`);
   if (f.account !== undefined) conditions.push(sql`${wallet} = ${f.account}`);
-  if (f.marketName !== undefined) conditions.push(sql`m.name ILIKE ${containing(f.marketName)}`);
+  conditions.push(...commonConditions(f, sql`t.matched_at`));
   return sql`(SELECT t.market_id, ${wallet} AS account, CASE WHEN ${side} = 0 THEN 'BUY' ELSE 'SELL' END AS type, ${token} AS token_id,
       (${price})::text AS price_micros, t.size_base_units::numeric AS amount, ${sql.ref(`t.${party}_fee_base_units`)}::numeric AS fee,
       t.tx_hash AS hash, t.matched_at AS at, ${sortExpr} AS sort_value, ${key} AS row_key
@@ -137,11 +157,11 @@ function ledgerBranch(f: ActivityFilter, page: ActivityPageQuery, rows: number):
   const types = wanted(f, LEDGER_TYPES);
   if (types.length === 0) return null;
   const inner: RawBuilder<unknown>[] = [sql`le.reason IN ('MINT', 'BURN')`, sql`lt.kind IN (${sql.join(types)})`];
-  if (f.marketId !== undefined) inner.push(sql`m.id = ${f.marketId}::uuid`);
   if (f.account !== undefined) inner.push(sql`le.account = ${f.account}`);
-  if (f.marketName !== undefined) inner.push(sql`m.name ILIKE ${containing(f.marketName)}`);
+  inner.push(...commonConditions(f, sql`lt.created_at`));
   const sortExpr = page.sort === 'timestamp' ? sql`l.at` : sql`l.amount`;
-  const key = sql`l.hash COLLATE "C"`;
+  // A batch redeem or merge is one transaction over several markets: the hash alone is not a row's key.
+  const key = sql`(l.hash || ':' || l.market_id::text) COLLATE "C"`;
   const { conditions, orderBy } = keysetParts(page, sortExpr, key);
   return sql`(SELECT l.market_id, l.account, l.type, NULL::text AS token_id,
       (CASE WHEN l.type = 'REDEEM'
@@ -181,11 +201,13 @@ export async function listActivity(db: Db, f: ActivityFilter, page: ActivityPage
       coalesce(m.start_date, e.start_date) AS start_date, coalesce(m.end_date, e.end_date) AS end_date, e.protected,
       m.token_id1, m.token_id2, m.condition_id, m.outcome1, m.outcome2, m.is_resolved,
       e.id AS event_id, e.name AS event_name, e.single AS event_single
-    FROM (${rows}) r
+    FROM (
+      -- The page is cut before the market and event are joined, so a deep offset skips rows cheaply.
+      SELECT * FROM (${rows}) u ORDER BY u.sort_value ${dir}, u.row_key COLLATE "C" ${dir} OFFSET ${page.offset} LIMIT ${page.limit + 1}
+    ) r
     JOIN markets m ON m.id = r.market_id
     JOIN events e ON e.id = m.event_id
-    ORDER BY r.sort_value ${dir}, r.row_key COLLATE "C" ${dir}
-    OFFSET ${page.offset} LIMIT ${page.limit + 1}`.execute(db);
+    ORDER BY r.sort_value ${dir}, r.row_key COLLATE "C" ${dir}`.execute(db);
   return result.rows;
 }
 
@@ -195,5 +217,16 @@ export async function countActivity(db: Db, f: ActivityFilter, cap: number): Pro
   const rows = union(f, page, cap);
   if (rows === null) return 0;
   const result = await sql<{ n: string }>`SELECT count(*)::text AS n FROM (SELECT 1 FROM (${rows}) r LIMIT ${cap}) c`.execute(db);
+  return Number(result.rows[0]!.n);
+}
+
+/** Distinct markets where the wallet was the taker or the maker of a trade that has not FAILED. */
+export async function countTradedMarkets(db: Db, wallet: string): Promise<number> {
+  const result = await sql<{ n: string }>`
+    SELECT count(DISTINCT p.market_id)::text AS n FROM (
+      SELECT market_id FROM trades WHERE taker_wallet = ${wallet} AND status <> 'FAILED'
+      UNION ALL
+      SELECT market_id FROM trades WHERE maker_wallet = ${wallet} AND status <> 'FAILED'
+    ) p`.execute(db);
   return Number(result.rows[0]!.n);
 }

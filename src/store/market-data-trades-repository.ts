@@ -8,8 +8,12 @@ import type { TradeRow } from './trades-repository.ts';
  * exactly once.
  */
 
-/** The second a trade matched at: the unit of `GET /trades` times and of its keyset. */
-const matchedSecond = sql<number>`floor(extract(epoch from t.matched_at))`;
+/**
+ * The second a trade matched at: the unit of `GET /trades` times and of its keyset. Taken from the
+ * UTC wall time (the same number) because that form is IMMUTABLE and so indexable: the wallet
+ * indexes of migration 0014 hold it, and a wallet's page is an ordered index scan.
+ */
+const matchedSecond = sql<number>`floor(extract(epoch from (t.matched_at AT TIME ZONE 'UTC')))`;
 
 export interface TradeListFilter {
   id?: string | undefined;
@@ -28,23 +32,30 @@ export interface TradeListFilter {
 
 /** `limit + 1` rows so the caller knows whether more follow. */
 export async function listTrades(db: Db, f: TradeListFilter): Promise<TradeRow[]> {
+  if (f.user === undefined) return page(db, f, { taker: f.taker, maker: f.maker }).execute();
+  // Either side: each side is its own ordered index scan (an OR would read all the wallet's trades
+  // and sort them); a trade where the user is on both sides comes from the taker side only.
+  const user = f.user;
+  const takerSide = page(db, f, { taker: user });
+  const makerSide = page(db, f, { maker: user }).where('t.taker_wallet', '<>', user);
+  return db.selectFrom(sql<TradeRow>`((${takerSide}) UNION ALL (${makerSide}))`.as('t')).selectAll('t')
+    .orderBy(matchedSecond, 'desc').orderBy('t.id', 'desc').limit(f.limit + 1).execute();
+}
+
+/** The newest `limit + 1` trades matching the filter, with the given wallets. */
+function page(db: Db, f: TradeListFilter, wallets: { taker?: string | undefined; maker?: string | undefined }) {
   let query = db.selectFrom('trades as t').selectAll('t');
   if (f.id !== undefined) query = query.where('t.id', '=', f.id);
   if (f.marketId !== undefined) query = query.where('t.market_id', '=', f.marketId);
-  if (f.user !== undefined) {
-    const user = f.user;
-    query = query.where((eb) => eb.or([eb('t.taker_wallet', '=', user), eb('t.maker_wallet', '=', user)]));
-  } else {
-    if (f.taker !== undefined) query = query.where('t.taker_wallet', '=', f.taker);
-    if (f.maker !== undefined) query = query.where('t.maker_wallet', '=', f.maker);
-  }
+  if (wallets.taker !== undefined) query = query.where('t.taker_wallet', '=', wallets.taker);
+  if (wallets.maker !== undefined) query = query.where('t.maker_wallet', '=', wallets.maker);
   if (f.afterSec !== undefined) query = query.where(sql<boolean>`${matchedSecond} > ${f.afterSec}`);
   if (f.beforeSec !== undefined) {
     query = f.beforeId === undefined
       ? query.where(sql<boolean>`${matchedSecond} < ${f.beforeSec}`)
       : query.where(sql<boolean>`(${matchedSecond}, t.id) < (${f.beforeSec}, ${f.beforeId}::uuid)`);
   }
-  return query.orderBy(matchedSecond, 'desc').orderBy('t.id', 'desc').limit(f.limit + 1).execute();
+  return query.orderBy(matchedSecond, 'desc').orderBy('t.id', 'desc').limit(f.limit + 1);
 }
 
 /** A confirmed trade with what its TradeActivity row shows: the taker, the market and the event. */

@@ -306,6 +306,10 @@ export interface Database {
   markets: MarketsTable;
   oracle_questions: OracleQuestionsTable;
   redemptions: RedemptionsTable;
+  reward_configs: RewardConfigsTable;
+  reward_accruals: RewardAccrualsTable;
+  reward_payouts: RewardPayoutsTable;
+  reward_claims: RewardClaimsTable;
   position_cursor: PositionCursorTable;
   positions: PositionsTable;
   pnl_series: PnlSeriesTable;
@@ -341,6 +345,65 @@ export interface RedemptionsTable {
   burned2_base_units: bigint;
   payout_base_units: bigint;
   created_at: Date;
+}
+
+/** One market's reward configuration for one UTC date (migration 0013_rewards). */
+export interface RewardConfigsTable {
+  market_id: string;
+  /** UTC date, YYYY-MM-DD. */
+  reward_date: string;
+  reward_base_units: bigint;
+  start_at: Date | null;
+  end_at: Date | null;
+  max_distance_micros: number;
+  extreme_max_distance_micros: number;
+  min_order_size_base_units: bigint;
+  /** [{startAt, endAt, multiplier}] as the admin sent them (ISO strings, decimal multiplier). */
+  boost_windows: ColumnType<{ startAt: string; endAt: string; multiplier: string }[], string, string>;
+  enabled: boolean;
+  sampled_through_minute: bigint | null;
+  closed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RewardAccrualsTable {
+  market_id: string;
+  reward_date: string;
+  user_id: string;
+  amount_base_units: bigint;
+}
+
+export type RewardPayoutStatus = 'PENDING' | 'PAID' | 'CARRIED' | 'ROLLED_UP' | 'FAILED' | 'CANCELLED' | 'NEEDS_INVESTIGATION';
+
+export interface RewardPayoutsTable {
+  id: string;
+  user_id: string;
+  market_id: string;
+  reward_date: string;
+  earned_base_units: bigint;
+  carried_in_base_units: bigint;
+  amount_base_units: bigint;
+  status: RewardPayoutStatus;
+  claim_id: string | null;
+  tx_hash: string | null;
+  paid_at: Date | null;
+  created_at: Date;
+}
+
+export type RewardClaimState = 'dispatched' | 'in-flight' | 'paid' | 'failed';
+
+export interface RewardClaimsTable {
+  id: string;
+  user_id: string;
+  account: string;
+  amount_base_units: bigint;
+  row_count: number;
+  state: RewardClaimState;
+  tx_hash: string | null;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /** The position projector's progress (migration 0011_positions): one row, id 1. */

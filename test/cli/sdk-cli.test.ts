@@ -1,39 +1,21 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
-
-const exec = promisify(execFile);
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { pmxRunner } from './pmx.ts';
 
 describe('the CLI through child processes, built on the SDK', () => {
   let server: TestServer;
   let dir: string;
-
-  /** Runs `pmx <args>` against the test server; resolves with stdout and the exit code. */
-  async function pmx(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number }> {
-    try {
-      const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-        env: { ...process.env, PMX_URL: server.url, PMX_CONFIG: join(dir, `${env.WHO ?? 'trader'}.json`), ADMIN_TOKEN, ...env },
-      });
-      return { stdout, stderr, code: 0 };
-    } catch (error) {
-      const failed = error as { stdout: string; stderr: string; code: number };
-      return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-    }
-  }
-  const json = async (args: string[], env?: Record<string, string>) => {
-    const result = await pmx([...args, '--json'], env);
-    assert.equal(result.code, 0, result.stderr);
-    return JSON.parse(result.stdout);
-  };
+  let pmx: ReturnType<typeof pmxRunner>['pmx'];
+  let json: ReturnType<typeof pmxRunner>['json'];
 
   before(async () => {
     server = await startTestServer();
     dir = mkdtempSync(join(tmpdir(), 'pmx-cli-'));
+    ({ pmx, json } = pmxRunner(server, dir));
   });
   after(async () => {
     await server.close();

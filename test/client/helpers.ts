@@ -1,5 +1,5 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createClient, type ExchangeClient } from '../../src/client/index.ts';
+import { createClient, type EventInput, type ExchangeClient } from '../../src/client/index.ts';
 import { ADMIN_TOKEN, type TestServer } from '../helpers/server.ts';
 
 /** The operator's client of a test server. */
@@ -15,8 +15,9 @@ export async function traderClient(server: TestServer, fund?: string): Promise<E
 }
 
 /** A published event made through the SDK's admin calls; its markets carry token ids. */
-export async function publishedMarkets(admin: ExchangeClient, options: { markets?: number; tickSize?: '0.1' | '0.01' | '0.001' | '0.0001'; negRisk?: boolean; orderFeeRateBps?: number } = {}) {
+export async function publishedMarkets(admin: ExchangeClient, options: { markets?: number; tickSize?: '0.1' | '0.01' | '0.001' | '0.0001'; negRisk?: boolean; orderFeeRateBps?: number; oracle?: Pick<EventInput, 'endDate' | 'proposalBond' | 'reward' | 'liveness'> } = {}) {
   const draft = await admin.admin.createEvent({
+    ...options.oracle,
     name: `SDK test event ${crypto.randomUUID()}`,
     description: 'made by the SDK tests',
     ...(options.negRisk ? { negRisk: true } : {}),

@@ -42,3 +42,16 @@ export async function openTestStore(): Promise<Store> {
     },
   };
 }
+
+/** Whether a PostgreSQL answers at `url` (tests that need one skip without it). */
+export async function postgresReachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}

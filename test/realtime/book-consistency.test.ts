@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import fc from 'fast-check';
 import type { LevelChange, OrderbookPriceChange } from '../../src/realtime/messages.ts';
-import { applyLevelChange, bookHash, connectInbox, levels, startRealtimeNode, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
+import { applyLevelChange, bookHash, connectInbox, levels, redisReachable, startRealtimeNode, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
 
 const levelChange: fc.Arbitrary<LevelChange> = fc.record({
   price: fc.integer({ min: 1, max: 20 }).map((ticks) => (ticks / 100).toFixed(2)),
@@ -14,15 +15,49 @@ const levelChange: fc.Arbitrary<LevelChange> = fc.record({
 /** Book changes as the engine publishes them: each one lists one to three level changes. */
 const bookChanges = fc.array(fc.array(levelChange, { minLength: 1, maxLength: 3 }), { maxLength: 30 });
 
-describe('snapshot plus stream equals the source book', { timeout: 60_000 }, () => {
+const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+const redisSkip = (await redisReachable(REDIS_URL)) ? false : `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL): the relayed snapshots are not tested`;
+
+/**
+ * One node whose books publish the changes, or two through Redis: the changes published on node A,
+ * the subscriber on node B, which holds no books and relays node A's snapshots.
+ */
+const setups: { name: string; skip: string | false; start(): Promise<{ source: RealtimeNode; subscriberNode: RealtimeNode; nodes: RealtimeNode[] }> }[] = [
+  {
+    name: 'one node',
+    skip: false,
+    async start() {
+      const node = await startRealtimeNode();
+      return { source: node, subscriberNode: node, nodes: [node] };
+    },
+  },
+  {
+    name: 'a subscriber on a node that relays the books of another',
+    skip: redisSkip,
+    async start() {
+      // A random key keeps this cluster apart from any other test run sharing the Redis.
+      const redisKey = `test#${randomUUID()}`;
+      const source = await startRealtimeNode({ redisUrl: REDIS_URL, redisKey });
+      const relaying = await startRealtimeNode({ redisUrl: REDIS_URL, redisKey, relayBooks: true });
+      return { source, subscriberNode: relaying, nodes: [source, relaying] };
+    },
+  },
+];
+
+for (const setup of setups) describe(`snapshot plus stream equals the source book (${setup.name})`, { skip: setup.skip, timeout: 60_000 }, () => {
   let node: RealtimeNode;
-  let nextToken = 0;
+  let subscriberUrl: string;
+  let nodes: RealtimeNode[] = [];
+  let nextToken = Number.parseInt(randomUUID().slice(0, 8), 16);
 
   before(async () => {
-    node = await startRealtimeNode();
+    const started = await setup.start();
+    node = started.source;
+    subscriberUrl = started.subscriberNode.url;
+    nodes = started.nodes;
   });
   after(async () => {
-    await node.close();
+    for (const started of nodes) await started.close();
   });
 
   it('whenever the subscription lands among the changes, the seq is contiguous and the applied book equals the final book', async () => {
@@ -30,7 +65,7 @@ describe('snapshot plus stream equals the source book', { timeout: 60_000 }, () 
       fc.asyncProperty(bookChanges, fc.nat(), async (changes, split) => {
         // A fresh connection and token per run, so a failing run cannot leak into the next one
         // (or into the shrinking of its counterexample).
-        const inbox = await connectInbox(node.url);
+        const inbox = await connectInbox(subscriberUrl);
         try {
           await subscribeWhilePublishing(inbox, changes, split);
         } finally {

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createClient } from 'redis';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { AppError } from '../../src/api/errors.ts';
 import { DomainEvents } from '../../src/events/domain-events.ts';
 import { attachRealtime, type Realtime } from '../../src/realtime/attach.ts';
+import { BookRelay } from '../../src/realtime/book-relay.ts';
+import { connectRedisFanout } from '../../src/realtime/redis-fanout.ts';
 import type { ClientToServerEvents, LevelChange, ServerToClientEvents } from '../../src/realtime/messages.ts';
 import type { BookLevel, BookSnapshot, BookSnapshotSource, RealtimeLogger, UserHandshakeVerifier } from '../../src/realtime/types.ts';
 
@@ -78,14 +81,36 @@ export interface RealtimeNode {
   books: TestBooks;
   logger: RecordingLogger;
   realtime: Realtime;
+  /** With `redisUrl`: this node's relay (it serves `books` to the cluster unless `relayBooks`). */
+  relay: BookRelay | undefined;
   close(): Promise<void>;
 }
 
-/** A real HTTP server on a free loopback port with the real-time module attached. */
-export async function startRealtimeNode(options: { redisUrl?: string; tradeActivityMinUsd?: number; handshake?: UserHandshakeVerifier } = {}): Promise<RealtimeNode> {
+export interface RealtimeNodeOptions {
+  redisUrl?: string;
+  /** The cluster's channel prefix; nodes with different keys never hear each other. */
+  redisKey?: string;
+  /** The node holds no books: its subscribers' snapshots come from the node that serves them. */
+  relayBooks?: boolean;
+  tradeActivityMinUsd?: number;
+  handshake?: UserHandshakeVerifier;
+}
+
+/**
+ * A real HTTP server on a free loopback port with the real-time module attached; with `redisUrl`
+ * a node of a cluster, wired as src/server.ts wires one.
+ */
+export async function startRealtimeNode(options: RealtimeNodeOptions = {}): Promise<RealtimeNode> {
   const events = new DomainEvents();
   const books = new TestBooks(events);
   const logger = new RecordingLogger();
+  const fanout = options.redisUrl === undefined ? undefined : await connectRedisFanout(options.redisUrl, logger, options.redisKey);
+  const relay = fanout ? await BookRelay.connect(fanout, logger) : undefined;
+  if (relay && !options.relayBooks) await relay.serve({ snapshot: (tokenId) => books.snapshot(tokenId), lastTradePrice: () => undefined });
+  const closeRedis = async () => {
+    await relay?.close();
+    await fanout?.close();
+  };
   const httpServer = createServer();
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const closeHttp = () => new Promise<void>((resolve, reject) => httpServer.close((error) => (error ? reject(error) : resolve())));
@@ -93,13 +118,14 @@ export async function startRealtimeNode(options: { redisUrl?: string; tradeActiv
   try {
     realtime = await attachRealtime(httpServer, {
       events,
-      books,
+      books: relay && options.relayBooks ? { relay } : books,
       handshake: options.handshake ?? testVerifier,
-      redisUrl: options.redisUrl,
+      fanout,
       tradeActivityMinUsd: options.tradeActivityMinUsd ?? 0,
       logger,
     });
   } catch (error) {
+    await closeRedis();
     await closeHttp();
     throw error;
   }
@@ -110,8 +136,10 @@ export async function startRealtimeNode(options: { redisUrl?: string; tradeActiv
     books,
     logger,
     realtime,
+    relay,
     async close() {
       await realtime.close();
+      await closeRedis();
       await closeHttp();
     },
   };
@@ -190,3 +218,17 @@ export async function refusedConnection(url: string, namespace: string, auth?: R
 
 /** Decimal token ids for tests (any digits; the books decide which are known). */
 export const tokenId = (n: number): string => (10n ** 40n + BigInt(n)).toString();
+
+/** Whether a Redis answers at `url` (tests of several nodes skip without one). */
+export async function redisReachable(url: string): Promise<boolean> {
+  const probe = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 2_000 } });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    await probe.ping();
+    probe.destroy();
+    return true;
+  } catch {
+    return false;
+  }
+}

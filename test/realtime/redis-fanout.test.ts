@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from 'redis';
-import { connectInbox, startRealtimeNode, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
+import { AppError } from '../../src/api/errors.ts';
+import { connectInbox, redisReachable, startRealtimeNode, TIMESTAMP_MS, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
 
 const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(url: string): Promise<boolean> {
-  const probe = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 2_000 } });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-    probe.destroy();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const reachable = await redisReachable(REDIS_URL);
 const skip = reachable ? false : `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL): the multi-node fan-out is not tested`;
@@ -111,5 +98,53 @@ describe('multi-node fan-out through Redis', { skip, timeout: 30_000 }, () => {
 describe('a Redis that cannot be reached at boot', () => {
   it('makes attachRealtime fail with a message naming it', async () => {
     await assert.rejects(startRealtimeNode({ redisUrl: 'redis://127.0.0.1:1' }), /cannot reach Redis for the real-time fan-out/);
+  });
+});
+
+describe('books relayed from the node that holds them', { skip, timeout: 30_000 }, () => {
+  const inboxes: Inbox[] = [];
+  const nodes: RealtimeNode[] = [];
+  const start = async (options: Parameters<typeof startRealtimeNode>[0]): Promise<RealtimeNode> => {
+    const node = await startRealtimeNode(options);
+    nodes.push(node);
+    return node;
+  };
+  const client = async (node: RealtimeNode): Promise<Inbox> => {
+    const inbox = await connectInbox(node.url);
+    inboxes.push(inbox);
+    return inbox;
+  };
+  after(async () => {
+    inboxes.forEach((inbox) => inbox.close());
+    for (const node of nodes) await node.close();
+  });
+
+  it('answers a subscription to unknown tokens on the relaying node with NOT_FOUND naming them, and REST-style fetches with undefined', async () => {
+    const redisKey = `test#${randomUUID()}`;
+    const source = await start({ redisUrl: REDIS_URL, redisKey });
+    const relaying = await start({ redisUrl: REDIS_URL, redisKey, relayBooks: true });
+    const known = tokenId(1);
+    const unknown = tokenId(2);
+    source.books.addToken(known);
+    source.books.change(known, [{ price: '0.4', side: 'buy', size: '7' }]);
+    const onB = await client(relaying);
+    onB.emit('orderbook-market-connect', [known, unknown]);
+    assert.deepEqual(await onB.expect('subscription-error'), { event: 'orderbook-market-connect', code: 'NOT_FOUND', message: 'unknown token ids', tokenIds: [unknown] });
+    onB.emit('orderbook-market-connect', [known]);
+    assert.deepEqual(await onB.expect('orderbook'), { ...source.books.snapshot(known)!, timestamp: TIMESTAMP_MS });
+    assert.equal(await relaying.relay!.fetch(unknown), undefined);
+    assert.deepEqual(await relaying.relay!.fetch(known), { snapshot: source.books.snapshot(known), lastTrade: null });
+  });
+
+  it('refuses with SERVICE_UNAVAILABLE when no node holds the books, and the connection stays usable', async () => {
+    const relaying = await start({ redisUrl: REDIS_URL, redisKey: `test#${randomUUID()}`, relayBooks: true });
+    const token = tokenId(3);
+    const onB = await client(relaying);
+    onB.emit('orderbook-market-connect', [token]);
+    const refusal = await onB.expect('subscription-error');
+    assert.deepEqual([refusal.code, refusal.tokenIds], ['SERVICE_UNAVAILABLE', [token]]);
+    onB.emit('orderbook-market-connect', 'not an array');
+    assert.equal((await onB.expect('subscription-error')).code, 'VALIDATION_FAILED');
+    await assert.rejects(relaying.relay!.fetch(token), (error: AppError) => error.statusCode === 503 && error.code === 'SERVICE_UNAVAILABLE');
   });
 });

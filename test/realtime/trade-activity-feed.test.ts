@@ -58,6 +58,19 @@ describe('trade-activity feed', { timeout: 20_000 }, () => {
     }
   });
 
+  it('acknowledges trade-activity-connect when asked: ok once subscribed, the refusal otherwise', async () => {
+    const inbox = await client();
+    const ack = (payload: unknown) => new Promise((resolve) => inbox.emit('trade-activity-connect', payload, resolve));
+    assert.deepEqual(await ack({ eventId: EVENT_2 }), { ok: true });
+    publish('k1', EVENT_2);
+    assert.deepEqual(await inbox.expect('trade-activity'), activity('k1'));
+    const refused = await ack({ eventId: 'not-a-uuid' }) as { ok: boolean; error: { event: string; code: string } };
+    assert.equal(refused.ok, false);
+    assert.equal(refused.error.event, 'trade-activity-connect');
+    assert.equal(refused.error.code, 'VALIDATION_FAILED');
+    assert.equal((await inbox.expect('subscription-error') as { code: string }).code, 'VALIDATION_FAILED');
+  });
+
   it('with eventId sends only the trades of that event (the UUID matched case-insensitively)', async () => {
     const inbox = await client();
     inbox.emit('trade-activity-connect', { eventId: EVENT_1.toUpperCase() });

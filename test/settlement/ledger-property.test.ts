@@ -25,6 +25,7 @@ type Op =
   | { op: 'reserve'; w: number; asset: 'c' | 0 | 1; m: number; amount: bigint }
   | { op: 'releaseOldest' }
   | { op: 'split' | 'merge'; w: number; m: number; amount: bigint }
+  | { op: 'mergeBatch'; w: number }
   | { op: 'transfer'; from: number; to: number; m: number; o: number; amount: bigint }
   | { op: 'trade'; kind: 'TRANSFER' | 'MINT' | 'MERGE'; a: number; b: number; m: number; o: number; price: number; size: bigint; takerBps: number; makerBps: number }
   | { op: 'resolve'; m: number; outcome: 'YES' | 'NO' | 'TIE' }
@@ -35,6 +36,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('reserve' as const), w: party, asset: fc.constantFrom('c' as const, 0 as const, 1 as const), m: outcome, amount }),
   fc.constant({ op: 'releaseOldest' as const }),
   fc.record({ op: fc.constantFrom('split' as const, 'merge' as const), w: party, m: outcome, amount }),
+  fc.record({ op: fc.constant('mergeBatch' as const), w: party }),
   fc.record({ op: fc.constant('transfer' as const), from: party, to: party, m: outcome, o: outcome, amount }),
   fc.record({ op: fc.constant('trade' as const), kind: fc.constantFrom('TRANSFER' as const, 'MINT' as const, 'MERGE' as const), a: party, b: party, m: outcome, o: outcome, price, size, takerBps: bps, makerBps: bps }),
   fc.record({ op: fc.constant('resolve' as const), m: outcome, outcome: fc.constantFrom('YES' as const, 'NO' as const, 'TIE' as const) }),
@@ -95,6 +97,10 @@ describe('ledger properties', () => {
       case 'split':
       case 'merge':
         await tx((t) => ledger[op.op](t, { account: wallets[op.w]!, market: markets[op.m]!, amount: op.amount, ref: 'prop' }));
+        return;
+      case 'mergeBatch':
+        // Both markets at once; what reservations hold must stay (the audit checks every lock).
+        await tx((t) => ledger.mergeBatch(t, { account: wallets[op.w]!, markets, ref: 'prop' }));
         return;
       case 'transfer':
         if (op.from === op.to) return;

@@ -38,6 +38,8 @@ export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
     await ctx.trading.engine.tick();
     // Oracle windows that ended settle, and their markets resolve, before the call returns too.
     await ctx.oracle.service.tick();
+    // Reward minutes the jump passed over are sampled one by one, and ended days closed.
+    await ctx.rewards.tick();
     return { now: new Date(ms).toISOString() };
   });
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../schemas/common.ts';
+import { MarketReward } from '../rewards/schemas.ts';
 
 /** SPEC.md section 2 shapes of the catalogue: Event, Market, Tag, Category, MarketVolume. */
 export const oneOf = <const T extends string>(values: readonly T[], description?: string) =>
@@ -85,7 +86,7 @@ export const MarketSchema = Type.Object({
   tradeVolumeUsd: Type.Optional(Type.String()),
   tradeVolumeUsd24h: Type.Optional(Type.String()),
   resolution: Type.Optional(ResolutionSchema),
-  reward: Type.Optional(Type.Null({ description: 'no reward opportunity' })),
+  reward: Type.Optional(Nullable(MarketReward)),
 });
 
 export const EventSchema = Type.Object({

@@ -1,11 +1,11 @@
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { ActivityListQuery } from '../../market-data/activity.ts';
 import type { ActivitySortKey } from '../../store/market-data-activity-repository.ts';
 import type { AppContext } from '../context.ts';
 import { Address, DateTime, errorResponses, Nullable, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 
-const ActivitySchema = Type.Object({
+export const ActivitySchema = Type.Object({
   id: Uuid,
   name: Type.String(),
   slug: Type.String(),
@@ -35,37 +35,59 @@ const ActivitySchema = Type.Object({
   outcomeIndex: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: 'BUY and SELL rows: 0 for tokenId1, 1 for tokenId2' })),
 });
 
-const ActivityPageSchema = Type.Union([
-  Type.Object({
-    data: Type.Array(ActivitySchema),
-    total: Nullable(Type.Integer({ description: 'with total=true: a bounded count' })),
-    totalCapped: Type.Optional(Type.Boolean()),
-    page: Type.Integer(),
-    limit: Type.Integer(),
-    hasMore: Type.Boolean(),
-  }),
+/** Pagination<Activity> of offset mode, for either Activity variant. */
+export const activityOffsetPageSchema = <T extends TSchema>(row: T) => Type.Object({
+  data: Type.Array(row),
+  total: Nullable(Type.Integer({ description: 'with total=true: a bounded count' })),
+  totalCapped: Type.Optional(Type.Boolean()),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  hasMore: Type.Boolean(),
+});
+
+export const ActivityPageSchema = Type.Union([
+  activityOffsetPageSchema(ActivitySchema),
   Type.Object({ data: Type.Array(ActivitySchema), hasMore: Type.Boolean(), nextCursor: Nullable(Type.String()) }),
 ]);
 
 /** Sort columns by their SPEC.md names (`usersactivityview.*`) and short names. */
-const SORTS: Record<string, ActivitySortKey> = {
+type SortName = 'usersactivityview.timestamp' | 'timestamp' | 'usersactivityview.amount' | 'amount';
+const SORTS: Record<SortName, ActivitySortKey> = {
   'usersactivityview.timestamp': 'timestamp',
   timestamp: 'timestamp',
   'usersactivityview.amount': 'amount',
   amount: 'amount',
 };
 
-const paging = (limitDefault: number, totalDefault: boolean) => ({
+/** The offset-mode query parameters of every activity route. */
+export const offsetPaging = (limitDefault: number, totalDefault: boolean) => ({
   page: Type.Integer({ minimum: 1, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: limitDefault }),
   total: Type.Boolean({ default: totalDefault, description: 'count the matching rows (bounded; totalCapped flags the bound)' }),
-  sortBy: Type.Union(Object.keys(SORTS).map((s) => Type.Literal(s)), { default: 'usersactivityview.timestamp' }),
+  // The keys of SORTS, written out so the SDK's request type is a union of them.
+  sortBy: Type.Union([Type.Literal('usersactivityview.timestamp'), Type.Literal('timestamp'), Type.Literal('usersactivityview.amount'), Type.Literal('amount')], { default: 'usersactivityview.timestamp' }),
   order: Type.Union([Type.Literal('ASC'), Type.Literal('DESC')], { default: 'DESC' }),
+});
+
+const paging = (limitDefault: number, totalDefault: boolean) => ({
+  ...offsetPaging(limitDefault, totalDefault),
   cursor: Type.Optional(Type.String({ maxLength: 512, description: 'keyset mode ({data, hasMore, nextCursor}); empty for the first page' })),
 });
 
-const listQuery = (q: { page: number; limit: number; total: boolean; sortBy: string; order: 'ASC' | 'DESC'; cursor?: string | undefined }): ActivityListQuery => ({
-  sort: SORTS[q.sortBy]!, order: q.order, page: q.page, limit: q.limit, total: q.total, cursor: q.cursor,
+export const listQuery = (q: { page: number; limit: number; total: boolean; sortBy: SortName; order: 'ASC' | 'DESC'; cursor?: string | undefined }): ActivityListQuery => ({
+  sort: SORTS[q.sortBy], order: q.order, page: q.page, limit: q.limit, total: q.total, cursor: q.cursor,
+});
+
+export const AllMarketsActivityQuery = Type.Object({
+  type: Type.Optional(Type.Union([Type.Literal('BUY'), Type.Literal('SELL')])),
+  name: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
+  ...paging(5, false),
+});
+
+export const MarketActivityQuery = Type.Object({
+  proxyAddress: Type.Optional(Address),
+  type: Type.Optional(Type.Union([Type.Literal('SPLIT'), Type.Literal('MERGE'), Type.Literal('REDEEM')])),
+  ...paging(10, true),
 });
 
 /** SPEC.md 4.2: market activity, every market's or one market's. */
@@ -75,11 +97,7 @@ export function registerActivityRoutes(api: TypedApp, ctx: AppContext): void {
     schema: {
       tags: ['markets'],
       summary: 'Activity of every market (offset mode: the first 1,000 rows; cursor mode beyond)',
-      querystring: Type.Object({
-        type: Type.Optional(Type.Union([Type.Literal('BUY'), Type.Literal('SELL')])),
-        name: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
-        ...paging(5, false),
-      }),
+      querystring: AllMarketsActivityQuery,
       response: { 200: ActivityPageSchema, ...errorResponses(400) },
     },
   }, async (request) => ctx.marketData.activity.all({ type: request.query.type, name: request.query.name }, listQuery(request.query)));
@@ -90,11 +108,7 @@ export function registerActivityRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['markets'],
       summary: "One market's activity: every party's trades, splits, merges and redeems",
       params: Type.Object({ marketId: Uuid }),
-      querystring: Type.Object({
-        proxyAddress: Type.Optional(Address),
-        type: Type.Optional(Type.Union([Type.Literal('SPLIT'), Type.Literal('MERGE'), Type.Literal('REDEEM')])),
-        ...paging(10, true),
-      }),
+      querystring: MarketActivityQuery,
       response: { 200: ActivityPageSchema, ...errorResponses(400, 404) },
     },
   }, async (request) => {

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { errorResponses, Nullable, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 
-const EventUserPositionSchema = Type.Object({
+export const EventUserPositionSchema = Type.Object({
   market_uuid: Uuid,
   tokenId: Type.String(),
   amount: Type.String({ description: 'display units' }),

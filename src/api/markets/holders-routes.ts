@@ -14,7 +14,7 @@ const MarketHolderSchema = Type.Object({
   rank: Type.Integer({ minimum: 1 }),
 });
 const OutcomeSchema = Type.Object({ label: Type.String(), tokenId: Nullable(Type.String()), holders: Type.Array(MarketHolderSchema) });
-const MarketHoldersSchema = Type.Object({ marketId: Uuid, outcome1: OutcomeSchema, outcome2: OutcomeSchema });
+export const MarketHoldersSchema = Type.Object({ marketId: Uuid, outcome1: OutcomeSchema, outcome2: OutcomeSchema });
 
 /** SPEC.md 4.2: the top holders of each outcome of a market. */
 export function registerHolderRoutes(api: TypedApp, ctx: AppContext): void {

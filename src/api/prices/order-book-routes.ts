@@ -18,13 +18,13 @@ export const OrderBookSchema = Type.Object({
 });
 const LastTradePriceSchema = Type.Object({ price: Type.String(), side: Type.Union([Type.Literal('buy'), Type.Literal('sell')]) });
 
-/** The live book and last trade price of a token (SPEC.md 4.5), served from the engine's memory. */
+/** The live book and last trade price of a token (SPEC.md 4.5), from the engine's memory (on any node). */
 export function registerOrderBookRoutes(api: TypedApp, ctx: AppContext): void {
   api.get('/order-book/book', {
     config: { auth: 'public' },
-    schema: { tags: ['prices'], summary: "A token's order book, in that token's terms", querystring: TokenQuery, response: { 200: OrderBookSchema, ...errorResponses(400, 404) } },
+    schema: { tags: ['prices'], summary: "A token's order book, in that token's terms", querystring: TokenQuery, response: { 200: OrderBookSchema, ...errorResponses(400, 404, 503) } },
   }, async (request) => {
-    const book = ctx.trading.engine.orderBook(request.query.token_id);
+    const book = await ctx.books.orderBook(request.query.token_id);
     if (!book) throw notFound(`token ${request.query.token_id} of a tradable market`);
     return book;
   });
@@ -35,10 +35,10 @@ export function registerOrderBookRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['prices'],
       summary: "A token's last trade price and the taker's side on that token; 404 before the market's first trade",
       querystring: TokenQuery,
-      response: { 200: LastTradePriceSchema, ...errorResponses(400, 404) },
+      response: { 200: LastTradePriceSchema, ...errorResponses(400, 404, 503) },
     },
   }, async (request) => {
-    const last = ctx.trading.engine.lastTradePrice(request.query.token_id);
+    const last = await ctx.books.lastTradePrice(request.query.token_id);
     if (!last) throw notFound(`a trade of token ${request.query.token_id}`);
     return last;
   });

@@ -3,21 +3,22 @@ import type { AppContext } from '../context.ts';
 import { errorResponses } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 
-const literals = <T extends string>(values: readonly T[], options: { default?: T } = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);
+// Unions written out, not mapped from arrays: the SDK's request types come from this schema, and
+// TypeScript cannot follow a mapped array into a union of literals.
 
-const PriceHistoryQuery = Type.Object({
+export const PriceHistoryQuery = Type.Object({
   token: Type.String({ pattern: '^[0-9]{1,78}$', description: 'outcome token id' }),
-  interval: literals(['1H', '6H', '1D', '1W', '1M', 'ALL'] as const),
+  interval: Type.Union([Type.Literal('1H'), Type.Literal('6H'), Type.Literal('1D'), Type.Literal('1W'), Type.Literal('1M'), Type.Literal('ALL')]),
   fidelity: Type.Integer({ minimum: 1, maximum: 1440, description: 'minutes per point; above the interval maximum it is clamped unless strictFidelity' }),
   page: Type.Integer({ minimum: 1, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 1440, default: 10 }),
   total: Type.Boolean({ default: true }),
   strictFidelity: Type.Boolean({ default: false }),
-  sortBy: literals(['timestamp', 'price'] as const, { default: 'timestamp' }),
-  order: literals(['ASC', 'DESC'] as const, { default: 'ASC' }),
+  sortBy: Type.Union([Type.Literal('timestamp'), Type.Literal('price')], { default: 'timestamp' }),
+  order: Type.Union([Type.Literal('ASC'), Type.Literal('DESC')], { default: 'ASC' }),
 });
 
-const PriceHistorySchema = Type.Object({
+export const PriceHistorySchema = Type.Object({
   page: Type.Integer(),
   limit: Type.Integer(),
   total: Type.Union([Type.Integer(), Type.Null()]),

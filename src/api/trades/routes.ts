@@ -4,7 +4,7 @@ import { Address, errorResponses, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { TradeActivityListSchema, TradesListSchema } from './schemas.ts';
 
-const TradesQuery = Type.Object({
+export const TradesQuery = Type.Object({
   id: Type.Optional(Uuid),
   market: Type.Optional(Uuid),
   taker: Type.Optional(Address),
@@ -16,7 +16,7 @@ const TradesQuery = Type.Object({
   beforeId: Type.Optional(Type.String({ format: 'uuid', description: 'tie-break cursor; requires before' })),
 });
 
-const ActivityQuery = Type.Object({
+export const TradeActivityQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
   before: Type.Optional(Type.Integer({ minimum: 0, description: 'epoch microseconds, exclusive; not with after' })),
   after: Type.Optional(Type.Integer({ minimum: 0, description: 'epoch microseconds, exclusive; not with before' })),
@@ -34,6 +34,6 @@ export function registerTradeRoutes(api: TypedApp, ctx: AppContext): void {
 
   api.get('/trades/activity', {
     config: { auth: 'public' },
-    schema: { tags: ['trades'], summary: 'Confirmed trades with trader, market and event, newest first', querystring: ActivityQuery, response: { 200: TradeActivityListSchema, ...errorResponses(400) } },
+    schema: { tags: ['trades'], summary: 'Confirmed trades with trader, market and event, newest first', querystring: TradeActivityQuery, response: { 200: TradeActivityListSchema, ...errorResponses(400) } },
   }, async (request) => ctx.marketData.trades.activity(request.query));
 }

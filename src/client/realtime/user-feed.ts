@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, OrderUpdateMessage, ServerToClientEvents } from '../../realtime/messages.ts';
 import type { Order } from '../types.ts';
+import { MessageQueue } from './message-queue.ts';
 
 /**
  * `client.user()`: the authenticated `/user` namespace (EXTENSIONS.md section 6) as an async
@@ -13,14 +14,9 @@ export type UserMessage =
   | { type: 'trade-update'; data: Record<string, unknown> }
   | { type: 'user-reward-claim-update'; data: Record<string, unknown> };
 
-/** Messages waiting for a consumer; beyond this the oldest are dropped (a bound on memory). */
-const QUEUE_MAX = 10_000;
-
 export class UserFeed implements AsyncIterable<UserMessage> {
   private readonly socket: Socket<ServerToClientEvents, ClientToServerEvents>;
-  private readonly queue: UserMessage[] = [];
-  private waiting: ((result: IteratorResult<UserMessage>) => void) | undefined;
-  private closed = false;
+  private readonly messages = new MessageQueue<UserMessage>(() => this.close());
   /** Set when the server refused the handshake (bad or revoked credentials). */
   error: Error | undefined;
 
@@ -30,9 +26,9 @@ export class UserFeed implements AsyncIterable<UserMessage> {
       reconnectionDelayMax: 5_000,
       auth: (cb) => { auth().then(cb, () => cb({})); },
     });
-    this.socket.on('order-update', (data) => this.push({ type: 'order-update', data: data as { type: OrderUpdateMessage['type']; order: Order } }));
-    this.socket.on('trade-update', (data) => this.push({ type: 'trade-update', data: data as Record<string, unknown> }));
-    this.socket.on('user-reward-claim-update', (data) => this.push({ type: 'user-reward-claim-update', data: data as Record<string, unknown> }));
+    this.socket.on('order-update', (data) => this.messages.push({ type: 'order-update', data: data as { type: OrderUpdateMessage['type']; order: Order } }));
+    this.socket.on('trade-update', (data) => this.messages.push({ type: 'trade-update', data: data as Record<string, unknown> }));
+    this.socket.on('user-reward-claim-update', (data) => this.messages.push({ type: 'user-reward-claim-update', data: data as Record<string, unknown> }));
     this.socket.on('connect_error', (error) => {
       // A refused handshake is final (Socket.IO does not retry it); transport errors are retried.
       if (!this.socket.active) {
@@ -52,35 +48,11 @@ export class UserFeed implements AsyncIterable<UserMessage> {
   }
 
   close(): void {
-    this.closed = true;
     this.socket.disconnect();
-    this.waiting?.({ value: undefined, done: true });
-    this.waiting = undefined;
+    this.messages.close();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<UserMessage> {
-    return {
-      next: () => {
-        const message = this.queue.shift();
-        if (message) return Promise.resolve({ value: message, done: false });
-        if (this.closed) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => { this.waiting = resolve; });
-      },
-      return: () => {
-        this.close();
-        return Promise.resolve({ value: undefined, done: true });
-      },
-    };
-  }
-
-  private push(message: UserMessage): void {
-    if (this.waiting) {
-      const resolve = this.waiting;
-      this.waiting = undefined;
-      resolve({ value: message, done: false });
-      return;
-    }
-    this.queue.push(message);
-    if (this.queue.length > QUEUE_MAX) this.queue.shift();
+    return this.messages[Symbol.asyncIterator]();
   }
 }

@@ -1,4 +1,4 @@
-import type { Category, CategoryInput, Event, EventInput, Market, MarketInput, MarketPatch, Tag, TagInput } from '../types.ts';
+import type { Category, CategoryInput, Event, EventInput, Market, MarketInput, MarketPatch, OracleOutcome, Resolution, Tag, TagInput } from '../types.ts';
 import type { ClientContext } from './context.ts';
 
 /** Operator calls (EXTENSIONS.md section 3); they need `credentials.adminToken`. */
@@ -16,7 +16,11 @@ export function adminSection({ transport }: ClientContext) {
     patchMarket: (marketId: string, patch: MarketPatch) => admin<Market>('PATCH', `/markets/${id(marketId)}`, patch),
     /** Deposits collateral (display units) for a sign-in address; answers the new balance. */
     credit: (address: string, amount: string) => admin<{ address: string; balance: string }>('POST', '/credits', { address, amount }),
-    /** Moves a manual clock (test servers). */
+    /** The operator's proposal: no bond, any time, the same dispute window as a user's. */
+    oraclePropose: (marketId: string, outcome: OracleOutcome) => admin<Resolution>('POST', `/markets/${id(marketId)}/oracle/propose`, { outcome }),
+    /** Decides a DISPUTED question; the market resolves at once. */
+    oracleDecide: (marketId: string, outcome: OracleOutcome) => admin<Resolution>('POST', `/markets/${id(marketId)}/oracle/decide`, { outcome }),
+    /** Moves a manual clock (test servers); the oracle's windows are checked after the move. */
     clock: (move: { advanceMs: number } | { now: string }) => admin<{ now: string }>('POST', '/clock', move),
   };
 }

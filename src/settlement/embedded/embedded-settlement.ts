@@ -4,7 +4,7 @@ import { findBalance, listAccountBalances, lockAvailable, lockBalances, unlock }
 import { findMarket, setMarketPayout, upsertMarkets, type LedgerMarket } from '../../store/ledger-journal-repository.ts';
 import {
   COLLATERAL, InsufficientBalanceError, LedgerStateError,
-  type AccountBalances, type BatchRedeemReceipt, type Credit, type LedgerReceipt, type MarketTokens, type Movement, type RedeemReceipt,
+  type AccountBalances, type BatchMergeReceipt, type BatchRedeemReceipt, type Credit, type LedgerReceipt, type MarketTokens, type Movement, type RedeemReceipt,
   type ResolutionOutcome, type Settlement, type SplitOrMerge, type TradeFill, type Transfer,
 } from '../types.ts';
 import { sealNextBlock } from './blocks.ts';
@@ -21,6 +21,16 @@ const PAYOUTS: Record<ResolutionOutcome, Payout> = {
 
 function positive(amount: bigint, what: string): void {
   if (amount <= 0n) throw new LedgerStateError(`${what} must be positive, got ${amount}`);
+}
+
+/**
+ * Locks the account's rows of the markets' tokens (in key order, so concurrent writers queue) and
+ * returns what is available of each: balance − locked, 0 when there is no row.
+ */
+async function lockAvailableTokens(tx: Db, account: string, markets: MarketTokens[]): Promise<(tokenId: string) => bigint> {
+  const keys = markets.flatMap((m) => [m.tokenId1, m.tokenId2]).sort().map((asset) => ({ account, asset }));
+  const rows = new Map((await lockBalances(tx, keys)).map((row) => [row.asset, row.balance - row.locked]));
+  return (tokenId) => rows.get(tokenId) ?? 0n;
 }
 
 /**
@@ -83,6 +93,24 @@ export class EmbeddedSettlement implements Settlement {
     return { txHash: await recordGuardedPosting(tx, mergePosting(s.account, s.market, s.amount, s.ref), this.clock.nowMs()) };
   }
 
+  async mergeBatch(tx: Db, r: { account: string; markets: MarketTokens[]; ref: string }): Promise<BatchMergeReceipt | null> {
+    await upsertMarkets(tx, r.markets);
+    const available = await lockAvailableTokens(tx, r.account, r.markets);
+    const legs: Posting['legs'] = [];
+    const markets: BatchMergeReceipt['markets'] = [];
+    for (const market of r.markets) {
+      const a1 = available(market.tokenId1);
+      const a2 = available(market.tokenId2);
+      const amount = a1 < a2 ? a1 : a2;
+      if (amount === 0n) continue;
+      legs.push(...mergePosting(r.account, market, amount, r.ref).legs);
+      markets.push({ conditionId: market.conditionId, amount });
+    }
+    if (markets.length === 0) return null;
+    const [txHash] = await recordPostings(tx, [{ kind: 'MERGE', ref: r.ref, legs }], this.clock.nowMs());
+    return { txHash: txHash!, markets };
+  }
+
   async registerMarket(tx: Db, market: MarketTokens): Promise<void> {
     await upsertMarkets(tx, [market]);
   }
@@ -107,12 +135,7 @@ export class EmbeddedSettlement implements Settlement {
       if (!market?.payout) throw new LedgerStateError(`market ${tokens.conditionId} is not resolved`);
       resolved.push({ market, payout: market.payout });
     }
-    const keys = resolved.flatMap(({ market }) => [market.tokenId1, market.tokenId2]).sort().map((asset) => ({ account: r.account, asset }));
-    const rows = await lockBalances(tx, keys);
-    const available = (tokenId: string) => {
-      const row = rows.find((x) => x.asset === tokenId);
-      return row ? row.balance - row.locked : 0n;
-    };
+    const available = await lockAvailableTokens(tx, r.account, resolved.map(({ market }) => market));
     const legs: Posting['legs'] = [];
     const markets: BatchRedeemReceipt['markets'] = [];
     for (const { market, payout } of resolved) {

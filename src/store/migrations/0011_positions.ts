@@ -8,8 +8,8 @@ import { sql, type Kysely } from 'kysely';
  * - position_cursor: one row, the xid horizon below which every journal transaction is projected.
  * - positions: one row per (account, token) ever held, the state of core/positions.
  * - pnl_series: the realised P&L each account made per hour, the recorded series of pnl-history.
- * - trades by taker and by maker wallet, newest first: a user's trade activity and predictions
- *   (public profiles) read a wallet's trades without scanning every trade.
+ * A wallet's trades (profile activity, predictions) are found through the wallet indexes of
+ * 0012_user_activity_indexes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE ledger_transactions ADD COLUMN xid bigint NOT NULL DEFAULT (pg_current_xact_id()::text::bigint)`.execute(db);
@@ -46,14 +46,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('realized_pnl', money, (c) => c.notNull())
     .addPrimaryKeyConstraint('pnl_series_pk', ['account', 'hour'])
     .execute();
-
-  await sql`CREATE INDEX trades_by_taker_wallet ON trades (taker_wallet, matched_at DESC)`.execute(db);
-  await sql`CREATE INDEX trades_by_maker_wallet ON trades (maker_wallet, matched_at DESC)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`DROP INDEX trades_by_maker_wallet`.execute(db);
-  await sql`DROP INDEX trades_by_taker_wallet`.execute(db);
   await db.schema.dropTable('pnl_series').execute();
   await db.schema.dropTable('positions').execute();
   await db.schema.dropTable('position_cursor').execute();

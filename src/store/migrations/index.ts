@@ -9,6 +9,9 @@ import * as m0008 from './0008_order_listing_index.ts';
 import * as m0009 from './0009_oracle.ts';
 import * as m0010 from './0010_activity_indexes.ts';
 import * as m0011 from './0011_positions.ts';
+import * as m0012 from './0012_user_activity_indexes.ts';
+import * as m0013 from './0013_rewards.ts';
+import * as m0014 from './0014_trade_indexes.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0009_oracle': m0009,
   '0010_activity_indexes': m0010,
   '0011_positions': m0011,
+  '0012_user_activity_indexes': m0012,
+  '0013_rewards': m0013,
+  '0014_trade_indexes': m0014,
 };

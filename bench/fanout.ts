@@ -1,0 +1,208 @@
+/**
+ * Real-time fan-out: `npm run bench -- fanout`. N socket.io-client subscribers (BENCH_SUBSCRIBERS,
+ * default 100,1000,5000) on one token of one market, in this process; the exchange in its own
+ * process (src/cli/main.ts serve, PGlite on disk) under a steady, open-loop order flow
+ * (BENCH_RATE orders per second, default 20, for BENCH_SECONDS, default 5). Each order is a
+ * resting BUY at a price of its own (tick 0.001), so the level it adds names it in the
+ * `orderbook-price-change` that carries it (orders of one group commit share one change).
+ * Measured: the messages delivered per second over all subscribers, and per order and subscriber
+ * the time from the order's acknowledgement (its HTTP response) to the delivery of its change;
+ * negative when the change arrives first (events are published after commit, before the reply).
+ *
+ * The ceiling, in the same run and with the same clients: a bare Socket.IO server in its own
+ * process (bench/fanout-bare-server.ts) broadcasting the very payloads the exchange sent, each at
+ * the moment the exchange's first subscriber received it, each triggered by one HTTP request
+ * whose response is the "acknowledgement".
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { OrderbookPriceChange } from '../src/realtime/messages.ts';
+import { createPublishedEvent } from '../test/helpers/catalogue.ts';
+import { startProcessServer } from '../test/helpers/process-server.ts';
+import { newTrader, orderBody, type Trader } from '../test/helpers/trader.ts';
+
+const SUBSCRIBERS = (process.env.BENCH_SUBSCRIBERS ?? '100,1000,5000').split(',').map(Number);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+/** Orders per run; each at its own price, 0.001 apart, so at most 999. */
+const ORDERS = Math.min(999, RATE * DURATION_S);
+/** How long to wait for the last deliveries once the flow stopped; what has not arrived by then counts as lost. */
+const DRAIN_MS = 30_000;
+const CONNECT_BATCH = 200;
+
+/** Per trigger (order or bare emit): when it was sent and acknowledged, and every arrival of its change over all subscribers. */
+interface Measure {
+  sends: number[];
+  acks: number[];
+  arrivals: number[][];
+  firstSend: number;
+  /** Messages received, over all subscribers. */
+  delivered: number;
+}
+
+interface Row {
+  target: string;
+  subscribers: number;
+  messages: number;
+  'changes delivered': string;
+  perSecond: number;
+  'ack→delivery p50': number;
+  'ack→delivery p99': number;
+  'send→delivery p50': number;
+  'send→delivery p99': number;
+}
+
+/** Connects `count` websocket clients in batches, each made a subscriber by `subscribe`. */
+async function connectClients(url: string, count: number, subscribe: (socket: Socket) => Promise<void>): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (let start = 0; start < count; start += CONNECT_BATCH) {
+    const batch = Array.from({ length: Math.min(CONNECT_BATCH, count - start) }, async () => {
+      const socket = connect(url, { transports: ['websocket'], forceNew: true, reconnection: false });
+      sockets.push(socket);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      await subscribe(socket);
+    });
+    await Promise.all(batch);
+  }
+  return sockets;
+}
+
+/** Records every change's arrival under the triggers it carries. */
+function listen(sockets: Socket[], measure: Measure, triggersOf: (change: OrderbookPriceChange) => number[]): void {
+  for (const socket of sockets) {
+    socket.on('orderbook-price-change', (change: OrderbookPriceChange) => {
+      const now = performance.now();
+      measure.delivered += 1;
+      for (const index of triggersOf(change)) measure.arrivals[index]?.push(now);
+    });
+  }
+}
+
+/**
+ * Sends trigger i at `offsets[i]` ms after the start without waiting for answers (open loop), then
+ * waits until every subscriber has the change of every trigger (or DRAIN_MS passed).
+ */
+async function runFlow(trigger: (index: number) => Promise<void>, offsets: number[], measure: Measure, subscribers: number): Promise<number> {
+  measure.firstSend = performance.now();
+  const pending: Promise<void>[] = [];
+  for (const [index, offset] of offsets.entries()) {
+    const due = measure.firstSend + offset;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    measure.sends[index] = performance.now();
+    pending.push(trigger(index).then(() => void (measure.acks[index] = performance.now())));
+  }
+  await Promise.all(pending);
+  const drainUntil = performance.now() + DRAIN_MS;
+  while (measure.arrivals.some((times) => times.length < subscribers) && performance.now() < drainUntil) await sleep(20);
+  // A loop: spreading half a million arrivals into Math.max overflows the stack.
+  let last = 0;
+  for (const times of measure.arrivals) for (const time of times) if (time > last) last = time;
+  return last;
+}
+
+function row(target: string, subscribers: number, measure: Measure, lastArrival: number): Row {
+  const quantiles = (from: number[]) => {
+    const latencies = measure.arrivals.flatMap((times, index) => times.map((time) => time - from[index]!)).sort((a, b) => a - b);
+    const at = (q: number) => Number((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN).toFixed(1));
+    return [at(0.5), at(0.99)] as const;
+  };
+  const [ackP50, ackP99] = quantiles(measure.acks);
+  const [sendP50, sendP99] = quantiles(measure.sends);
+  const complete = measure.arrivals.reduce((sum, times) => sum + times.length, 0);
+  return {
+    target,
+    subscribers,
+    messages: measure.delivered,
+    'changes delivered': `${complete}/${subscribers * measure.arrivals.length}`,
+    perSecond: Math.round(measure.delivered / ((lastArrival - measure.firstSend) / 1000)),
+    'ack→delivery p50': ackP50,
+    'ack→delivery p99': ackP99,
+    'send→delivery p50': sendP50,
+    'send→delivery p99': sendP99,
+  };
+}
+
+const newMeasure = (triggers: number): Measure => ({ sends: [], acks: [], arrivals: Array.from({ length: triggers }, () => []), firstSend: 0, delivered: 0 });
+
+/** The exchange: N subscribers of token 1, resting BUYs through POST /orders. Returns the payloads it delivered and when the first subscriber got them. */
+async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], trader: Trader, tokenId: string, subscribers: number): Promise<{ row: Row; payloads: OrderbookPriceChange[]; offsets: number[] }> {
+  let baseSeq = -1;
+  const payloads: OrderbookPriceChange[] = [];
+  const sockets = await connectClients(url, subscribers, (socket) =>
+    new Promise((resolve) => {
+      socket.once('orderbook', (snapshot: { seq: number }) => {
+        baseSeq = Math.max(baseSeq, snapshot.seq);
+        resolve();
+      });
+      socket.emit('orderbook-market-connect', [tokenId]);
+    }),
+  );
+  const measure = newMeasure(ORDERS);
+  const offsets: number[] = [];
+  sockets[0]!.on('orderbook-price-change', (change: OrderbookPriceChange) => {
+    payloads.push(change);
+    offsets.push(performance.now() - measure.firstSend);
+  });
+  // Bodies are built before the flow, so the flow measures the exchange, not the client.
+  const bodies = await Promise.all(Array.from({ length: ORDERS }, (_, index) =>
+    orderBody(api, trader, { tokenId, side: 'BUY', price: ((index + 1) / 1000).toFixed(3), size: '1', signed: false })));
+  // Order i rests alone at (i + 1) thousandths: a new bid level at that price is its change.
+  listen(sockets, measure, (change) => change.changes.filter((level) => level.side === 'buy' && level.size !== '0').map((level) => Math.round(Number(level.price) * 1000) - 1));
+  const lastArrival = await runFlow(async (index) => {
+    const response = await trader.call('POST', '/orders', bodies[index]);
+    if (response.status !== 200) throw new Error(`order ${index}: ${response.status} ${JSON.stringify(response.body)}`);
+  }, Array.from({ length: ORDERS }, (_, index) => (index * 1000) / RATE), measure, subscribers);
+  sockets.forEach((socket) => socket.disconnect());
+  return { row: row('exchange', subscribers, measure, lastArrival), payloads, offsets };
+}
+
+/** The ceiling: the same payloads at the same moments, broadcast by a bare Socket.IO server. */
+async function benchBare(url: string, subscribers: number, payloads: OrderbookPriceChange[], offsets: number[]): Promise<Row> {
+  const sockets = await connectClients(url, subscribers, async (socket) => void (await socket.emitWithAck('join')));
+  const measure = newMeasure(payloads.length);
+  const indexOfSeq = new Map(payloads.map((payload, index) => [payload.seq, index]));
+  listen(sockets, measure, (change) => [indexOfSeq.get(change.seq)!]);
+  const lastArrival = await runFlow(async (index) => {
+    const response = await fetch(`${url}/emit`, { method: 'POST', body: JSON.stringify(payloads[index]) });
+    if (response.status !== 204) throw new Error(`emit ${index}: ${response.status}`);
+  }, offsets, measure, subscribers);
+  sockets.forEach((socket) => socket.disconnect());
+  return row('bare Socket.IO', subscribers, measure, lastArrival);
+}
+
+async function startBareServer(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/fanout-bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-fanout-'));
+const server = await startProcessServer({ DATA_DIR: dir });
+const bare = await startBareServer();
+const rows: Row[] = [];
+try {
+  const market = (await createPublishedEvent(server, { tickSize: '0.001' })).markets[0]!;
+  const trader = await newTrader(server, { fund: '1000000' });
+  for (const subscribers of SUBSCRIBERS) {
+    const exchange = await benchExchange(server.url, server, trader, market.tokenId1, subscribers);
+    rows.push(exchange.row);
+    rows.push(await benchBare(bare.url, subscribers, exchange.payloads, exchange.offsets));
+    // Cancel the book's growth between sizes, so every size starts from a similar book.
+    await trader.call('POST', '/orders/cancel-all');
+  }
+} finally {
+  bare.stop();
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`${RATE} orders/s, ${ORDERS} orders per run; perSecond: messages delivered per second; latencies in ms, negative: delivered before the acknowledgement`);
+console.table(rows);

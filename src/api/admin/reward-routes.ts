@@ -1,0 +1,69 @@
+import { Type } from 'typebox';
+import { formatUnits } from '../../core/money.ts';
+import { RewardConfigError, RewardConfigRefused } from '../../rewards/index.ts';
+import { REWARD_TREASURY } from '../../settlement/accounts.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
+import { errorResponses, Uuid } from '../schemas/common.ts';
+import type { TypedApp } from '../typed-app.ts';
+import { MarketRewardDetail, RewardConfigInput } from '../rewards/schemas.ts';
+
+/**
+ * The rewards admin routes (EXTENSIONS.md sections 3 and 5): a market's configuration for a UTC
+ * date, the global pause, and deposits into the reward treasury every payout comes from.
+ */
+export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void {
+  api.put('/admin/markets/:marketId/rewards', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: "Set a market's reward configuration for a UTC date (frozen once its window opens, except enabled)",
+      security: [{ bearer: [] }],
+      params: Type.Object({ marketId: Uuid }),
+      body: RewardConfigInput,
+      response: { 200: MarketRewardDetail, ...errorResponses(400, 401, 404, 409) },
+    },
+  }, async (request) => {
+    try {
+      return await ctx.rewards.putConfig(request.params.marketId, request.body);
+    } catch (error) {
+      if (error instanceof RewardConfigError) throw badRequest(error.message);
+      if (error instanceof RewardConfigRefused) {
+        if (error.reason === 'not-found') throw notFound('market');
+        if (error.reason === 'frozen') throw conflict(error.message);
+        throw new AppError('MARKET_NOT_TRADABLE', error.message);
+      }
+      throw error;
+    }
+  });
+
+  api.post('/admin/rewards/pause', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: 'Pause or resume reward accrual everywhere',
+      security: [{ bearer: [] }],
+      body: Type.Object({ paused: Type.Boolean() }, { additionalProperties: false }),
+      response: { 200: Type.Object({ paused: Type.Boolean() }), ...errorResponses(400, 401) },
+    },
+  }, async (request) => {
+    await ctx.rewards.setPaused(request.body.paused);
+    return { paused: request.body.paused };
+  });
+
+  api.post('/admin/rewards/treasury', {
+    config: { auth: 'admin' },
+    schema: {
+      tags: ['admin'],
+      summary: 'Deposit collateral into the reward treasury',
+      security: [{ bearer: [] }],
+      body: Type.Object({ amount: DisplayAmount }),
+      response: { 200: Type.Object({ balance: DisplayAmountOut }), ...errorResponses(400, 401) },
+    },
+  }, async (request) => {
+    const amount = positiveAmount(request.body.amount);
+    const { balance } = await ctx.settlement.transaction((tx) => ctx.settlement.credit(tx, { account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit' }));
+    return { balance: formatUnits(balance) };
+  });
+}

@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+import { PositionMerges } from '../../portfolio/position-merges.ts';
+import { requireCaller } from '../auth/caller.ts';
+import type { AppContext } from '../context.ts';
+import { errorResponses } from '../schemas/common.ts';
+import { batchResponseSchema, checkPositionBatch, PositionBatchBody, PositionMarketSchema } from '../schemas/position-batch.ts';
+import type { TypedApp } from '../typed-app.ts';
+
+/** SPEC.md section 4.3: mergeable positions and batch merge (API key HMAC). */
+export function registerMergeRoutes(api: TypedApp, ctx: AppContext): void {
+  const merges = new PositionMerges({ db: ctx.store.db, settlement: ctx.settlement });
+
+  api.get('/markets/mergeable-positions', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['portfolio'],
+      summary: 'Active markets where the caller has both outcomes available to merge',
+      security: [{ apiKey: [] }],
+      response: { 200: Type.Array(PositionMarketSchema), ...errorResponses(401) },
+    },
+  }, async (request) => merges.mergeable(requireCaller(request)));
+
+  api.post('/markets/merge-positions/batch', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['portfolio'],
+      summary: 'Merge complete sets back into collateral, every market in one transaction',
+      description: 'No amount is sent: each market merges the smaller of the two available (not order-reserved) token balances.',
+      security: [{ apiKey: [] }],
+      body: PositionBatchBody,
+      response: { 200: batchResponseSchema(['not-mergeable', 'only-one-side', 'not-binary']), ...errorResponses(400, 401) },
+    },
+  }, async (request) => {
+    const caller = requireCaller(request);
+    checkPositionBatch(request.body.marketIds, ctx.config.positionBatchMax);
+    return merges.merge(caller, request.body.marketIds);
+  });
+}

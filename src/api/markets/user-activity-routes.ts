@@ -1,0 +1,66 @@
+import { Type } from 'typebox';
+import type { ActivityType } from '../../store/market-data-activity-repository.ts';
+import { requireCaller } from '../auth/caller.ts';
+import type { AppContext } from '../context.ts';
+import { badRequest } from '../errors.ts';
+import { errorResponses, Nullable, Uuid } from '../schemas/common.ts';
+import type { TypedApp } from '../typed-app.ts';
+import { ActivitySchema, activityOffsetPageSchema, listQuery, offsetPaging } from './activity-routes.ts';
+
+/** SPEC.md section 2: the user variant adds the market's display name and its event. */
+const UserActivitySchema = Type.Object({
+  ...ActivitySchema.properties,
+  displayName: Nullable(Type.String({ description: 'null: show `name`' })),
+  isMultiMarket: Type.Boolean(),
+  eventId: Type.Optional(Nullable(Uuid)),
+  eventName: Type.Optional(Nullable(Type.String())),
+});
+
+const ACTIVITY_TYPES: readonly ActivityType[] = ['BUY', 'SELL', 'SPLIT', 'MERGE', 'REDEEM'];
+
+/** `types` as one comma-separated value or repeated parameters (EXTENSIONS.md section 11); none means all. */
+function parseTypes(values: string[] | undefined): ActivityType[] | undefined {
+  const types = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  const bad = types.find((t) => !ACTIVITY_TYPES.includes(t as ActivityType));
+  if (bad !== undefined) throw badRequest(`types: "${bad}" is not one of ${ACTIVITY_TYPES.join(', ')}`);
+  return types.length === 0 ? undefined : [...new Set(types as ActivityType[])];
+}
+
+/** SPEC.md section 4.3: the caller's activity and how many markets they traded (API key HMAC). */
+export function registerUserActivityRoutes(api: TypedApp, ctx: AppContext): void {
+  const reads = ctx.marketData.userActivity;
+
+  api.get('/markets/user-activity', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['portfolio'],
+      summary: "The caller's trades, splits, merges and redeems",
+      security: [{ apiKey: [] }],
+      querystring: Type.Object({
+        term: Type.Optional(Type.String({ maxLength: 50, description: "case-insensitive partial match on the market's name or slug, or the event's name" })),
+        name: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
+        market: Type.Optional(Uuid),
+        types: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 5, description: 'BUY, SELL, SPLIT, MERGE, REDEEM: comma-separated, or repeated' })),
+        fromTimestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'Unix seconds, inclusive' })),
+        toTimestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'Unix seconds, inclusive' })),
+        ...offsetPaging(10, true),
+      }),
+      response: { 200: activityOffsetPageSchema(UserActivitySchema), ...errorResponses(400, 401) },
+    },
+  }, async (request) => {
+    const caller = requireCaller(request);
+    const { term, name, market, types, fromTimestamp, toTimestamp } = request.query;
+    if (fromTimestamp !== undefined && toTimestamp !== undefined && fromTimestamp > toTimestamp) throw badRequest('fromTimestamp is after toTimestamp');
+    return reads.list(caller.proxyWallet, { term, name, market, types: parseTypes(types), fromTimestamp, toTimestamp }, listQuery(request.query));
+  });
+
+  api.get('/markets/traded-count', {
+    config: { auth: 'apiKey' },
+    schema: {
+      tags: ['portfolio'],
+      summary: 'How many distinct markets the caller has traded in',
+      security: [{ apiKey: [] }],
+      response: { 200: Type.Integer({ minimum: 0 }), ...errorResponses(401) },
+    },
+  }, async (request) => reads.tradedCount(requireCaller(request).proxyWallet));
+}

@@ -1,0 +1,88 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { requireCaller } from '../auth/caller.ts';
+import { errorResponses, Uuid } from '../schemas/common.ts';
+import type { TypedApp } from '../typed-app.ts';
+import { ClaimRateLimiter } from './claim-rate-limit.ts';
+import { ClaimResponse, MarketRewardDetail, PayoutHistoryPage, PublicRewardsMarketPoolPage, QualifyingOrder, RewardsLeaderboardResponse, UserRewardsSummary } from './schemas.ts';
+
+const user = { config: { auth: 'jwtOrApiKey' as const } };
+const userSecurity: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
+/** SPEC.md clamps these limits rather than refusing them. */
+const clamp = (value: number, max: number) => Math.min(value, max);
+
+/** SPEC.md section 4.7: the caller's rewards, the public pools and leaderboard, and claims. */
+export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
+  const reads = ctx.rewards.reads;
+  const limiter = new ClaimRateLimiter(ctx.clock);
+
+  api.get('/rewards/me/summary', {
+    ...user,
+    schema: { tags: ['rewards'], summary: "The caller's rewards: today, yesterday, claimable, lifetime", security: userSecurity, response: { 200: UserRewardsSummary, ...errorResponses(401) } },
+  }, async (request) => reads.summary(requireCaller(request).userId));
+
+  api.get('/rewards/me/qualifying-orders', {
+    ...user,
+    schema: { tags: ['rewards'], summary: "The caller's resting orders that earn rewards now", security: userSecurity, response: { 200: Type.Array(QualifyingOrder), ...errorResponses(401) } },
+  }, async (request) => reads.qualifyingOrders(requireCaller(request).userId));
+
+  api.get('/rewards/me/history', {
+    ...user,
+    schema: {
+      tags: ['rewards'], summary: "The caller's daily payout rows, newest first", security: userSecurity,
+      querystring: Type.Object({
+        page: Type.Integer({ minimum: 1, default: 1 }),
+        limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        total: Type.Boolean({ default: false }),
+      }),
+      response: { 200: PayoutHistoryPage, ...errorResponses(400, 401) },
+    },
+  }, async (request) => reads.history(requireCaller(request).userId, request.query.page, request.query.limit, request.query.total));
+
+  api.get('/rewards/markets/pools', {
+    schema: {
+      tags: ['rewards'], summary: 'Current reward opportunities, grouped by event',
+      querystring: Type.Object({
+        page: Type.Integer({ minimum: 1, default: 1 }),
+        limit: Type.Integer({ minimum: 1, default: 20 }),
+        search: Type.Optional(Type.String({ maxLength: 200 })),
+      }),
+      response: { 200: PublicRewardsMarketPoolPage, ...errorResponses(400) },
+    },
+  }, async (request) => reads.pools(request.query.page, clamp(request.query.limit, 50), request.query.search || undefined));
+
+  api.get('/rewards/markets/:marketId/pool', {
+    schema: {
+      tags: ['rewards'], summary: "A market's current reward opportunity",
+      params: Type.Object({ marketId: Uuid }),
+      response: { 200: MarketRewardDetail, ...errorResponses(400, 404) },
+    },
+  }, async (request) => {
+    const pool = await reads.pool(request.params.marketId);
+    if (!pool) throw notFound('reward opportunity');
+    return pool;
+  });
+
+  api.get('/rewards/leaderboard', {
+    config: { auth: 'optionalUser' },
+    schema: {
+      tags: ['rewards'], summary: 'Makers ranked by reward earnings over UTC reward dates',
+      querystring: Type.Object({
+        window: Type.Union([Type.Literal('24h'), Type.Literal('week'), Type.Literal('all')], { default: '24h' }),
+        page: Type.Integer({ minimum: 1, default: 1 }),
+        limit: Type.Integer({ minimum: 1, default: 20 }),
+      }),
+      response: { 200: RewardsLeaderboardResponse, ...errorResponses(400, 401) },
+    },
+  }, async (request) => reads.leaderboard(request.query.window, request.query.page, clamp(request.query.limit, 100), request.caller?.userId));
+
+  api.post('/rewards/me/claim', {
+    ...user,
+    schema: { tags: ['rewards'], summary: 'Claim every claimable reward row (asynchronous payout)', security: userSecurity, response: { 200: ClaimResponse, ...errorResponses(401, 429) } },
+  }, async (request) => {
+    const caller = requireCaller(request);
+    limiter.check(caller.userId);
+    return ctx.rewards.claims.claim({ userId: caller.userId, proxyWallet: caller.proxyWallet });
+  });
+}

@@ -1,0 +1,113 @@
+import type { Command } from 'commander';
+import type { Activity, PriceHistoryParams, Trade, TradeActivity } from '../client/index.ts';
+import { examples, output, printJson, printTable } from './output.ts';
+import { CliError, clientFor, globals, run } from './sdk-client.ts';
+
+/** A whole number option, or a local usage error (exit 2) naming the flag. */
+function count(flag: string, value: string): number {
+  if (!/^[0-9]+$/.test(value)) throw new CliError(`${flag} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+/** Rows of an async iterator, at most `max` of them. */
+async function take<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {
+  const rows: T[] = [];
+  if (max <= 0) return rows;
+  for await (const item of items) {
+    rows.push(item);
+    if (rows.length >= max) break;
+  }
+  return rows;
+}
+
+const side = (taker: number) => (taker === 0 ? 'BUY' : 'SELL');
+const secondsIso = (seconds: number) => new Date(seconds * 1000).toISOString();
+const microsIso = (micros: number) => new Date(Math.floor(micros / 1000)).toISOString();
+
+const printTrades = (trades: Trade[]) => printTable(trades.map((t) => ({ ...t, side: side(t.side), time: secondsIso(t.matchedAt) })), ['time', 'id', 'market', 'side', 'price', 'size', 'status']);
+const activityRow = (a: TradeActivity) => ({ ...a, time: microsIso(a.matchedAt), trader: a.displayName ?? (a.anonymous ? 'Anonymous' : a.userId), market: a.marketDisplayName ?? a.marketName });
+const activityLine = (a: TradeActivity) => {
+  const row = activityRow(a);
+  return `${row.time}  ${row.trader}  ${a.side} ${a.size} ${a.outcome ?? ''} @ ${a.price}  ${row.market ?? ''}`;
+};
+const printActivity = (rows: TradeActivity[]) => printTable(rows.map(activityRow), ['time', 'trader', 'side', 'size', 'outcome', 'price', 'market']);
+const printMarketActivity = (rows: Activity[]) => printTable(rows.map((a) => ({ ...a, time: secondsIso(a.timestamp), wallet: a.proxy_address })), ['time', 'type', 'wallet', 'amount', 'price', 'fee', 'name']);
+
+/** Public market data through the SDK: trades, price history, market activity, holders, event positions. */
+export function registerMarketDataCommands(program: Command): void {
+  program.command('trades').description('recent trades, newest first; --activity for confirmed trades with trader and market, --follow to stream them')
+    .option('--market <marketId>', 'one market only (raw trades)')
+    .option('--user <address>', 'trades where this proxy wallet was maker or taker (raw trades)')
+    .option('--activity', 'confirmed trades with trader, market and event')
+    .option('--event <eventId>', 'one event only (--activity, --follow)')
+    .option('--follow', 'print confirmed trades as they happen, until interrupted')
+    .option('--limit <n>', 'how many rows', '20')
+    .addHelpText('after', examples(['pmx trades --market 6f1c…', 'pmx trades --activity --event 0b6e… --limit 50 --json', 'pmx trades --follow']))
+    .action(run(async (options: { market?: string; user?: string; activity?: boolean; event?: string; follow?: boolean; limit: string }, command: Command) => {
+      const client = clientFor(command);
+      const json = !!globals(command).json;
+      const limit = count('--limit', options.limit);
+      if (options.follow) {
+        const feed = client.trades.follow(options.event ? { eventId: options.event } : {});
+        process.once('SIGINT', () => feed.close());
+        await feed.subscribed();
+        console.error(`following the trades of ${options.event ? `event ${options.event}` : 'every market'} (Ctrl-C to stop)`);
+        // One JSON object per line (for `jq`), or one aligned-enough line per trade.
+        for await (const row of feed) console.log(json ? JSON.stringify(row) : activityLine(row));
+        return;
+      }
+      if (options.activity) {
+        const rows = await take(client.trades.allActivity({ limit: Math.min(limit, 100), ...(options.event ? { eventId: options.event } : {}) }), limit);
+        output(json, rows, () => printActivity(rows));
+        return;
+      }
+      const rows = await take(client.trades.all({ limit: Math.min(limit, 500), ...(options.market ? { market: options.market } : {}), ...(options.user ? { user: options.user } : {}) }), limit);
+      output(json, rows, () => printTrades(rows));
+    }));
+
+  program.command('history <tokenId>').description("a token's price history, one point per --fidelity minutes")
+    .option('--interval <interval>', '1H, 6H, 1D, 1W, 1M or ALL', '1D')
+    .option('--fidelity <minutes>', 'minutes per point', '60')
+    .addHelpText('after', examples(['pmx history 1234…', 'pmx history 1234… --interval 1W --fidelity 1440 --json']))
+    .action(run(async (tokenId: string, options: { interval: string; fidelity: string }, command: Command) => {
+      const params = { token: tokenId, interval: options.interval.toUpperCase() as PriceHistoryParams['interval'], fidelity: count('--fidelity', options.fidelity), limit: 1440 };
+      const points = await take(clientFor(command).book.allHistory(params), Infinity);
+      output(!!globals(command).json, points, () => printTable(points.map((p) => ({ time: secondsIso(p.t), price: p.p })), ['time', 'price']));
+    }));
+
+  program.command('activity [marketId]').description("every market's trades, or one market's trades, splits, merges and redeems")
+    .option('--type <type>', 'BUY or SELL (every market); SPLIT, MERGE or REDEEM (one market)')
+    .option('--wallet <address>', "one party's proxy wallet (one market)")
+    .option('--limit <n>', 'how many rows', '20')
+    .addHelpText('after', examples(['pmx activity', 'pmx activity 6f1c… --type REDEEM --json']))
+    .action(run(async (marketId: string | undefined, options: { type?: string; wallet?: string; limit: string }, command: Command) => {
+      const client = clientFor(command);
+      const limit = count('--limit', options.limit);
+      const type = options.type?.toUpperCase();
+      const rows = await take(marketId
+        ? client.markets.allActivityOf(marketId, { limit: Math.min(limit, 100), ...(type ? { type: type as 'SPLIT' } : {}), ...(options.wallet ? { proxyAddress: options.wallet } : {}) })
+        : client.markets.allActivity({ limit: Math.min(limit, 100), ...(type ? { type: type as 'BUY' } : {}) }), limit);
+      output(!!globals(command).json, rows, () => printMarketActivity(rows));
+    }));
+
+  program.command('holders <market>').description('top holders of each outcome of a market (id or slug)')
+    .option('--limit <n>', 'holders per outcome', '12')
+    .addHelpText('after', examples(['pmx holders demo-btc-above-150k', 'pmx holders 6f1c… --limit 3 --json']))
+    .action(run(async (market: string, options: { limit: string }, command: Command) => {
+      const holders = await clientFor(command).markets.holders(market, { limit: count('--limit', options.limit) });
+      output(!!globals(command).json, holders, () => {
+        for (const outcome of [holders.outcome1, holders.outcome2]) {
+          console.log(`${outcome.label}:`);
+          printTable(outcome.holders.map((h) => ({ ...h, holder: h.name ?? h.walletShort ?? h.userId })), ['rank', 'holder', 'shares']);
+        }
+      });
+    }));
+
+  program.command('event-positions <eventId> <userIds...>').description("1 to 50 users' positions in an event's markets")
+    .addHelpText('after', examples(['pmx event-positions 0b6e… 5d1a… 9c2f… --json']))
+    .action(run(async (eventId: string, userIds: string[], _options: unknown, command: Command) => {
+      const positions = await clientFor(command).events.positions(eventId, userIds);
+      if (globals(command).json) return printJson(positions);
+      printTable(positions.flatMap((u) => u.positions.map((p) => ({ user: u.userId, ...p, market: p.title ?? p.market_uuid }))), ['user', 'market', 'outcome', 'amount', 'current']);
+    }));
+}

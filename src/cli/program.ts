@@ -1,0 +1,101 @@
+import { Command } from 'commander';
+import { loadConfig } from '../config.ts';
+import { registerAdminCommands } from './admin-commands.ts';
+import type { DemoMakers } from './demo-makers.ts';
+import { registerMarketDataCommands } from './market-data-commands.ts';
+import { registerOracleCommands } from './oracle-commands.ts';
+import { examples } from './output.ts';
+import { registerTraderCommands } from './trader-commands.ts';
+
+/**
+ * Every `pmx` command: server, operator and trader. Configuration flags (`--port 4000`,
+ * `--data-dir ./x`) override the environment. Built by a function so tests can walk the commands.
+ */
+export function buildProgram(): Command {
+  const program = new Command('pmx').description('Prediction-market exchange: server, operator and trader commands')
+    .option('--url <url>', 'exchange URL for client commands (default PMX_URL, the saved login, or http://127.0.0.1:3000)')
+    .option('--admin-token <token>', 'operator token for admin commands (default ADMIN_TOKEN)')
+    .option('--json', 'print JSON instead of tables');
+
+  program
+    .command('serve', { isDefault: true })
+    .description('run the exchange (REST, Socket.IO, engine, jobs) on the configured store')
+    .option('--demo', 'seed a demo exchange and print its admin token')
+    .addHelpText('after', examples(['pmx serve --port 4000', 'ADMIN_TOKEN=… DATABASE_URL=postgresql://… pmx serve', 'pmx serve --demo']))
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (options: { demo?: boolean }) => {
+      // Loaded here, not at the top: client commands should not pay for the server's modules.
+      const { startServer } = await import('../server.ts');
+      const { demoBanner, demoConfig, seedDemo } = await import('./demo.ts');
+      const { startDemoMakers } = await import('./demo-makers.ts');
+      const loaded = loadConfig({ argv: process.argv.slice(2) });
+      const { config, generatedAdminToken } = options.demo ? demoConfig(loaded) : { config: loaded, generatedAdminToken: undefined };
+      const server = await startServer(config);
+      server.app.log.info(`exchange listening on ${server.url} (API ${server.url}/api/v1, docs ${server.url}/docs)`);
+      let makers: DemoMakers | undefined;
+      if (options.demo) {
+        const seeded = await seedDemo(server.ctx);
+        console.log(demoBanner(server.url, config.adminToken!, generatedAdminToken !== undefined, seeded));
+        makers = await startDemoMakers(server.url, config.adminToken!, { logger: server.app.log });
+      }
+      const stop = async () => {
+        await makers?.stop();
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations and exit')
+    .addHelpText('after', examples(['DATABASE_URL=postgresql://… pmx migrate']))
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async () => {
+      const { openStore } = await import('../store/database.ts');
+      const { migrateToLatest } = await import('../store/migrate.ts');
+      const config = loadConfig({ argv: process.argv.slice(2) });
+      const store = await openStore(config);
+      const applied = await migrateToLatest(store.db);
+      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date');
+      await store.close();
+    });
+
+  program
+    .command('audit')
+    .description('check every ledger invariant; exits 1 and names each broken one')
+    .addHelpText('after', examples(['pmx audit --data-dir ./data']))
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async () => {
+      const { openStore } = await import('../store/database.ts');
+      const { migrateToLatest } = await import('../store/migrate.ts');
+      const { auditLedger, expectedOrderLocks } = await import('../settlement/index.ts');
+      const { addBondLocks } = await import('../oracle/bond-locks.ts');
+      const config = loadConfig({ argv: process.argv.slice(2) });
+      const store = await openStore(config);
+      let ok = false;
+      try {
+        await migrateToLatest(store.db);
+        const report = await auditLedger(store.db, await addBondLocks(store.db, await expectedOrderLocks(store.db)));
+        ok = report.ok;
+        const { balances, markets, transactions, blocks } = report.counts;
+        console.log(`audited ${balances} balances, ${markets} markets, ${transactions} transactions, ${blocks} blocks`);
+        for (const v of report.violations) console.error(`BROKEN ${v.invariant}: ${v.detail}`);
+        console.log(report.ok ? 'every invariant holds' : `${new Set(report.violations.map((v) => v.invariant)).size} invariant(s) broken`);
+      } finally {
+        await store.close();
+      }
+      // Explicitly: PGlite's runtime resets process.exitCode when it shuts down.
+      process.exit(ok ? 0 : 1);
+    });
+
+  registerTraderCommands(program);
+  registerMarketDataCommands(program);
+  registerOracleCommands(program);
+  registerAdminCommands(program);
+  return program;
+}

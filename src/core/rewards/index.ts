@@ -1,0 +1,3 @@
+export * from './scoring.ts';
+export * from './split.ts';
+export * from './window.ts';

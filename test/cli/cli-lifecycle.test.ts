@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Command } from 'commander';
+import { buildProgram } from '../../src/cli/program.ts';
+import { adminClient, publishedMarkets, traderClient } from '../client/helpers.ts';
+import { killPrograms, runProgram } from '../helpers/program.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { pmxRunner } from './pmx.ts';
+
+/** Every command and subcommand of the program, with its full name. */
+function commands(command: Command, prefix = ''): { name: string; command: Command }[] {
+  return command.commands.flatMap((sub) => {
+    const name = `${prefix}${sub.name()}`;
+    return [{ name, command: sub }, ...commands(sub, `${name} `)];
+  });
+}
+
+describe('the CLI: a market from creation to redemption, through child processes with --json', () => {
+  let server: TestServer;
+  let dir: string;
+  let pmx: ReturnType<typeof pmxRunner>['pmx'];
+  let json: ReturnType<typeof pmxRunner>['json'];
+
+  before(async () => {
+    server = await startTestServer();
+    dir = mkdtempSync(join(tmpdir(), 'pmx-lifecycle-'));
+    ({ pmx, json } = pmxRunner(server, dir));
+  });
+  after(async () => {
+    killPrograms();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates, publishes, credits, trades, reads market data, resolves through the oracle and redeems', async () => {
+    const event = await json(['events', 'create', 'Lifecycle event', '--market', 'Rain', '--publish']);
+    const market = event.markets[0];
+    const maker = await json(['login', '--store-key'], { WHO: 'maker' });
+    const taker = await json(['login'], { WHO: 'taker' });
+    await json(['credit', maker.address, '100']);
+    await json(['credit', taker.address, '100']);
+    await json(['order', 'buy', market.tokenId1, '0.6', '10'], { WHO: 'maker' });
+    assert.equal((await json(['order', 'buy', market.tokenId2, '0.4', '10', '--type', 'FAK'], { WHO: 'taker' })).status, 'EXECUTED');
+    await server.ctx.trading.engine.settle();
+
+    const trades = await json(['trades', '--market', market.id]);
+    assert.deepEqual(trades.map((t: any) => [t.tokenId, t.side, t.price, t.size, t.status]), [[market.tokenId2, 0, '0.4', '10', 'CONFIRMED']]);
+    const activity = await json(['trades', '--activity', '--event', event.id]);
+    assert.deepEqual(activity.map((a: any) => [a.userId, a.side, Number(a.size)]), [[taker.userId, 'bought', 10]]);
+    const history = await json(['history', market.tokenId1, '--interval', '1H', '--fidelity', '1']);
+    assert.deepEqual(history.map((p: any) => p.p), ['0.6']);
+    const holders = await json(['holders', market.slug]);
+    assert.deepEqual(holders.outcome1.holders.map((h: any) => [h.userId, h.shares]), [[maker.userId, 10]]);
+    const marketActivity = await json(['activity', market.id]);
+    assert.deepEqual(marketActivity.map((a: any) => a.type), ['BUY', 'BUY']);
+    const positions = await json(['event-positions', event.id, maker.userId, taker.userId]);
+    assert.deepEqual(positions.map((u: any) => u.positions.map((p: any) => [p.tokenId, p.amount])), [[[market.tokenId1, '10']], [[market.tokenId2, '10']]]);
+    assert.match((await pmx(['trades', '--market', market.id])).stdout, /BUY\s+0\.4\s+10\s+CONFIRMED/);
+
+    assert.equal((await json(['oracle', 'status', market.id])).status, 'UNPROPOSED');
+    assert.equal((await json(['oracle', 'propose', market.id, 'yes', '--operator'])).status, 'PROPOSED');
+    assert.equal((await json(['oracle', 'dispute', market.id], { WHO: 'taker' })).status, 'DISPUTED');
+    const decided = await json(['oracle', 'decide', market.id, 'YES']);
+    assert.deepEqual([decided.status, decided.finalOutcome], ['RESOLVED', 'YES']);
+
+    assert.deepEqual((await json(['redeem', '--list'], { WHO: 'maker' })).map((r: any) => r.marketId), [market.id]);
+    const before = Number((await json(['balance'], { WHO: 'maker' })).collateral.balance);
+    assert.deepEqual((await json(['redeem', '--all'], { WHO: 'maker' })).included, [market.id]);
+    assert.equal(Number((await json(['balance'], { WHO: 'maker' })).collateral.balance), before + 10, 'YES pays 1 per token');
+    assert.deepEqual((await json(['redeem', market.id], { WHO: 'taker' })).included, [market.id]);
+    assert.deepEqual((await json(['redeem', '--all'], { WHO: 'taker' })).included, []);
+  });
+
+  it('streams confirmed trades with trades --follow --json until interrupted', async () => {
+    const { event, markets: [market] } = await publishedMarkets(adminClient(server));
+    const follow = runProgram('src/cli/main.ts', ['trades', '--follow', '--event', event.id, '--json'], { PMX_URL: server.url, PMX_CONFIG: join(dir, 'follower.json') });
+    await follow.errorLine(/^following the trades of event /);
+    const [maker, taker] = await Promise.all([traderClient(server, '100'), traderClient(server, '100')]);
+    await maker.orders.place({ tokenId: market!.tokenId1, side: 'BUY', price: '0.25', size: '8' });
+    await taker.orders.place({ tokenId: market!.tokenId2, side: 'BUY', price: '0.75', size: '8', type: 'FAK' });
+    const row = JSON.parse(await follow.line(/^\{/));
+    assert.deepEqual([row.marketId, row.side, Number(row.size), Number(row.price)], [market!.id, 'bought', 8, 0.75]);
+    follow.interrupt();
+    await follow.exit();
+  });
+
+  it('refuses bad input locally (exit 2) and passes server refusals on (exit 1)', async () => {
+    await json(['login'], { WHO: 'someone' });
+    const cases: [string[], number, RegExp, string?][] = [
+      [['oracle', 'propose', '00000000-0000-4000-8000-000000000000', 'MAYBE', '--operator'], 2, /YES, NO or TIE/],
+      [['redeem'], 2, /name market ids/, 'someone'],
+      [['trades', '--limit', 'ten'], 2, /--limit must be a whole number/],
+      [['oracle', 'dispute', '00000000-0000-4000-8000-000000000000'], 2, /not logged in/],
+      [['holders', 'no-such-market'], 1, /404 NOT_FOUND/],
+      [['oracle', 'status', 'not-a-uuid'], 1, /400 VALIDATION_FAILED/],
+      [['history', '123', '--interval', '1D'], 1, /404 NOT_FOUND/],
+    ];
+    const results = await Promise.all(cases.map(([args, , , who = 'nobody']) => pmx(args, { WHO: who })));
+    cases.forEach(([args, code, message], i) => {
+      assert.equal(results[i]!.code, code, `${args.join(' ')}: ${results[i]!.stderr}`);
+      assert.match(results[i]!.stderr, message);
+    });
+  });
+
+  it('has examples in the --help of every command', () => {
+    const all = commands(buildProgram());
+    assert.ok(all.length > 20);
+    for (const { name, command } of all) {
+      let help = '';
+      command.configureOutput({ writeOut: (text) => { help += text; } });
+      command.outputHelp();
+      assert.match(help, /Examples:\n {2}\$ .*pmx /, `pmx ${name} --help has no examples`);
+    }
+  });
+});

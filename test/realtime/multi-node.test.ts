@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { OrderbookPriceChange } from '../../src/realtime/messages.ts';
+import type { BookLevel, BookSnapshot } from '../../src/realtime/types.ts';
+import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
+import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
+import { expectError, get } from '../helpers/http.ts';
+import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import { signedRequest } from '../helpers/auth-client.ts';
+import { newTrader, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
+import { applyLevelChange, connectInbox, levels, redisReachable, type Inbox, type Received } from './helpers.ts';
+
+const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
+const skip = !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL} (set DATABASE_URL)` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
+
+/** Reads the inbox until `done` holds for what was read, and returns it all. */
+async function readUntil(inbox: Inbox, done: (read: Received[]) => boolean): Promise<Received[]> {
+  const read: Received[] = [];
+  while (!done(read)) read.push(await inbox.next());
+  return read;
+}
+
+const withoutTimestamp = ({ timestamp: _timestamp, ...book }: Record<string, unknown>) => book;
+
+describe('two server processes on one PostgreSQL and one Redis', { skip, timeout: 120_000 }, () => {
+  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let nodeA: ProcessServer;
+  let nodeB: ProcessServer;
+  let market: PublishedMarket;
+  let maker: Trader;
+  let taker: Trader;
+  const inboxes: Inbox[] = [];
+
+  before(async () => {
+    database = await createScratchDatabase(POSTGRES_URL);
+    const env = { DATABASE_URL: database.url, REDIS_URL };
+    // A starts first and takes the engine lock; B serves reads and the real-time feeds.
+    nodeA = await startProcessServer(env);
+    nodeB = await startProcessServer(env);
+    market = (await createPublishedEvent(nodeA)).markets[0]!;
+    [maker, taker] = [await newTrader(nodeA, { fund: '1000' }), await newTrader(nodeA, { fund: '1000' })];
+  });
+  after(async () => {
+    inboxes.forEach((inbox) => inbox.close());
+    await nodeB?.stop();
+    await nodeA?.stop();
+    await database?.drop();
+  });
+
+  const connect = async (...args: Parameters<typeof connectInbox>): Promise<Inbox> => {
+    const inbox = await connectInbox(...args);
+    inboxes.push(inbox);
+    return inbox;
+  };
+  const restBook = async (node: ProcessServer, tokenId: string) => (await get(node.api(`/order-book/book?token_id=${tokenId}`))).body;
+
+  it('a subscriber on node B follows the books and its user updates caused by orders placed through node A', async () => {
+    const tokens = [market.tokenId1, market.tokenId2];
+    const feed = await connect(nodeB.url);
+    const makerFeed = await connect(nodeB.url, '/user', { token: maker.session.token });
+    const takerFeed = await connect(nodeB.url, '/user', { token: taker.session.token });
+
+    feed.emit('orderbook-market-connect', tokens);
+    const first = [await feed.expect('orderbook'), await feed.expect('orderbook')];
+    assert.deepEqual(first.map((snapshot) => snapshot.asset_id), tokens);
+    for (const snapshot of first) {
+      const { seq: _seq, ...book } = snapshot;
+      assert.deepEqual(withoutTimestamp(book), withoutTimestamp(await restBook(nodeB, snapshot.asset_id)));
+    }
+
+    // Through node A: two resting BUYs of the maker, a taker BUY of token 2 that mints against
+    // the first (0.40 + 0.60), and a cancel.
+    const resting = await placeOrder(nodeA, maker, { tokenId: market.tokenId1, side: 'BUY', price: '0.40', size: '10', signed: false });
+    const other = await placeOrder(nodeA, maker, { tokenId: market.tokenId2, side: 'BUY', price: '0.30', size: '5', signed: false });
+    const taking = await placeOrder(nodeA, taker, { tokenId: market.tokenId2, side: 'BUY', price: '0.60', size: '4', signed: false });
+    assert.deepEqual([resting.status, other.status, taking.status], [200, 200, 200]);
+    assert.equal((await maker.call('POST', `/orders/${other.body.id}/cancel`)).status, 200);
+
+    // Node B runs no engine: order commands are 503 there, and nothing changes.
+    const onB = await orderBody(nodeB, taker, { tokenId: market.tokenId1, side: 'BUY', price: '0.10', size: '1', signed: false });
+    expectError(await signedRequest(nodeB, taker.creds, 'POST', '/orders', onB), 503, 'SERVICE_UNAVAILABLE');
+
+    // Asking again ends the stream: every change published before is read ahead of the fresh snapshots.
+    feed.emit('orderbook-market-connect', tokens);
+    const stream = await readUntil(feed, (read) => read.filter((m) => m.event === 'orderbook').length === 2);
+    const last = stream.filter((m) => m.event === 'orderbook').map((m) => m.payload as BookSnapshot);
+    for (const [index, tokenId] of tokens.entries()) {
+      const bids = new Map(first[index]!.bids.map((level) => [level.price, level.size]));
+      const asks = new Map(first[index]!.asks.map((level) => [level.price, level.size]));
+      let seq = first[index]!.seq;
+      for (const message of stream.filter((m) => m.event === 'orderbook-price-change' && m.payload.asset_id === tokenId)) {
+        const change = message.payload as OrderbookPriceChange;
+        assert.equal(change.seq, seq + 1, 'seq is contiguous');
+        change.changes.forEach((level) => applyLevelChange(level.side === 'buy' ? bids : asks, level));
+        seq = change.seq;
+      }
+      const final = last[index]!;
+      assert.ok(seq > first[index]!.seq, 'the orders changed the book');
+      const priceAndSize = (book: BookLevel[]) => book.map(({ price, size }) => ({ price, size }));
+      assert.deepEqual([seq, levels(bids, 'buy'), levels(asks, 'sell')], [final.seq, priceAndSize(final.bids), priceAndSize(final.asks)]);
+      const [onB, onA] = [await restBook(nodeB, tokenId), await restBook(nodeA, tokenId)];
+      assert.deepEqual([final.hash, onB.hash], [onA.hash, onA.hash]);
+      assert.deepEqual(withoutTimestamp(onB), withoutTimestamp(onA));
+      const lastPrice = stream.filter((m) => m.event === 'last-trade-price' && m.payload.asset_id === tokenId).at(-1)?.payload;
+      const [priceOnB, priceOnA] = [await get(nodeB.api(`/order-book/last-trade-price?token_id=${tokenId}`)), await get(nodeA.api(`/order-book/last-trade-price?token_id=${tokenId}`))];
+      assert.deepEqual([priceOnB.status, priceOnB.body], [200, priceOnA.body]);
+      assert.deepEqual({ price: lastPrice.price, side: lastPrice.side }, priceOnB.body);
+    }
+    // The maker's BUY of token 1 rests with 6 left; the token 2 book is its mirror.
+    assert.deepEqual(last[0]!.bids, [{ price: '0.4', size: '6', numOrders: 1 }]);
+
+    const makerEvents = await readUntil(makerFeed, (read) =>
+      read.some((m) => m.event === 'trade-update' && m.payload.status === 'CONFIRMED') && read.some((m) => m.event === 'order-update' && m.payload.type === 'CANCELLATION'));
+    const takerEvents = await readUntil(takerFeed, (read) => read.some((m) => m.event === 'trade-update' && m.payload.status === 'CONFIRMED'));
+    const orderUpdates = (events: Received[]) => events.filter((m) => m.event === 'order-update').map((m) => [m.payload.type, m.payload.order.id, m.payload.order.status]);
+    const tradeUpdates = (events: Received[]) => events.filter((m) => m.event === 'trade-update').map((m) => [m.payload.id, m.payload.status]);
+    assert.deepEqual(orderUpdates(makerEvents), [
+      ['PLACEMENT', resting.body.id, 'PENDING'],
+      ['PLACEMENT', other.body.id, 'PENDING'],
+      ['UPDATE', resting.body.id, 'EXECUTING'],
+      ['CANCELLATION', other.body.id, 'CANCELLED'],
+    ]);
+    assert.ok(orderUpdates(takerEvents).every(([, id]) => id === taking.body.id), 'the taker hears of its own order only');
+    const trades = tradeUpdates(makerEvents);
+    assert.deepEqual(trades.map(([, status]) => status), ['MATCHED', 'MINED', 'CONFIRMED']);
+    assert.deepEqual(tradeUpdates(takerEvents), trades, 'both parties get every status of the one trade');
+  });
+
+  it('node B answers REST books of unknown tokens with 404, as node A does', async () => {
+    for (const node of [nodeA, nodeB]) {
+      expectError(await get(node.api('/order-book/book?token_id=123')), 404, 'NOT_FOUND');
+      expectError(await get(node.api('/order-book/last-trade-price?token_id=123')), 404, 'NOT_FOUND');
+    }
+  });
+
+  it('an event published through node B reaches the engine on node A and trades there', async () => {
+    const published = (await createPublishedEvent(nodeB)).markets[0]!;
+    // The change travels over Redis after node B committed it: wait (bounded) for node A's book.
+    let book = await get(nodeA.api(`/order-book/book?token_id=${published.tokenId1}`));
+    for (let attempt = 0; book.status === 404 && attempt < 50; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      book = await get(nodeA.api(`/order-book/book?token_id=${published.tokenId1}`));
+    }
+    assert.equal(book.status, 200, 'node A has the market published through node B');
+    const placed = await placeOrder(nodeA, maker, { tokenId: published.tokenId1, side: 'BUY', price: '0.25', size: '2', signed: false });
+    assert.equal(placed.status, 200);
+    assert.equal((await restBook(nodeB, published.tokenId1)).bids[0]?.price, '0.25');
+  });
+
+  it('without the engine node, node B answers books with 503 and subscriptions with SERVICE_UNAVAILABLE, never a stale book', async () => {
+    await nodeA.stop();
+    expectError(await get(nodeB.api(`/order-book/book?token_id=${market.tokenId1}`)), 503, 'SERVICE_UNAVAILABLE');
+    expectError(await get(nodeB.api(`/order-book/last-trade-price?token_id=${market.tokenId1}`)), 503, 'SERVICE_UNAVAILABLE');
+    const feed = await connect(nodeB.url);
+    feed.emit('orderbook-market-connect', [market.tokenId1]);
+    const refusal = await feed.expect('subscription-error');
+    assert.deepEqual([refusal.code, refusal.tokenIds], ['SERVICE_UNAVAILABLE', [market.tokenId1]]);
+  });
+});
