@@ -55,6 +55,11 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   const options: FastifyServerOptions = {
     loggerInstance: ctx.logger,
     bodyLimit: 1024 * 1024,
+    // Path parameters up to 500 characters reach their routes (slugs are up to 120, profile names
+    // are looked up as given: an unknown one is 404); the router's own errors (a longer parameter,
+    // a malformed URL) get the error-catalogue body instead of Fastify's.
+    routerOptions: { maxParamLength: 500 },
+    frameworkErrors: errorHandler,
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();

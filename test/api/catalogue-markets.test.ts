@@ -84,6 +84,16 @@ describe('GET /markets/{id_or_slug} and its volume', () => {
     assert.equal((await get(server.api(`/markets/${draft.slug}`), server.adminHeaders)).body.status, 'DRAFT');
   });
 
+  it('reads a market by a slug of 120 characters, and answers overlong or malformed paths with the error body', async () => {
+    const { event } = await createPublishedEvent(server);
+    const slug = 's'.repeat(120);
+    const created = await post(server.api(`/admin/events/${event.id}/markets`), { name: 'Long slug', slug }, server.adminHeaders);
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.equal((await get(server.api(`/markets/${slug}`), server.adminHeaders)).body.id, created.body.id);
+    expectError(await get(server.api(`/markets/${'s'.repeat(501)}`)), 400, 'VALIDATION_FAILED');
+    expectError(await get(server.api('/markets/%E0%A4%A')), 400, 'VALIDATION_FAILED');
+  });
+
   it('sums taker notional for all-time and last-24h volume, leaving failed trades out', async () => {
     const { event, markets: [market] } = await createPublishedEvent(server);
     const now = server.ctx.clock.nowMs();

@@ -119,6 +119,8 @@ describe('public profiles', () => {
   it('is 404 for unknown names and anonymous users, and never shows a wallet', async () => {
     for (const path of ['summary', 'pnl-history?range=1D', 'positions?status=active', 'activity']) {
       expectError(await profile('nobody_here', path), 404, 'NOT_FOUND');
+      // Longer than any display name (and than Fastify's default 100-character path parameter).
+      expectError(await profile('n'.repeat(150), path), 404, 'NOT_FOUND');
       expectError(await profile('dave_anon', path), 404, 'NOT_FOUND');
       const text = JSON.stringify(await ok('Alice_P', path)).toLowerCase();
       for (const t of [alice, bob, carol]) {

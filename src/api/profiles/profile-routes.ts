@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { errorResponses } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 
-const Name = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, description: 'public display name, any letter case' }) });
+const Name = Type.Object({ name: Type.String({ minLength: 1, description: 'public display name, any letter case; an unknown one is 404' }) });
 const SideSchema = Type.Union([Type.Literal('SIDE_A'), Type.Literal('SIDE_B')]);
 
 const positionFields = {
