@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { parseUnits } from '../../src/core/money.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { bearer } from '../helpers/auth-client.ts';
 import { expectError, get, post } from '../helpers/http.ts';
@@ -71,7 +72,8 @@ describe('portfolio: user positions and value', () => {
     assert.deepEqual([body.first, body.last, body.limit, body.total], [1, 2, 10, 2]);
     assert.deepEqual(summary(body.data), [
       [m1.id, m1.tokenId1, '10', '0.568', '0.55', '5.5', '5.68', '-0.18'],
-      [m1.id, m1.tokenId2, '6', '0.501111', '0.45', '2.7', '3.006667', '-0.306667'],
+      // initial is amount × acquisitionPrice (EXTENSIONS.md 11): 6 × 0.501111, under the exact basis 3.006667.
+      [m1.id, m1.tokenId2, '6', '0.501111', '0.45', '2.7', '3.006666', '-0.306666'],
     ]);
     assert.deepEqual(summary((await positions(bob)).body.data), [
       [m2.id, m2.tokenId1, '1', '0.5', '0.5', '0.5', '0.5', '0'],
@@ -79,6 +81,11 @@ describe('portfolio: user positions and value', () => {
       [m1.id, m1.tokenId2, '6', '0.404', '0.45', '2.7', '2.424', '0.276'],
     ]);
     assert.deepEqual(summary((await positions(carol)).body.data), [[m1.id, m1.tokenId1, '2', '0.55225', '0.55', '1.1', '1.1045', '-0.0045']]);
+    // What a client may recompute from the strings: initial = amount × acquisitionPrice, current = amount × latest.
+    for (const row of [...body.data, ...(await positions(bob)).body.data]) {
+      const [amount, acquisition, latest] = [row.amount, row.acquisitionPrice, row.latest].map((v: string) => parseUnits(v)!) as [bigint, bigint, bigint];
+      assert.deepEqual([parseUnits(row.initial), parseUnits(row.current)], [(amount * acquisition) / 1_000_000n, (amount * latest) / 1_000_000n], JSON.stringify(row));
+    }
     await expectAuditClean(server);
   });
 

@@ -65,8 +65,9 @@ describe('positions: average cost and realised P&L', () => {
     // the split adds 20 at 0.5 (10); the merge closes at 0.5 each: 47.5 − 47.6 = −0.1
     assert.deepEqual([t.amount, t.costBasis, t.realizedPnl], [0n, 0n, 22_200_000n]);
     assert.equal(valuePosition(s, 600_000n).acquisitionPriceMicros, 501_333n);
-    assert.deepEqual(valuePosition(s, 600_000n), { acquisitionPriceMicros: 501_333n, current: 45_000_000n, initial: 37_600_000n, return: 7_400_000n });
-    assert.equal(totalPnl(s, 600_000n), 22_300_000n + 7_400_000n);
+    // initial is amount × acquisitionPrice (EXTENSIONS.md 11): 75 × 0.501333, not the exact basis 37.6.
+    assert.deepEqual(valuePosition(s, 600_000n), { acquisitionPriceMicros: 501_333n, current: 45_000_000n, initial: 37_599_975n, return: 7_400_025n });
+    assert.equal(totalPnl(s, 600_000n), 22_300_000n + 45_000_000n - 37_600_000n);
   });
 
   it('refuses to dispose of more than is held, and empty events', () => {
@@ -95,6 +96,11 @@ describe('positions: average cost and realised P&L', () => {
         assert.equal(s.realizedPnl, ref.received - ref.paid);
       }
       assert.equal(s.acquiredAmount - s.disposedAmount, s.amount);
+      // initial = amount × acquisitionPrice (both as shown), under the basis by less than a base unit per token
+      const value = valuePosition(s, 500_000n);
+      assert.equal(value.initial, (s.amount * value.acquisitionPriceMicros) / M);
+      assert.ok(value.initial <= s.costBasis && s.costBasis - value.initial <= s.amount / M + 1n, `${value.initial} vs ${s.costBasis}`);
+      assert.equal(value.return, value.current - value.initial);
     }), { numRuns: 500 });
   });
 

@@ -9,7 +9,11 @@ export interface PositionValuation {
   acquisitionPriceMicros: bigint;
   /** The held tokens at the latest price. */
   current: bigint;
-  /** Their cost basis. */
+  /**
+   * amount × acquisitionPrice, rounded down like `current` (EXTENSIONS.md section 11), so a client
+   * can recompute it from the two strings; it is below the exact cost basis by less than one base
+   * unit per whole token (the acquisition price is rounded down to a millionth).
+   */
   initial: bigint;
   /** current − initial, signed. */
   return: bigint;
@@ -25,7 +29,8 @@ export function valuePosition(state: PositionState, latestMicros: bigint): Posit
   const acquisitionPriceMicros = state.amount > 0n
     ? averagePriceMicros(state.costBasis, state.amount)
     : averagePriceMicros(state.acquiredCost, state.acquiredAmount);
-  return { acquisitionPriceMicros, current, initial: state.costBasis, return: current - state.costBasis };
+  const initial = notional(acquisitionPriceMicros, state.amount);
+  return { acquisitionPriceMicros, current, initial, return: current - initial };
 }
 
 /** Realised plus unrealised P&L: what the position made so far if sold at the latest price. */
