@@ -16,7 +16,7 @@ const UserPositionSchema = Type.Object({
   amount: Type.String({ description: 'tokens held, display units' }),
   latest: Type.String({ description: 'last trade price, else book midpoint, else 0.5; a resolved token at its payout' }),
   current: Type.String({ description: 'amount × latest, USD' }),
-  initial: Type.String({ description: 'what the held tokens cost, USD' }),
+  initial: Type.String({ description: 'amount × acquisitionPrice, USD' }),
   return: Type.String({ description: 'current − initial, USD, signed' }),
   displayName: Type.Union([Type.String(), Type.Null()]),
   icon: Type.Optional(Type.String()),
