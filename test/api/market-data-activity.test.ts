@@ -184,7 +184,7 @@ describe('market data: market activity', () => {
   });
 
   it('rejects bad queries with 400, and unknown or draft markets with 404', async () => {
-    for (const query of ['?limit=0', '?limit=101', '?page=0', '?type=BUY', '?type=split', '?proxyAddress=0x123', '?sortBy=price', '?order=desc', '?total=maybe']) {
+    for (const query of ['?limit=0', '?limit=101', '?page=0', '?page=100000000000000000', '?type=BUY', '?type=split', '?proxyAddress=0x123', '?sortBy=price', '?order=desc', '?total=maybe']) {
       expectError(await ofMarket(m1.id, query), 400, 'VALIDATION_FAILED');
     }
     for (const query of ['?type=SPLIT', '?limit=0', '?page=-1', '?sortBy=nope', '?cursor=not-a-cursor', `?cursor=${'x'.repeat(600)}`]) {

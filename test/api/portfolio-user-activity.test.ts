@@ -157,10 +157,13 @@ describe('portfolio: user activity and traded count', () => {
     for (const query of [
       `?term=${'x'.repeat(51)}`, '?types=buy', '?types=BUY,NOPE', '?market=not-a-uuid', '?fromTimestamp=-1', '?toTimestamp=soon',
       '?fromTimestamp=20&toTimestamp=10', '?limit=0', '?limit=101', '?page=0', '?sortBy=price', '?order=desc', '?total=maybe',
+      // A page whose offset would overflow the database's bigint was a 500.
+      '?page=1000001', '?page=100000000000000000&limit=100',
     ]) {
       expectError(await alice.call('GET', `/markets/user-activity${query}`), 400, 'VALIDATION_FAILED');
     }
     assert.equal((await alice.call('GET', `/markets/user-activity?term=${'x'.repeat(50)}`)).status, 200);
+    assert.deepEqual((await activity(alice, '?page=1000000&limit=100')).data, []);
   });
 
   it('counts the distinct markets the caller traded in (splits, merges and redeems are not trades)', async () => {

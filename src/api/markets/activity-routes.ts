@@ -2,7 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import type { ActivityListQuery } from '../../market-data/activity.ts';
 import type { ActivitySortKey } from '../../store/market-data-activity-repository.ts';
 import type { AppContext } from '../context.ts';
-import { Address, DateTime, errorResponses, Nullable, Uuid } from '../schemas/common.ts';
+import { Address, DateTime, errorResponses, Nullable, PageNumber, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 export const ActivitySchema = Type.Object({
@@ -61,7 +61,7 @@ const SORTS: Record<SortName, ActivitySortKey> = {
 
 /** The offset-mode query parameters of every activity route. */
 export const offsetPaging = (limitDefault: number, totalDefault: boolean) => ({
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: limitDefault }),
   total: Type.Boolean({ default: totalDefault, description: 'count the matching rows (bounded; totalCapped flags the bound)' }),
   // The keys of SORTS, written out so the SDK's request type is a union of them.

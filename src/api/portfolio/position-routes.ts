@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { requireCaller } from '../auth/caller.ts';
 import { parseIds } from '../catalogue/market-routes.ts';
 import type { AppContext } from '../context.ts';
-import { Address, errorResponses, Uuid } from '../schemas/common.ts';
+import { Address, errorResponses, PageNumber, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 const security = [{ apiKey: [] }];
@@ -54,7 +54,7 @@ const PositionsQuery = Type.Object({
   id: Type.Optional(Uuid),
   eventId: Type.Optional(Uuid),
   title: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   sortBy: literals(['latest', 'current', 'initial', 'return'] as const, { default: 'latest' }),
   order: literals(['ASC', 'DESC'] as const, { default: 'DESC' }),

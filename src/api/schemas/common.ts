@@ -16,6 +16,13 @@ export const DateTime = Type.String({ format: 'date-time' });
 export const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/**
+ * A one-based page number. Bounded so that page × limit stays far inside a SQL bigint offset
+ * (a page beyond it is 400, not a database error); no real list comes near a million pages.
+ */
+export const PAGE_MAX = 1_000_000;
+export const PageNumber = Type.Integer({ minimum: 1, maximum: PAGE_MAX, default: 1 });
+
 /** Standard error responses to attach to a route's `response` map. */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, ErrorBodySchema])) as Record<number, TSchema>;
