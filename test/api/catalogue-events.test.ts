@@ -214,7 +214,7 @@ describe('GET /events', () => {
   });
 
   it('rejects out-of-range and malformed queries with 400 and the error body', async () => {
-    for (const query of ['limit=0', 'limit=101', 'page=0', 'page=-1', 'limit=abc', 'sortBy=popularity', 'order=UP', 'eventStatus=OPEN',
+    for (const query of ['limit=0', 'limit=101', 'page=0', 'page=-1', 'page=100000000000000000&limit=100', 'limit=abc', 'sortBy=popularity', 'order=UP', 'eventStatus=OPEN',
       'category=nope', 'tag=1234', 'ends=TOMORROW', 'addedWithin=LAST_YEAR', 'endDateFrom=yesterday', 'includeVolume=maybe', 'protected=2', 'single=yes']) {
       expectError(await list(query), 400, 'VALIDATION_FAILED');
     }

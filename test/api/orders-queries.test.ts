@@ -82,6 +82,8 @@ describe('reading and cancelling orders', () => {
     expectError(await alice.call('GET', '/orders/paginated?cursor=forged.cursor'), 400, 'VALIDATION_FAILED');
     expectError(await alice.call('GET', '/orders/paginated?limit=101'), 400, 'VALIDATION_FAILED');
     expectError(await alice.call('GET', '/orders/paginated?page=0'), 400, 'VALIDATION_FAILED');
+    // An offset beyond a SQL bigint was a 500.
+    expectError(await alice.call('GET', '/orders/paginated?page=100000000000000000&limit=100'), 400, 'VALIDATION_FAILED');
     assert.equal((await alice.call('GET', '/orders/paginated')).body.limit, 30);
   });
 
@@ -152,6 +154,7 @@ describe('reading and cancelling orders', () => {
     assert.deepEqual(newest.marketsView.map((m: { tokenId1: string }) => m.tokenId1), multi.markets.map((m) => m.tokenId1));
     assert.deepEqual(Object.keys(newest.marketsView[0]).sort(), ['id', 'name', 'orderFeeRateBps', 'outcome1', 'outcome2', 'passiveOrderFeeRateBps', 'tokenId1', 'tokenId2']);
     expectError(await alice.call('GET', '/orders/events?limit=0'), 400, 'VALIDATION_FAILED');
+    expectError(await alice.call('GET', '/orders/events?page=100000000000000000&limit=100'), 400, 'VALIDATION_FAILED');
   });
 
   it('every order route needs API-key HMAC', async () => {

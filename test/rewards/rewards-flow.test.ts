@@ -119,6 +119,7 @@ describe('maker rewards: configuration, sampling, daily close, claims, listings'
     assert.deepEqual([bobSummary.claimableUsdc, bobSummary.canClaim], ['6.776640', false]);
     assert.deepEqual(aliceSummary.yesterdaySettled.perMarket.map((r: any) => [r.marketId, r.amountUsdc, r.status]), [[market.id, '7.623360', 'PENDING']]);
     const history = (await bob.call('GET', '/rewards/me/history?total=true')).body;
+    expectError(await bob.call('GET', '/rewards/me/history?page=100000000000000000&limit=100'), 400, 'VALIDATION_FAILED');
     assert.deepEqual(history.data.map((r: any) => [r.epochDate, r.earnedUsdc, r.carriedInUsdc, r.amountUsdc, r.status]), [[day1, '6.776640', '0.000000', '6.776640', 'CARRIED']]);
     assert.equal(history.total, 1);
   });

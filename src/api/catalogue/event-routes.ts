@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { DateTime, errorResponses, Uuid } from '../schemas/common.ts';
+import { DateTime, errorResponses, PageNumber, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { EventPageSchema, EventSchema, EventStatusSchema, IdOrSlugParams, oneOf } from './schemas.ts';
 
@@ -26,7 +26,7 @@ export const EventListQuery = Type.Object({
   single: Type.Optional(Type.Boolean()),
   sortBy: Type.Optional(oneOf(SORT_KEYS, 'default createdAt; liquidity needs minLiquidity or maxLiquidity')),
   order: Type.Optional(oneOf(['ASC', 'DESC'] as const, 'default DESC')),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(PageNumber),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
   total: Type.Optional(Type.Boolean({ default: true })),
 });

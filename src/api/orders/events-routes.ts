@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { countOrderBookEvents, listOrderBookEvents } from '../../store/catalogue-lookups-repository.ts';
 import type { AppContext } from '../context.ts';
-import { DateTime, errorResponses, Nullable, Uuid } from '../schemas/common.ts';
+import { DateTime, errorResponses, Nullable, PageNumber, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 /** `total=true` counts at most this many events, then flags `totalCapped` (SPEC.md section 8). */
@@ -46,7 +46,7 @@ export function registerOrderEventsRoutes(api: TypedApp, ctx: AppContext): void 
       summary: 'Events whose markets trade on the order book, newest first',
       security: [{ apiKey: [] }],
       querystring: Type.Object({
-        page: Type.Integer({ minimum: 1, default: 1 }),
+        page: PageNumber,
         limit: Type.Integer({ minimum: 1, maximum: 100, default: 30 }),
         total: Type.Boolean({ default: true }),
       }),

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { Address, errorResponses, Uuid } from '../schemas/common.ts';
+import { Address, errorResponses, PageNumber, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { OrderPaginationSchema, OrderWithMarketSchema } from './schemas.ts';
 
@@ -23,7 +23,7 @@ const ListQuery = Type.Object({
 const PaginatedQuery = Type.Object({
   ...listFilters,
   status: Type.Optional(literals(['PENDING', 'EXECUTING', 'EXECUTED', 'CANCELLED', 'REJECTED'] as const)),
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 30 }),
   total: Type.Boolean({ default: false }),
   cursor: Type.Optional(Type.String({ maxLength: 500, description: 'opaque; from nextCursor; only with the default created_at sort' })),

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { requireCaller } from '../auth/caller.ts';
-import { errorResponses, Uuid } from '../schemas/common.ts';
+import { errorResponses, PageNumber, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { ClaimRateLimiter } from './claim-rate-limit.ts';
 import { ClaimResponse, MarketRewardDetail, PayoutHistoryPage, PublicRewardsMarketPoolPage, QualifyingOrder, RewardsLeaderboardResponse, UserRewardsSummary } from './schemas.ts';
@@ -32,7 +32,7 @@ export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
     schema: {
       tags: ['rewards'], summary: "The caller's daily payout rows, newest first", security: userSecurity,
       querystring: Type.Object({
-        page: Type.Integer({ minimum: 1, default: 1 }),
+        page: PageNumber,
         limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
         total: Type.Boolean({ default: false }),
       }),
