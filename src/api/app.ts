@@ -4,6 +4,7 @@ import scalar from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
+import { registerNulGuard } from './nul-guard.ts';
 import { registerAuth } from './auth/plugin.ts';
 import type { UserAuthenticator } from './auth/types.ts';
 import { registerHttpMetrics } from './ops/metrics.ts';
@@ -65,6 +66,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
+  registerNulGuard(app);
   registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users });
   const registry = registerHttpMetrics(app);
 

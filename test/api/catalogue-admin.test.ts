@@ -56,6 +56,8 @@ describe('admin catalogue', () => {
     const other = (await admin('/admin/categories', { name: 'Hidden', position: 3, active: false })).body;
     assert.deepEqual([other.position, other.active], [3, false]);
     for (const body of [{}, { name: '' }, { name: 'x', position: -1 }, { name: 'x', active: 'maybe' }]) expectError(await admin('/admin/categories', body), 400, 'VALIDATION_FAILED');
+    // PostgreSQL text cannot hold U+0000: a 400 before it reaches the database (was a 500).
+    expectError(await admin('/admin/categories', { name: 'nul\u0000byte' }), 400, 'VALIDATION_FAILED');
   });
 
   it('creates tags with unique slugs (409) and well-formed slugs (400)', async () => {

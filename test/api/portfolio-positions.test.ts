@@ -199,7 +199,7 @@ describe('portfolio: user positions and value', () => {
   });
 
   it('rejects bad query parameters with 400', async () => {
-    for (const query of ['?limit=0', '?limit=101', '?page=0', '?page=1000001', '?sortBy=size', '?order=UP', '?status=OPEN', '?id=nope', '?eventId=1']) {
+    for (const query of ['?limit=0', '?limit=101', '?page=0', '?page=1000001', '?title=a%00b', '?sortBy=size', '?order=UP', '?status=OPEN', '?id=nope', '?eventId=1']) {
       expectError(await positions(alice, query), 400, 'VALIDATION_FAILED');
     }
     for (const query of ['?user=0x12', '?markets=nope', `?markets=${m1.id},x`]) {

@@ -159,6 +159,8 @@ describe('portfolio: user activity and traded count', () => {
       '?fromTimestamp=20&toTimestamp=10', '?limit=0', '?limit=101', '?page=0', '?sortBy=price', '?order=desc', '?total=maybe',
       // A page whose offset would overflow the database's bigint was a 500.
       '?page=1000001', '?page=100000000000000000&limit=100',
+      // A NUL cannot reach PostgreSQL text (was a 500).
+      '?term=a%00b', '?name=a%00b',
     ]) {
       expectError(await alice.call('GET', `/markets/user-activity${query}`), 400, 'VALIDATION_FAILED');
     }

@@ -133,5 +133,6 @@ describe('public profiles', () => {
     for (const path of ['pnl-history', 'pnl-history?range=2D', 'positions', 'positions?status=open']) {
       expectError(await profile('Alice_P', path), 400, 'VALIDATION_FAILED');
     }
+    expectError(await profile('a\u0000b', 'summary'), 400, 'VALIDATION_FAILED');
   });
 });
