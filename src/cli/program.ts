@@ -4,6 +4,7 @@ import { registerAdminCommands } from './admin-commands.ts';
 import type { DemoMakers } from './demo-makers.ts';
 import { registerMarketDataCommands } from './market-data-commands.ts';
 import { registerOracleCommands } from './oracle-commands.ts';
+import { registerTaxonomyCommands } from './taxonomy-commands.ts';
 import { examples } from './output.ts';
 import { registerTraderCommands } from './trader-commands.ts';
 
@@ -97,5 +98,6 @@ export function buildProgram(): Command {
   registerMarketDataCommands(program);
   registerOracleCommands(program);
   registerAdminCommands(program);
+  registerTaxonomyCommands(program);
   return program;
 }

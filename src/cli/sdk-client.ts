@@ -22,6 +22,12 @@ export function globals(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
+/** A whole number option, or a local usage error (exit 2) naming the flag. */
+export function count(flag: string, value: string): number {
+  if (!/^[0-9]+$/.test(value)) throw new CliError(`${flag} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
 /** A client from the flags, the environment and the saved login, in that order of precedence. */
 export function clientFor(command: Command, need: 'public' | 'trader' | 'admin' = 'public'): ExchangeClient {
   const options = globals(command);
