@@ -193,4 +193,13 @@ describe('maker rewards: configuration, sampling, daily close, claims, listings'
     assert.equal((await bob.call('GET', '/rewards/me/summary')).body.claimableUsdc, '0.000000');
     await expectAuditClean(server);
   });
+
+  it('counts seven days ago through today in the week window (SPEC.md 4.7), and only today and yesterday in 24h', async () => {
+    const aliceEarned = async (window: string) => (await get(server.api(`/rewards/leaderboard?window=${window}`))).body.data.find((e: any) => e.userId === alice.userId)?.earnedUsdc;
+    // Alice earned 7.623360 on day 1 and 0.010588 on day 2.
+    await setClock(day1StartMs + 7 * DAY_MS);
+    assert.deepEqual([await aliceEarned('week'), await aliceEarned('24h'), await aliceEarned('all')], ['7.633948', undefined, '7.633948']);
+    await setClock(day1StartMs + 8 * DAY_MS);
+    assert.deepEqual([await aliceEarned('week'), await aliceEarned('all')], ['0.010588', '7.633948']);
+  });
 });
