@@ -58,6 +58,9 @@ describe('maker rewards: configuration, sampling, daily close, claims, listings'
     expectError(await putConfig(market.id, dayConfig(day1), { 'content-type': 'application/json' }), 401, 'UNAUTHORIZED');
     expectError(await putConfig(market.id, { ...dayConfig(day1), maxDistanceFromMid: '1.5' }), 400, 'VALIDATION_FAILED');
     expectError(await putConfig(market.id, { ...dayConfig(day1), rewardUsdc: '1.0000001' }), 400, 'VALIDATION_FAILED');
+    // Beyond what the 64-bit columns hold: a 400, never a database error.
+    expectError(await putConfig(market.id, { ...dayConfig(day1), rewardUsdc: '100000000000000' }), 400, 'VALIDATION_FAILED');
+    expectError(await putConfig(market.id, { ...dayConfig(day1), minOrderSizeUsdc: '1000000000.000001' }), 400, 'VALIDATION_FAILED');
     expectError(await putConfig(market.id, { ...dayConfig('2020-01-01') }), 400, 'VALIDATION_FAILED');
     expectError(await putConfig(market.id, { ...dayConfig(day1), startAt: new Date(day1StartMs + 5000).toISOString(), endAt: new Date(day1StartMs).toISOString() }), 400, 'VALIDATION_FAILED');
     const overlapping = [0, 30].map((m) => ({ startAt: new Date(day1StartMs + m * 60_000).toISOString(), endAt: new Date(day1StartMs + (m + 60) * 60_000).toISOString(), multiplier: '2' }));
