@@ -144,6 +144,9 @@ describe('admin catalogue', () => {
       { ...eventInput(), reward: '1.0000001' },
       { ...eventInput(), reward: '-1' },
       { ...eventInput(), proposalBond: 'ten' },
+      // Beyond a bigint column: refused, not a database error.
+      { ...eventInput(), reward: '100000000000000' },
+      { ...eventInput(), proposalBond: '9223372036854.775808' },
       { ...eventInput(), orderFeeRateBps: 10_001 },
       { ...eventInput(), endDate: 'soon' },
       { ...eventInput(), startDate: '2099-01-02T00:00:00Z', endDate: '2099-01-01T00:00:00Z' },
