@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient, ExchangeError, type ExchangeClient } from '../../src/client/index.ts';
+import { createClient, ExchangeError, parseUnits, type ExchangeClient } from '../../src/client/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean } from '../helpers/trader.ts';
 import { adminClient, publishedMarkets, traderClient } from './helpers.ts';
@@ -84,11 +84,11 @@ describe('SDK portfolio and public profiles against a real server', () => {
   it('lists the mergeable markets and merges a batch in one transaction', async () => {
     assert.deepEqual((await alice.portfolio.mergeable()).map((p) => [p.marketId, p.tokenId1, p.tokenId2]), [[m2.id, m2.tokenId1, m2.tokenId2]]);
     assert.deepEqual(await bob.portfolio.mergeable(), []);
-    const before = (await alice.account.balance()).collateral.balance;
+    const before = parseUnits((await alice.account.balance()).collateral.balance)!;
     const merged = await alice.portfolio.mergeMany([m2.id, m1.id]);
     assert.match(merged.txHash, /^0x[0-9a-f]{64}$/);
     assert.deepEqual([merged.included, merged.excluded], [[m2.id], [{ marketId: m1.id, reason: 'only-one-side' }]]);
-    assert.equal(Number((await alice.account.balance()).collateral.balance) - Number(before), 5);
+    assert.equal(parseUnits((await alice.account.balance()).collateral.balance)! - before, 5_000_000n);
     assert.deepEqual(await alice.portfolio.mergeable(), []);
     assert.deepEqual((await alice.portfolio.activity({ types: ['MERGE'] })).data.map((r) => [r.type, r.id]), [['MERGE', m2.id]]);
   });
