@@ -4,6 +4,8 @@ import { registerAdminCommands } from './admin-commands.ts';
 import type { DemoMakers } from './demo-makers.ts';
 import { registerMarketDataCommands } from './market-data-commands.ts';
 import { registerOracleCommands } from './oracle-commands.ts';
+import { registerPortfolioCommands } from './portfolio-commands.ts';
+import { registerRewardsCommands } from './rewards-commands.ts';
 import { examples } from './output.ts';
 import { registerTraderCommands } from './trader-commands.ts';
 
@@ -94,6 +96,8 @@ export function buildProgram(): Command {
     });
 
   registerTraderCommands(program);
+  registerPortfolioCommands(program);
+  registerRewardsCommands(program);
   registerMarketDataCommands(program);
   registerOracleCommands(program);
   registerAdminCommands(program);

@@ -18,6 +18,12 @@ export const EXIT_LOCAL_ERROR = 2;
 
 export class CliError extends Error {}
 
+/** A whole number option, or a local usage error (exit 2) naming the flag. */
+export function count(flag: string, value: string): number {
+  if (!/^[0-9]+$/.test(value)) throw new CliError(`${flag} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
 export function globals(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
