@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient, ExchangeError, parseUnits, type ExchangeClient } from '../../src/client/index.ts';
+import { createClient, parseUnits, type ExchangeClient } from '../../src/client/index.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean } from '../helpers/trader.ts';
-import { adminClient, publishedMarkets, traderClient } from './helpers.ts';
+import { adminClient, publishedMarkets, thrown, traderClient } from './helpers.ts';
 
 const DAY_MS = 86_400_000;
-
-/** Resolves to the ExchangeError a call throws. */
-async function thrown(call: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await call;
-  } catch (error) {
-    assert.ok(error instanceof ExchangeError, `expected an ExchangeError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('the call did not throw');
-}
 
 /**
  * Maker rewards through the SDK on a manual clock: the operator configures 14.4 USDC a day on one
