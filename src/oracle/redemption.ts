@@ -4,19 +4,12 @@ import { userAccount } from '../settlement/accounts.ts';
 import type { MarketTokens, Settlement } from '../settlement/types.ts';
 import { findMarketsByIds } from '../store/catalogue-markets-repository.ts';
 import { findRedeemableMarkets, insertRedemptions } from '../store/oracle-redemptions-repository.ts';
+import type { PositionMarketRef } from '../store/position-market-columns.ts';
 import type { Db } from '../store/database.ts';
 
 export type RedeemExclusion = 'not-redeemable' | 'zero-onchain-balance';
 
-export interface RedeemablePosition {
-  marketId: string;
-  onchainMarketId: string;
-  conditionId: string;
-  tokenId1: string;
-  tokenId2: string;
-  slug: string;
-  name: string;
-}
+export type RedeemablePosition = PositionMarketRef;
 
 export interface BatchRedeemResult {
   /** "" when nothing was redeemed. */
@@ -41,8 +34,7 @@ export class Redemptions {
   constructor(private readonly deps: { db: Db; clock: Clock; settlement: Settlement }) {}
 
   async redeemable(user: Redeemer): Promise<RedeemablePosition[]> {
-    const rows = await findRedeemableMarkets(this.deps.db, userAccount(user.proxyWallet));
-    return rows.map((r) => ({ marketId: r.id, onchainMarketId: r.onchain_market_id, conditionId: r.condition_id, tokenId1: r.token_id1, tokenId2: r.token_id2, slug: r.slug, name: r.name }));
+    return findRedeemableMarkets(this.deps.db, userAccount(user.proxyWallet));
   }
 
   async redeem(user: Redeemer, marketIds: string[]): Promise<BatchRedeemResult> {

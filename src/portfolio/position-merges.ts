@@ -2,21 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { userAccount } from '../settlement/accounts.ts';
 import type { MarketTokens, Settlement } from '../settlement/types.ts';
 import { findMarketsByIds } from '../store/catalogue-markets-repository.ts';
+import type { PositionMarketRef } from '../store/position-market-columns.ts';
 import type { Db } from '../store/database.ts';
 import { findMergeableMarkets } from '../store/position-merges-repository.ts';
 
 /** SPEC.md's "Excluded merge reason"; `not-binary` never applies: every market here is binary. */
 export type MergeExclusion = 'not-mergeable' | 'only-one-side';
 
-export interface MergeablePosition {
-  marketId: string;
-  onchainMarketId: string;
-  conditionId: string;
-  tokenId1: string;
-  tokenId2: string;
-  slug: string;
-  name: string;
-}
+export type MergeablePosition = PositionMarketRef;
 
 export interface BatchMergeResult {
   /** "" when nothing was merged. */
@@ -42,8 +35,7 @@ export class PositionMerges {
   constructor(private readonly deps: { db: Db; settlement: Settlement }) {}
 
   async mergeable(user: Merger): Promise<MergeablePosition[]> {
-    const rows = await findMergeableMarkets(this.deps.db, userAccount(user.proxyWallet));
-    return rows.map((r) => ({ marketId: r.id, onchainMarketId: r.onchain_market_id, conditionId: r.condition_id, tokenId1: r.token_id1, tokenId2: r.token_id2, slug: r.slug, name: r.name }));
+    return findMergeableMarkets(this.deps.db, userAccount(user.proxyWallet));
   }
 
   async merge(user: Merger, marketIds: string[]): Promise<BatchMergeResult> {

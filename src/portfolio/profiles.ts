@@ -6,6 +6,7 @@ import { pnlPoints, rangeWindow, type PnlRange } from '../core/positions/pnl-his
 import type { Db } from '../store/database.ts';
 import { listActivity } from '../store/market-data-activity-repository.ts';
 import { countConfirmedBuyOrders, findEventIcons, listPnlSeries, sumPnlBefore, type PositionMarket } from '../store/positions-repository.ts';
+import { userPaidRewards } from '../store/rewards-repository.ts';
 import { findUserByDisplayName, type User } from '../store/users-repository.ts';
 import type { PortfolioReads } from './portfolio-reads.ts';
 import type { ValuedPosition } from './user-positions.ts';
@@ -54,13 +55,13 @@ export class ProfileReads {
       pnl += totalPnl(p.row, p.latestMicros);
       if (p.row.amount === 0n && p.row.realizedPnl > biggestWin) biggestWin = p.row.realizedPnl;
     }
+    const rewards = await userPaidRewards(this.db, user.id);
     return {
       positionsValue: formatUnits(value),
       biggestWin: formatUnits(biggestWin),
       predictions: await countConfirmedBuyOrders(this.db, this.account(user)),
-      // The rewards programme is not built yet: nothing earned.
-      rewardsUsd: '0',
-      rewardsCount: 0,
+      rewardsUsd: formatUnits(rewards.total),
+      rewardsCount: rewards.count,
       allTimePnl: formatUnits(pnl),
     };
   }

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from './database.ts';
+import { POSITION_MARKET_COLUMNS, type PositionMarketRef } from './position-market-columns.ts';
 import type { RedemptionsTable } from './schema.ts';
 
 /** Redemptions of resolved markets (migration 0009_oracle) and the positions left to redeem. */
@@ -8,20 +9,10 @@ export async function insertRedemptions(db: Db, rows: Insertable<RedemptionsTabl
   await db.insertInto('redemptions').values(rows).execute();
 }
 
-export interface RedeemableMarketRow {
-  id: string;
-  onchain_market_id: string;
-  condition_id: string;
-  token_id1: string;
-  token_id2: string;
-  slug: string;
-  name: string;
-}
-
 /** Resolved markets where the account still holds tokens of either outcome, newest resolution first. */
-export async function findRedeemableMarkets(db: Db, account: string): Promise<RedeemableMarketRow[]> {
+export async function findRedeemableMarkets(db: Db, account: string): Promise<PositionMarketRef[]> {
   const rows = await db.selectFrom('markets as m')
-    .select(['m.id', 'm.onchain_market_id', 'm.condition_id', 'm.token_id1', 'm.token_id2', 'm.slug', 'm.name'])
+    .select(POSITION_MARKET_COLUMNS)
     .where('m.is_resolved', '=', true)
     .where(({ exists, selectFrom }) => exists(selectFrom('ledger_balances as b').select('b.asset')
       .where('b.account', '=', account)
@@ -29,5 +20,6 @@ export async function findRedeemableMarkets(db: Db, account: string): Promise<Re
       .where((eb) => eb.or([eb('b.asset', '=', eb.ref('m.token_id1')), eb('b.asset', '=', eb.ref('m.token_id2'))]))))
     .orderBy('m.resolved_on_adapter_timestamp', 'desc').orderBy('m.id')
     .execute();
-  return rows as RedeemableMarketRow[];
+  // Only published markets hold tokens, and publishing sets their settlement ids.
+  return rows as PositionMarketRef[];
 }

@@ -215,6 +215,14 @@ export async function userLifetimeEarned(db: Db, userId: string): Promise<bigint
   return BigInt(closed.total);
 }
 
+/** What a user was paid in rewards: the total and the number of paid rows (one per market and day). */
+export async function userPaidRewards(db: Db, userId: string): Promise<{ total: bigint; count: number }> {
+  const paid = await db.selectFrom('reward_payouts')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<bigint>('amount_base_units'), sql<bigint>`0`).as('total'), eb.fn.countAll<number>().as('count')])
+    .where('user_id', '=', userId).where('status', '=', 'PAID').executeTakeFirstOrThrow();
+  return { total: BigInt(paid.total), count: Number(paid.count) };
+}
+
 /**
  * Earnings per user over reward dates [fromDate, toDate] (all dates when fromDate is undefined):
  * closed rows (not cancelled) plus accruals of days not closed yet, largest first, ties by user id.

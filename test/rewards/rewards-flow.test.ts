@@ -144,6 +144,10 @@ describe('maker rewards: configuration, sampling, daily close, claims, listings'
     assert.equal(row.status, 'PAID');
     assert.ok(row.txHash && row.paidAt);
     assert.equal((await alice.call('POST', '/rewards/me/claim')).body.outcome, 'nothing-to-claim');
+    // The public profile counts what was paid, not what is merely earned.
+    assert.equal((await alice.call('PATCH', '/account', { displayName: 'alice_rewards' })).status, 200);
+    const profile = (await request('GET', server.api('/profiles/by-name/alice_rewards/summary'))).body;
+    assert.deepEqual([profile.rewardsUsd, profile.rewardsCount], ['7.62336', 1]);
 
     const below = (await bob.call('POST', '/rewards/me/claim')).body;
     assert.deepEqual([below.accepted, below.outcome, below.claimableAmountUsdc], [false, 'below-threshold', '6.776640']);

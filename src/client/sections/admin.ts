@@ -8,7 +8,11 @@ export function adminSection({ transport }: ClientContext) {
   const admin = <T>(method: string, path: string, body?: unknown) => transport.call<T>(method, `/admin${path}`, { auth: 'admin', ...(body === undefined ? {} : { body }) });
   const id = encodeURIComponent;
   return {
+    /** Every category, by position then name, inactive ones included. */
+    categories: () => admin<Category[]>('GET', '/categories'),
     createCategory: (input: CategoryInput) => admin<Category>('POST', '/categories', input),
+    /** Every tag, by slug. */
+    tags: () => admin<Tag[]>('GET', '/tags'),
     createTag: (input: TagInput) => admin<Tag>('POST', '/tags', input),
     /** A DRAFT event with DRAFT markets. */
     createEvent: (input: EventInput) => admin<Event>('POST', '/events', input),
