@@ -5,6 +5,8 @@ import { registerDemoCommand } from './demo-command.ts';
 import type { DemoMakers } from './demo-makers.ts';
 import { registerMarketDataCommands } from './market-data-commands.ts';
 import { registerOracleCommands } from './oracle-commands.ts';
+import { registerPortfolioCommands } from './portfolio-commands.ts';
+import { registerRewardsCommands } from './rewards-commands.ts';
 import { registerTaxonomyCommands } from './taxonomy-commands.ts';
 import { examples } from './output.ts';
 import { registerTraderCommands } from './trader-commands.ts';
@@ -97,6 +99,8 @@ export function buildProgram(): Command {
     });
 
   registerTraderCommands(program);
+  registerPortfolioCommands(program);
+  registerRewardsCommands(program);
   registerMarketDataCommands(program);
   registerOracleCommands(program);
   registerAdminCommands(program);
