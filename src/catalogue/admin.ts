@@ -90,10 +90,14 @@ export interface CatalogueAdmin {
   patchMarket(marketId: string, patch: MarketPatch): Promise<void>;
 }
 
+/** Event amounts are stored as bigint base units: anything larger is refused, not a database error. */
+const MAX_EVENT_AMOUNT_BASE_UNITS = 2n ** 63n - 1n;
+
 function amount(value: string | undefined, name: string): bigint {
   if (value === undefined) return 0n;
   const units = parseUnits(value);
   if (units === undefined) throw badRequest(`${name} must be a non-negative decimal with at most 6 decimals`);
+  if (units > MAX_EVENT_AMOUNT_BASE_UNITS) throw badRequest(`${name} must be at most ${MAX_EVENT_AMOUNT_BASE_UNITS} base units`);
   return units;
 }
 

@@ -6,11 +6,11 @@ import type { Db } from '../store/database.ts';
 import { findEvent, listEvents, type EventReadRow, type EventSortKey, type EventStatus } from '../store/catalogue-events-repository.ts';
 import { findMarketById, findMarketBySlug, findMarketsByIds, findMarketsOfEvents, findRecentMarketsOfEvent, type MarketRow } from '../store/catalogue-markets-repository.ts';
 import { eventVolume, lastTrades, marketVolumes } from '../store/catalogue-stats-repository.ts';
-import { findCategoriesOfEvents, findTagsOfEvents } from '../store/catalogue-taxonomy-repository.ts';
+import { findCategoriesOfEvents, findTagsOfEvents, listCategories, listTags } from '../store/catalogue-taxonomy-repository.ts';
 import { toResolutionView } from '../core/oracle/resolution-view.ts';
 import { UNPROPOSED } from '../core/oracle/state-machine.ts';
 import { findQuestions } from '../store/oracle-questions-repository.ts';
-import { toCategoryView, toEventView, toMarketView, toTagView, type EventView, type MarketRewardShape, type MarketView, type MarketVolumeView } from './views.ts';
+import { toCategoryView, toEventView, toMarketView, toTagView, type CategoryView, type EventView, type TagView, type MarketRewardShape, type MarketView, type MarketVolumeView } from './views.ts';
 
 /**
  * Public reads of the catalogue. `admin` is true for the operator's token: DRAFT rows are
@@ -78,6 +78,9 @@ export interface CatalogueReads {
   listMarkets(ids: string[], admin: boolean): Promise<MarketView[]>;
   getMarket(idOrSlug: string, admin: boolean): Promise<MarketView>;
   getMarketVolume(marketId: string, admin: boolean): Promise<MarketVolumeView>;
+  /** Every category (the operator's list: inactive ones included). */
+  listCategories(): Promise<CategoryView[]>;
+  listTags(): Promise<TagView[]>;
 }
 
 function liquidityBound(value: number | undefined, name: string): bigint | undefined {
@@ -226,5 +229,8 @@ export function createCatalogueReads(db: Db, clock: Clock, marketRewards: Market
         tradeVolumeUsd24h: formatUnits(volume?.last24hBaseUnits ?? 0n),
       };
     },
+
+    listCategories: async () => (await listCategories(db)).map(toCategoryView),
+    listTags: async () => (await listTags(db)).map(toTagView),
   };
 }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { EventInput } from '../client/index.ts';
 import { examples, output, printTable } from './output.ts';
-import { clientFor, globals, run } from './sdk-client.ts';
+import { CliError, clientFor, count, globals, run } from './sdk-client.ts';
+import { resolveTaxonomy } from './taxonomy-commands.ts';
 
 /** Operator commands through the SDK's admin section (they need --admin-token or ADMIN_TOKEN). */
 export function registerAdminCommands(program: Command): void {
@@ -12,7 +13,7 @@ export function registerAdminCommands(program: Command): void {
       output(!!globals(command).json, result, () => console.log(`${result.address} now holds ${result.balance}`));
     }));
 
-  const events = program.command('events').description('list, create and publish events')
+  const events = program.command('events').description('list, create and publish events, add markets')
     .addHelpText('after', examples(['pmx events list', 'pmx events create "Rain tomorrow?" --market Rain --publish']));
   events.command('list').description('public events')
     .option('--status <status>', 'DRAFT, ACTIVE, RESOLVED or ENDED')
@@ -29,16 +30,27 @@ export function registerAdminCommands(program: Command): void {
     .option('--neg-risk', 'exactly one market resolves YES')
     .option('--fee-bps <bps>', 'taker fee rate of the markets')
     .option('--end-date <iso>', 'when the event ends')
+    .option('--category <ref...>', 'categories: ids or names (pmx categories list)')
+    .option('--tag <ref...>', 'tags: ids or slugs (pmx tags list)')
+    .option('--reward <amount>', "the oracle proposer's reward (collateral)")
+    .option('--proposal-bond <amount>', "the oracle proposer's bond (collateral)")
+    .option('--liveness <seconds>', 'the dispute window of a proposal (default 7200)')
     .option('--publish', 'publish at once (markets become ACTIVE with token ids)')
-    .addHelpText('after', examples(['pmx events create "Rain in Paris tomorrow?" --market "Rain" --publish', 'pmx events create "Election" --market A --market B --neg-risk --json']))
-    .action(run(async (name: string, options: { market: string[]; description: string; tickSize?: string; negRisk?: boolean; feeBps?: string; endDate?: string; publish?: boolean }, command: Command) => {
+    .addHelpText('after', examples(['pmx events create "Rain in Paris tomorrow?" --market "Rain" --publish', 'pmx events create "Election" --market A --market B --neg-risk --category Politics --tag elections --json']))
+    .action(run(async (name: string, options: { market: string[]; description: string; tickSize?: string; negRisk?: boolean; feeBps?: string; endDate?: string; category?: string[]; tag?: string[]; reward?: string; proposalBond?: string; liveness?: string; publish?: boolean }, command: Command) => {
       const client = clientFor(command, 'admin');
+      const taxonomy = await resolveTaxonomy(client, { categories: options.category ?? [], tags: options.tag ?? [] });
       const input: EventInput = {
         name,
         description: options.description,
         ...(options.negRisk ? { negRisk: true } : {}),
-        ...(options.feeBps ? { orderFeeRateBps: Number(options.feeBps) } : {}),
+        ...(options.feeBps ? { orderFeeRateBps: count('--fee-bps', options.feeBps) } : {}),
         ...(options.endDate ? { endDate: options.endDate } : {}),
+        ...(taxonomy.categories.length ? { categories: taxonomy.categories } : {}),
+        ...(taxonomy.tags.length ? { tags: taxonomy.tags } : {}),
+        ...(options.reward ? { reward: options.reward } : {}),
+        ...(options.proposalBond ? { proposalBond: options.proposalBond } : {}),
+        ...(options.liveness ? { liveness: count('--liveness', options.liveness) } : {}),
         markets: options.market.map((market) => ({ name: market, ...(options.tickSize ? { tickSize: options.tickSize as '0.01' } : {}) })),
       };
       const draft = await client.admin.createEvent(input);
@@ -47,6 +59,28 @@ export function registerAdminCommands(program: Command): void {
         console.log(`event ${event.id} (${event.slug}) ${event.eventStatus}`);
         printTable(event.markets, ['id', 'name', 'status', 'tokenId1', 'tokenId2']);
       });
+    }));
+
+  events.command('add-market <eventId> <name>').description('add a DRAFT market to an event; --publish makes it ACTIVE at once')
+    .option('--outcomes <labels>', 'the two outcome labels, comma-separated (default Yes,No)')
+    .option('--tick-size <tick>', '0.1, 0.01, 0.001 or 0.0001')
+    .option('--fee-bps <bps>', "taker fee rate (default: the event's)")
+    .option('--end-date <iso>', 'when the market ends')
+    .option('--publish', "publish the event's DRAFT markets (this one included)")
+    .addHelpText('after', examples(['pmx events add-market 0b6e… "Candidate D" --publish', 'pmx events add-market 0b6e… "Over 2.5 goals" --outcomes Over,Under --tick-size 0.001 --json']))
+    .action(run(async (eventId: string, name: string, options: { outcomes?: string; tickSize?: string; feeBps?: string; endDate?: string; publish?: boolean }, command: Command) => {
+      const outcomes = options.outcomes?.split(',').map((o) => o.trim());
+      if (outcomes && (outcomes.length !== 2 || outcomes.some((o) => o === ''))) throw new CliError(`--outcomes takes two labels, like Yes,No; got "${options.outcomes}"`);
+      const client = clientFor(command, 'admin');
+      const added = await client.admin.addMarket(eventId, {
+        name,
+        ...(outcomes ? { outcome1: outcomes[0]!, outcome2: outcomes[1]! } : {}),
+        ...(options.tickSize ? { tickSize: options.tickSize as '0.01' } : {}),
+        ...(options.feeBps ? { orderFeeRateBps: count('--fee-bps', options.feeBps) } : {}),
+        ...(options.endDate ? { endDate: options.endDate } : {}),
+      });
+      const market = options.publish ? (await client.admin.publishEvent(eventId)).markets.find((m) => m.id === added.id)! : added;
+      output(!!globals(command).json, market, () => printTable([market], ['id', 'name', 'status', 'outcome1', 'outcome2', 'tokenId1', 'tokenId2']));
     }));
 
   events.command('publish <eventId>').description('publish a DRAFT event')
@@ -65,7 +99,7 @@ export function registerAdminCommands(program: Command): void {
       const market = await clientFor(command, 'admin').admin.patchMarket(marketId, {
         ...(options.pause || options.resume ? { isPaused: !!options.pause } : {}),
         ...(options.hide || options.show ? { hidden: !!options.hide } : {}),
-        ...(options.feeBps ? { orderFeeRateBps: Number(options.feeBps) } : {}),
+        ...(options.feeBps ? { orderFeeRateBps: count('--fee-bps', options.feeBps) } : {}),
       });
       output(!!globals(command).json, market, () => console.log(`market ${market.id}: paused ${market.isPaused}, hidden ${market.hidden}, fee ${market.orderFeeRateBps} bps`));
     }));

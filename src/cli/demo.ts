@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../api/context.ts';
-import type { EventInput } from '../catalogue/admin.ts';
+import { ExchangeError, type Event, type EventInput, type ExchangeClient } from '../client/index.ts';
 import type { Config } from '../config.ts';
-import { findTakenEventSlugs } from '../store/catalogue-events-repository.ts';
 
 /**
- * The demo exchange (`npm run demo`): a few categories, tags and published events, single and
- * multi-market, one negRisk, so a newcomer sees a populated API. Seeding is skipped when the
- * demo events already exist, so a restart on the same data is harmless.
+ * The demo catalogue (`pmx demo`, `npm run demo`): a few categories, tags and published events,
+ * single and multi-market, one negRisk, so a newcomer sees a populated API.
  */
 const DAY_MS = 86_400_000;
-const MARKER_SLUG = 'demo-bitcoin-above-150k';
 
 /** The config to serve the demo with: an admin token is generated when none is configured. */
 export function demoConfig(config: Config): { config: Config; generatedAdminToken: string | undefined } {
@@ -24,7 +20,7 @@ function demoEvents(nowMs: number, ids: { crypto: string; politics: string; spor
   return [
     {
       name: 'Will Bitcoin close above $150,000 this quarter?',
-      slug: MARKER_SLUG,
+      slug: 'demo-bitcoin-above-150k',
       description: 'Resolves YES if the BTC/USD daily close on the last day of the quarter is above 150,000.',
       endDate: inDays(60),
       categories: [ids.crypto],
@@ -64,26 +60,69 @@ function demoEvents(nowMs: number, ids: { crypto: string; politics: string; spor
   ];
 }
 
-/** Seeds the demo catalogue through the admin service; false when it was already there. */
-export async function seedDemo(ctx: AppContext): Promise<boolean> {
-  const db = ctx.store.db;
-  if ((await findTakenEventSlugs(db, [MARKER_SLUG])).size > 0) return false;
-  const { admin } = ctx.catalogue;
-  const [crypto, politics, sports] = await Promise.all([
-    admin.createCategory({ name: 'Crypto', position: 1 }),
-    admin.createCategory({ name: 'Politics', position: 2 }),
-    admin.createCategory({ name: 'Sports', position: 3 }),
-  ]);
-  const [bitcoin, elections, football] = await Promise.all([
-    admin.createTag({ slug: 'demo-bitcoin', label: 'Bitcoin', type: 'topic' }),
-    admin.createTag({ slug: 'demo-elections', label: 'Elections', type: 'topic' }),
-    admin.createTag({ slug: 'demo-football', label: 'Football', type: 'topic' }),
-  ]);
-  const events = demoEvents(ctx.clock.nowMs(), {
-    crypto: crypto.id, politics: politics.id, sports: sports.id, bitcoin: bitcoin.id, elections: elections.id, football: football.id,
-  });
-  for (const input of events) await admin.publishEvent(await admin.createEvent(input));
-  return true;
+/** The demo's categories (found again by name) and tags (by slug). */
+const CATEGORIES = [{ name: 'Crypto', position: 1 }, { name: 'Politics', position: 2 }, { name: 'Sports', position: 3 }] as const;
+const TAGS = [
+  { slug: 'demo-bitcoin', label: 'Bitcoin', type: 'topic' },
+  { slug: 'demo-elections', label: 'Elections', type: 'topic' },
+  { slug: 'demo-football', label: 'Football', type: 'topic' },
+] as const;
+/** The length of demoEvents' list, known before its category and tag ids are. */
+const EVENT_COUNT = 3;
+
+/** What a seeding run did: every demo event as the exchange now serves it. */
+export interface DemoSeed {
+  /** False when everything was already there. */
+  seeded: boolean;
+  events: Event[];
+}
+
+/**
+ * Seeds the demo catalogue into a running exchange through the SDK's admin calls, as any operator
+ * script would. Each piece is made only when missing (categories by name, tags by slug, events by
+ * slug), so a re-run, or a run after an interrupted one, completes the catalogue and changes
+ * nothing else. `onProgress(done, total)` is told after each step.
+ */
+export async function seedDemo(admin: ExchangeClient, onProgress: (done: number, total: number) => void = () => {}): Promise<DemoSeed> {
+  const total = CATEGORIES.length + TAGS.length + EVENT_COUNT;
+  let done = 0;
+  let seeded = false;
+  const step = () => onProgress(++done, total);
+  const [knownCategories, knownTags, { serverTime }] = await Promise.all([admin.admin.categories(), admin.admin.tags(), admin.exchange()]);
+  const categoryIds: string[] = [];
+  for (const category of CATEGORIES) {
+    let found = knownCategories.find((c) => c.name === category.name);
+    if (!found) [found, seeded] = [await admin.admin.createCategory(category), true];
+    categoryIds.push(found.id);
+    step();
+  }
+  const tagIds: string[] = [];
+  for (const tag of TAGS) {
+    let found = knownTags.find((t) => t.slug === tag.slug);
+    if (!found) [found, seeded] = [await admin.admin.createTag(tag), true];
+    tagIds.push(found.id);
+    step();
+  }
+  const [crypto, politics, sports] = categoryIds as [string, string, string];
+  const [bitcoin, elections, football] = tagIds as [string, string, string];
+  const events: Event[] = [];
+  for (const input of demoEvents(serverTime, { crypto, politics, sports, bitcoin, elections, football })) {
+    let event = await publishedEvent(admin, input.slug!);
+    if (!event) [event, seeded] = [await admin.admin.publishEvent((await admin.admin.createEvent(input)).id), true];
+    events.push(event);
+    step();
+  }
+  return { seeded, events };
+}
+
+/** The published event with this slug, or undefined when the exchange has none. */
+async function publishedEvent(client: ExchangeClient, slug: string): Promise<Event | undefined> {
+  try {
+    return await client.events.get(slug);
+  } catch (error) {
+    if (error instanceof ExchangeError && error.status === 404) return undefined;
+    throw error;
+  }
 }
 
 /** What the operator needs to start poking at the demo. */

@@ -1,13 +1,7 @@
 import type { Command } from 'commander';
 import type { Activity, PriceHistoryParams, Trade, TradeActivity } from '../client/index.ts';
 import { examples, output, printJson, printTable } from './output.ts';
-import { CliError, clientFor, globals, run } from './sdk-client.ts';
-
-/** A whole number option, or a local usage error (exit 2) naming the flag. */
-function count(flag: string, value: string): number {
-  if (!/^[0-9]+$/.test(value)) throw new CliError(`${flag} must be a whole number, got "${value}"`);
-  return Number(value);
-}
+import { clientFor, count, globals, run } from './sdk-client.ts';
 
 /** Rows of an async iterator, at most `max` of them. */
 async function take<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {

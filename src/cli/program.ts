@@ -1,9 +1,13 @@
 import { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { registerAdminCommands } from './admin-commands.ts';
+import { registerDemoCommand } from './demo-command.ts';
 import type { DemoMakers } from './demo-makers.ts';
 import { registerMarketDataCommands } from './market-data-commands.ts';
 import { registerOracleCommands } from './oracle-commands.ts';
+import { registerPortfolioCommands } from './portfolio-commands.ts';
+import { registerRewardsCommands } from './rewards-commands.ts';
+import { registerTaxonomyCommands } from './taxonomy-commands.ts';
 import { examples } from './output.ts';
 import { registerTraderCommands } from './trader-commands.ts';
 
@@ -35,7 +39,8 @@ export function buildProgram(): Command {
       server.app.log.info(`exchange listening on ${server.url} (API ${server.url}/api/v1, docs ${server.url}/docs)`);
       let makers: DemoMakers | undefined;
       if (options.demo) {
-        const seeded = await seedDemo(server.ctx);
+        const { createClient } = await import('../client/index.ts');
+        const { seeded } = await seedDemo(createClient({ baseUrl: server.url, credentials: { adminToken: config.adminToken! } }));
         console.log(demoBanner(server.url, config.adminToken!, generatedAdminToken !== undefined, seeded));
         makers = await startDemoMakers(server.url, config.adminToken!, { logger: server.app.log });
       }
@@ -94,8 +99,12 @@ export function buildProgram(): Command {
     });
 
   registerTraderCommands(program);
+  registerPortfolioCommands(program);
+  registerRewardsCommands(program);
   registerMarketDataCommands(program);
   registerOracleCommands(program);
   registerAdminCommands(program);
+  registerTaxonomyCommands(program);
+  registerDemoCommand(program);
   return program;
 }

@@ -22,12 +22,16 @@ export function globals(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
+/** A whole number option, or a local usage error (exit 2) naming the flag. */
+export function count(flag: string, value: string): number {
+  if (!/^[0-9]+$/.test(value)) throw new CliError(`${flag} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
 /** A client from the flags, the environment and the saved login, in that order of precedence. */
 export function clientFor(command: Command, need: 'public' | 'trader' | 'admin' = 'public'): ExchangeClient {
-  const options = globals(command);
   const profile = loadProfile();
-  const baseUrl = options.url ?? process.env.PMX_URL ?? profile?.url ?? DEFAULT_URL;
-  const adminToken = options.adminToken ?? process.env.ADMIN_TOKEN;
+  const { baseUrl, adminToken } = exchangeOf(command, profile);
   if (need === 'trader' && !profile) throw new CliError('not logged in: run `pmx login` first');
   if (need === 'admin' && !adminToken) throw new CliError('admin commands need --admin-token or ADMIN_TOKEN');
   return createClient({
@@ -35,6 +39,12 @@ export function clientFor(command: Command, need: 'public' | 'trader' | 'admin' 
     credentials: { ...(profile && profile.url === baseUrl ? { apiKey: profile.apiKey } : {}), ...(adminToken ? { adminToken } : {}) },
     ...(profile?.privateKey && profile.url === baseUrl ? { account: privateKeyToAccount(profile.privateKey) } : {}),
   });
+}
+
+/** The exchange's URL and the operator token from the flags, the environment and the saved login. */
+export function exchangeOf(command: Command, profile = loadProfile()): { baseUrl: string; adminToken: string | undefined } {
+  const options = globals(command);
+  return { baseUrl: options.url ?? process.env.PMX_URL ?? profile?.url ?? DEFAULT_URL, adminToken: options.adminToken ?? process.env.ADMIN_TOKEN };
 }
 
 /** Runs a command body and turns failures into a message and an exit code. */

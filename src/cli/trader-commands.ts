@@ -5,7 +5,7 @@ import { examples, output, printTable, progress } from './output.ts';
 import { saveProfile } from './profile.ts';
 import { CliError, clientFor, DEFAULT_URL, globals, run } from './sdk-client.ts';
 
-/** Trader commands, all through the SDK: login, keys, balance, split, redeem, order, orders, cancel, book. */
+/** Trader commands, all through the SDK: login, keys, balance, split, order, orders, cancel, book. */
 export function registerTraderCommands(program: Command): void {
   program.command('login')
     .description('sign in with a wallet (SIWE), create an API key and save it (mode 0600)')
@@ -45,27 +45,6 @@ export function registerTraderCommands(program: Command): void {
     .action(run(async (marketId: string, amount: string, _options: unknown, command: Command) => {
       const result = await clientFor(command, 'trader').markets.split(marketId, amount);
       output(!!globals(command).json, result, () => console.log(`split ${result.amount} (tx ${result.txHash})`));
-    }));
-
-  program.command('redeem [marketIds...]').description('redeem resolved markets (one transaction); --all redeems every redeemable one, --list shows them')
-    .option('--all', 'every market where you still hold tokens of a resolved market')
-    .option('--list', 'only list the redeemable markets')
-    .addHelpText('after', examples(['pmx redeem --list', 'pmx redeem 6f1c…', 'pmx redeem --all --json']))
-    .action(run(async (marketIds: string[], options: { all?: boolean; list?: boolean }, command: Command) => {
-      const client = clientFor(command, 'trader');
-      const json = !!globals(command).json;
-      if (options.list || options.all) {
-        const redeemable = await client.portfolio.redeemable();
-        if (options.list) return output(json, redeemable, () => printTable(redeemable, ['marketId', 'slug', 'name']));
-        marketIds = redeemable.map((r) => r.marketId);
-        if (marketIds.length === 0) return output(json, { txHash: '', included: [], excluded: [] }, () => console.log('nothing to redeem'));
-      }
-      if (marketIds.length === 0) throw new CliError('name market ids, or pass --all or --list');
-      const result = await client.portfolio.redeemMany(marketIds);
-      output(json, result, () => {
-        console.log(`redeemed ${result.included.length} market(s)${result.txHash ? ` (tx ${result.txHash})` : ''}`);
-        if (result.excluded.length) printTable(result.excluded, ['marketId', 'reason']);
-      });
     }));
 
   const order = program.command('order').description('place an order: order buy|sell <tokenId> <price> <size>')

@@ -13,4 +13,3 @@ export { UserFeed, type UserMessage } from './realtime/user-feed.ts';
 export { TradeFeed, type TradeFeedOptions } from './realtime/trade-feed.ts';
 export { formatUnits, parseUnits } from './units.ts';
 export type * from './types.ts';
-export type * from './spec-types.ts';

@@ -9,8 +9,11 @@ import type { ExchangeInfo } from './types.ts';
  */
 export const API_PREFIX = '/api/v1';
 
-/** How a route authenticates (the server's `config.auth` modes, seen from the client). */
-export type RouteAuth = 'public' | 'apiKey' | 'jwt' | 'jwtOrApiKey' | 'admin';
+/**
+ * How a route authenticates (the server's `config.auth` modes, seen from the client).
+ * `optionalUser`: public, but the session token or else the API key is sent when the client has one.
+ */
+export type RouteAuth = 'public' | 'optionalUser' | 'apiKey' | 'jwt' | 'jwtOrApiKey' | 'admin';
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
 export type Query = Record<string, QueryValue>;
@@ -108,7 +111,7 @@ export class Transport {
   }
 
   private usesApiKey(auth: RouteAuth | undefined): boolean {
-    return (auth === 'apiKey' || auth === 'jwtOrApiKey') && this.credentials.apiKey !== undefined && !(auth === 'jwtOrApiKey' && this.credentials.token);
+    return (auth === 'apiKey' || auth === 'jwtOrApiKey' || auth === 'optionalUser') && this.credentials.apiKey !== undefined && !(auth !== 'apiKey' && this.credentials.token);
   }
 
   private backoffMs(attempt: number, retryAfterSeconds: number | undefined): number {
@@ -144,9 +147,9 @@ export class Transport {
 
   private async authHeaders(auth: RouteAuth, method: string, wirePath: string, bodyText: string): Promise<Record<string, string>> {
     const { apiKey, token, adminToken } = this.credentials;
-    if (auth === 'public') return {};
+    if (auth === 'public' || (auth === 'optionalUser' && !apiKey && !token)) return {};
     if (auth === 'admin') return { authorization: `Bearer ${required(adminToken, 'an admin token')}` };
-    if (auth === 'jwt' || (auth === 'jwtOrApiKey' && token)) return { authorization: `Bearer ${required(token, 'a sign-in session (client.auth.signIn)')}` };
+    if (auth === 'jwt' || ((auth === 'jwtOrApiKey' || auth === 'optionalUser') && token)) return { authorization: `Bearer ${required(token, 'a sign-in session (client.auth.signIn)')}` };
     const creds = required(apiKey, 'API-key credentials (client.auth.createApiKey or credentials.apiKey)');
     const { headerPrefix } = await this.exchange();
     return hmacHeaders(creds, headerPrefix, this.clock.uniqueTimestampMs(), method, wirePath, bodyText);

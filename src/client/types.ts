@@ -23,6 +23,19 @@ import type { MarketHoldersSchema } from '../api/markets/holders-routes.ts';
 import type { EventUserPositionSchema } from '../api/markets/event-positions-routes.ts';
 import type { BatchRedeemResponseSchema, RedeemablePositionSchema } from '../api/markets/redeem-routes.ts';
 import type { ResolutionSchema } from '../api/oracle/schemas.ts';
+import type { PositionsQuery, UserPositionSchema, UserPositionsResponseSchema, UserPositionValueSchema, ValueQuery } from '../api/portfolio/position-routes.ts';
+import type { UserActivityPageSchema, UserActivityQuery, UserActivitySchema } from '../api/markets/user-activity-routes.ts';
+import type { BatchMergeResponseSchema, MergeablePositionSchema } from '../api/markets/merge-routes.ts';
+import type {
+  ActiveProfilePositionSchema, ClosedProfilePositionSchema, PnlHistorySchema, PnlRangeSchema, ProfileActivitySchema, ProfileSummarySchema,
+} from '../api/profiles/profile-routes.ts';
+import type { LeaderboardQuery, PayoutHistoryQuery, RewardPoolsQuery } from '../api/rewards/routes.ts';
+import type {
+  ClaimResponse as ClaimResponseSchema, MarketReward as MarketRewardSchema, MarketRewardDetail as MarketRewardDetailSchema, PayoutHistoryPage as PayoutHistoryPageSchema,
+  PublicRewardsMarketPoolPage as PublicRewardsMarketPoolPageSchema, QualifyingOrder as QualifyingOrderSchema, RewardConfigInput,
+  RewardsLeaderboardResponse as RewardsLeaderboardResponseSchema, UserRewardsSummary as UserRewardsSummarySchema,
+} from '../api/rewards/schemas.ts';
+import type { RewardsPauseSchema, TreasuryBalanceSchema } from '../api/admin/reward-routes.ts';
 
 export type ExchangeInfo = Static<typeof ExchangeSchema>;
 export type Account = Static<typeof AccountSchema>;
@@ -103,3 +116,38 @@ export type BatchRedeemResponse = Static<typeof BatchRedeemResponseSchema>;
 
 export type Resolution = Static<typeof ResolutionSchema>;
 export type OracleOutcome = NonNullable<Resolution['finalOutcome']>;
+
+export type UserPosition = Static<typeof UserPositionSchema>;
+export type UserPositionsPage = Static<typeof UserPositionsResponseSchema>;
+export type UserPositionsParams = Partial<Static<typeof PositionsQuery>>;
+export type UserPositionValue = Static<typeof UserPositionValueSchema>;
+/** `markets`: market ids (sent as repeated parameters). */
+export type UserPositionValueParams = Partial<Static<typeof ValueQuery>>;
+export type UserActivity = Static<typeof UserActivitySchema>;
+export type UserActivityPage = Static<typeof UserActivityPageSchema>;
+/** `types`: BUY, SELL, SPLIT, MERGE, REDEEM (none: all). */
+export type UserActivityParams = Partial<Static<typeof UserActivityQuery>>;
+export type MergeablePosition = Static<typeof MergeablePositionSchema>;
+export type BatchMergeResponse = Static<typeof BatchMergeResponseSchema>;
+
+export type ProfileSummary = Static<typeof ProfileSummarySchema>;
+export type PnlRange = Static<typeof PnlRangeSchema>;
+export type PnlHistory = Static<typeof PnlHistorySchema>;
+export type ActiveProfilePosition = Static<typeof ActiveProfilePositionSchema>;
+export type ClosedProfilePosition = Static<typeof ClosedProfilePositionSchema>;
+export type ProfileActivity = Static<typeof ProfileActivitySchema>;
+
+export type UserRewardsSummary = Static<typeof UserRewardsSummarySchema>;
+export type QualifyingOrder = Static<typeof QualifyingOrderSchema>;
+export type PayoutHistoryPage = Static<typeof PayoutHistoryPageSchema>;
+export type PayoutHistoryParams = Partial<Static<typeof PayoutHistoryQuery>>;
+export type ClaimResponse = Static<typeof ClaimResponseSchema>;
+export type MarketReward = Static<typeof MarketRewardSchema>;
+export type MarketRewardDetail = Static<typeof MarketRewardDetailSchema>;
+export type RewardPoolsPage = Static<typeof PublicRewardsMarketPoolPageSchema>;
+export type RewardPoolsParams = Partial<Static<typeof RewardPoolsQuery>>;
+export type RewardsLeaderboard = Static<typeof RewardsLeaderboardResponseSchema>;
+export type RewardsLeaderboardParams = Partial<Static<typeof LeaderboardQuery>>;
+export type RewardConfig = Static<typeof RewardConfigInput>;
+export type RewardsPause = Static<typeof RewardsPauseSchema>;
+export type TreasuryBalance = Static<typeof TreasuryBalanceSchema>;

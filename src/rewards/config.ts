@@ -32,6 +32,13 @@ export interface RewardConfig {
 /** A rule the input breaks; the route answers 400 VALIDATION_FAILED with the message. */
 export class RewardConfigError extends Error {}
 
+/**
+ * The largest `rewardUsdc` and `minOrderSizeUsdc` accepted, 1,000,000,000 USDC: far above any real
+ * pool, and low enough that a boosted day and the carried sums of many days stay inside the
+ * 64-bit columns they are stored in (a larger amount would otherwise fail in the database, a 5xx).
+ */
+export const MAX_REWARD_CONFIG_BASE_UNITS = 1_000_000_000n * 1_000_000n;
+
 /** The highest boost multiplier accepted: a typo like 100 instead of 1.00 should not drain a treasury. */
 export const MAX_MULTIPLIER = 10n * MULTIPLIER_ONE;
 
@@ -109,7 +116,7 @@ export function scoringParamsOf(row: RewardConfigRow): ScoringParams {
 
 function amount(text: string, field: string): bigint {
   const value = parseUnits(text);
-  if (value === undefined) throw new RewardConfigError(`${field} must be a non-negative decimal with at most 6 decimals`);
+  if (value === undefined || value > MAX_REWARD_CONFIG_BASE_UNITS) throw new RewardConfigError(`${field} must be a non-negative decimal with at most 6 decimals, at most 1000000000`);
   return value;
 }
 

@@ -46,9 +46,11 @@ export function isOpportunity(config: RewardConfigWithMarket, nowMs: number, pau
 export function marketRewardView(config: RewardConfigRow & { market_slug: string; market_name: string }, nowMs: number): MarketRewardView {
   const start = Math.max(config.start_at?.getTime() ?? 0, dayStartMs(config.reward_date));
   const accruing = start <= nowMs;
-  const boosts = config.boost_windows.map((b) => ({ startAt: b.startAt, endAt: b.endAt, multiplier: b.multiplier }));
-  const active = boostAt(boostsOf(config), nowMs);
-  const activeView = active ? boosts.find((b) => Date.parse(b.startAt) === active.startMs) ?? null : null;
+  const windows = boostsOf(config);
+  // Multipliers leave normalised ("2.50" in, "2.5" out), so a window's multiplier equals currentBoostMultiplier.
+  const boosts = windows.map((b) => ({ startAt: new Date(b.startMs).toISOString(), endAt: new Date(b.endMs).toISOString(), multiplier: formatMicros(b.multiplierMicros) }));
+  const active = boostAt(windows, nowMs);
+  const activeView = active ? boosts[windows.indexOf(active)]! : null;
   return {
     marketId: config.market_id,
     marketSlug: config.market_slug,
@@ -64,7 +66,7 @@ export function marketRewardView(config: RewardConfigRow & { market_slug: string
     minOrderSizeUsdc: formatUsdc(config.min_order_size_base_units),
     boostWindows: boosts,
     activeBoostWindow: activeView,
-    currentBoostMultiplier: activeView ? formatMicros(active!.multiplierMicros) : '1',
+    currentBoostMultiplier: activeView?.multiplier ?? '1',
   };
 }
 

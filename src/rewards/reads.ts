@@ -139,10 +139,10 @@ export class RewardReads {
     return config && isOpportunity(config, now, paused) ? marketRewardDetailView(config, now) : undefined;
   }
 
-  /** Windows by UTC reward date: 24h = yesterday and today, week = six days ago through today. */
+  /** Windows by UTC reward date (SPEC.md 4.7): 24h = yesterday and today, week = seven days ago through today. */
   async leaderboard(window: '24h' | 'week' | 'all', page: number, limit: number, callerId: string | undefined) {
     const now = this.deps.nowMs();
-    const from = window === 'all' ? undefined : utcDate(now - (window === '24h' ? 1 : 6) * DAY_MS);
+    const from = window === 'all' ? undefined : utcDate(now - (window === '24h' ? 1 : 7) * DAY_MS);
     const totals = await leaderboardTotals(this.deps.db, from);
     let rank = 0;
     const entries = totals.map((t, i) => {

@@ -15,6 +15,16 @@ export async function insertTag(db: Db, row: Insertable<TagsTable>): Promise<Tag
   return db.insertInto('tags').values(row).onConflict((oc) => oc.column('slug').doNothing()).returningAll().executeTakeFirst();
 }
 
+/** Every category, by position then name (the operator makes a handful; no paging). */
+export async function listCategories(db: Db): Promise<CategoryRow[]> {
+  return db.selectFrom('categories').selectAll().orderBy('position').orderBy('name').orderBy('id').execute();
+}
+
+/** Every tag, by slug. */
+export async function listTags(db: Db): Promise<TagRow[]> {
+  return db.selectFrom('tags').selectAll().orderBy('slug').execute();
+}
+
 export async function findCategoryIds(db: Db, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db.selectFrom('categories').select('id').where('id', 'in', ids).execute();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { deriveMarketIds } from '../../src/settlement/market-ids.ts';
 import { createDraftEvent, eventInput } from '../helpers/catalogue.ts';
-import { expectError, get, patch, post } from '../helpers/http.ts';
+import { expectError, get, patch, post, request } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 describe('admin catalogue', () => {
@@ -16,7 +16,9 @@ describe('admin catalogue', () => {
     const event = await createDraftEvent(server);
     const market = event.markets[0]!;
     const calls: Array<[string, string, unknown]> = [
+      ['GET', '/admin/categories', undefined],
       ['POST', '/admin/categories', { name: 'x' }],
+      ['GET', '/admin/tags', undefined],
       ['POST', '/admin/tags', { slug: 'x', label: 'x', type: 'x' }],
       ['POST', '/admin/events', eventInput()],
       ['POST', `/admin/events/${event.id}/markets`, { name: 'x' }],
@@ -24,7 +26,7 @@ describe('admin catalogue', () => {
       ['PATCH', `/admin/markets/${market.id}`, { isPaused: true }],
     ];
     for (const [method, path, body] of calls) {
-      const send = method === 'POST' ? post : patch;
+      const send = (url: string, body: unknown, headers?: Record<string, string>) => request(method, url, { body, headers });
       expectError(await send(server.api(path), body), 401, 'UNAUTHORIZED');
       expectError(await send(server.api(path), body, { authorization: 'Bearer wrong-token-0123456789abcdef' }), 401, 'UNAUTHORIZED');
       // A user-looking token is no admin token either.
@@ -67,6 +69,20 @@ describe('admin catalogue', () => {
     expectError(await admin('/admin/tags', { slug: 'elections-2028', label: 'Again', type: 'topic' }), 409, 'CONFLICT');
     for (const slug of ['Elections', 'a b', '-x', '']) expectError(await admin('/admin/tags', { slug, label: 'x', type: 'x' }), 400, 'VALIDATION_FAILED');
     expectError(await admin('/admin/tags', { slug: 'no-label', type: 'x' }), 400, 'VALIDATION_FAILED');
+  });
+
+  it('lists every category by position then name, inactive ones too, and every tag by slug', async () => {
+    const run = crypto.randomUUID().slice(0, 8);
+    const made = [];
+    for (const [name, position, active] of [[`${run} b`, 7, true], [`${run} a`, 7, false], [`${run} z`, 6, true]] as const) made.push((await admin('/admin/categories', { name, position, active })).body);
+    const categories = (await get(server.api('/admin/categories'), server.adminHeaders)).body;
+    assert.deepEqual(categories.filter((c: { name: string }) => c.name.startsWith(run)), [made[2], made[1], made[0]]);
+    const positions = categories.map((c: { position: number }) => c.position);
+    assert.deepEqual(positions, [...positions].sort((a, b) => a - b));
+    for (const slug of [`${run}-y`, `${run}-x`]) await admin('/admin/tags', { slug, label: slug, type: 'topic' });
+    const tags = (await get(server.api('/admin/tags'), server.adminHeaders)).body;
+    assert.deepEqual(tags.filter((t: { slug: string }) => t.slug.startsWith(run)).map((t: { slug: string }) => t.slug), [`${run}-x`, `${run}-y`]);
+    assert.deepEqual(Object.keys(tags[0]).sort(), ['id', 'label', 'slug', 'type']);
   });
 
   it('creates a DRAFT event with DRAFT markets, defaults, and null settlement ids', async () => {
@@ -130,6 +146,9 @@ describe('admin catalogue', () => {
       { ...eventInput(), reward: '1.0000001' },
       { ...eventInput(), reward: '-1' },
       { ...eventInput(), proposalBond: 'ten' },
+      // Beyond a bigint column: refused, not a database error.
+      { ...eventInput(), reward: '100000000000000' },
+      { ...eventInput(), proposalBond: '9223372036854.775808' },
       { ...eventInput(), orderFeeRateBps: 10_001 },
       { ...eventInput(), endDate: 'soon' },
       { ...eventInput(), startDate: '2099-01-02T00:00:00Z', endDate: '2099-01-01T00:00:00Z' },

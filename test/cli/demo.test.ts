@@ -4,18 +4,27 @@ import { createClient } from '../../src/client/index.ts';
 import { demoBanner, demoConfig, seedDemo } from '../../src/cli/demo.ts';
 import { startDemoMakers } from '../../src/cli/demo-makers.ts';
 import { parseConfig } from '../../src/config.ts';
+import { adminClient } from '../client/helpers.ts';
 import { get } from '../helpers/http.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 
-describe('demo seed', () => {
+describe('demo seed, through the SDK', () => {
   let server: TestServer;
   before(async () => { server = await startTestServer(); });
   after(async () => { await server.close(); });
 
-  it('publishes single, multi-market and negRisk events once, and skips on a re-run', async () => {
-    assert.equal(await seedDemo(server.ctx), true);
+  it('publishes single, multi-market and negRisk events once, reusing what exists, and changes nothing on a re-run', async () => {
+    const admin = adminClient(server);
+    // What an interrupted earlier run could have left: one category and one tag.
+    const crypto = await admin.admin.createCategory({ name: 'Crypto', position: 1 });
+    const bitcoin = await admin.admin.createTag({ slug: 'demo-bitcoin', label: 'Bitcoin', type: 'topic' });
+    const steps: [number, number][] = [];
+    const first = await seedDemo(admin, (done, total) => steps.push([done, total]));
+    assert.equal(first.seeded, true);
+    assert.deepEqual(steps, Array.from({ length: 9 }, (_, i) => [i + 1, 9]));
     const events = (await get(server.api('/events?limit=100'))).body;
     assert.equal(events.total, 3);
+    assert.deepEqual(first.events.map((e) => e.id).sort(), events.data.map((e: { id: string }) => e.id).sort());
     assert.ok(events.data.some((e: { single: boolean }) => e.single));
     assert.ok(events.data.some((e: { negRisk: boolean; markets: unknown[] }) => e.negRisk && e.markets.length > 2));
     for (const event of events.data) {
@@ -23,12 +32,20 @@ describe('demo seed', () => {
       assert.ok(event.categories.length > 0 && event.tags.length > 0);
       for (const market of event.markets) assert.match(market.tokenId1, /^\d+$/);
     }
-    assert.equal(await seedDemo(server.ctx), false);
+    const btc = first.events.find((e) => e.slug === 'demo-bitcoin-above-150k')!;
+    assert.deepEqual([btc.categories.map((c) => c.id), btc.tags.map((t) => t.id)], [[crypto.id], [bitcoin.id]]);
+    assert.deepEqual((await admin.admin.categories()).map((c) => c.name), ['Crypto', 'Politics', 'Sports']);
+    assert.deepEqual((await admin.admin.tags()).map((t) => t.slug), ['demo-bitcoin', 'demo-elections', 'demo-football']);
+
+    const again = await seedDemo(admin);
+    assert.equal(again.seeded, false);
+    assert.deepEqual(again.events.map((e) => e.id), first.events.map((e) => e.id));
     assert.equal((await get(server.api('/events?limit=100'))).body.total, 3);
+    assert.equal((await admin.admin.categories()).length, 3);
   });
 
   it("runs the examples' market maker on every market and their taker bot, and cancels the quotes on stop", async () => {
-    await seedDemo(server.ctx);
+    await seedDemo(adminClient(server));
     const client = createClient({ baseUrl: server.url });
     const markets = (await client.events.list({ limit: 100 })).data.flatMap((e) => e.markets);
     const tokenIds = markets.map((m) => m.tokenId1!);

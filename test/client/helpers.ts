@@ -1,5 +1,6 @@
+import assert from 'node:assert/strict';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createClient, type EventInput, type ExchangeClient } from '../../src/client/index.ts';
+import { createClient, ExchangeError, type EventInput, type ExchangeClient } from '../../src/client/index.ts';
 import { ADMIN_TOKEN, type TestServer } from '../helpers/server.ts';
 
 /** The operator's client of a test server. */
@@ -26,4 +27,15 @@ export async function publishedMarkets(admin: ExchangeClient, options: { markets
   });
   const event = await admin.admin.publishEvent(draft.id);
   return { event, markets: event.markets.map((m) => ({ ...m, tokenId1: m.tokenId1!, tokenId2: m.tokenId2! })) };
+}
+
+/** Resolves to the ExchangeError a call throws. */
+export async function thrown(call: Promise<unknown>): Promise<ExchangeError> {
+  try {
+    await call;
+  } catch (error) {
+    assert.ok(error instanceof ExchangeError, `expected an ExchangeError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('the call did not throw');
 }

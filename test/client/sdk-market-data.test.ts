@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient, ExchangeError, type ExchangeClient, type TradeActivity, type TradeFeed } from '../../src/client/index.ts';
+import { createClient, type ExchangeClient, type TradeActivity, type TradeFeed } from '../../src/client/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { adminClient, publishedMarkets, traderClient } from './helpers.ts';
+import { adminClient, publishedMarkets, thrown, traderClient } from './helpers.ts';
 
 const HOUR_MS = 3_600_000;
-
-/** Resolves to the ExchangeError a call throws. */
-async function thrown(call: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await call;
-  } catch (error) {
-    assert.ok(error instanceof ExchangeError, `expected an ExchangeError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('the call did not throw');
-}
 
 const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
   const all: T[] = [];

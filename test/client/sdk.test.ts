@@ -2,18 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, ExchangeError, OrderBuildError, type ExchangeClient } from '../../src/client/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { adminClient, publishedMarkets, traderClient } from './helpers.ts';
-
-/** Resolves to the ExchangeError a call throws. */
-async function thrown(call: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await call;
-  } catch (error) {
-    assert.ok(error instanceof ExchangeError, `expected an ExchangeError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('the call did not throw');
-}
+import { adminClient, publishedMarkets, thrown, traderClient } from './helpers.ts';
 
 describe('SDK against a real server', () => {
   let server: TestServer;

@@ -30,7 +30,7 @@ function referenceScores(quotes: RestingQuote[], params: ScoringParams): Map<str
     sides.set(q.makerId, entry);
   }
   for (const [maker, { bid, ask }] of sides) {
-    const score = normal ? Math.max(Math.min(bid, ask), Math.max(bid, ask) / 3) : Math.min(bid, ask);
+    const score = normal && Math.min(bid, ask) === 0 ? Math.max(bid, ask) / 3 : Math.min(bid, ask);
     if (score > 0) result.set(maker, score);
   }
   return result;
@@ -73,6 +73,9 @@ describe('reward scoring', () => {
     const unit = 40_000n * 40_000n * 1_000_000n;
     assert.equal(scores.get('two'), 3n * 50n * unit);
     assert.equal(scores.get('one'), 100n * unit);
+    // The smaller side even when it is below a third of the larger: 10, not 100 / 3.
+    const lopsided = makerScores([q('two', 'BUY', 490_000, 100n), q('two', 'SELL', 510_000, 10n)], params);
+    assert.equal(lopsided.get('two'), 3n * 10n * unit);
   });
 
   it('requires both sides outside [0.10, 0.90] and measures them against extremeMaxDistanceFromMid', () => {

@@ -58,6 +58,9 @@ describe('maker rewards: configuration, sampling, daily close, claims, listings'
     expectError(await putConfig(market.id, dayConfig(day1), { 'content-type': 'application/json' }), 401, 'UNAUTHORIZED');
     expectError(await putConfig(market.id, { ...dayConfig(day1), maxDistanceFromMid: '1.5' }), 400, 'VALIDATION_FAILED');
     expectError(await putConfig(market.id, { ...dayConfig(day1), rewardUsdc: '1.0000001' }), 400, 'VALIDATION_FAILED');
+    // Beyond what the 64-bit columns hold: a 400, never a database error.
+    expectError(await putConfig(market.id, { ...dayConfig(day1), rewardUsdc: '100000000000000' }), 400, 'VALIDATION_FAILED');
+    expectError(await putConfig(market.id, { ...dayConfig(day1), minOrderSizeUsdc: '1000000000.000001' }), 400, 'VALIDATION_FAILED');
     expectError(await putConfig(market.id, { ...dayConfig('2020-01-01') }), 400, 'VALIDATION_FAILED');
     expectError(await putConfig(market.id, { ...dayConfig(day1), startAt: new Date(day1StartMs + 5000).toISOString(), endAt: new Date(day1StartMs).toISOString() }), 400, 'VALIDATION_FAILED');
     const overlapping = [0, 30].map((m) => ({ startAt: new Date(day1StartMs + m * 60_000).toISOString(), endAt: new Date(day1StartMs + (m + 60) * 60_000).toISOString(), multiplier: '2' }));
@@ -193,5 +196,14 @@ describe('maker rewards: configuration, sampling, daily close, claims, listings'
     assert.equal((await collateral(bob)) - before, 21_166_052n);
     assert.equal((await bob.call('GET', '/rewards/me/summary')).body.claimableUsdc, '0.000000');
     await expectAuditClean(server);
+  });
+
+  it('counts seven days ago through today in the week window (SPEC.md 4.7), and only today and yesterday in 24h', async () => {
+    const aliceEarned = async (window: string) => (await get(server.api(`/rewards/leaderboard?window=${window}`))).body.data.find((e: any) => e.userId === alice.userId)?.earnedUsdc;
+    // Alice earned 7.623360 on day 1 and 0.010588 on day 2.
+    await setClock(day1StartMs + 7 * DAY_MS);
+    assert.deepEqual([await aliceEarned('week'), await aliceEarned('24h'), await aliceEarned('all')], ['7.633948', undefined, '7.633948']);
+    await setClock(day1StartMs + 8 * DAY_MS);
+    assert.deepEqual([await aliceEarned('week'), await aliceEarned('all')], ['0.010588', '7.633948']);
   });
 });

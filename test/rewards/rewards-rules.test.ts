@@ -44,7 +44,7 @@ describe('maker rewards: boosts, pause, resolution, withdrawal, treasury shortfa
       markets.push((await createPublishedEvent(server, { name })).markets[0]!);
       makers.push(await newTrader(server, { fund: '100' }));
     }
-    const boost = { startAt: new Date(dayStartMs).toISOString(), endAt: new Date(dayStartMs + 60 * MINUTE_MS).toISOString(), multiplier: '2' };
+    const boost = { startAt: new Date(dayStartMs).toISOString(), endAt: new Date(dayStartMs + 60 * MINUTE_MS).toISOString(), multiplier: '2.00' };
     assert.equal((await putConfig(markets[0]!.id, config({ boostWindows: [boost] }))).status, 200);
     assert.equal((await putConfig(markets[1]!.id, config())).status, 200);
     assert.equal((await putConfig(markets[2]!.id, config())).status, 200);
@@ -61,7 +61,8 @@ describe('maker rewards: boosts, pause, resolution, withdrawal, treasury shortfa
   it('applies the boost in its window, stops during a pause, stops a resolved market, withdraws a disabled day', async () => {
     await atMinute(30);
     const boosted = (await get(server.api(`/rewards/markets/${markets[0]!.id}/pool`))).body;
-    assert.deepEqual([boosted.currentBoostMultiplier, boosted.activeBoostWindow?.multiplier], ['2', '2']);
+    // Sent as "2.00": every multiplier of the view reads the same normalised decimal.
+    assert.deepEqual([boosted.currentBoostMultiplier, boosted.activeBoostWindow?.multiplier, boosted.boostWindows[0]?.multiplier], ['2', '2', '2']);
     await atMinute(60);
     assert.equal((await get(server.api(`/rewards/markets/${markets[0]!.id}/pool`))).body.currentBoostMultiplier, '1', 'the boost window is half-open');
     assert.equal((await post(server.api(`/admin/markets/${markets[1]!.id}/oracle/propose`), { outcome: 'YES' }, server.adminHeaders)).status, 200);

@@ -88,6 +88,18 @@ export function registerCatalogueAdminRoutes(api: TypedApp, ctx: AppContext): vo
     schema: { ...meta('Create a category'), body: CategoryInputSchema, response: { 200: CategorySchema, ...errorResponses(400, 401) } },
   }, async (request) => admin.createCategory(request.body));
 
+  // Not in EXTENSIONS.md section 3: the operator's lists, so a CLI or back office can find the ids
+  // that EventInput takes. Unpaged: categories and tags are a handful the operator made.
+  api.get('/admin/categories', {
+    config: { auth: 'admin' },
+    schema: { ...meta('Every category, by position then name (inactive ones included)'), response: { 200: Type.Array(CategorySchema), ...errorResponses(401) } },
+  }, async () => reads.listCategories());
+
+  api.get('/admin/tags', {
+    config: { auth: 'admin' },
+    schema: { ...meta('Every tag, by slug'), response: { 200: Type.Array(TagSchema), ...errorResponses(401) } },
+  }, async () => reads.listTags());
+
   api.post('/admin/tags', {
     config: { auth: 'admin' },
     schema: { ...meta('Create a tag (slugs are unique)'), body: TagInputSchema, response: { 200: TagSchema, ...errorResponses(400, 401, 409) } },

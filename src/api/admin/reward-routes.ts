@@ -9,6 +9,10 @@ import { errorResponses, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { MarketRewardDetail, RewardConfigInput } from '../rewards/schemas.ts';
 
+/** The body and answer of the global pause. */
+export const RewardsPauseSchema = Type.Object({ paused: Type.Boolean() }, { additionalProperties: false });
+export const TreasuryBalanceSchema = Type.Object({ balance: DisplayAmountOut });
+
 /**
  * The rewards admin routes (EXTENSIONS.md sections 3 and 5): a market's configuration for a UTC
  * date, the global pause, and deposits into the reward treasury every payout comes from.
@@ -44,8 +48,8 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
       tags: ['admin'],
       summary: 'Pause or resume reward accrual everywhere',
       security: [{ bearer: [] }],
-      body: Type.Object({ paused: Type.Boolean() }, { additionalProperties: false }),
-      response: { 200: Type.Object({ paused: Type.Boolean() }), ...errorResponses(400, 401) },
+      body: RewardsPauseSchema,
+      response: { 200: RewardsPauseSchema, ...errorResponses(400, 401) },
     },
   }, async (request) => {
     await ctx.rewards.setPaused(request.body.paused);
@@ -59,7 +63,7 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
       summary: 'Deposit collateral into the reward treasury',
       security: [{ bearer: [] }],
       body: Type.Object({ amount: DisplayAmount }),
-      response: { 200: Type.Object({ balance: DisplayAmountOut }), ...errorResponses(400, 401) },
+      response: { 200: TreasuryBalanceSchema, ...errorResponses(400, 401) },
     },
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);

@@ -6,6 +6,9 @@ import { errorResponses } from '../schemas/common.ts';
 import { batchResponseSchema, checkPositionBatch, PositionBatchBody, PositionMarketSchema } from '../schemas/position-batch.ts';
 import type { TypedApp } from '../typed-app.ts';
 
+export const MergeablePositionSchema = PositionMarketSchema;
+export const BatchMergeResponseSchema = batchResponseSchema(['not-mergeable', 'only-one-side', 'not-binary']);
+
 /** SPEC.md section 4.3: mergeable positions and batch merge (API key HMAC). */
 export function registerMergeRoutes(api: TypedApp, ctx: AppContext): void {
   const merges = new PositionMerges({ db: ctx.store.db, settlement: ctx.settlement });
@@ -16,7 +19,7 @@ export function registerMergeRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['portfolio'],
       summary: 'Active markets where the caller has both outcomes available to merge',
       security: [{ apiKey: [] }],
-      response: { 200: Type.Array(PositionMarketSchema), ...errorResponses(401) },
+      response: { 200: Type.Array(MergeablePositionSchema), ...errorResponses(401) },
     },
   }, async (request) => merges.mergeable(requireCaller(request)));
 
@@ -28,7 +31,7 @@ export function registerMergeRoutes(api: TypedApp, ctx: AppContext): void {
       description: 'No amount is sent: each market merges the smaller of the two available (not order-reserved) token balances.',
       security: [{ apiKey: [] }],
       body: PositionBatchBody,
-      response: { 200: batchResponseSchema(['not-mergeable', 'only-one-side', 'not-binary']), ...errorResponses(400, 401) },
+      response: { 200: BatchMergeResponseSchema, ...errorResponses(400, 401) },
     },
   }, async (request) => {
     const caller = requireCaller(request);

@@ -8,12 +8,24 @@ import type { TypedApp } from '../typed-app.ts';
 import { ActivitySchema, activityOffsetPageSchema, listQuery, offsetPaging } from './activity-routes.ts';
 
 /** SPEC.md section 2: the user variant adds the market's display name and its event. */
-const UserActivitySchema = Type.Object({
+export const UserActivitySchema = Type.Object({
   ...ActivitySchema.properties,
   displayName: Nullable(Type.String({ description: 'null: show `name`' })),
   isMultiMarket: Type.Boolean(),
   eventId: Type.Optional(Nullable(Uuid)),
   eventName: Type.Optional(Nullable(Type.String())),
+});
+
+export const UserActivityPageSchema = activityOffsetPageSchema(UserActivitySchema);
+
+export const UserActivityQuery = Type.Object({
+  term: Type.Optional(Type.String({ maxLength: 50, description: "case-insensitive partial match on the market's name or slug, or the event's name" })),
+  name: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
+  market: Type.Optional(Uuid),
+  types: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 5, description: 'BUY, SELL, SPLIT, MERGE, REDEEM: comma-separated, or repeated' })),
+  fromTimestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'Unix seconds, inclusive' })),
+  toTimestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'Unix seconds, inclusive' })),
+  ...offsetPaging(10, true),
 });
 
 const ACTIVITY_TYPES: readonly ActivityType[] = ['BUY', 'SELL', 'SPLIT', 'MERGE', 'REDEEM'];
@@ -36,16 +48,8 @@ export function registerUserActivityRoutes(api: TypedApp, ctx: AppContext): void
       tags: ['portfolio'],
       summary: "The caller's trades, splits, merges and redeems",
       security: [{ apiKey: [] }],
-      querystring: Type.Object({
-        term: Type.Optional(Type.String({ maxLength: 50, description: "case-insensitive partial match on the market's name or slug, or the event's name" })),
-        name: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
-        market: Type.Optional(Uuid),
-        types: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 5, description: 'BUY, SELL, SPLIT, MERGE, REDEEM: comma-separated, or repeated' })),
-        fromTimestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'Unix seconds, inclusive' })),
-        toTimestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'Unix seconds, inclusive' })),
-        ...offsetPaging(10, true),
-      }),
-      response: { 200: activityOffsetPageSchema(UserActivitySchema), ...errorResponses(400, 401) },
+      querystring: UserActivityQuery,
+      response: { 200: UserActivityPageSchema, ...errorResponses(400, 401) },
     },
   }, async (request) => {
     const caller = requireCaller(request);

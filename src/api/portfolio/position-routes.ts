@@ -6,10 +6,8 @@ import { Address, errorResponses, PageNumber, Uuid } from '../schemas/common.ts'
 import type { TypedApp } from '../typed-app.ts';
 
 const security = [{ apiKey: [] }];
-const literals = <T extends string>(values: readonly T[], options: { default?: T; description?: string } = {}) =>
-  Type.Union(values.map((v) => Type.Literal(v)), options);
 
-const UserPositionSchema = Type.Object({
+export const UserPositionSchema = Type.Object({
   market_uuid: Uuid,
   tokenId: Type.String(),
   acquisitionPrice: Type.String({ description: 'average price paid per token, fees included; a split counts at 0.5' }),
@@ -41,7 +39,7 @@ const UserPositionSchema = Type.Object({
   liveness: Type.Optional(Type.Integer({ description: 'dispute window, seconds' })),
 });
 
-const UserPositionsResponseSchema = Type.Object({
+export const UserPositionsResponseSchema = Type.Object({
   first: Type.Integer(),
   last: Type.Integer(),
   limit: Type.Integer(),
@@ -49,21 +47,24 @@ const UserPositionsResponseSchema = Type.Object({
   data: Type.Array(UserPositionSchema),
 });
 
-const PositionsQuery = Type.Object({
-  status: Type.Optional(literals(['DRAFT', 'ACTIVE', 'RESOLVED'] as const)),
+export const PositionsQuery = Type.Object({
+  // The unions are written out (not mapped from arrays) so the SDK's request type keeps the literals.
+  status: Type.Optional(Type.Union([Type.Literal('DRAFT'), Type.Literal('ACTIVE'), Type.Literal('RESOLVED')])),
   id: Type.Optional(Uuid),
   eventId: Type.Optional(Uuid),
   title: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
   page: PageNumber,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-  sortBy: literals(['latest', 'current', 'initial', 'return'] as const, { default: 'latest' }),
-  order: literals(['ASC', 'DESC'] as const, { default: 'DESC' }),
+  sortBy: Type.Union([Type.Literal('latest'), Type.Literal('current'), Type.Literal('initial'), Type.Literal('return')], { default: 'latest' }),
+  order: Type.Union([Type.Literal('ASC'), Type.Literal('DESC')], { default: 'DESC' }),
 });
 
-const ValueQuery = Type.Object({
+export const ValueQuery = Type.Object({
   user: Type.Optional(Address),
   markets: Type.Optional(Type.Array(Type.String({ maxLength: 8000 }), { description: 'market UUIDs, comma-separated or repeated' })),
 });
+
+export const UserPositionValueSchema = Type.Object({ user: Address, value: Type.Number() });
 
 /** SPEC.md 4.3: the caller's positions and the value of a user's positions (API key HMAC). */
 export function registerPositionRoutes(api: TypedApp, ctx: AppContext): void {
@@ -85,7 +86,7 @@ export function registerPositionRoutes(api: TypedApp, ctx: AppContext): void {
       summary: "Current USD value of a user's positions (the caller by default)",
       security,
       querystring: ValueQuery,
-      response: { 200: Type.Object({ user: Address, value: Type.Number() }), ...errorResponses(400, 401) },
+      response: { 200: UserPositionValueSchema, ...errorResponses(400, 401) },
     },
   }, async (request) => {
     const { user, markets } = request.query;

@@ -19,21 +19,21 @@ const positionFields = {
   avg: Type.Number({ description: 'average entry price, cents' }),
   bet: Type.String({ description: 'USD paid for the position' }),
 };
-const ActiveSchema = Type.Object({
+export const ActiveProfilePositionSchema = Type.Object({
   ...positionFields,
   shares: Type.Number(),
   now: Type.Number({ description: 'latest price, cents' }),
   value: Type.String({ description: 'USD at the latest price' }),
   changePct: Type.Number({ description: 'percent' }),
 });
-const ClosedSchema = Type.Object({
+export const ClosedProfilePositionSchema = Type.Object({
   ...positionFields,
   exit: Type.Number({ description: 'average exit price, cents' }),
   pnl: Type.String({ description: 'realised USD, signed' }),
   pnlPct: Type.Number({ description: 'percent' }),
 });
 
-const SummarySchema = Type.Object({
+export const ProfileSummarySchema = Type.Object({
   positionsValue: Type.String(),
   biggestWin: Type.String(),
   predictions: Type.Integer(),
@@ -42,14 +42,15 @@ const SummarySchema = Type.Object({
   allTimePnl: Type.String(),
 });
 
-const RangeSchema = Type.Union(['1D', '1W', '1M', '1Y', 'YTD', 'ALL'].map((r) => Type.Literal(r as '1D' | '1W' | '1M' | '1Y' | 'YTD' | 'ALL')));
-const PnlHistorySchema = Type.Object({
-  range: RangeSchema,
+/** Written out (not mapped from an array) so the SDK's type keeps the literals. */
+export const PnlRangeSchema = Type.Union([Type.Literal('1D'), Type.Literal('1W'), Type.Literal('1M'), Type.Literal('1Y'), Type.Literal('YTD'), Type.Literal('ALL')]);
+export const PnlHistorySchema = Type.Object({
+  range: PnlRangeSchema,
   points: Type.Array(Type.Object({ time: Type.Integer({ description: 'Unix seconds' }), value: Type.Number({ description: 'USD' }) })),
   value: Type.String({ description: 'USD, signed: realised plus unrealised P&L now' }),
 });
 
-const ActivitySchema = Type.Object({
+export const ProfileActivitySchema = Type.Object({
   id: Type.String(),
   action: Type.Union([Type.Literal('bought'), Type.Literal('sold')]),
   side: SideSchema,
@@ -69,22 +70,22 @@ const schema = (summary: string, response: TSchema) => ({ tags: ['profiles'], su
 /** SPEC.md 4.8: public profiles by display name; never a wallet address. */
 export function registerProfileRoutes(api: TypedApp, ctx: AppContext): void {
   const profiles = ctx.portfolio.profiles;
-  api.get('/profiles/by-name/:name/summary', { config: { auth: 'public' }, schema: schema('Value, P&L and predictions of a public profile', SummarySchema) },
+  api.get('/profiles/by-name/:name/summary', { config: { auth: 'public' }, schema: schema('Value, P&L and predictions of a public profile', ProfileSummarySchema) },
     async (request) => profiles.summary(request.params.name));
 
   api.get('/profiles/by-name/:name/pnl-history', {
     config: { auth: 'public' },
-    schema: { ...schema('P&L over a range, from the recorded series', PnlHistorySchema), querystring: Type.Object({ range: RangeSchema }) },
+    schema: { ...schema('P&L over a range, from the recorded series', PnlHistorySchema), querystring: Type.Object({ range: PnlRangeSchema }) },
   }, async (request) => profiles.pnlHistory(request.params.name, request.query.range));
 
   api.get('/profiles/by-name/:name/positions', {
     config: { auth: 'public' },
     schema: {
-      ...schema('Active or closed positions, by latest price descending (at most 1,000)', Type.Union([Type.Array(ActiveSchema), Type.Array(ClosedSchema)])),
+      ...schema('Active or closed positions, by latest price descending (at most 1,000)', Type.Union([Type.Array(ActiveProfilePositionSchema), Type.Array(ClosedProfilePositionSchema)])),
       querystring: Type.Object({ status: Type.Union([Type.Literal('active'), Type.Literal('closed')]) }),
     },
   }, async (request) => profiles.positions(request.params.name, request.query.status));
 
-  api.get('/profiles/by-name/:name/activity', { config: { auth: 'public' }, schema: schema('The newest 100 trade rows', Type.Array(ActivitySchema)) },
+  api.get('/profiles/by-name/:name/activity', { config: { auth: 'public' }, schema: schema('The newest 100 trade rows', Type.Array(ProfileActivitySchema)) },
     async (request) => profiles.activity(request.params.name));
 }

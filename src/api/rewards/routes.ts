@@ -12,6 +12,24 @@ const userSecurity: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }
 /** SPEC.md clamps these limits rather than refusing them. */
 const clamp = (value: number, max: number) => Math.min(value, max);
 
+export const PayoutHistoryQuery = Type.Object({
+  page: PageNumber,
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  total: Type.Boolean({ default: false }),
+});
+/** `limit` above 50 is clamped, not refused. */
+export const RewardPoolsQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, default: 20 }),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+});
+/** `limit` above 100 is clamped, not refused. */
+export const LeaderboardQuery = Type.Object({
+  window: Type.Union([Type.Literal('24h'), Type.Literal('week'), Type.Literal('all')], { default: '24h' }),
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, default: 20 }),
+});
+
 /** SPEC.md section 4.7: the caller's rewards, the public pools and leaderboard, and claims. */
 export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
   const reads = ctx.rewards.reads;
@@ -31,11 +49,7 @@ export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
     ...user,
     schema: {
       tags: ['rewards'], summary: "The caller's daily payout rows, newest first", security: userSecurity,
-      querystring: Type.Object({
-        page: PageNumber,
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-        total: Type.Boolean({ default: false }),
-      }),
+      querystring: PayoutHistoryQuery,
       response: { 200: PayoutHistoryPage, ...errorResponses(400, 401) },
     },
   }, async (request) => reads.history(requireCaller(request).userId, request.query.page, request.query.limit, request.query.total));
@@ -43,11 +57,7 @@ export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
   api.get('/rewards/markets/pools', {
     schema: {
       tags: ['rewards'], summary: 'Current reward opportunities, grouped by event',
-      querystring: Type.Object({
-        page: Type.Integer({ minimum: 1, default: 1 }),
-        limit: Type.Integer({ minimum: 1, default: 20 }),
-        search: Type.Optional(Type.String({ maxLength: 200 })),
-      }),
+      querystring: RewardPoolsQuery,
       response: { 200: PublicRewardsMarketPoolPage, ...errorResponses(400) },
     },
   }, async (request) => reads.pools(request.query.page, clamp(request.query.limit, 50), request.query.search || undefined));
@@ -68,11 +78,7 @@ export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
     config: { auth: 'optionalUser' },
     schema: {
       tags: ['rewards'], summary: 'Makers ranked by reward earnings over UTC reward dates',
-      querystring: Type.Object({
-        window: Type.Union([Type.Literal('24h'), Type.Literal('week'), Type.Literal('all')], { default: '24h' }),
-        page: Type.Integer({ minimum: 1, default: 1 }),
-        limit: Type.Integer({ minimum: 1, default: 20 }),
-      }),
+      querystring: LeaderboardQuery,
       response: { 200: RewardsLeaderboardResponse, ...errorResponses(400, 401) },
     },
   }, async (request) => reads.leaderboard(request.query.window, request.query.page, clamp(request.query.limit, 100), request.caller?.userId));

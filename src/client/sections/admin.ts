@@ -1,4 +1,6 @@
-import type { Category, CategoryInput, Event, EventInput, Market, MarketInput, MarketPatch, OracleOutcome, Resolution, Tag, TagInput } from '../types.ts';
+import type {
+  Category, CategoryInput, Event, EventInput, Market, MarketInput, MarketPatch, MarketRewardDetail, OracleOutcome, Resolution, RewardConfig, RewardsPause, Tag, TagInput, TreasuryBalance,
+} from '../types.ts';
 import type { ClientContext } from './context.ts';
 
 /** Operator calls (EXTENSIONS.md section 3); they need `credentials.adminToken`. */
@@ -6,7 +8,11 @@ export function adminSection({ transport }: ClientContext) {
   const admin = <T>(method: string, path: string, body?: unknown) => transport.call<T>(method, `/admin${path}`, { auth: 'admin', ...(body === undefined ? {} : { body }) });
   const id = encodeURIComponent;
   return {
+    /** Every category, by position then name, inactive ones included. */
+    categories: () => admin<Category[]>('GET', '/categories'),
     createCategory: (input: CategoryInput) => admin<Category>('POST', '/categories', input),
+    /** Every tag, by slug. */
+    tags: () => admin<Tag[]>('GET', '/tags'),
     createTag: (input: TagInput) => admin<Tag>('POST', '/tags', input),
     /** A DRAFT event with DRAFT markets. */
     createEvent: (input: EventInput) => admin<Event>('POST', '/events', input),
@@ -20,6 +26,15 @@ export function adminSection({ transport }: ClientContext) {
     oraclePropose: (marketId: string, outcome: OracleOutcome) => admin<Resolution>('POST', `/markets/${id(marketId)}/oracle/propose`, { outcome }),
     /** Decides a DISPUTED question; the market resolves at once. */
     oracleDecide: (marketId: string, outcome: OracleOutcome) => admin<Resolution>('POST', `/markets/${id(marketId)}/oracle/decide`, { outcome }),
+    /**
+     * A market's reward configuration for a UTC date (default today); frozen once its window opens,
+     * except `enabled` (409 otherwise). Amounts are decimal strings.
+     */
+    configureRewards: (marketId: string, config: RewardConfig) => admin<MarketRewardDetail>('PUT', `/markets/${id(marketId)}/rewards`, config),
+    /** Pauses (or resumes) reward accrual on every market. */
+    pauseRewards: (paused: boolean) => admin<RewardsPause>('POST', '/rewards/pause', { paused }),
+    /** Deposits collateral (display units) into the reward treasury every payout comes from; answers its balance. */
+    fundRewardTreasury: (amount: string) => admin<TreasuryBalance>('POST', '/rewards/treasury', { amount }),
     /** Moves a manual clock (test servers); the oracle's windows are checked after the move. */
     clock: (move: { advanceMs: number } | { now: string }) => admin<{ now: string }>('POST', '/clock', move),
   };

@@ -1,19 +1,29 @@
 import type {
-  ClaimResponse, MarketRewardDetail, PublicRewardsMarketPoolPage, QualifyingOrder, RewardsLeaderboardResponse, UserPayoutHistoryPage, UserRewardsSummary,
-} from '../spec-types.ts';
+  ClaimResponse, MarketRewardDetail, PayoutHistoryPage, PayoutHistoryParams, QualifyingOrder, RewardPoolsPage, RewardPoolsParams, RewardsLeaderboard,
+  RewardsLeaderboardParams, UserRewardsSummary,
+} from '../types.ts';
 import type { ClientContext } from './context.ts';
 
-/** Maker rewards (SPEC.md 4.7), following SPEC.md until the routes land (types in spec-types.ts, no tests yet). */
+/** Maker rewards (SPEC.md 4.7): the caller's (session token or API key), the public pools and leaderboard. */
 export function rewardsSection({ transport }: ClientContext) {
-  const mine = <T>(path: string, query?: Record<string, number | boolean | undefined>) => transport.call<T>('GET', `/rewards/me${path}`, { auth: 'jwtOrApiKey', ...(query ? { query } : {}) });
+  const mine = <T>(path: string, query?: PayoutHistoryParams) => transport.call<T>('GET', `/rewards/me${path}`, { auth: 'jwtOrApiKey', ...(query ? { query } : {}) });
   return {
+    /** Today's accrual, yesterday's settlement, what is claimable, the lifetime total. */
     summary: () => mine<UserRewardsSummary>('/summary'),
+    /** The caller's resting orders that earn rewards now. */
     qualifyingOrders: () => mine<QualifyingOrder[]>('/qualifying-orders'),
-    history: (params: { page?: number; limit?: number; total?: boolean } = {}) => mine<UserPayoutHistoryPage>('/history', params),
-    /** Claims every claimable row. Not retried: the server's answer says whether it dispatched. */
+    /** Daily payout rows, newest first (default 20, at most 100). */
+    history: (params: PayoutHistoryParams = {}) => mine<PayoutHistoryPage>('/history', params),
+    /**
+     * Claims every claimable row (paid asynchronously; `user-reward-claim-update` follows). Not
+     * retried: the answer says whether it dispatched, and a repeat within the limit finds nothing.
+     */
     claim: () => transport.call<ClaimResponse>('POST', '/rewards/me/claim', { auth: 'jwtOrApiKey' }),
-    pools: (params: { page?: number; limit?: number; search?: string } = {}) => transport.call<PublicRewardsMarketPoolPage>('GET', '/rewards/markets/pools', { query: params }),
+    /** Current opportunities grouped by event (`limit` clamped to 50). */
+    pools: (params: RewardPoolsParams = {}) => transport.call<RewardPoolsPage>('GET', '/rewards/markets/pools', { query: params }),
+    /** One market's current opportunity; 404 when it has none. */
     pool: (marketId: string) => transport.call<MarketRewardDetail>('GET', `/rewards/markets/${encodeURIComponent(marketId)}/pool`),
-    leaderboard: (params: { window?: '24h' | 'week' | 'all'; page?: number; limit?: number } = {}) => transport.call<RewardsLeaderboardResponse>('GET', '/rewards/leaderboard', { query: params }),
+    /** Makers by earnings (`limit` clamped to 100); `currentUser` when the client is signed in. */
+    leaderboard: (params: RewardsLeaderboardParams = {}) => transport.call<RewardsLeaderboard>('GET', '/rewards/leaderboard', { auth: 'optionalUser', query: params }),
   };
 }

@@ -79,11 +79,11 @@ export function orderScore(q: RestingQuote, params: ScoringParams, mid2: number)
 }
 
 /**
- * Each maker's score in one sample, times 3 so the one-third rule stays an integer:
- * inside [0.10, 0.90] it is max(min(Qbid, Qask), max(Qbid, Qask) / 3), so a two-sided maker
- * scores its weaker side and a single-sided one a third of its side (never less than it would
- * with a token quote on the other side); outside, both sides are required: min(Qbid, Qask).
- * Makers scoring 0 are left out. An empty side of the book means no midpoint: nobody scores.
+ * Each maker's score in one sample, times 3 so the one-third rule stays an integer, as
+ * EXTENSIONS.md section 5 words it: inside [0.10, 0.90] a two-sided maker scores the smaller of
+ * Qbid and Qask and a single-sided one (the other side scoring 0) a third of its side; outside,
+ * both sides are required: min(Qbid, Qask). Makers scoring 0 are left out. An empty side of the
+ * book means no midpoint: nobody scores.
  */
 export function makerScores(quotes: readonly RestingQuote[], params: ScoringParams): Map<string, bigint> {
   const scores = new Map<string, bigint>();
@@ -102,10 +102,9 @@ export function makerScores(quotes: readonly RestingQuote[], params: ScoringPara
   for (const [makerId, { bid, ask }] of sides) {
     const low = bid < ask ? bid : ask;
     const high = bid < ask ? ask : bid;
-    const score = normal ? max(3n * low, high) : 3n * low;
+    const score = normal && low === 0n ? high : 3n * low;
     if (score > 0n) scores.set(makerId, score);
   }
   return scores;
 }
 
-const max = (a: bigint, b: bigint) => (a > b ? a : b);
