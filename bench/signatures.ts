@@ -13,7 +13,6 @@ import { createOrderHasher, orderDomains, type OrderStruct } from '../src/core/o
 import { verifySignature } from '../src/engine/signatures/recover-signer.ts';
 import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
 
-type Hex = `0x${string}`;
 
 const RUN_MS = Number(process.env.BENCH_MS ?? 1_500);
 const ORDER_TYPES = {

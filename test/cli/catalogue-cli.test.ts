@@ -1,29 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { killPrograms, runProgram } from '../helpers/program.ts';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, it } from 'node:test';
+import { runProgram } from '../helpers/program.ts';
+import { ADMIN_TOKEN } from '../helpers/server.ts';
 import { adminClient } from '../client/helpers.ts';
-import { pmxRunner } from './pmx.ts';
+import { useCliFixture } from './pmx.ts';
 
 describe('the CLI: categories, tags, events with markets, and the demo, through child processes', () => {
-  let server: TestServer;
-  let dir: string;
-  let pmx: ReturnType<typeof pmxRunner>['pmx'];
-  let json: ReturnType<typeof pmxRunner>['json'];
+  const cli = useCliFixture('pmx-catalogue-');
+  const { pmx, json } = cli;
 
-  before(async () => {
-    server = await startTestServer();
-    dir = mkdtempSync(join(tmpdir(), 'pmx-catalogue-'));
-    ({ pmx, json } = pmxRunner(server, dir));
-  });
-  after(async () => {
-    killPrograms();
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it('creates and lists categories and tags, then files an event under them by name and slug', async () => {
     const politics = await json(['categories', 'create', 'Politics', '--position', '2']);
@@ -45,7 +31,7 @@ describe('the CLI: categories, tags, events with markets, and the demo, through 
     assert.deepEqual(event.categories.map((c: any) => c.id).sort(), [hidden.id, politics.id].sort());
     assert.deepEqual(event.tags.map((t: any) => t.id).sort(), [tag.id, region.id].sort());
     assert.deepEqual(event.markets.map((m: any) => [m.name, m.orderFeeRateBps]), [['A', 15], ['B', 15]]);
-    const publicRead = await adminClient(server).events.get(event.id).catch((error: unknown) => error);
+    const publicRead = await adminClient(cli.server).events.get(event.id).catch((error: unknown) => error);
     assert.equal((publicRead as { status?: number }).status, 404, 'a DRAFT event is not public');
 
     const draftMarket = await json(['events', 'add-market', event.id, 'C', '--outcomes', 'Up,Down', '--tick-size', '0.001']);
@@ -53,7 +39,7 @@ describe('the CLI: categories, tags, events with markets, and the demo, through 
     const published = await json(['events', 'add-market', event.id, 'D', '--publish']);
     assert.equal(published.status, 'ACTIVE');
     assert.match(published.tokenId1, /^\d+$/);
-    const live = await adminClient(server).events.get(event.id);
+    const live = await adminClient(cli.server).events.get(event.id);
     assert.deepEqual(live.markets.map((m) => [m.name, m.status]).sort(), [['A', 'ACTIVE'], ['B', 'ACTIVE'], ['C', 'ACTIVE'], ['D', 'ACTIVE']]);
   });
 
@@ -96,13 +82,13 @@ describe('the CLI: categories, tags, events with markets, and the demo, through 
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /^demo catalogue already present\nEVENT\s+MARKET\s+NAME\s+TOKENID1\n/);
     assert.equal(again.stdout.trim().split('\n').length, 2 + 8, 'a row per demo market');
-    assert.equal((await adminClient(server).events.list({ limit: 100 })).data.filter((e) => e.slug.startsWith('demo-')).length, 3);
+    assert.equal((await adminClient(cli.server).events.list({ limit: 100 })).data.filter((e) => e.slug.startsWith('demo-')).length, 3);
   });
 
   it('demo --liquidity quotes every demo market until interrupted, then cancels the quotes', async () => {
-    const liquidity = runProgram('src/cli/main.ts', ['demo', '--liquidity'], { PMX_URL: server.url, PMX_CONFIG: join(dir, 'demo.json'), ADMIN_TOKEN });
+    const liquidity = runProgram('src/cli/main.ts', ['demo', '--liquidity'], { PMX_URL: cli.server.url, PMX_CONFIG: join(cli.dir, 'demo.json'), ADMIN_TOKEN });
     await liquidity.errorLine(/^demo liquidity running/);
-    const client = adminClient(server);
+    const client = adminClient(cli.server);
     const tokenIds = (await client.events.list({ limit: 100 })).data.filter((e) => e.slug.startsWith('demo-')).flatMap((e) => e.markets.map((m) => m.tokenId1!));
     const books = client.watchBook(tokenIds);
     try {

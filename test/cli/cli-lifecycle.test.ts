@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.ts';
 import { adminClient, publishedMarkets, traderClient } from '../client/helpers.ts';
-import { killPrograms, runProgram } from '../helpers/program.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { pmxRunner } from './pmx.ts';
+import { runProgram } from '../helpers/program.ts';
+import { useCliFixture } from './pmx.ts';
 
 /** Every command and subcommand of the program, with its full name. */
 function commands(command: Command, prefix = ''): { name: string; command: Command }[] {
@@ -19,21 +16,9 @@ function commands(command: Command, prefix = ''): { name: string; command: Comma
 }
 
 describe('the CLI: a market from creation to redemption, through child processes with --json', () => {
-  let server: TestServer;
-  let dir: string;
-  let pmx: ReturnType<typeof pmxRunner>['pmx'];
-  let json: ReturnType<typeof pmxRunner>['json'];
+  const cli = useCliFixture('pmx-lifecycle-');
+  const { pmx, json } = cli;
 
-  before(async () => {
-    server = await startTestServer();
-    dir = mkdtempSync(join(tmpdir(), 'pmx-lifecycle-'));
-    ({ pmx, json } = pmxRunner(server, dir));
-  });
-  after(async () => {
-    killPrograms();
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it('creates, publishes, credits, trades, reads market data, resolves through the oracle and redeems', async () => {
     const event = await json(['events', 'create', 'Lifecycle event', '--market', 'Rain', '--publish']);
@@ -44,7 +29,7 @@ describe('the CLI: a market from creation to redemption, through child processes
     await json(['credit', taker.address, '100']);
     await json(['order', 'buy', market.tokenId1, '0.6', '10'], { WHO: 'maker' });
     assert.equal((await json(['order', 'buy', market.tokenId2, '0.4', '10', '--type', 'FAK'], { WHO: 'taker' })).status, 'EXECUTED');
-    await server.ctx.trading.engine.settle();
+    await cli.server.ctx.trading.engine.settle();
 
     const trades = await json(['trades', '--market', market.id]);
     assert.deepEqual(trades.map((t: any) => [t.tokenId, t.side, t.price, t.size, t.status]), [[market.tokenId2, 0, '0.4', '10', 'CONFIRMED']]);
@@ -75,10 +60,10 @@ describe('the CLI: a market from creation to redemption, through child processes
   });
 
   it('streams confirmed trades with trades --follow --json until interrupted', async () => {
-    const { event, markets: [market] } = await publishedMarkets(adminClient(server));
-    const follow = runProgram('src/cli/main.ts', ['trades', '--follow', '--event', event.id, '--json'], { PMX_URL: server.url, PMX_CONFIG: join(dir, 'follower.json') });
+    const { event, markets: [market] } = await publishedMarkets(adminClient(cli.server));
+    const follow = runProgram('src/cli/main.ts', ['trades', '--follow', '--event', event.id, '--json'], { PMX_URL: cli.server.url, PMX_CONFIG: join(cli.dir, 'follower.json') });
     await follow.errorLine(/^following the trades of event /);
-    const [maker, taker] = await Promise.all([traderClient(server, '100'), traderClient(server, '100')]);
+    const [maker, taker] = await Promise.all([traderClient(cli.server, '100'), traderClient(cli.server, '100')]);
     await maker.orders.place({ tokenId: market!.tokenId1, side: 'BUY', price: '0.25', size: '8' });
     await taker.orders.place({ tokenId: market!.tokenId2, side: 'BUY', price: '0.75', size: '8', type: 'FAK' });
     const row = JSON.parse(await follow.line(/^\{/));

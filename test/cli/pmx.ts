@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { promisify } from 'node:util';
-import { ADMIN_TOKEN, type ApiServer } from '../helpers/server.ts';
+import { killPrograms } from '../helpers/program.ts';
+import { ADMIN_TOKEN, startTestServer, type ApiServer, type TestServer } from '../helpers/server.ts';
 
 const exec = promisify(execFile);
 
@@ -35,4 +39,37 @@ export function pmxRunner(server: ApiServer, dir: string) {
     return JSON.parse(result.stdout);
   }
   return { pmx, json };
+}
+
+export interface CliFixture extends ReturnType<typeof pmxRunner> {
+  /** Set once the file's `before` hooks run. */
+  server: TestServer;
+  /** The scratch directory of the traders' config files. */
+  dir: string;
+}
+
+/**
+ * One CLI test file's world: a test server and a scratch config directory, opened before its tests
+ * (call this before the file's own `before`) and removed after them, with any program still running
+ * killed first. `pmx` and `json` can be taken at once; they run against the server once it is up.
+ */
+export function useCliFixture(dirPrefix: string, serverEnv: Record<string, string> = {}): CliFixture {
+  let runner: ReturnType<typeof pmxRunner> | undefined;
+  const fixture: CliFixture = {
+    server: undefined as unknown as TestServer,
+    dir: '',
+    pmx: (args, env) => runner!.pmx(args, env),
+    json: (args, env) => runner!.json(args, env),
+  };
+  before(async () => {
+    fixture.server = await startTestServer(serverEnv);
+    fixture.dir = mkdtempSync(join(tmpdir(), dirPrefix));
+    runner = pmxRunner(fixture.server, fixture.dir);
+  });
+  after(async () => {
+    killPrograms();
+    await fixture.server?.close();
+    if (fixture.dir) rmSync(fixture.dir, { recursive: true, force: true });
+  });
+  return fixture;
 }

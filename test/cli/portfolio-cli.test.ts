@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { pmxRunner } from './pmx.ts';
+import { before, describe, it } from 'node:test';
+import { useCliFixture } from './pmx.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -13,27 +9,18 @@ const DAY_MS = 86_400_000;
  * 10 @ 0.6 rests and the taker's BUY token2 4 @ 0.4 (FAK) mints 4 of each; the maker then splits 3.
  */
 describe('the CLI: positions, merge and rewards', () => {
-  let server: TestServer;
-  let dir: string;
-  let pmx: ReturnType<typeof pmxRunner>['pmx'];
-  let json: ReturnType<typeof pmxRunner>['json'];
+  const cli = useCliFixture('pmx-portfolio-cli-', { LOG_LEVEL: 'error' });
+  const { pmx, json } = cli;
   let market: { id: string; tokenId1: string; tokenId2: string; name: string };
 
   before(async () => {
-    server = await startTestServer({ LOG_LEVEL: 'error' });
-    dir = mkdtempSync(join(tmpdir(), 'pmx-portfolio-cli-'));
-    ({ pmx, json } = pmxRunner(server, dir));
     market = (await json(['events', 'create', 'Portfolio CLI event', '--market', 'Sun', '--publish'])).markets[0];
     const [maker, taker] = await Promise.all([json(['login'], { WHO: 'maker' }), json(['login'], { WHO: 'taker' })]);
     await Promise.all([json(['credit', maker.address, '100']), json(['credit', taker.address, '100'])]);
     assert.equal((await json(['order', 'buy', market.tokenId1, '0.6', '10'], { WHO: 'maker' })).status, 'PENDING');
     assert.equal((await json(['order', 'buy', market.tokenId2, '0.4', '4', '--type', 'FAK'], { WHO: 'taker' })).status, 'EXECUTED');
-    await server.ctx.trading.engine.settle();
+    await cli.server.ctx.trading.engine.settle();
     await json(['split', market.id, '3'], { WHO: 'maker' });
-  });
-  after(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('prints the positions as JSON and as a table, with the paging and sorting flags', async () => {
@@ -68,7 +55,7 @@ describe('the CLI: positions, merge and rewards', () => {
   });
 
   it("configures rewards as the operator and reads a trader's summary, history and claim", async () => {
-    const tomorrow = new Date(Math.ceil((server.ctx.clock.nowMs() + 1) / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+    const tomorrow = new Date(Math.ceil((cli.server.ctx.clock.nowMs() + 1) / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
     const pool = await json(['rewards', 'config', market.id, '--reward', '14.4', '--max-distance', '0.05', '--min-size', '1', '--date', tomorrow]);
     assert.deepEqual([pool.marketId, pool.rewardUsdc, pool.rewardStatus], [market.id, '14.400000', 'SCHEDULED']);
     assert.deepEqual(await json(['rewards', 'treasury', '250']), { balance: '250' });

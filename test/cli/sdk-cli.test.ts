@@ -1,26 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { pmxRunner } from './pmx.ts';
+import { describe, it } from 'node:test';
+import { useCliFixture } from './pmx.ts';
 
 describe('the CLI through child processes, built on the SDK', () => {
-  let server: TestServer;
-  let dir: string;
-  let pmx: ReturnType<typeof pmxRunner>['pmx'];
-  let json: ReturnType<typeof pmxRunner>['json'];
+  const cli = useCliFixture('pmx-cli-');
+  const { pmx, json } = cli;
 
-  before(async () => {
-    server = await startTestServer();
-    dir = mkdtempSync(join(tmpdir(), 'pmx-cli-'));
-    ({ pmx, json } = pmxRunner(server, dir));
-  });
-  after(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it('runs an operator and two traders through a market: create, publish, credit, trade, book, cancel', async () => {
     const event = await json(['events', 'create', 'CLI event', '--market', 'Rain', '--publish']);
@@ -29,7 +16,7 @@ describe('the CLI through child processes, built on the SDK', () => {
 
     const maker = await json(['login', '--store-key'], { WHO: 'maker' });
     const taker = await json(['login'], { WHO: 'taker' });
-    assert.equal(statSync(join(dir, 'maker.json')).mode & 0o777, 0o600);
+    assert.equal(statSync(join(cli.dir, 'maker.json')).mode & 0o777, 0o600);
     assert.equal((await json(['credit', maker.address, '100'])).balance, '100');
     await json(['credit', taker.address, '100']);
 

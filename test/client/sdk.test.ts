@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient, ExchangeError, OrderBuildError, type ExchangeClient } from '../../src/client/index.ts';
+import { createClient, OrderBuildError, type ExchangeClient } from '../../src/client/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminClient, publishedMarkets, thrown, traderClient } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { formatUnits } from '../../core/money.ts';
-import { COLLATERAL, userAccount, type BalanceRow } from '../../settlement/index.ts';
+import { userAccount, type BalanceRow } from '../../settlement/index.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
 import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
