@@ -51,13 +51,18 @@ export interface LedgerMarket {
   payout: { payout1: number; payout2: number; den: number } | null;
 }
 
-/** Registers token pairs; a market already known keeps its row (its tokens never change). */
+/**
+ * Registers token pairs; a market already known keeps its row (its tokens never change). No
+ * conflict target: every unique index is an arbiter, so two transactions registering the same
+ * market at once do nothing instead of failing on `token_id1` (PostgreSQL checks only the arbiter
+ * before inserting, then waits on the other unique indexes and raises there).
+ */
 export async function upsertMarkets(db: Db, markets: Array<{ conditionId: string; tokenId1: string; tokenId2: string }>): Promise<void> {
   if (markets.length === 0) return;
   await sql`
     INSERT INTO ledger_markets (condition_id, token_id1, token_id2)
     SELECT * FROM unnest(${markets.map((m) => m.conditionId)}::text[], ${markets.map((m) => m.tokenId1)}::text[], ${markets.map((m) => m.tokenId2)}::text[])
-    ON CONFLICT (condition_id) DO NOTHING`.execute(db);
+    ON CONFLICT DO NOTHING`.execute(db);
 }
 
 export async function findMarket(db: Db, conditionId: string): Promise<LedgerMarket | undefined> {
