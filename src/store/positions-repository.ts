@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import type { PositionState } from '../core/positions/position.ts';
 
 /**
  * The position projection (migration 0011_positions): the projector's cursor, the journal rows it
@@ -130,18 +131,15 @@ export async function findTradeTerms(db: Db, tradeIds: string[]): Promise<TradeT
   }));
 }
 
-export interface PositionRow {
-  account: string;
+/** Which token of which market a position holds, beside its numbers (core/positions). */
+export interface PositionKey {
   tokenId: string;
   marketId: string;
   outcomeIndex: 0 | 1;
-  amount: bigint;
-  costBasis: bigint;
-  realizedPnl: bigint;
-  acquiredAmount: bigint;
-  acquiredCost: bigint;
-  disposedAmount: bigint;
-  disposedProceeds: bigint;
+}
+
+export interface PositionRow extends PositionKey, PositionState {
+  account: string;
   lastSeq: bigint;
   updatedAt: Date;
 }
@@ -199,17 +197,7 @@ export async function addPnl(db: Db, rows: Array<{ account: string; hour: Date; 
 }
 
 /** A position of an account, with its market's resolution (what its price needs). */
-export interface AccountPosition {
-  tokenId: string;
-  marketId: string;
-  outcomeIndex: 0 | 1;
-  amount: bigint;
-  costBasis: bigint;
-  realizedPnl: bigint;
-  acquiredAmount: bigint;
-  acquiredCost: bigint;
-  disposedAmount: bigint;
-  disposedProceeds: bigint;
+export interface AccountPosition extends PositionKey, PositionState {
   /** The market's `marketResolvedTo`: "" until resolved. */
   resolvedTo: string;
 }
