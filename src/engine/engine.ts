@@ -18,6 +18,7 @@ import type { MarketDirectory } from './market-directory.ts';
 import { toOrderResponse, toTradeResponse } from './shapes.ts';
 import { SettlementRounds } from './settlement-rounds.ts';
 import { failure, type CancelOrderOutcome, type MarketTradingInfo, type PlaceOrderOutcome, type PlaceOrderRequest } from './types.ts';
+import type { RestingQuote } from '../core/rewards/index.ts';
 
 const MAX_BATCH_ATTEMPTS = 3;
 
@@ -48,16 +49,6 @@ interface MarketRuntime {
   published: [OrderBookResponse, OrderBookResponse];
   /** Speed-bumped taker orders, FIFO, with the time they may enter the book. */
   delayed: { orderId: string; dueMs: number }[];
-}
-
-/** A resting order as reward sampling sees it: the owner, its own token's side and price, what remains. */
-export interface RestingOrderView {
-  orderId: string;
-  makerId: string;
-  outcome: 0 | 1;
-  side: 'BUY' | 'SELL';
-  priceMicros: number;
-  remainingBaseUnits: bigint;
 }
 
 export interface EngineOptions {
@@ -210,8 +201,8 @@ export class MatchingEngine {
    * Every order resting in a book (speed-bumped orders are not yet), grouped by market, in its own
    * token's terms: what reward sampling scores. One pass over the open orders for all markets.
    */
-  restingOrdersByMarket(): Map<string, RestingOrderView[]> {
-    const byMarket = new Map<string, RestingOrderView[]>();
+  restingOrdersByMarket(): Map<string, RestingQuote[]> {
+    const byMarket = new Map<string, RestingQuote[]>();
     for (const row of this.open.values()) {
       const resting = this.runtimes.get(row.market_id)?.book.get(row.id);
       if (!resting || resting.remainingBaseUnits <= 0n) continue;
