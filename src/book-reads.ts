@@ -3,8 +3,8 @@ import type { OrderBookResponse } from './engine/book-view.ts';
 import type { BookRelay, LastTrade } from './realtime/index.ts';
 
 /**
- * The live books for REST (SPEC.md 4.5). Only the node that runs the matching engine holds them;
- * the other nodes of a cluster ask it through the real-time relay (src/realtime/README.md
+ * The live books for REST (SPEC.md 4.5). Only the node that runs the matching engine holds them
+ * (and the engine may move between nodes, EXTENSIONS.md section 12); the other nodes ask it through the real-time relay (src/realtime/README.md
  * "Several nodes"), and answer 503 SERVICE_UNAVAILABLE when it does not answer, never a stale book.
  */
 export interface BookReads {
@@ -14,14 +14,25 @@ export interface BookReads {
   lastTradePrice(tokenId: string): Promise<LastTrade | undefined>;
 }
 
-export function engineBookReads(engine: MatchingEngine): BookReads {
+/** The engine's books while this node runs it, else the engine node's through the relay (when there is one). */
+export function engineNodeBookReads(engine: MatchingEngine, relay: BookRelay | undefined, runsEngine: () => boolean): BookReads {
+  const local = engineBookReads(engine);
+  const remote = relay ? relayBookReads(relay) : undefined;
+  const source = () => (remote && !runsEngine() ? remote : local);
+  return {
+    orderBook: (tokenId) => source().orderBook(tokenId),
+    lastTradePrice: (tokenId) => source().lastTradePrice(tokenId),
+  };
+}
+
+function engineBookReads(engine: MatchingEngine): BookReads {
   return {
     orderBook: async (tokenId) => engine.orderBook(tokenId),
     lastTradePrice: async (tokenId) => engine.lastTradePrice(tokenId),
   };
 }
 
-export function relayBookReads(relay: BookRelay): BookReads {
+function relayBookReads(relay: BookRelay): BookReads {
   return {
     async orderBook(tokenId) {
       const book = await relay.fetch(tokenId);

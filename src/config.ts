@@ -34,6 +34,10 @@ export interface Config {
   readonly logLevel: string;
   /** Worker threads that verify order signatures; 0 verifies on the main thread. Default: CPUs. */
   readonly signatureWorkers: number;
+  /** Several nodes (EXTENSIONS.md section 12): how long the engine's node may be silent before another takes over. */
+  readonly failoverTimeoutMs: number;
+  /** Where the other nodes send this node order commands while it runs the engine; default http://HOST:PORT. */
+  readonly advertiseUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -90,6 +94,8 @@ export function parseConfig(source: Source): Config {
     rewardsMinPayoutUsdc: decimal(read, 'REWARDS_MIN_PAYOUT_USDC', 1),
     logLevel: oneOf(read, 'LOG_LEVEL', 'info', LOG_LEVELS),
     signatureWorkers: integer(read, 'SIGNATURE_WORKERS', availableParallelism(), 0, 64),
+    failoverTimeoutMs: integer(read, 'FAILOVER_TIMEOUT_MS', 5_000, 500, 600_000),
+    advertiseUrl: optionalUrl(read, 'ADVERTISE_URL', ['http:', 'https:']),
   };
   return Object.freeze(config);
 }

@@ -14,12 +14,12 @@ import { createMarketData } from './market-data/index.ts';
 import { createOracle, type Oracle } from './oracle/index.ts';
 import { createPortfolio, type Portfolio } from './portfolio/index.ts';
 import { attachRealtime, BookRelay, connectRedisFanout, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
-import { engineBookReads, relayBookReads } from './book-reads.ts';
+import { engineNodeBookReads } from './book-reads.ts';
+import { LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
 import { unitsFromNumber } from './core/money.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
-import { openStore } from './store/database.ts';
-import { tryEngineLock, type EngineLock } from './store/engine-lock.ts';
+import { openStore, type Db } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 
@@ -36,9 +36,9 @@ export interface RunningServer {
  * Closing runs the other way: stop taking requests, drain the engine, close the store.
  */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleInTransactionTimeoutMs: config.failoverTimeoutMs });
   let trading: Trading | undefined;
-  let engineLock: EngineLock | undefined;
+  let leadership: Leadership | undefined;
   let oracle: Oracle | undefined;
   let fanout: RedisFanout | undefined;
   let relay: BookRelay | undefined;
@@ -47,7 +47,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let portfolio: Portfolio | undefined;
   try {
     await migrateToLatest(store.db);
-    engineLock = await tryEngineLock(config.databaseUrl);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const cursorSecret = await getOrCreateSetting(store.db, 'cursor_secret', () => randomBytes(32).toString('hex'));
@@ -55,6 +54,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const settlement = createEmbeddedSettlement({ db: store.db, clock });
     const events = new DomainEvents();
     const logger = pino({ level: config.logLevel });
+    // On PostgreSQL every node is a candidate for the engine (EXTENSIONS.md section 12); PGlite is
+    // one process's own database, so its node always runs the engine.
+    const lease = config.databaseUrl ? new LeaseLeadership({ db: store.db, nodeId: randomUUID(), failoverTimeoutMs: config.failoverTimeoutMs, logger }) : undefined;
+    const nodeLeadership: Leadership = lease ?? new SoloLeadership();
+    leadership = nodeLeadership;
     const lookups = createTradingLookups(store.db);
     const markets = createMarketDirectory(store.db);
     trading = createTrading({
@@ -69,6 +73,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       eventMarketIds: lookups.eventMarketIds,
       cursorSecret,
       signatureWorkers: config.signatureWorkers,
+      ...(lease ? { fence: (tx: Db) => lease.fence(tx) } : {}),
     });
     const engine = trading.engine;
     if (config.redisUrl) {
@@ -78,40 +83,31 @@ export async function startServer(config: Config): Promise<RunningServer> {
       relay = await BookRelay.connect(fanout, logger);
       marketChanges = new MarketChangeRelay(fanout, logger);
     }
-    // Only the engine node holds the books; the others ask it (src/realtime/README.md "Several nodes").
-    const relayedBooks = engineLock.held ? undefined : relay;
+    const runsEngine = () => nodeLeadership.role === 'leader';
     rewards = createRewards({
       db: store.db, clock, settlement, events, logger,
       minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? 1_000_000n,
       quotesByMarket: () => engine.restingOrdersByMarket(),
+      ...(lease ? { fence: (tx: Db) => lease.fence(tx) } : {}),
     });
     // Publishing and patching markets reach the engine only after the catalogue committed them;
     // on a node without the engine, through the engine node.
     const refreshMarkets = async (ids: string[]) => {
       for (const id of ids) await engine.refreshMarket(id);
     };
-    const announcer = engineLock.held ? undefined : marketChanges;
-    const onMarketsChanged = announcer ? (ids: string[]) => announcer.announce(ids) : refreshMarkets;
+    const announcer = marketChanges;
+    const onMarketsChanged = (ids: string[]) => (announcer && !runsEngine() ? announcer.announce(ids) : refreshMarkets(ids));
     const rewardReads = rewards.reads;
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids) });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
-    const books = relayedBooks ? relayBookReads(relayedBooks) : engineBookReads(engine);
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, ready: false };
+    const books = engineNodeBookReads(engine, relay, runsEngine);
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, leadership: nodeLeadership, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
-    if (engineLock.held) {
-      await trading.start();
-      oracle.start();
-      await marketChanges?.serve(refreshMarkets);
-      await relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });
-      await rewards.start();
-    } else {
-      logger.warn('another node runs the matching engine on this database: this node serves reads and real-time fan-out, and answers order commands with 503');
-    }
     const realtime = await attachRealtime(app.server, {
       events,
-      books: relayedBooks ? { relay: relayedBooks } : { snapshot: (tokenId) => engine.bookSnapshot(tokenId) },
+      books: { local: { snapshot: (tokenId) => engine.bookSnapshot(tokenId) }, relay, runsEngine },
       handshake: { verify: (auth) => identity.authenticator.authenticateSocket(auth) },
       fanout,
       tradeActivityMinUsd: config.tradeActivityMinUsd,
@@ -119,16 +115,34 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     app.addHook('preClose', () => realtime.close());
     await app.listen({ port: config.port, host: config.host });
-    ctx.ready = true;
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    const runningOracle = oracle;
+    const runningRewards = rewards;
+    const redis = { fanout, relay, marketChanges };
+    // What the engine's node runs, and stops when the engine moves to another node.
+    const duties: LeaderDuties = {
+      async begin() {
+        await engine.start();
+        runningOracle.start();
+        await runningRewards.start();
+        await redis.marketChanges?.serve(refreshMarkets);
+        await redis.relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });
+      },
+      async end() {
+        await redis.relay?.stopServing();
+        await redis.marketChanges?.stopServing();
+        await runningRewards.stop();
+        await runningOracle.stop();
+        await engine.stop();
+      },
+    };
+    await nodeLeadership.start(duties, config.advertiseUrl ?? advertisedUrl(config.host, port));
+    if (nodeLeadership.role !== 'leader') logger.info('another node runs the matching engine: this node passes order commands to it and takes over if it fails');
+    ctx.ready = true;
     let closed = false;
     const running = trading;
-    const lock = engineLock;
-    const runningOracle = oracle;
-    const redis = { fanout, relay, marketChanges };
-    const runningRewards = rewards;
     const runningPortfolio = portfolio;
     return {
       app,
@@ -139,18 +153,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
         closed = true;
         ctx.ready = false;
         await app.close();
+        await nodeLeadership.stop();
         await redis.relay?.close();
         await redis.marketChanges?.close();
         await redis.fanout?.close();
-        await runningOracle.stop();
-        await runningRewards.stop();
         await running.stop();
         await runningPortfolio.stop();
-        await lock.release();
         await store.close();
       },
     };
   } catch (error) {
+    await leadership?.stop();
     await relay?.close();
     await marketChanges?.close();
     await fanout?.close();
@@ -158,8 +171,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await rewards?.stop();
     await trading?.stop();
     await portfolio?.stop();
-    await engineLock?.release();
     await store.close();
     throw error;
   }
+}
+
+/** The URL other nodes use for this one when ADVERTISE_URL is not set: a wildcard host means loopback. */
+function advertisedUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  return `http://${reachable}:${port}`;
 }

@@ -39,6 +39,8 @@ import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
 import { registerRewardAdminRoutes } from './admin/reward-routes.ts';
 import { registerRewardRoutes } from './rewards/routes.ts';
 import type { TypedApp } from './typed-app.ts';
+import { registerCommandForwarding } from '../cluster/command-forwarding.ts';
+import { registerClusterMetrics } from '../cluster/metrics.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -69,6 +71,9 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   registerNulGuard(app);
   registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users });
   const registry = registerHttpMetrics(app);
+  const clusterMetrics = registerClusterMetrics(registry, ctx.leadership);
+  // Before any parsing or auth: a node without the engine passes order commands on untouched.
+  registerCommandForwarding(app, { leadership: ctx.leadership, timeoutMs: Math.max(10_000, 2 * ctx.config.failoverTimeoutMs), onForwarded: clusterMetrics.forwarded });
 
   await app.register(swagger, {
     openapi: {

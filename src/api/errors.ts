@@ -49,7 +49,8 @@ export class AppError extends Error {
     super(message);
     this.code = code;
     this.statusCode = code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : 400;
-    this.headers = headers;
+    // Every 503 tells the client when to come back (EXTENSIONS.md sections 9 and 12).
+    this.headers = this.statusCode === 503 && headers['retry-after'] === undefined ? { ...headers, 'retry-after': '1' } : headers;
   }
 }
 

@@ -13,7 +13,7 @@ import { maxTradeSeq } from '../store/trades-repository.ts';
 import { Batch } from './batch.ts';
 import { diffLevels, formatPrice, formatSize, toOrderBook, type OrderBookResponse } from './book-view.ts';
 import { GroupCommitQueue } from './group-commit-queue.ts';
-import { EngineUnavailableError } from './queue-full-error.ts';
+import { EngineUnavailableError, FencedError } from './queue-full-error.ts';
 import type { MarketDirectory } from './market-directory.ts';
 import { toOrderResponse, toTradeResponse } from './shapes.ts';
 import { SettlementRounds } from './settlement-rounds.ts';
@@ -60,6 +60,11 @@ export interface EngineOptions {
   logger: FastifyBaseLogger;
   queueCapacity?: number;
   maxBatch?: number;
+  /**
+   * Runs first inside every batch transaction and throws when this node no longer holds the engine
+   * (src/cluster/leadership.ts): a node that lost it writes nothing more.
+   */
+  fence?(tx: Db): Promise<void>;
 }
 
 /**
@@ -93,6 +98,7 @@ export class MatchingEngine {
   /** Loads markets and open orders, then starts the timers for expiry, speed bumps and settlement. */
   async start(): Promise<void> {
     await this.load();
+    this.announceSnapshots();
     this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
     this.timer.unref();
     this.running = true;
@@ -110,11 +116,16 @@ export class MatchingEngine {
     return this.queue.submit(command);
   }
 
+  /** Stops taking commands, lets queued ones finish, and forgets the books: another node may run them now. */
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.queue.idle();
+    this.runtimes.clear();
+    this.marketOfToken.clear();
+    this.open.clear();
+    this.lastTrade.clear();
   }
 
   place(request: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
@@ -226,6 +237,8 @@ export class MatchingEngine {
       try {
         return await this.commitBatch(commands);
       } catch (error) {
+        // The fence runs before anything is applied: memory is as it was, and no retry can pass it.
+        if (error instanceof FencedError) throw error;
         this.options.logger.error({ err: error, attempt }, 'engine batch failed; rebuilding books from the store');
         await this.load();
         if (attempt >= MAX_BATCH_ATTEMPTS || !isRetryable(error)) throw error;
@@ -236,6 +249,7 @@ export class MatchingEngine {
   private async commitBatch(commands: Command[]): Promise<CommandResult[]> {
     const batch = new Batch(this.options.clock.nowMs());
     const results = await this.options.db.transaction().execute(async (tx) => {
+      await this.options.fence?.(tx);
       const used = await this.usedHashes(tx, commands);
       batch.locks = await this.openLocks(tx, commands);
       const applied: CommandResult[] = [];
@@ -573,6 +587,18 @@ export class MatchingEngine {
         runtime.seq[outcome] += 1;
         runtime.published[outcome] = after;
         this.options.events.publish('book-change', { marketId, assetId: after.asset_id, seq: runtime.seq[outcome], hash: after.hash, timestampMs: batch.nowMs, changes });
+      }
+    }
+  }
+
+  /**
+   * Every book as loaded, before the first command: subscribers of any node replace what they hold
+   * (after a takeover, what the previous engine node published) and follow this node's seq.
+   */
+  private announceSnapshots(): void {
+    for (const runtime of this.runtimes.values()) {
+      for (const tokenId of [runtime.info.tokenId1, runtime.info.tokenId2]) {
+        this.options.events.publish('book-snapshot', { assetId: tokenId, snapshot: this.bookSnapshot(tokenId) });
       }
     }
   }

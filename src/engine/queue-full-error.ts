@@ -17,3 +17,6 @@ export class EngineUnavailableError extends AppError {
     super('SERVICE_UNAVAILABLE', 'this node does not run the matching engine; send order commands to the node that does');
   }
 }
+
+/** The engine's node changed under a command: nothing of it was written; safe to retry. */
+export class FencedError extends EngineUnavailableError {}

@@ -14,6 +14,11 @@ export interface DomainEventMap {
   'trade-update': { userIds: string[]; trade: unknown };
   /** One token's book changed: the levels whose totals changed, with the book's new seq and hash. */
   'book-change': { marketId: string; assetId: string; seq: number; hash: string; timestampMs: number; changes: { price: string; side: 'buy' | 'sell'; size: string }[] };
+  /**
+   * The engine started on this node (a boot or a takeover): the whole book of one token, with the
+   * seq its changes continue from. Subscribers replace what they hold with it (a resync point).
+   */
+  'book-snapshot': { assetId: string; snapshot: unknown };
   /** A trade printed: the last trade price of one token of the market. */
   'last-trade-price': { marketId: string; assetId: string; price: string; side: 'buy' | 'sell'; timestampMs: number };
   /** A trade was confirmed: its public TradeActivity row (before the notional floor is applied). */

@@ -39,10 +39,12 @@ export interface TradingDeps {
   cursorSecret: string;
   /** Signature worker threads; 0 verifies on the main thread (tests). Default: the CPU count. */
   signatureWorkers?: number;
+  /** The engine's fence (src/cluster/leadership.ts): run first in every engine transaction. */
+  fence?(tx: Db): Promise<void>;
 }
 
 export function createTrading(deps: TradingDeps): Trading {
-  const engine = new MatchingEngine({ db: deps.db, settlement: deps.settlement, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger });
+  const engine = new MatchingEngine({ db: deps.db, settlement: deps.settlement, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger, ...(deps.fence ? { fence: deps.fence } : {}) });
   const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
   const hashOrder = createMarketOrderHasher(deps.config);
   return {

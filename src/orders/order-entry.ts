@@ -56,9 +56,16 @@ export class OrderEntry {
     return placed.ok ? { ok: true, order: placed.order } : refused(placed.code, placed.message);
   }
 
-  /** Orders of one batch go to the engine together, so they share one group commit. */
-  submitBatch(caller: Caller, requests: CreateOrderRequest[]): Promise<EntryOutcome[]> {
-    return Promise.all(requests.map((request) => this.submit(caller, request).catch((error: unknown) => failed(error))));
+  /**
+   * Orders of one batch go to the engine together, so they share one group commit. A batch that
+   * cannot reach the engine at all is one 503 (EXTENSIONS.md section 12), not a list of failures.
+   */
+  async submitBatch(caller: Caller, requests: CreateOrderRequest[]): Promise<EntryOutcome[]> {
+    if (!this.deps.engine.takesCommands) throw new EngineUnavailableError();
+    const outcomes = await Promise.all(requests.map((request) => this.submit(caller, request).catch((error: unknown) => failed(error))));
+    const lostEngine = outcomes.map((outcome) => (!outcome.ok && outcome.error instanceof EngineUnavailableError ? outcome.error : undefined));
+    if (lostEngine.length > 0 && lostEngine.every((error) => error !== undefined)) throw lostEngine[0];
+    return outcomes;
   }
 }
 

@@ -3,7 +3,7 @@ import { Server } from 'socket.io';
 import { forwardMarketEvents } from './market-fanout.ts';
 import { handleMarketSubscriptions } from './market-subscriptions.ts';
 import type { RealtimeNamespace, RealtimeServer } from './server-types.ts';
-import { localSnapshots, relaySnapshots } from './snapshot-sources.ts';
+import { engineNodeSnapshots } from './snapshot-sources.ts';
 import type { RealtimeOptions } from './types.ts';
 import { authenticateUserSockets, forwardUserEvents } from './user-namespace.ts';
 
@@ -40,7 +40,7 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
   });
   const market: RealtimeNamespace = io.of('/');
   const user: RealtimeNamespace = io.of('/user');
-  handleMarketSubscriptions(market, 'relay' in books ? relaySnapshots(books.relay) : localSnapshots(books), options.logger);
+  handleMarketSubscriptions(market, engineNodeSnapshots(books), options.logger);
   authenticateUserSockets(user, options.handshake, options.logger);
   const stopForwarding = [
     forwardMarketEvents(market, options.events, options.tradeActivityMinUsd, options.logger),

@@ -77,6 +77,13 @@ export class BookRelay {
     await this.fanout.subscribe(this.requestChannel, this.serving);
   }
 
+  /** When this node stops running the engine: the next engine node answers from then on. */
+  async stopServing(): Promise<void> {
+    const serving = this.serving;
+    this.serving = undefined;
+    if (serving) await this.fanout.unsubscribe(this.requestChannel, serving);
+  }
+
   /**
    * Asks the engine node for the books of `tokenIds` (at most a subscription's 100). `answer` runs
    * exactly once: synchronously as the reply is read from Redis, or with SERVICE_UNAVAILABLE when no
@@ -113,7 +120,7 @@ export class BookRelay {
   /** Stops serving and asking; pending requests are answered SERVICE_UNAVAILABLE. */
   async close(): Promise<void> {
     for (const id of [...this.pending.keys()]) this.settle(id, { ok: false, code: 'SERVICE_UNAVAILABLE', message: 'this node is shutting down', tokenIds: [] });
-    if (this.serving) await this.fanout.unsubscribe(this.requestChannel, this.serving);
+    await this.stopServing();
     await this.fanout.unsubscribe(this.replyChannel, this.onReply);
   }
 

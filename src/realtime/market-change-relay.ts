@@ -40,7 +40,14 @@ export class MarketChangeRelay {
     await this.fanout.subscribe(this.channel, this.listener);
   }
 
+  /** When this node stops running the engine. */
+  async stopServing(): Promise<void> {
+    const listener = this.listener;
+    this.listener = undefined;
+    if (listener) await this.fanout.unsubscribe(this.channel, listener);
+  }
+
   async close(): Promise<void> {
-    if (this.listener) await this.fanout.unsubscribe(this.channel, this.listener);
+    await this.stopServing();
   }
 }

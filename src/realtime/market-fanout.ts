@@ -2,7 +2,7 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import { listenSafely } from './bus-listener.ts';
 import { ALL_TRADE_ACTIVITY_ROOM, bookRoom, eventTradeActivityRoom } from './rooms.ts';
 import type { RealtimeNamespace } from './server-types.ts';
-import type { RealtimeLogger } from './types.ts';
+import type { BookSnapshot, RealtimeLogger } from './types.ts';
 
 /**
  * Forwards the bus's market events to the rooms of the default namespace. Only the node whose
@@ -20,6 +20,9 @@ export function forwardMarketEvents(namespace: RealtimeNamespace, events: Domain
         timestamp: change.timestampMs,
         changes: change.changes,
       });
+    }),
+    listenSafely(events, 'book-snapshot', logger, ({ assetId, snapshot }) => {
+      namespace.to(bookRoom(assetId)).emit('orderbook', snapshot as BookSnapshot);
     }),
     listenSafely(events, 'last-trade-price', logger, (price) => {
       namespace.to(bookRoom(price.assetId)).emit('last-trade-price', {

@@ -30,3 +30,10 @@ export function relaySnapshots(relay: BookRelay): TakeSnapshots {
   return (tokenIds, answer) =>
     relay.ask(tokenIds, (reply) => answer(reply.ok ? { ok: true, snapshots: reply.books.map((book) => book.snapshot) } : reply));
 }
+
+/** This node's books while it runs the engine, the engine node's through the relay otherwise. */
+export function engineNodeSnapshots(books: { local: BookSnapshotSource; relay?: BookRelay | undefined; runsEngine(): boolean }): TakeSnapshots {
+  const local = localSnapshots(books.local);
+  const relay = books.relay ? relaySnapshots(books.relay) : undefined;
+  return (tokenIds, answer) => (relay && !books.runsEngine() ? relay : local)(tokenIds, answer);
+}

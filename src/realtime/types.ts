@@ -51,10 +51,11 @@ export interface RealtimeOptions {
   /** The bus the engine and services publish committed work on. */
   events: DomainEvents;
   /**
-   * Where subscription snapshots come from: this node's books (the node whose engine publishes
-   * `book-change`), or on a node without the engine, the engine node's through the relay.
+   * Where subscription snapshots come from: this node's books while it runs the engine (it
+   * publishes their `book-change`), else the engine node's through the relay. `runsEngine` is
+   * asked at every subscription, since the engine may move between nodes (section 12).
    */
-  books: BookSnapshotSource | { relay: BookRelay };
+  books: { local: BookSnapshotSource; relay?: BookRelay | undefined; runsEngine(): boolean };
   handshake: UserHandshakeVerifier;
   /** When set, rooms fan out through Redis so several nodes serve one exchange. The caller connects and closes it. */
   fanout?: RedisFanout | undefined;

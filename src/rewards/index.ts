@@ -43,7 +43,19 @@ export interface Rewards {
   stop(): Promise<void>;
 }
 
-export function createRewards(deps: { db: Db; clock: Clock; settlement: Settlement; events: DomainEvents; logger: FastifyBaseLogger; minPayoutBaseUnits: bigint; quotesByMarket: () => ReadonlyMap<string, readonly RestingQuote[]> }): Rewards {
+export interface RewardsDeps {
+  db: Db;
+  clock: Clock;
+  settlement: Settlement;
+  events: DomainEvents;
+  logger: FastifyBaseLogger;
+  minPayoutBaseUnits: bigint;
+  quotesByMarket: () => ReadonlyMap<string, readonly RestingQuote[]>;
+  /** The engine's fence (src/cluster/leadership.ts), checked where sampled minutes are written. */
+  fence?: (tx: Db) => Promise<void>;
+}
+
+export function createRewards(deps: RewardsDeps): Rewards {
   const { db, clock } = deps;
   const claims = new RewardClaims(deps);
   const reads = new RewardReads({ db, nowMs: () => clock.nowMs(), quotesByMarket: deps.quotesByMarket, minPayoutBaseUnits: deps.minPayoutBaseUnits });
@@ -66,7 +78,7 @@ export function createRewards(deps: { db: Db; clock: Clock; settlement: Settleme
     const samples = sampleRewards({ configs, quotesByMarket: deps.quotesByMarket(), paused: await isRewardsPaused(db), nowMs });
     buffer.add(samples, nowMs);
     const dayEnded = configs.some((c) => dayStartMs(c.reward_date) + DAY_MS <= nowMs);
-    if (clock.kind === 'manual' || dayEnded || buffer.ageMs(nowMs) >= ACCRUAL_FLUSH_MS) await buffer.flush(db);
+    if (clock.kind === 'manual' || dayEnded || buffer.ageMs(nowMs) >= ACCRUAL_FLUSH_MS) await buffer.flush(db, deps.fence);
     const closedDays = await closeEndedDays(db, configs, nowMs, deps.minPayoutBaseUnits);
     return { samples: samples.count, closedDays };
   }
@@ -116,7 +128,12 @@ export function createRewards(deps: { db: Db; clock: Clock; settlement: Settleme
       job = undefined;
       started = false;
       await chain;
-      await buffer.flush(db);
+      // Minutes whose marks are not written are sampled again by the next engine node, so a
+      // flush refused by the fence (the engine moved on) or by the store loses nothing.
+      await buffer.flush(db, deps.fence).catch((error: unknown) => {
+        deps.logger.warn({ err: error }, 'buffered reward minutes not written; the engine node samples them again');
+        buffer.discard();
+      });
       await claims.idle();
     },
   };

@@ -92,14 +92,24 @@ export class AccrualBuffer {
     return this.oldestMs === undefined ? 0 : nowMs - this.oldestMs;
   }
 
-  async flush(db: Db): Promise<void> {
+  /**
+   * Writes the buffered minutes. `fence` (the engine's, src/cluster) runs first in the transaction:
+   * a node that no longer runs the engine must not add minutes its successor samples again.
+   */
+  async flush(db: Db, fence?: (tx: Db) => Promise<void>): Promise<void> {
     if (this.marks.size === 0) return;
     const accruals = [...this.amounts.values()];
     const marks = [...this.marks.values()];
     await db.transaction().execute(async (tx) => {
+      await fence?.(tx);
       await addRewardAccruals(tx, accruals);
       await markRewardsSampled(tx, marks);
     });
+    this.discard();
+  }
+
+  /** Forgets the buffered minutes: another node samples them again. */
+  discard(): void {
     this.amounts.clear();
     this.marks.clear();
     this.oldestMs = undefined;

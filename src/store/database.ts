@@ -20,8 +20,8 @@ const INT8_OID = 20;
  * (`memory://` keeps nothing). Both return int8 columns as bigint, so amounts never pass through
  * a float on their way out of SQL.
  */
-export async function openStore(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Store> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+export async function openStore(options: { databaseUrl?: string | undefined; dataDir: string; idleInTransactionTimeoutMs?: number }): Promise<Store> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.idleInTransactionTimeoutMs);
   return openPglite(options.dataDir);
 }
 
@@ -34,14 +34,19 @@ async function openPglite(dataDir: string): Promise<Store> {
   return { db, kind: 'pglite', close: () => db.destroy() };
 }
 
-async function openPostgres(connectionString: string): Promise<Store> {
+/**
+ * `idleInTransactionTimeoutMs`: PostgreSQL ends a session that sits in an open transaction longer
+ * than this. A node frozen in the middle of an engine write (SIGSTOP, a stalled VM) would otherwise
+ * hold the engine lease's row lock for ever and no other node could take the engine over.
+ */
+async function openPostgres(connectionString: string, idleInTransactionTimeoutMs?: number): Promise<Store> {
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       if (oid === INT8_OID) return (value: string) => BigInt(value);
       return pg.types.getTypeParser(oid, format);
     },
   };
-  const pool = new pg.Pool({ connectionString, max: 10, types });
+  const pool = new pg.Pool({ connectionString, max: 10, types, ...(idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: idleInTransactionTimeoutMs } : {}) });
   // A failed idle connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

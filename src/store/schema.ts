@@ -313,6 +313,7 @@ export interface Database {
   position_cursor: PositionCursorTable;
   positions: PositionsTable;
   pnl_series: PnlSeriesTable;
+  engine_leadership: EngineLeadershipTable;
 }
 
 /** An oracle question past UNPROPOSED (migration 0009_oracle); null accounts are the operator. */
@@ -436,4 +437,16 @@ export interface PnlSeriesTable {
   account: string;
   hour: Date;
   realized_pnl: Numeric;
+}
+
+/** The engine lease (migration 0015_engine_leadership): a single row, id 1. */
+export interface EngineLeadershipTable {
+  id: number;
+  /** The fencing token: bumped by every takeover. */
+  token: bigint;
+  /** The node id of the lease holder; null once released. */
+  holder: string | null;
+  /** Where the holder takes order commands that other nodes pass on. */
+  url: string | null;
+  renewed_at: Date;
 }

@@ -118,7 +118,7 @@ export async function startRealtimeNode(options: RealtimeNodeOptions = {}): Prom
   try {
     realtime = await attachRealtime(httpServer, {
       events,
-      books: relay && options.relayBooks ? { relay } : books,
+      books: { local: books, relay, runsEngine: () => !options.relayBooks },
       handshake: options.handshake ?? testVerifier,
       fanout,
       tradeActivityMinUsd: options.tradeActivityMinUsd ?? 0,

@@ -17,6 +17,8 @@ describe('configuration', () => {
     assert.equal(config.tradeActivityMinUsd, 0);
     assert.equal(config.rewardsMinPayoutUsdc, 1);
     assert.equal(config.logLevel, 'info');
+    assert.equal(config.failoverTimeoutMs, 5_000);
+    assert.equal(config.advertiseUrl, undefined);
     assert.ok(Object.isFrozen(config));
   });
 
@@ -32,6 +34,8 @@ describe('configuration', () => {
       LOG_LEVEL: 'loud',
       HEADER_PREFIX: 'Bad Prefix',
       TRADE_ACTIVITY_MIN_USD: '-1',
+      FAILOVER_TIMEOUT_MS: '100',
+      ADVERTISE_URL: 'ftp://node-a',
     };
     for (const [name, value] of Object.entries(cases)) {
       assert.throws(() => parseConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && e.message.includes(name), name);

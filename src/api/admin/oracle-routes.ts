@@ -22,14 +22,15 @@ export function registerOracleAdminRoutes(api: TypedApp, ctx: AppContext): void 
   }, async (request) => ctx.oracle.service.propose({ kind: 'operator' }, request.params.marketId, request.body.outcome));
 
   api.post('/admin/markets/:marketId/oracle/decide', {
-    config: { auth: 'admin' },
+    // Deciding resolves the market inside the engine's transaction: it runs on the engine's node.
+    config: { auth: 'admin', engineCommand: true },
     schema: {
       tags: ['admin'],
       summary: 'Decide a disputed question; the market resolves',
       security: [{ bearer: [] }],
       params: MarketIdParams,
       body: OutcomeBody,
-      response: { 200: ResolutionSchema, ...errorResponses(400, 401, 404, 409) },
+      response: { 200: ResolutionSchema, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => ctx.oracle.service.decide(request.params.marketId, request.body.outcome));
 }

@@ -2,8 +2,7 @@ import { Type } from 'typebox';
 import type { Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { AppError } from '../errors.ts';
-import { errorResponses } from '../schemas/common.ts';
+import { errorBody } from '../errors.ts';
 
 /** Operational routes at the root (EXTENSIONS.md sections 7 and 11). */
 export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Registry): void {
@@ -11,15 +10,22 @@ export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Regi
     schema: { tags: ['operations'], summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
   }, async () => ({ status: 'ok' as const }));
 
+  const Role = Type.Union([Type.Literal('leader'), Type.Literal('follower')]);
   app.get('/readyz', {
     schema: {
       tags: ['operations'],
-      summary: 'Readiness: the store answers and the engine has loaded',
-      response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(503) },
+      summary: 'Readiness: the store answers and this node can serve order commands, itself (leader) or through the node that runs the engine (follower)',
+      response: {
+        200: Type.Object({ status: Type.Literal('ready'), role: Role }),
+        503: Type.Object({ statusCode: Type.Integer(), error: Type.String(), code: Type.String(), message: Type.String(), status: Type.Literal('not-ready'), role: Role }),
+      },
     },
-  }, async () => {
-    if (ctx.ready && (await storeAnswers(ctx))) return { status: 'ready' as const };
-    throw new AppError('SERVICE_UNAVAILABLE', 'the store or the engine is not ready');
+  }, async (_request, reply) => {
+    const role = ctx.leadership.role;
+    if (ctx.ready && ctx.leadership.canServeCommands && (await storeAnswers(ctx))) return { status: 'ready' as const, role };
+    // Section 12's body, inside the error body of section 9 that every non-2xx carries.
+    const message = ctx.ready ? 'this node cannot serve order commands now: the store does not answer or no node runs the matching engine' : 'the node is starting';
+    return reply.code(503).header('retry-after', '1').send({ ...errorBody(503, 'SERVICE_UNAVAILABLE', message), status: 'not-ready' as const, role });
   });
 
   app.get('/metrics', {

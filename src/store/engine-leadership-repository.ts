@@ -1,0 +1,59 @@
+import { sql } from 'kysely';
+import type { Db } from './database.ts';
+
+/** The engine lease as another node sees it. */
+export interface EngineLease {
+  token: bigint;
+  holder: string | null;
+  url: string | null;
+  /** Renewed within the lease time, by the database's clock. */
+  live: boolean;
+}
+
+const expiredBefore = (leaseMs: number) => sql<Date>`clock_timestamp() - make_interval(secs => ${leaseMs / 1000})`;
+
+/**
+ * Takes the engine lease when nobody holds it or its holder let it expire: one UPDATE that bumps
+ * the fencing token. A holder in the middle of a write holds the row lock, so the takeover waits
+ * for that write and then sees the renewed lease: a write never commits after its term ended.
+ * Returns the new token, or undefined when the lease is held.
+ */
+export async function takeEngineLease(db: Db, node: { id: string; url: string }, leaseMs: number): Promise<bigint | undefined> {
+  const row = await db
+    .updateTable('engine_leadership')
+    .set({ token: sql`token + 1`, holder: node.id, url: node.url, renewed_at: sql`clock_timestamp()` })
+    .where('id', '=', 1)
+    .where((eb) => eb.or([eb('holder', 'is', null), eb('renewed_at', '<', expiredBefore(leaseMs))]))
+    .returning('token')
+    .executeTakeFirst();
+  return row?.token;
+}
+
+/**
+ * Renews the lease of `token`, inside the caller's transaction when it has one: false when the
+ * lease has passed to another node. Inside an engine transaction this is the fence: the row stays
+ * locked until the commit, so no takeover can happen between the check and the write.
+ */
+export async function renewEngineLease(db: Db, token: bigint): Promise<boolean> {
+  const result = await db
+    .updateTable('engine_leadership')
+    .set({ renewed_at: sql`clock_timestamp()` })
+    .where('id', '=', 1)
+    .where('token', '=', token)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** Gives the lease up at once (a clean shutdown), so another node need not wait for it to expire. */
+export async function releaseEngineLease(db: Db, token: bigint): Promise<void> {
+  await db.updateTable('engine_leadership').set({ holder: null, url: null, renewed_at: sql`'-infinity'::timestamptz` }).where('id', '=', 1).where('token', '=', token).execute();
+}
+
+export async function readEngineLease(db: Db, leaseMs: number): Promise<EngineLease> {
+  const row = await db
+    .selectFrom('engine_leadership')
+    .select(['token', 'holder', 'url', sql<boolean>`holder IS NOT NULL AND renewed_at >= ${expiredBefore(leaseMs)}`.as('live')])
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
+  return row;
+}
