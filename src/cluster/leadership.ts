@@ -94,6 +94,8 @@ export class LeaseLeadership implements Leadership {
   private knownLeaderUrl: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** One round at a time: a round still waiting on the database is never overlapped. */
+  private stepping = false;
   private duties: LeaderDuties | undefined;
   private url = '';
   /** Duties start and end one at a time, in the order the lease changed. */
@@ -153,6 +155,8 @@ export class LeaseLeadership implements Leadership {
 
   /** One round: renew, or look for a leader and take the lease when it expired. Then the next. */
   private async step(): Promise<void> {
+    if (this.stepping) return;
+    this.stepping = true;
     try {
       if (this.token !== undefined) await this.renew(this.token);
       else await this.campaign();
@@ -160,11 +164,17 @@ export class LeaseLeadership implements Leadership {
       this.options.logger.warn({ err: error }, 'engine lease: the database did not answer');
       if (this.token !== undefined && !this.holds()) this.depose('the lease could not be renewed in time');
       if (this.token === undefined) this.knownLeaderUrl = undefined;
+    } finally {
+      this.stepping = false;
     }
-    if (!this.stopped) {
-      this.timer = setTimeout(() => void this.step(), this.token !== undefined ? this.pollMs * 2 : this.pollMs);
-      this.timer.unref();
-    }
+    this.schedule(this.token !== undefined ? this.pollMs * 2 : this.pollMs);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.step(), delayMs);
+    this.timer.unref();
   }
 
   private async renew(token: bigint): Promise<void> {
@@ -207,6 +217,8 @@ export class LeaseLeadership implements Leadership {
     if (this.token === undefined) return;
     this.options.logger.warn({ reason }, 'this node no longer runs the matching engine');
     this.lose();
+    // Learn soon where the engine went, so that commands are passed on instead of refused.
+    this.schedule(this.pollMs);
   }
 
   /** Stops serving at once; the duties end in turn. */

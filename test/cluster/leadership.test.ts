@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { LeaseLeadership, type LeaderDuties } from '../../src/cluster/leadership.ts';
+import { FencedError } from '../../src/engine/queue-full-error.ts';
+import type { Store } from '../../src/store/database.ts';
+import { readEngineLease, renewEngineLease, takeEngineLease } from '../../src/store/engine-leadership-repository.ts';
+import { openTestStore } from '../helpers/database.ts';
+
+const NODE_A = { id: 'node-a', url: 'http://127.0.0.1:1001' };
+const NODE_B = { id: 'node-b', url: 'http://127.0.0.1:1002' };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Puts the lease back to its state after migration: nobody holds it. */
+async function freeLease(store: Store): Promise<void> {
+  await sql`UPDATE engine_leadership SET holder = NULL, url = NULL, renewed_at = '-infinity'`.execute(store.db);
+}
+
+/** Duties that record what the leadership asked of them. */
+function recordingDuties(): LeaderDuties & { log: string[] } {
+  const log: string[] = [];
+  return { log, begin: async () => void log.push('begin'), end: async () => void log.push('end') };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await sleep(25);
+  assert.ok(condition(), what);
+}
+
+describe('the engine lease', () => {
+  let store: Store;
+  before(async () => (store = await openTestStore()));
+  after(async () => store.close());
+
+  it('is taken once, renewed only by its token, and taken over with a new token only after it expired', async () => {
+    await freeLease(store);
+    const first = await takeEngineLease(store.db, NODE_A, 60_000);
+    assert.ok(first !== undefined);
+    assert.equal(await takeEngineLease(store.db, NODE_B, 60_000), undefined, 'a live lease is not taken');
+    assert.deepEqual(await readEngineLease(store.db, 60_000), { token: first, holder: NODE_A.id, url: NODE_A.url, live: true });
+
+    await sleep(50);
+    const second = await takeEngineLease(store.db, NODE_B, 20);
+    assert.equal(second, first + 1n, 'a takeover bumps the fencing token');
+    assert.equal(await renewEngineLease(store.db, first), false, 'the deposed token renews nothing');
+    assert.equal(await renewEngineLease(store.db, second), true);
+    assert.deepEqual(await readEngineLease(store.db, 60_000), { token: second, holder: NODE_B.id, url: NODE_B.url, live: true });
+  });
+
+  it('deposes a leader whose lease another node took while it was frozen: its fence refuses every write and its duties end', async () => {
+    await freeLease(store);
+    const duties = recordingDuties();
+    const leadership = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 2_000, logger: pino({ level: 'silent' }) });
+    await leadership.start(duties, NODE_A.url);
+    try {
+      assert.equal(leadership.role, 'leader');
+      assert.deepEqual(duties.log, ['begin']);
+      await store.db.transaction().execute((tx) => leadership.fence(tx));
+
+      // What a takeover does to a node that stopped renewing: the token moves on under it (whichever
+      // comes first, its next renewal or its next write, finds out).
+      await sql`UPDATE engine_leadership SET token = token + 1, holder = ${NODE_B.id}, url = ${NODE_B.url}, renewed_at = clock_timestamp()`.execute(store.db);
+      const refused = await store.db.transaction().execute((tx) => leadership.fence(tx)).catch((error: unknown) => error);
+      assert.ok(refused instanceof FencedError);
+      assert.equal(refused.statusCode, 503);
+      assert.equal(leadership.role, 'follower');
+      await until(() => duties.log.length === 2, 'the duties end');
+      assert.deepEqual(duties.log, ['begin', 'end']);
+      await until(() => leadership.leaderUrl === NODE_B.url, 'the follower learns where the engine is now');
+      assert.ok(leadership.canServeCommands);
+    } finally {
+      await leadership.stop();
+    }
+  });
+
+  it('a follower takes the engine over once the leader stops renewing, and a clean stop hands the lease on at once', async () => {
+    await freeLease(store);
+    const logger = pino({ level: 'silent' });
+    const a = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 500, logger });
+    const b = new LeaseLeadership({ db: store.db, nodeId: NODE_B.id, failoverTimeoutMs: 500, logger });
+    const dutiesB = recordingDuties();
+    await a.start(recordingDuties(), NODE_A.url);
+    await b.start(dutiesB, NODE_B.url);
+    try {
+      assert.deepEqual([a.role, b.role], ['leader', 'follower']);
+      await until(() => b.leaderUrl === NODE_A.url, 'B knows where the engine is');
+      await a.stop();
+      await until(() => b.role === 'leader', 'B takes the engine over');
+      assert.deepEqual(dutiesB.log, ['begin']);
+      assert.equal((await readEngineLease(store.db, 60_000)).holder, NODE_B.id);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+});
+
+describe('the engine lease under concurrent writes', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL (DATABASE_URL): PGlite has one connection' }, () => {
+  let store: Store;
+  before(async () => (store = await openTestStore()));
+  after(async () => store.close());
+
+  it('a takeover waits for the write that renewed the lease inside its transaction, so no write commits after its term', async () => {
+    await freeLease(store);
+    const token = (await takeEngineLease(store.db, NODE_A, 60_000))!;
+    let releaseWrite!: () => void;
+    const writeMayCommit = new Promise<void>((resolve) => (releaseWrite = resolve));
+    let fenced!: () => void;
+    const insideWrite = new Promise<void>((resolve) => (fenced = resolve));
+    const write = store.db.transaction().execute(async (tx) => {
+      assert.equal(await renewEngineLease(tx, token), true);
+      fenced();
+      await writeMayCommit;
+    });
+    await insideWrite;
+    let takenOver: bigint | undefined | 'pending' = 'pending';
+    // A lease time of 0: expired as soon as the row can be read, so only the row lock holds it back.
+    const takeover = takeEngineLease(store.db, NODE_B, 0).then((result) => (takenOver = result));
+    await sleep(300);
+    assert.equal(takenOver, 'pending', 'the takeover waits for the open write');
+    releaseWrite();
+    await write;
+    await takeover;
+    assert.equal(takenOver, token + 1n);
+    assert.equal(await renewEngineLease(store.db, token), false);
+  });
+});
