@@ -14,6 +14,9 @@ export interface ProcessServer {
   adminHeaders: Record<string, string>;
   /** SIGKILL: no shutdown hook runs, as in a crash or power cut of the process. */
   crash(): Promise<void>;
+  /** SIGSTOP and SIGCONT: the process freezes with its connections open, as a stalled machine does. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -45,6 +48,8 @@ export async function startProcessServer(env: Record<string, string>, port?: num
     api: (path) => `${url}/api/v1${path}`,
     adminHeaders: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
     crash: () => exit(child, 'SIGKILL'),
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
     stop: () => exit(child, 'SIGTERM'),
   };
 }

@@ -78,9 +78,12 @@ describe('two server processes on one PostgreSQL and one Redis', { skip, timeout
     assert.deepEqual([resting.status, other.status, taking.status], [200, 200, 200]);
     assert.equal((await maker.call('POST', `/orders/${other.body.id}/cancel`)).status, 200);
 
-    // Node B runs no engine: order commands are 503 there, and nothing changes.
-    const onB = await orderBody(nodeB, taker, { tokenId: market.tokenId1, side: 'BUY', price: '0.10', size: '1', signed: false });
-    expectError(await signedRequest(nodeB, taker.creds, 'POST', '/orders', onB), 503, 'SERVICE_UNAVAILABLE');
+    // Node B runs no engine: it passes order commands to node A and answers with A's answer.
+    const third = await newTrader(nodeA, { fund: '10' });
+    const onB = await signedRequest(nodeB, third.creds, 'POST', '/orders', await orderBody(nodeB, third, { tokenId: market.tokenId1, side: 'BUY', price: '0.10', size: '1', signed: false }));
+    assert.equal(onB.status, 200);
+    assert.equal((await third.call('GET', `/orders/${onB.body.id}`)).body.status, 'PENDING', 'node A has the order placed through node B');
+    assert.equal((await signedRequest(nodeB, third.creds, 'POST', `/orders/${onB.body.id}/cancel`)).body.status, 'CANCELLED');
 
     // Asking again ends the stream: every change published before is read ahead of the fresh snapshots.
     feed.emit('orderbook-market-connect', tokens);
