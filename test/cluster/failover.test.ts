@@ -139,7 +139,7 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
       ack.closed = answer.body.status !== 'PENDING' && answer.body.status !== 'EXECUTING';
       ack.checked = true;
     }
-    const expected = await bookOfOpenOrders();
+    const expected = await bookOfOpenOrders(running[0]!);
     for (const node of running) {
       const book = (await get(node.api(`/order-book/book?token_id=${market.tokenId1}`))).body;
       const levelsOf = (side: { price: string; size: string }[]) => side.map(({ price, size }) => ({ price, size }));
@@ -148,7 +148,7 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
   }
 
   /** Token 1's book as the open orders make it: BUY token 2 at q is an ask at 1 − q. */
-  async function bookOfOpenOrders(): Promise<{ bids: { price: string; size: string }[]; asks: { price: string; size: string }[] }> {
+  async function bookOfOpenOrders(node: ProcessServer): Promise<{ bids: { price: string; size: string }[]; asks: { price: string; size: string }[] }> {
     const bids = new Map<string, string>();
     const asks = new Map<string, string>();
     const add = (side: Map<string, string>, priceMicros: number, sizeMicros: number) => {
@@ -156,7 +156,7 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
       side.set(price, String((Math.round(Number(side.get(price) ?? 0) * 1e6) + sizeMicros) / 1e6));
     };
     for (const trader of traders) {
-      for (const order of await openOrders(trader)) {
+      for (const order of await openOrders(node, trader)) {
         const remaining = Math.round((order.amount - order.matchedAmount) * 1e6);
         const price = Number(order.priceUint);
         const onToken1 = order.tokenId === market.tokenId1;
@@ -170,11 +170,11 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
   interface OpenOrder { tokenId: string; side: number; priceUint: string; amount: number; matchedAmount: number }
 
   /** Every open order of the trader (PENDING or EXECUTING), page by page. */
-  async function openOrders(trader: Trader): Promise<OpenOrder[]> {
+  async function openOrders(node: ProcessServer, trader: Trader): Promise<OpenOrder[]> {
     const orders: OpenOrder[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await trader.call('GET', `/orders/paginated?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).body as { data: OpenOrder[]; nextCursor: string | null };
+      const page = (await signedRequest(node, trader.creds, 'GET', `/orders/paginated?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).body as { data: OpenOrder[]; nextCursor: string | null };
       orders.push(...page.data);
       cursor = page.nextCursor;
     } while (cursor);
@@ -220,7 +220,7 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
     const sorted = [...recoveryMs].sort((a, b) => a - b);
     const p50 = sorted[Math.floor(sorted.length / 2)]!;
     console.log(`kill -9 of the engine's node to the first acknowledged order, ${KILLS} kills, FAILOVER_TIMEOUT_MS=${FAILOVER_TIMEOUT_MS}: p50 ${p50.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`);
-    assert.ok(acknowledged.size > KILLS * 5, 'orders flowed through the kills');
+    assert.ok(acknowledged.size >= 2 * KILLS, 'orders flowed through the kills, not only the probes after them');
   });
 
   it('a frozen engine node that thaws after a takeover writes nothing and passes commands on', async () => {
@@ -249,6 +249,10 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
       for (let i = 0; i < 100 && (await roleOf(frozen)) !== 'follower'; i++) await sleep(50);
       assert.equal(await roleOf(frozen), 'follower');
       assert.ok(await place(frozen, trader, false), 'the thawed node passes orders on');
+      const metrics = await (await fetch(`${frozen.url}/metrics`)).text();
+      assert.match(metrics, /^pmx_engine_leader 0$/m);
+      assert.match(metrics, /^pmx_engine_leadership_changes [1-9]/m, 'it had the engine, and lost it');
+      assert.match(metrics, /^pmx_forwarded_commands_total\{outcome="answered"\} [1-9]/m);
       await expectNothingLost(nodes);
       await expectAuditClean();
     } finally {
@@ -271,8 +275,9 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
     const bids = new Map<string, string>(resync.payload.bids.map((l: { price: string; size: string }) => [l.price, l.size]));
     const asks = new Map<string, string>(resync.payload.asks.map((l: { price: string; size: string }) => [l.price, l.size]));
 
+    // The snapshot goes out before the new engine takes its first command: until then, 503s.
     const survivors = nodes.filter((node) => node !== engineNode);
-    assert.ok(await place(survivors[0]!, traders[1]!, false));
+    while (!(await place(survivors[0]!, traders[1]!, false))) await sleep(25);
     const change = await feed.expect('orderbook-price-change');
     assert.equal(change.seq, resync.payload.seq + 1, 'the new engine continues from the snapshot');
     change.changes.forEach((level) => applyLevelChange(level.side === 'buy' ? bids : asks, level));
