@@ -420,7 +420,8 @@ export class MatchingEngine {
   }
 
   private async cancelOrder(tx: Db, batch: Batch, userId: string, orderId: string): Promise<CancelOrderOutcome> {
-    const row = this.open.get(orderId) ?? (await findOrderById(tx, orderId));
+    // An earlier command of this batch may have closed the order: its status is not written yet.
+    const row = this.open.get(orderId) ?? batch.changedOrder(orderId) ?? (await findOrderById(tx, orderId));
     if (!row) return failure('NOT_FOUND', 'order not found');
     if (row.user_id !== userId) return failure('FORBIDDEN', 'this order belongs to another user');
     if (!this.open.has(orderId)) return failure('ORDER_NOT_OPEN', `the order is ${row.status} and can no longer be cancelled`);
