@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { buildApp } from './api/app.ts';
+import { metricsRegistryOf } from './api/ops/metrics.ts';
+import { registerSocketMetrics } from './api/ops/exchange-metrics.ts';
 import type { AppContext } from './api/context.ts';
 import type { TypedApp } from './api/typed-app.ts';
 import { createCatalogue, createMarketDirectory } from './catalogue/index.ts';
@@ -118,6 +120,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       logger: app.log,
     });
     app.addHook('preClose', () => realtime.close());
+    registerSocketMetrics(metricsRegistryOf(app), realtime.io, ['/', '/user']);
     await app.listen({ port: config.port, host: config.host });
     ctx.ready = true;
     const address = app.server.address();

@@ -8,6 +8,7 @@ import { registerNulGuard } from './nul-guard.ts';
 import { registerAuth } from './auth/plugin.ts';
 import type { UserAuthenticator } from './auth/types.ts';
 import { registerHttpMetrics } from './ops/metrics.ts';
+import { registerExchangeMetrics } from './ops/exchange-metrics.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { registerExchangeRoutes } from './exchange/routes.ts';
 import { registerClockRoutes } from './admin/clock-routes.ts';
@@ -69,6 +70,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   registerNulGuard(app);
   registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users });
   const registry = registerHttpMetrics(app);
+  registerExchangeMetrics(registry, ctx.events, ctx.trading.engine);
 
   await app.register(swagger, {
     openapi: {

@@ -213,6 +213,18 @@ export class MatchingEngine {
     return byMarket;
   }
 
+  /** Commands waiting for a batch (what fills up before the queue answers 503). */
+  get queueDepth(): number {
+    return this.queue.size;
+  }
+
+  /** Books held (one per market), their price levels as last published, and open orders. */
+  bookStats(): { books: number; levels: number; openOrders: number } {
+    let levels = 0;
+    for (const runtime of this.runtimes.values()) levels += runtime.published[0].bids.length + runtime.published[0].asks.length;
+    return { books: this.runtimes.size, levels, openOrders: this.open.size };
+  }
+
   lastTradePrice(tokenId: string): { price: string; side: 'buy' | 'sell' } | undefined {
     return this.lastTrade.get(tokenId);
   }
@@ -234,6 +246,8 @@ export class MatchingEngine {
   }
 
   private async commitBatch(commands: Command[]): Promise<CommandResult[]> {
+    // Wall-clock time, not the injected clock: this measures the batch, it decides nothing.
+    const startedMs = performance.now();
     const batch = new Batch(this.options.clock.nowMs());
     const results = await this.options.db.transaction().execute(async (tx) => {
       const used = await this.usedHashes(tx, commands);
@@ -252,6 +266,7 @@ export class MatchingEngine {
     });
     this.publishBookChanges(batch);
     batch.publish();
+    this.options.events.publish('engine-batch', { commands: commands.length, trades: batch.trades.length, durationMs: performance.now() - startedMs });
     if (batch.trades.length > 0) this.rounds.noteMatched();
     if (commands.some((c) => c.kind === 'settle')) await this.sealBlock();
     this.scheduleSettlement();
