@@ -1,6 +1,4 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
@@ -10,6 +8,7 @@ import type { UserAuthenticator } from './auth/types.ts';
 import { registerHttpMetrics } from './ops/metrics.ts';
 import { registerExchangeMetrics } from './ops/exchange-metrics.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { registerDocs } from './docs.ts';
 import { registerExchangeRoutes } from './exchange/routes.ts';
 import { registerClockRoutes } from './admin/clock-routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
@@ -72,20 +71,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   const registry = registerHttpMetrics(app);
   registerExchangeMetrics(registry, ctx.events, ctx.trading.engine);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: `${ctx.config.exchangeName} API`, version: '1.0.0', description: 'Binary-outcome prediction-market exchange. Contract: SPEC.md and EXTENSIONS.md.' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'Sign-in JWT, or the admin token on admin routes' },
-          apiKey: { type: 'apiKey', in: 'header', name: `${ctx.config.headerPrefix}-api-key`, description: 'API key HMAC: also send the signature, timestamp and passphrase headers' },
-        },
-      },
-    },
-  });
-  await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerDocs(app, ctx);
 
   registerOpsRoutes(app, ctx, registry);
   await app.register(async (api: TypedApp) => {
