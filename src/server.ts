@@ -20,9 +20,8 @@ import { engineBookReads, relayBookReads } from './book-reads.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
 import { unitsFromNumber } from './core/money.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
-import { openStore } from './store/database.ts';
+import { openAndMigrate, elapsed } from './store/open-and-migrate.ts';
 import { tryEngineLock, type EngineLock } from './store/engine-lock.ts';
-import { migrateToLatest } from './store/migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 
 export interface RunningServer {
@@ -37,8 +36,14 @@ export interface RunningServer {
  * Opens the store, migrates it, builds every service and the app, loads the books, and listens.
  * Closing runs the other way: stop taking requests, drain the engine, close the store.
  */
-export async function startServer(config: Config): Promise<RunningServer> {
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+export interface StartOptions {
+  /** Leaves out Fastify's line per request (the demo: its bots' requests would bury its banner). */
+  quietRequestLogs?: boolean;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = pino({ level: config.logLevel });
+  const store = await openAndMigrate({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, (line) => logger.info(line));
   let trading: Trading | undefined;
   let engineLock: EngineLock | undefined;
   let oracle: Oracle | undefined;
@@ -48,7 +53,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
   try {
-    await migrateToLatest(store.db);
     engineLock = await tryEngineLock(config.databaseUrl);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
@@ -56,7 +60,6 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const identity = await createIdentity({ config, clock, store });
     const settlement = createEmbeddedSettlement({ db: store.db, clock });
     const events = new DomainEvents();
-    const logger = pino({ level: config.logLevel });
     const lookups = createTradingLookups(store.db);
     const markets = createMarketDirectory(store.db);
     trading = createTrading({
@@ -101,9 +104,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
     portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = relayedBooks ? relayBookReads(relayedBooks) : engineBookReads(engine);
     const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, ready: false };
-    const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
+    const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens, quietRequestLogs: options.quietRequestLogs });
     if (engineLock.held) {
+      const loadingMs = performance.now();
       await trading.start();
+      const { books, openOrders } = engine.bookStats();
+      logger.info(`engine loaded ${books} book(s) and ${openOrders} open order(s) in ${elapsed(loadingMs)}`);
       oracle.start();
       await marketChanges?.serve(refreshMarkets);
       await relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
@@ -46,6 +46,8 @@ export interface AppDependencies {
   users: UserAuthenticator;
   /** Market and outcome of tokens for balance rows (the catalogue); without it only collateral shows. */
   describeTokens?: DescribeTokens;
+  /** No log line per request (Fastify's `incoming request` and `request completed`). */
+  quietRequestLogs?: boolean | undefined;
 }
 
 /**
@@ -55,6 +57,7 @@ export interface AppDependencies {
 export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<TypedApp> {
   const options: FastifyServerOptions = {
     loggerInstance: ctx.logger,
+    ...(deps.quietRequestLogs ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     bodyLimit: 1024 * 1024,
     // Path parameters up to 500 characters reach their routes (slugs are up to 120, profile names
     // are looked up as given: an unknown one is 404); the router's own errors (a longer parameter,
