@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createPublishedEvent, type PublishedEvent } from '../helpers/catalogue.ts';
+import { after, describe, it } from 'node:test';
 import { get } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
+import { placeOrder } from '../helpers/trader.ts';
+import { useTwoTraders } from '../helpers/two-traders.ts';
 import { connectInbox, type Inbox } from '../realtime/helpers.ts';
 
 /** The value of the one sample of `name` whose labels include every pair given; undefined when absent. */
@@ -18,30 +17,18 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe('exchange metrics in /metrics', () => {
-  let server: TestServer;
-  let alice: Trader;
-  let bob: Trader;
-  let event: PublishedEvent;
-  let watcher: Inbox;
-
-  before(async () => {
-    server = await startTestServer();
-    event = await createPublishedEvent(server, { markets: 1 });
-    alice = await newTrader(server, { fund: '100' });
-    bob = await newTrader(server, { fund: '100' });
-  });
-  after(async () => {
-    watcher?.close();
-    await server.close();
-  });
+  const world = useTwoTraders();
+  let watcher: Inbox | undefined;
+  after(() => watcher?.close());
 
   const scrape = async () => {
-    const response = await get(`${server.url}/metrics`);
+    const response = await get(`${world.server.url}/metrics`);
     assert.equal(response.status, 200);
     return String(response.body);
   };
 
   it('counts orders, matches, trades by status, engine batches, books and sockets after a trade', async () => {
+    const { server, alice, bob, event } = world;
     const market = event.markets[0]!;
     watcher = await connectInbox(server.url);
     watcher.emit('orderbook-market-connect', [market.tokenId1]);

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { CreateOrderRequest } from '../../src/orders/order-entry.ts';
-import { createPublishedEvent, type PublishedEvent } from '../helpers/catalogue.ts';
 import { expectError } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
+import { orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
+import { useTwoTraders } from '../helpers/two-traders.ts';
 
 /**
  * A cancel that loses to another command on the same order in the same engine batch is refused
@@ -12,30 +11,17 @@ import { expectAuditClean, newTrader, orderBody, placeOrder, type Trader } from 
  * written only when the batch commits).
  */
 describe('cancels that lose a race inside one engine batch', () => {
-  let server: TestServer;
-  let alice: Trader;
-  let bob: Trader;
-  let event: PublishedEvent;
-
-  before(async () => {
-    server = await startTestServer();
-    event = await createPublishedEvent(server, { markets: 1 });
-    alice = await newTrader(server, { fund: '100' });
-    bob = await newTrader(server, { fund: '100' });
-  });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  const world = useTwoTraders();
 
   const rest = async (trader: Trader) => {
-    const placed = await placeOrder(server, trader, { tokenId: event.markets[0]!.tokenId1, side: 'BUY', price: '0.5', size: '5' });
+    const placed = await placeOrder(world.server, trader, { tokenId: world.event.markets[0]!.tokenId1, side: 'BUY', price: '0.5', size: '5' });
     assert.equal(placed.status, 200);
     assert.equal(placed.body.status, 'PENDING');
     return placed.body.id as string;
   };
 
   it('a second cancel of one order in one batch-cancel request says CANCELLED', async () => {
+    const { alice } = world;
     const orderId = await rest(alice);
     // Both cancels of one request go to the engine together, so they share one batch.
     const response = await alice.call('POST', '/orders/batch-cancel', { orderIds: [orderId, orderId] });
@@ -47,6 +33,7 @@ describe('cancels that lose a race inside one engine batch', () => {
   });
 
   it('a cancel that loses to a fill in the same batch says EXECUTED', async () => {
+    const { server, alice, bob, event } = world;
     const orderId = await rest(alice);
     const taker = await orderBody(server, bob, { tokenId: event.markets[0]!.tokenId2, side: 'BUY', price: '0.5', size: '5', signed: false });
     const bobCaller = { userId: bob.userId, address: bob.address, proxyWallet: bob.proxyWallet, via: 'apiKey' as const };
