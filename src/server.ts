@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { buildApp } from './api/app.ts';
+import { metricsRegistryOf } from './api/ops/metrics.ts';
+import { registerSocketMetrics } from './api/ops/exchange-metrics.ts';
 import type { AppContext } from './api/context.ts';
 import type { TypedApp } from './api/typed-app.ts';
 import { createCatalogue, createMarketDirectory } from './catalogue/index.ts';
@@ -19,8 +21,8 @@ import { LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } f
 import { createRewards, type Rewards } from './rewards/index.ts';
 import { unitsFromNumber } from './core/money.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
-import { openStore, type Db } from './store/database.ts';
-import { migrateToLatest } from './store/migrate.ts';
+import { type Db } from './store/database.ts';
+import { openAndMigrate, elapsed } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 
 export interface RunningServer {
@@ -35,8 +37,14 @@ export interface RunningServer {
  * Opens the store, migrates it, builds every service and the app, loads the books, and listens.
  * Closing runs the other way: stop taking requests, drain the engine, close the store.
  */
-export async function startServer(config: Config): Promise<RunningServer> {
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleInTransactionTimeoutMs: config.failoverTimeoutMs });
+export interface StartOptions {
+  /** Leaves out Fastify's line per request (the demo: its bots' requests would bury its banner). */
+  quietRequestLogs?: boolean;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = pino({ level: config.logLevel });
+  const store = await openAndMigrate({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleInTransactionTimeoutMs: config.failoverTimeoutMs }, (line) => logger.info(line));
   let trading: Trading | undefined;
   let leadership: Leadership | undefined;
   let oracle: Oracle | undefined;
@@ -46,14 +54,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
   try {
-    await migrateToLatest(store.db);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const cursorSecret = await getOrCreateSetting(store.db, 'cursor_secret', () => randomBytes(32).toString('hex'));
     const identity = await createIdentity({ config, clock, store });
     const settlement = createEmbeddedSettlement({ db: store.db, clock });
     const events = new DomainEvents();
-    const logger = pino({ level: config.logLevel });
     // On PostgreSQL every node is a candidate for the engine (EXTENSIONS.md section 12); PGlite is
     // one process's own database, so its node always runs the engine.
     const lease = config.databaseUrl ? new LeaseLeadership({ db: store.db, nodeId: randomUUID(), failoverTimeoutMs: config.failoverTimeoutMs, logger }) : undefined;
@@ -104,7 +110,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = engineNodeBookReads(engine, relay, runsEngine);
     const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, leadership: nodeLeadership, ready: false };
-    const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
+    const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens, quietRequestLogs: options.quietRequestLogs });
     const realtime = await attachRealtime(app.server, {
       events,
       books: { local: { snapshot: (tokenId) => engine.bookSnapshot(tokenId) }, relay, runsEngine },
@@ -114,6 +120,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       logger: app.log,
     });
     app.addHook('preClose', () => realtime.close());
+    registerSocketMetrics(metricsRegistryOf(app), realtime.io, ['/', '/user']);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -124,7 +131,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // What the engine's node runs, and stops when the engine moves to another node.
     const duties: LeaderDuties = {
       async begin() {
+        const loadingMs = performance.now();
         await engine.start();
+        const { books: loadedBooks, openOrders } = engine.bookStats();
+        logger.info(`engine loaded ${loadedBooks} book(s) and ${openOrders} open order(s) in ${elapsed(loadingMs)}`);
         runningOracle.start();
         await runningRewards.start();
         await redis.marketChanges?.serve(refreshMarkets);

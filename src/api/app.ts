@@ -1,6 +1,4 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
-import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
@@ -8,7 +6,9 @@ import { registerNulGuard } from './nul-guard.ts';
 import { registerAuth } from './auth/plugin.ts';
 import type { UserAuthenticator } from './auth/types.ts';
 import { registerHttpMetrics } from './ops/metrics.ts';
+import { registerExchangeMetrics } from './ops/exchange-metrics.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
+import { registerDocs } from './docs.ts';
 import { registerExchangeRoutes } from './exchange/routes.ts';
 import { registerClockRoutes } from './admin/clock-routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
@@ -48,6 +48,8 @@ export interface AppDependencies {
   users: UserAuthenticator;
   /** Market and outcome of tokens for balance rows (the catalogue); without it only collateral shows. */
   describeTokens?: DescribeTokens;
+  /** No log line per request (Fastify's `incoming request` and `request completed`). */
+  quietRequestLogs?: boolean | undefined;
 }
 
 /**
@@ -57,6 +59,7 @@ export interface AppDependencies {
 export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<TypedApp> {
   const options: FastifyServerOptions = {
     loggerInstance: ctx.logger,
+    ...(deps.quietRequestLogs ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     bodyLimit: 1024 * 1024,
     // Path parameters up to 500 characters reach their routes (slugs are up to 120, profile names
     // are looked up as given: an unknown one is 404); the router's own errors (a longer parameter,
@@ -71,24 +74,12 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   registerNulGuard(app);
   registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users });
   const registry = registerHttpMetrics(app);
+  registerExchangeMetrics(registry, ctx.events, ctx.trading.engine);
   const clusterMetrics = registerClusterMetrics(registry, ctx.leadership);
   // Before any parsing or auth: a node without the engine passes order commands on untouched.
   registerCommandForwarding(app, { leadership: ctx.leadership, timeoutMs: Math.max(10_000, 2 * ctx.config.failoverTimeoutMs), onForwarded: clusterMetrics.forwarded });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: `${ctx.config.exchangeName} API`, version: '1.0.0', description: 'Binary-outcome prediction-market exchange. Contract: SPEC.md and EXTENSIONS.md.' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'Sign-in JWT, or the admin token on admin routes' },
-          apiKey: { type: 'apiKey', in: 'header', name: `${ctx.config.headerPrefix}-api-key`, description: 'API key HMAC: also send the signature, timestamp and passphrase headers' },
-        },
-      },
-    },
-  });
-  await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerDocs(app, ctx);
 
   registerOpsRoutes(app, ctx, registry);
   await app.register(async (api: TypedApp) => {

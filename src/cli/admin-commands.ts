@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { EventInput } from '../client/index.ts';
 import { examples, output, printTable } from './output.ts';
+import { decimal } from './people.ts';
 import { CliError, clientFor, count, globals, run } from './sdk-client.ts';
 import { resolveTaxonomy } from './taxonomy-commands.ts';
 
@@ -10,7 +11,7 @@ export function registerAdminCommands(program: Command): void {
     .addHelpText('after', examples(['ADMIN_TOKEN=… pmx credit 0xAbc… 1000']))
     .action(run(async (address: string, amount: string, _options: unknown, command: Command) => {
       const result = await clientFor(command, 'admin').admin.credit(address, amount);
-      output(!!globals(command).json, result, () => console.log(`${result.address} now holds ${result.balance}`));
+      output(!!globals(command).json, result, () => console.log(`${result.address} now holds ${decimal(result.balance)} USDC`));
     }));
 
   const events = program.command('events').description('list, create and publish events, add markets')
@@ -20,7 +21,7 @@ export function registerAdminCommands(program: Command): void {
     .addHelpText('after', examples(['pmx events list', 'pmx events list --status ACTIVE --json']))
     .action(run(async (options: { status?: string }, command: Command) => {
       const page = await clientFor(command).events.list({ limit: 100, ...(options.status ? { eventStatus: options.status as 'ACTIVE' } : {}) });
-      output(!!globals(command).json, page, () => printTable(page.data.flatMap((e) => e.markets.map((m) => ({ event: e.slug, market: m.id, name: m.name, tokenId1: m.tokenId1, tokenId2: m.tokenId2, status: m.status }))), ['event', 'market', 'name', 'status', 'tokenId1', 'tokenId2']));
+      output(!!globals(command).json, page, () => printTable(page.data.flatMap((e) => e.markets.map((m) => ({ event: e.slug, market: m.slug, name: m.name, status: m.status, outcomes: `${m.outcome1}/${m.outcome2}`, id: m.id, tokenId1: m.tokenId1, tokenId2: m.tokenId2 }))), ['event', 'market', 'name', 'status', 'outcomes', 'id', 'tokenId1', 'tokenId2']));
     }));
 
   events.command('create <name>').description('create an event with one market per --market (DRAFT unless --publish)')

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Activity, PriceHistoryParams, Trade, TradeActivity } from '../client/index.ts';
 import { examples, output, printJson, printTable } from './output.ts';
+import { decimal, marketNames, shortAddress, sideName } from './people.ts';
 import { clientFor, count, globals, run } from './sdk-client.ts';
 
 /** Rows of an async iterator, at most `max` of them. */
@@ -14,18 +15,31 @@ async function take<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {
   return rows;
 }
 
-const side = (taker: number) => (taker === 0 ? 'BUY' : 'SELL');
 const secondsIso = (seconds: number) => new Date(seconds * 1000).toISOString();
 const microsIso = (micros: number) => new Date(Math.floor(micros / 1000)).toISOString();
 
-const printTrades = (trades: Trade[]) => printTable(trades.map((t) => ({ ...t, side: side(t.side), time: secondsIso(t.matchedAt) })), ['time', 'id', 'market', 'side', 'price', 'size', 'status']);
-const activityRow = (a: TradeActivity) => ({ ...a, time: microsIso(a.matchedAt), trader: a.displayName ?? (a.anonymous ? 'Anonymous' : a.userId), market: a.marketDisplayName ?? a.marketName });
-const activityLine = (a: TradeActivity) => {
-  const row = activityRow(a);
-  return `${row.time}  ${row.trader}  ${a.side} ${a.size} ${a.outcome ?? ''} @ ${a.price}  ${row.market ?? ''}`;
+type Names = ReturnType<typeof marketNames>;
+
+const tradeRows = (trades: Trade[], names: Names) => Promise.all(trades.map(async (t) => ({
+  time: secondsIso(t.matchedAt), market: await names.name(t.market), outcome: await names.outcome(t.market, { tokenId: t.tokenId }),
+  side: sideName(t.side), price: decimal(t.price), size: decimal(t.size), status: t.status,
+})));
+/** A trade of the tape as people read it: who, BUY/SELL, how much of which outcome, at what price, where. */
+const activityRow = async (a: TradeActivity, names: Names) => ({
+  time: microsIso(a.matchedAt),
+  trader: a.displayName ?? (a.anonymous ? 'Anonymous' : '(no display name)'),
+  side: a.side === 'bought' ? 'BUY' : 'SELL',
+  size: decimal(a.size),
+  outcome: await names.outcome(a.marketId, { side: a.outcome }),
+  price: decimal(a.price),
+  market: a.marketDisplayName ?? a.marketName ?? (await names.name(a.marketId)),
+});
+const activityLine = async (a: TradeActivity, names: Names) => {
+  const row = await activityRow(a, names);
+  return `${row.time}  ${row.trader}  ${row.side} ${row.size} ${row.outcome} @ ${row.price}  ${row.market}`;
 };
-const printActivity = (rows: TradeActivity[]) => printTable(rows.map(activityRow), ['time', 'trader', 'side', 'size', 'outcome', 'price', 'market']);
-const printMarketActivity = (rows: Activity[]) => printTable(rows.map((a) => ({ ...a, time: secondsIso(a.timestamp), wallet: a.proxy_address })), ['time', 'type', 'wallet', 'amount', 'price', 'fee', 'name']);
+const ACTIVITY_COLUMNS = ['time', 'trader', 'side', 'size', 'outcome', 'price', 'market'];
+const printMarketActivity = (rows: Activity[]) => printTable(rows.map((a) => ({ ...a, time: secondsIso(a.timestamp), wallet: shortAddress(a.proxy_address), amount: decimal(a.amount), price: decimal(a.price), fee: decimal(a.fee) })), ['time', 'type', 'wallet', 'amount', 'price', 'fee', 'name']);
 
 /** Public market data through the SDK: trades, price history, market activity, holders, event positions. */
 export function registerMarketDataCommands(program: Command): void {
@@ -39,6 +53,7 @@ export function registerMarketDataCommands(program: Command): void {
     .addHelpText('after', examples(['pmx trades --market 6f1c…', 'pmx trades --activity --event 0b6e… --limit 50 --json', 'pmx trades --follow']))
     .action(run(async (options: { market?: string; user?: string; activity?: boolean; event?: string; follow?: boolean; limit: string }, command: Command) => {
       const client = clientFor(command);
+      const names = marketNames(client);
       const json = !!globals(command).json;
       const limit = count('--limit', options.limit);
       if (options.follow) {
@@ -47,16 +62,18 @@ export function registerMarketDataCommands(program: Command): void {
         await feed.subscribed();
         console.error(`following the trades of ${options.event ? `event ${options.event}` : 'every market'} (Ctrl-C to stop)`);
         // One JSON object per line (for `jq`), or one aligned-enough line per trade.
-        for await (const row of feed) console.log(json ? JSON.stringify(row) : activityLine(row));
+        for await (const row of feed) console.log(json ? JSON.stringify(row) : await activityLine(row, names));
         return;
       }
       if (options.activity) {
         const rows = await take(client.trades.allActivity({ limit: Math.min(limit, 100), ...(options.event ? { eventId: options.event } : {}) }), limit);
-        output(json, rows, () => printActivity(rows));
+        if (json) return printJson(rows);
+        printTable(await Promise.all(rows.map((row) => activityRow(row, names))), ACTIVITY_COLUMNS);
         return;
       }
       const rows = await take(client.trades.all({ limit: Math.min(limit, 500), ...(options.market ? { market: options.market } : {}), ...(options.user ? { user: options.user } : {}) }), limit);
-      output(json, rows, () => printTrades(rows));
+      if (json) return printJson(rows);
+      printTable(await tradeRows(rows, names), ['time', 'market', 'outcome', 'side', 'price', 'size', 'status']);
     }));
 
   program.command('history <tokenId>').description("a token's price history, one point per --fidelity minutes")
@@ -66,7 +83,7 @@ export function registerMarketDataCommands(program: Command): void {
     .action(run(async (tokenId: string, options: { interval: string; fidelity: string }, command: Command) => {
       const params = { token: tokenId, interval: options.interval.toUpperCase() as PriceHistoryParams['interval'], fidelity: count('--fidelity', options.fidelity), limit: 1440 };
       const points = await take(clientFor(command).book.allHistory(params), Infinity);
-      output(!!globals(command).json, points, () => printTable(points.map((p) => ({ time: secondsIso(p.t), price: p.p })), ['time', 'price']));
+      output(!!globals(command).json, points, () => printTable(points.map((p) => ({ time: secondsIso(p.t), price: decimal(p.p) })), ['time', 'price']));
     }));
 
   program.command('activity [marketId]').description("every market's trades, or one market's trades, splits, merges and redeems")
@@ -92,7 +109,7 @@ export function registerMarketDataCommands(program: Command): void {
       output(!!globals(command).json, holders, () => {
         for (const outcome of [holders.outcome1, holders.outcome2]) {
           console.log(`${outcome.label}:`);
-          printTable(outcome.holders.map((h) => ({ ...h, holder: h.name ?? h.walletShort ?? h.userId })), ['rank', 'holder', 'shares']);
+          printTable(outcome.holders.map((h) => ({ ...h, holder: h.name ?? h.walletShort ?? h.userId, shares: decimal(h.shares) })), ['rank', 'holder', 'shares']);
         }
       });
     }));
@@ -102,6 +119,6 @@ export function registerMarketDataCommands(program: Command): void {
     .action(run(async (eventId: string, userIds: string[], _options: unknown, command: Command) => {
       const positions = await clientFor(command).events.positions(eventId, userIds);
       if (globals(command).json) return printJson(positions);
-      printTable(positions.flatMap((u) => u.positions.map((p) => ({ user: u.userId, ...p, market: p.title ?? p.market_uuid }))), ['user', 'market', 'outcome', 'amount', 'current']);
+      printTable(positions.flatMap((u) => u.positions.map((p) => ({ user: u.userId, ...p, market: p.title ?? p.market_uuid, amount: decimal(p.amount), current: decimal(p.current) }))), ['user', 'market', 'outcome', 'amount', 'current']);
     }));
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { BatchMergeResponse, BatchRedeemResponse, ExchangeClient, MergeablePosition, RedeemablePosition, UserPositionsParams } from '../client/index.ts';
 import { examples, output, printTable } from './output.ts';
+import { decimal } from './people.ts';
 import { CliError, clientFor, count, globals, run } from './sdk-client.ts';
 
 /** What differs between `redeem` and `merge`: the listing, the batch call and the words. */
@@ -65,7 +66,10 @@ export function registerPortfolioCommands(program: Command): void {
       };
       const page = await clientFor(command, 'trader').portfolio.positions(params);
       output(!!globals(command).json, page, () => {
-        printTable(page.data.map((p) => ({ ...p, market: p.displayName ?? p.title ?? p.market_uuid, avgPrice: p.acquisitionPrice })), ['market', 'outcome', 'amount', 'avgPrice', 'latest', 'initial', 'current', 'return']);
+        printTable(page.data.map((p) => ({
+          market: p.displayName ?? p.title ?? p.market_uuid, outcome: p.outcome, amount: decimal(p.amount), avgPrice: decimal(p.acquisitionPrice),
+          latest: decimal(p.latest), initial: decimal(p.initial), current: decimal(p.current), return: decimal(p.return),
+        })), ['market', 'outcome', 'amount', 'avgPrice', 'latest', 'initial', 'current', 'return']);
         if (page.total > 0) console.log(`rows ${page.first}-${page.last} of ${page.total}`);
       });
     }));

@@ -9,7 +9,11 @@ import { registerPortfolioCommands } from './portfolio-commands.ts';
 import { registerRewardsCommands } from './rewards-commands.ts';
 import { registerTaxonomyCommands } from './taxonomy-commands.ts';
 import { examples } from './output.ts';
+import { checkPortFree, listenProblem } from './port-check.ts';
 import { registerTraderCommands } from './trader-commands.ts';
+
+/** `serve` exits with this when it cannot listen (port in use, no permission, no such address). */
+const EXIT_CANNOT_LISTEN = 3;
 
 /**
  * Every `pmx` command: server, operator and trader. Configuration flags (`--port 4000`,
@@ -29,19 +33,29 @@ export function buildProgram(): Command {
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async (options: { demo?: boolean }) => {
-      // Loaded here, not at the top: client commands should not pay for the server's modules.
-      const { startServer } = await import('../server.ts');
-      const { demoBanner, demoConfig, seedDemo } = await import('./demo.ts');
-      const { startDemoMakers } = await import('./demo-makers.ts');
       const loaded = loadConfig({ argv: process.argv.slice(2) });
-      const { config, generatedAdminToken } = options.demo ? demoConfig(loaded) : { config: loaded, generatedAdminToken: undefined };
-      const server = await startServer(config);
+      // Before anything slow (loading the server's modules, opening the store): a port in use is
+      // one line and exit code 3 at once.
+      try {
+        await checkPortFree(loaded.host, loaded.port);
+      } catch (error) {
+        console.error(`pmx: ${listenProblem(loaded.host, loaded.port, error)}`);
+        process.exit(EXIT_CANNOT_LISTEN);
+      }
+      // Loaded here, not at the top: client commands should not pay for the server's modules, nor
+      // a plain serve for the demo's (the SDK, its bots).
+      const { startServer } = await import('../server.ts');
+      const demo = options.demo ? await import('./demo.ts') : undefined;
+      const { config, generatedAdminToken } = demo ? demo.demoConfig(loaded) : { config: loaded, generatedAdminToken: undefined };
+      // The demo's bots trade all the time: a log line per request would bury the banner and its token.
+      const server = await startServer(config, { quietRequestLogs: options.demo === true });
       server.app.log.info(`exchange listening on ${server.url} (API ${server.url}/api/v1, docs ${server.url}/docs)`);
       let makers: DemoMakers | undefined;
-      if (options.demo) {
+      if (demo) {
         const { createClient } = await import('../client/index.ts');
-        const { seeded } = await seedDemo(createClient({ baseUrl: server.url, credentials: { adminToken: config.adminToken! } }));
-        console.log(demoBanner(server.url, config.adminToken!, generatedAdminToken !== undefined, seeded));
+        const { startDemoMakers } = await import('./demo-makers.ts');
+        const { seeded } = await demo.seedDemo(createClient({ baseUrl: server.url, credentials: { adminToken: config.adminToken! } }));
+        console.log(demo.demoBanner(server.url, config.adminToken!, generatedAdminToken !== undefined, seeded));
         makers = await startDemoMakers(server.url, config.adminToken!, { logger: server.app.log });
       }
       const stop = async () => {

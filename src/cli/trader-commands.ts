@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, type OrderSpec, type OrderStatus, type OrderWithMarket } from '../client/index.ts';
 import { examples, output, printTable, progress } from './output.ts';
+import { decimal, marketNames, sideName } from './people.ts';
 import { saveProfile } from './profile.ts';
 import { CliError, clientFor, DEFAULT_URL, globals, run } from './sdk-client.ts';
 
@@ -36,8 +37,19 @@ export function registerTraderCommands(program: Command): void {
   program.command('balance').description('collateral and token balances (display units)')
     .addHelpText('after', examples(['pmx balance', 'pmx balance --json | jq .collateral.available']))
     .action(run(async (_options: unknown, command: Command) => {
-      const balance = await clientFor(command, 'trader').account.balance();
-      output(!!globals(command).json, balance, () => printTable([{ asset: 'collateral', ...balance.collateral }, ...balance.tokens.map((t) => ({ asset: `${t.outcome} ${t.tokenId.slice(0, 12)}…`, ...t }))], ['asset', 'balance', 'locked', 'available']));
+      const client = clientFor(command, 'trader');
+      const balance = await client.account.balance();
+      if (globals(command).json) return output(true, balance, () => {});
+      const names = marketNames(client);
+      const tokens = await Promise.all(balance.tokens.map(async (t) => ({ ...t, asset: `${await names.name(t.marketId)}: ${t.outcome}` })));
+      printTable([{ asset: 'collateral (USDC)', ...balance.collateral }, ...tokens].map((row) => ({ ...row, balance: decimal(row.balance), locked: decimal(row.locked), available: decimal(row.available) })), ['asset', 'balance', 'locked', 'available']);
+    }));
+
+  program.command('faucet <amount>').description('take test collateral from the faucet (servers run with FAUCET_ENABLED=true)')
+    .addHelpText('after', examples(['pmx faucet 1000', 'pmx faucet 250.5 --json']))
+    .action(run(async (amount: string, _options: unknown, command: Command) => {
+      const result = await clientFor(command, 'trader').account.faucet(amount);
+      output(!!globals(command).json, result, () => console.log(`received ${decimal(amount)} USDC; collateral balance ${decimal(result.balance)}`));
     }));
 
   program.command('split <marketId> <amount>').description('turn collateral into both outcome tokens of a market')
@@ -58,7 +70,7 @@ export function registerTraderCommands(program: Command): void {
       .action(run(async (tokenId: string, price: string, size: string, options: { type: string; postOnly?: boolean; expiration?: string }, command: Command) => {
         const spec: OrderSpec = { tokenId, side: side === 'buy' ? 'BUY' : 'SELL', price, size, type: options.type.toUpperCase() as OrderSpec['type'], ...(options.postOnly ? { postOnly: true } : {}), ...(options.expiration ? { expiration: Number(options.expiration) } : {}) };
         const placed = await clientFor(command, 'trader').orders.place(spec);
-        output(!!globals(command).json, placed, () => console.log(`${placed.status} ${placed.id}: ${side} ${placed.amount} @ ${placed.price}, matched ${placed.matchedAmount}`));
+        output(!!globals(command).json, placed, () => console.log(`${placed.status} ${placed.id}: ${sideName(placed.side)} ${decimal(placed.amount)} ${placed.outcome} @ ${decimal(placed.price)}, matched ${decimal(placed.matchedAmount)}`));
       }));
   }
 
@@ -69,7 +81,7 @@ export function registerTraderCommands(program: Command): void {
     .action(run(async (options: { status?: string; market?: string }, command: Command) => {
       const rows: OrderWithMarket[] = [];
       for await (const o of clientFor(command, 'trader').orders.all({ ...(options.status ? { status: options.status.toUpperCase() as OrderStatus } : {}), ...(options.market ? { market: options.market } : {}) })) rows.push(o);
-      output(!!globals(command).json, rows, () => printTable(rows.map((o) => ({ ...o, side: o.side === 0 ? 'BUY' : 'SELL', market: o.marketInfo.title })), ['id', 'market', 'outcome', 'side', 'price', 'amount', 'matchedAmount', 'status']));
+      output(!!globals(command).json, rows, () => printTable(rows.map((o) => ({ ...o, side: sideName(o.side), market: o.marketInfo.title, price: decimal(o.price), amount: decimal(o.amount), matched: decimal(o.matchedAmount) })), ['id', 'market', 'outcome', 'side', 'price', 'amount', 'matched', 'status']));
     }));
 
   program.command('cancel [orderIds...]').description('cancel orders by id, or every open order with --all')
@@ -78,8 +90,12 @@ export function registerTraderCommands(program: Command): void {
     .action(run(async (orderIds: string[], options: { all?: boolean }, command: Command) => {
       const client = clientFor(command, 'trader');
       if (options.all) {
+        // The answer names markets only: the open orders just before give the count people ask for.
+        const open = await client.orders.list();
         const result = await client.orders.cancelAll();
-        output(!!globals(command).json, result, () => console.log(`cleared ${result.clearedMarkets.length} market(s)${result.failedMarkets?.length ? `, failed: ${result.failedMarkets.join(', ')}` : ''}`));
+        const failed = new Set(result.failedMarkets ?? []);
+        const cancelled = open.filter((o) => !failed.has(o.market)).length;
+        output(!!globals(command).json, result, () => console.log(`cancelled ${cancelled} open order(s) in ${result.clearedMarkets.length} market(s)${failed.size ? `; failed in ${failed.size} market(s): ${[...failed].join(', ')}` : ''}`));
         return;
       }
       if (orderIds.length === 0) throw new CliError('name order ids or pass --all');
@@ -117,5 +133,6 @@ export function registerTraderCommands(program: Command): void {
 
 /** Asks above (best nearest the middle), bids below. */
 function printLadder(bids: { price: string; size: string }[], asks: { price: string; size: string }[]): void {
-  printTable([...[...asks].reverse().map((l) => ({ side: 'ask', ...l })), ...bids.map((l) => ({ side: 'bid', ...l }))], ['side', 'price', 'size']);
+  const row = (side: string) => (l: { price: string; size: string }) => ({ side, price: decimal(l.price), size: decimal(l.size) });
+  printTable([...[...asks].reverse().map(row('ask')), ...bids.map(row('bid'))], ['side', 'price', 'size']);
 }

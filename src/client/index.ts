@@ -7,7 +7,7 @@ export { buildOrder, type OrderSpec, type MarketRules } from './orders/build.ts'
 export { orderAmounts, type OrderAmounts, type OrderSide } from './orders/amounts.ts';
 export { ORDER_TYPES, orderDomain } from './orders/eip712.ts';
 export { BATCH_MAX } from './sections/orders.ts';
-export { BookWatcher, type BookWatcherEvents, type WatchBookOptions } from './realtime/book-watcher.ts';
+export { BookWatcher, BookWatchError, type BookWatcherEvents, type WaitOptions, type WatchBookOptions } from './realtime/book-watcher.ts';
 export { LocalBook, bookHash, type Level, type ApplyResult, type BookSnapshotMessage, type PriceChangeMessage } from './realtime/local-book.ts';
 export { UserFeed, type UserMessage } from './realtime/user-feed.ts';
 export { TradeFeed, type TradeFeedOptions } from './realtime/trade-feed.ts';

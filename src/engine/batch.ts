@@ -39,6 +39,11 @@ export class Batch {
     if (!this.inserted.has(row.id)) this.updated.set(row.id, row);
   }
 
+  /** The order as this batch left it, when the batch inserted or changed it (the store still shows the state before). */
+  changedOrder(orderId: string): OrderRow | undefined {
+    return this.inserted.get(orderId) ?? this.updated.get(orderId);
+  }
+
   addTrade(row: NewTradeRow): void {
     this.trades.push(row);
   }

@@ -224,6 +224,18 @@ export class MatchingEngine {
     return byMarket;
   }
 
+  /** Commands waiting for a batch (what fills up before the queue answers 503). */
+  get queueDepth(): number {
+    return this.queue.size;
+  }
+
+  /** Books held (one per market), their price levels as last published, and open orders. */
+  bookStats(): { books: number; levels: number; openOrders: number } {
+    let levels = 0;
+    for (const runtime of this.runtimes.values()) levels += runtime.published[0].bids.length + runtime.published[0].asks.length;
+    return { books: this.runtimes.size, levels, openOrders: this.open.size };
+  }
+
   lastTradePrice(tokenId: string): { price: string; side: 'buy' | 'sell' } | undefined {
     return this.lastTrade.get(tokenId);
   }
@@ -247,6 +259,8 @@ export class MatchingEngine {
   }
 
   private async commitBatch(commands: Command[]): Promise<CommandResult[]> {
+    // Wall-clock time, not the injected clock: this measures the batch, it decides nothing.
+    const startedMs = performance.now();
     const batch = new Batch(this.options.clock.nowMs());
     const results = await this.options.db.transaction().execute(async (tx) => {
       await this.options.fence?.(tx);
@@ -266,6 +280,7 @@ export class MatchingEngine {
     });
     this.publishBookChanges(batch);
     batch.publish();
+    this.options.events.publish('engine-batch', { commands: commands.length, trades: batch.trades.length, durationMs: performance.now() - startedMs });
     if (batch.trades.length > 0) this.rounds.noteMatched();
     if (commands.some((c) => c.kind === 'settle')) await this.sealBlock();
     this.scheduleSettlement();
@@ -434,7 +449,8 @@ export class MatchingEngine {
   }
 
   private async cancelOrder(tx: Db, batch: Batch, userId: string, orderId: string): Promise<CancelOrderOutcome> {
-    const row = this.open.get(orderId) ?? (await findOrderById(tx, orderId));
+    // An earlier command of this batch may have closed the order: its status is not written yet.
+    const row = this.open.get(orderId) ?? batch.changedOrder(orderId) ?? (await findOrderById(tx, orderId));
     if (!row) return failure('NOT_FOUND', 'order not found');
     if (row.user_id !== userId) return failure('FORBIDDEN', 'this order belongs to another user');
     if (!this.open.has(orderId)) return failure('ORDER_NOT_OPEN', `the order is ${row.status} and can no longer be cancelled`);

@@ -25,6 +25,13 @@ export interface DomainEventMap {
   'trade-activity': { eventId: string | null; notionalUsd: number; activity: unknown };
   /** Progress of a reward claim. */
   'reward-claim-update': { userId: string; update: unknown };
+  /**
+   * Operational events, for metrics: no client sees them. An engine batch committed (its
+   * commands, the trades it matched, and how long it took from start to commit, in wall-clock ms).
+   */
+  'engine-batch': { commands: number; trades: number; durationMs: number };
+  /** Order entry decided a CreateOrder: accepted, or refused with its error code. */
+  'order-decided': { accepted: boolean; code: string | null };
 }
 
 export type DomainEventName = keyof DomainEventMap;

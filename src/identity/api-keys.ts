@@ -2,7 +2,7 @@ import type { Address } from 'viem';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/database.ts';
 import {
-  findActiveApiKey, insertApiKey, isApiKeyActive, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeySummary,
+  findActiveApiKey, findApiKeyOwner, insertApiKey, isApiKeyActive, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeySummary,
 } from '../store/api-keys-repository.ts';
 import { decryptSecret, encryptSecret, generateCredentials, hashPassphrase, type ApiKeyCredentials } from './api-key-crypto.ts';
 
@@ -59,14 +59,18 @@ export class ApiKeyService {
     return listActiveApiKeys(this.options.db, userId);
   }
 
-  /** Revokes one of the user's keys; false when the user has no such unrevoked key. */
-  async revoke(userId: string, apiKey: string): Promise<boolean> {
-    const revoked = await revokeApiKey(this.options.db, apiKey, userId, new Date(this.options.clock.nowMs()));
-    if (revoked) {
+  /**
+   * Revokes one of the user's keys. `not-owner` when the key was issued to another user (an
+   * action on another user's resource, 403), `not-found` when the user has no such unrevoked key.
+   */
+  async revoke(userId: string, apiKey: string): Promise<'revoked' | 'not-owner' | 'not-found'> {
+    if (await revokeApiKey(this.options.db, apiKey, userId, new Date(this.options.clock.nowMs()))) {
       this.revocations++;
       this.cache.delete(apiKey);
+      return 'revoked';
     }
-    return revoked;
+    const owner = await findApiKeyOwner(this.options.db, apiKey);
+    return owner !== undefined && owner !== userId ? 'not-owner' : 'not-found';
   }
 
   /** The unrevoked key, from memory when possible; undefined for unknown or revoked keys. */

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { createMarketOrderHasher } from '../core/orders/eip712-order.ts';
 import { MatchingEngine } from '../engine/engine.ts';
 import type { MarketDirectory } from '../engine/market-directory.ts';
+import { signatureBackend } from '../engine/signatures/recover-signer.ts';
 import { createSignatureVerifier } from '../engine/signatures/signature-verifier.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Settlement } from '../settlement/types.ts';
@@ -46,10 +47,11 @@ export interface TradingDeps {
 export function createTrading(deps: TradingDeps): Trading {
   const engine = new MatchingEngine({ db: deps.db, settlement: deps.settlement, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger, ...(deps.fence ? { fence: deps.fence } : {}) });
   const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
+  deps.logger.info(`order signatures: ${signatureBackend()}, ${verifier.workers === 0 ? 'on the main thread' : `${verifier.workers} worker thread(s)`}`);
   const hashOrder = createMarketOrderHasher(deps.config);
   return {
     engine,
-    orderEntry: new OrderEntry({ engine, verifier, hashOrder, nowSec: () => Math.floor(deps.clock.nowMs() / 1000) }),
+    orderEntry: new OrderEntry({ engine, verifier, hashOrder, events: deps.events, nowSec: () => Math.floor(deps.clock.nowMs() / 1000) }),
     orderCancels: new OrderCancels(engine),
     orderQueries: new OrderQueries(deps.db, deps.orderMarkets, new OrderCursorCodec(deps.cursorSecret)),
     markets: deps.markets,

@@ -4,6 +4,7 @@ import type { TickSize } from '../core/orders/order-price.ts';
 import { AppError, type ErrorCode, type OrderRuleCode } from '../api/errors.ts';
 import type { Caller } from '../api/auth/types.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
 import { EngineUnavailableError } from '../engine/queue-full-error.ts';
 import type { SignatureVerifier } from '../engine/signatures/signature-verifier.ts';
 import type { MarketTradingInfo } from '../engine/types.ts';
@@ -16,6 +17,8 @@ export interface OrderEntryDeps {
   verifier: SignatureVerifier;
   hashOrder(order: ReturnType<typeof orderStructOf>, negRisk: boolean): Hex;
   nowSec(): number;
+  /** Where each decision is announced ('order-decided'), for the exchange metrics. */
+  events: DomainEvents;
 }
 
 export interface CreateOrderRequest extends CreateOrderInput {
@@ -34,6 +37,12 @@ export class OrderEntry {
   constructor(private readonly deps: OrderEntryDeps) {}
 
   async submit(caller: Caller, request: CreateOrderRequest): Promise<EntryOutcome> {
+    const outcome = await this.decide(caller, request);
+    this.deps.events.publish('order-decided', outcome.ok ? { accepted: true, code: null } : { accepted: false, code: outcome.error.code });
+    return outcome;
+  }
+
+  private async decide(caller: Caller, request: CreateOrderRequest): Promise<EntryOutcome> {
     // A node without the engine has no markets loaded: it must say 503, not "market not tradable".
     if (!this.deps.engine.takesCommands) throw new EngineUnavailableError();
     const market = this.deps.engine.marketForToken(request.tokenId);

@@ -77,6 +77,12 @@ export async function revokeApiKey(db: Db, apiKey: string, userId: string, now: 
   return row !== undefined;
 }
 
+/** The user a key was issued to, revoked or not; undefined for a key never issued. */
+export async function findApiKeyOwner(db: Db, apiKey: string): Promise<string | undefined> {
+  const row = await db.selectFrom('api_keys').select('user_id').where('id', '=', apiKey).executeTakeFirst();
+  return row?.user_id;
+}
+
 export async function touchApiKey(db: Db, apiKey: string, now: Date): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', apiKey).execute();
 }

@@ -110,13 +110,13 @@ describe('API keys', () => {
     assert.deepEqual(await keysOf(token), []);
   });
 
-  it("answers 404 for another user's key or an unknown key, and leaves the key working", async () => {
+  it("answers 403 for another user's key (an action, EXTENSIONS.md section 2), 404 for an unknown key, and leaves the key working", async () => {
     const alice = await signIn(server);
     const mallory = await signIn(server);
     const aliceKey = await createApiKey(server, alice.token);
     const malloryKey = await createApiKey(server, mallory.token);
-    expectError(await request('DELETE', server.api(`/auth/api-keys/${aliceKey.apiKey}`), { headers: bearer(mallory.token) }), 404, 'NOT_FOUND');
-    expectError(await signedRequest(server, malloryKey, 'DELETE', `/auth/api-keys/${aliceKey.apiKey}`), 404, 'NOT_FOUND');
+    expectError(await request('DELETE', server.api(`/auth/api-keys/${aliceKey.apiKey}`), { headers: bearer(mallory.token) }), 403, 'FORBIDDEN');
+    expectError(await signedRequest(server, malloryKey, 'DELETE', `/auth/api-keys/${aliceKey.apiKey}`), 403, 'FORBIDDEN');
     expectError(await request('DELETE', server.api(`/auth/api-keys/${randomUUID()}`), { headers: bearer(alice.token) }), 404, 'NOT_FOUND');
     assert.equal((await signedRequest(server, aliceKey, 'GET', '/account')).status, 200);
   });

@@ -6,6 +6,9 @@ import { ADMIN_TOKEN } from '../helpers/server.ts';
 import { adminClient } from '../client/helpers.ts';
 import { useCliFixture } from './pmx.ts';
 
+/** The bots quote at their own pace on a busy machine: the test's own timeout bounds the wait, not the SDK's 30 s. */
+const NO_WAIT_LIMIT = { timeoutMs: Infinity };
+
 describe('the CLI: categories, tags, events with markets, and the demo, through child processes', () => {
   const cli = useCliFixture('pmx-catalogue-');
   const { pmx, json } = cli;
@@ -92,7 +95,7 @@ describe('the CLI: categories, tags, events with markets, and the demo, through 
     const tokenIds = (await client.events.list({ limit: 100 })).data.filter((e) => e.slug.startsWith('demo-')).flatMap((e) => e.markets.map((m) => m.tokenId1!));
     const books = client.watchBook(tokenIds);
     try {
-      for (const tokenId of tokenIds) await books.until(tokenId, (book) => book.bestBid() !== undefined && book.bestAsk() !== undefined);
+      for (const tokenId of tokenIds) await books.until(tokenId, (book) => book.bestBid() !== undefined && book.bestAsk() !== undefined, NO_WAIT_LIMIT);
     } finally {
       books.close();
     }

@@ -43,7 +43,7 @@ describe('the CLI: a market from creation to redemption, through child processes
     assert.deepEqual(marketActivity.map((a: any) => a.type), ['BUY', 'BUY']);
     const positions = await json(['event-positions', event.id, maker.userId, taker.userId]);
     assert.deepEqual(positions.map((u: any) => u.positions.map((p: any) => [p.tokenId, p.amount])), [[[market.tokenId1, '10']], [[market.tokenId2, '10']]]);
-    assert.match((await pmx(['trades', '--market', market.id])).stdout, /BUY\s+0\.4\s+10\s+CONFIRMED/);
+    assert.match((await pmx(['trades', '--market', market.id])).stdout, /Rain\s+No\s+BUY\s+0\.4\s+10\s+CONFIRMED/);
 
     assert.equal((await json(['oracle', 'status', market.id])).status, 'UNPROPOSED');
     assert.equal((await json(['oracle', 'propose', market.id, 'yes', '--operator'])).status, 'PROPOSED');

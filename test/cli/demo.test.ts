@@ -8,6 +8,9 @@ import { adminClient } from '../client/helpers.ts';
 import { get } from '../helpers/http.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 
+/** The bots quote at their own pace on a busy machine: the test's own timeout bounds the wait, not the SDK's 30 s. */
+const NO_WAIT_LIMIT = { timeoutMs: Infinity };
+
 describe('demo seed, through the SDK', () => {
   let server: TestServer;
   before(async () => { server = await startTestServer(); });
@@ -55,7 +58,7 @@ describe('demo seed, through the SDK', () => {
     const makers = await startDemoMakers(server.url, ADMIN_TOKEN, { pauseMs: 0 });
     try {
       // Requotes empty a book for a moment: each must show both sides at some point, and trades must flow.
-      for (const tokenId of tokenIds) await books.until(tokenId, (book) => book.bestBid() !== undefined && book.bestAsk() !== undefined);
+      for (const tokenId of tokenIds) await books.until(tokenId, (book) => book.bestBid() !== undefined && book.bestAsk() !== undefined, NO_WAIT_LIMIT);
       for await (const trade of trades) {
         assert.ok(markets.some((m) => m.id === trade.marketId));
         break;

@@ -40,6 +40,46 @@ describe('the CLI through child processes, built on the SDK', () => {
     assert.equal(balance.tokens[0].balance, '4');
   });
 
+  it('prints tables for people: outcome names, BUY/SELL, one number format, names, slugs, faucet, counts', async () => {
+    const event = await json(['events', 'create', 'People event', '--market', 'Sunshine', '--publish']);
+    const market = event.markets[0];
+    await json(['login', '--store-key'], { WHO: 'alice' });
+    await json(['login'], { WHO: 'bob' });
+    const faucet = await pmx(['faucet', '50.50'], { WHO: 'alice' });
+    assert.equal(faucet.code, 0, faucet.stderr);
+    assert.equal(faucet.stdout.trim(), 'received 50.5 USDC; collateral balance 50.5');
+    assert.equal((await json(['faucet', '100'], { WHO: 'bob' })).balance, '100');
+
+    const placed = await pmx(['order', 'buy', market.tokenId1, '0.40', '10'], { WHO: 'alice' });
+    assert.match(placed.stdout, /^PENDING \S+: BUY 10 Yes @ 0\.4, matched 0$/m);
+    await json(['order', 'buy', market.tokenId1, '0.3', '5'], { WHO: 'alice' });
+    await json(['order', 'buy', market.tokenId2, '0.6', '4', '--type', 'FAK'], { WHO: 'bob' });
+    await cli.server.ctx.trading.engine.settle();
+
+    const orders = (await pmx(['orders'], { WHO: 'alice' })).stdout;
+    assert.match(orders, /ID\s+MARKET\s+OUTCOME\s+SIDE\s+PRICE\s+AMOUNT\s+MATCHED\s+STATUS/);
+    assert.match(orders, /Sunshine\s+Yes\s+BUY\s+0\.4\s+10\s+4\s+EXECUTING/);
+    const trades = (await pmx(['trades', '--market', market.id])).stdout;
+    assert.match(trades, /TIME\s+MARKET\s+OUTCOME\s+SIDE\s+PRICE\s+SIZE\s+STATUS/);
+    assert.match(trades, /Sunshine\s+No\s+BUY\s+0\.6\s+4\s+CONFIRMED/);
+    assert.doesNotMatch(trades, /Side_[AB]|[0-9a-f]{8}-[0-9a-f]{4}-/, 'no Side_A/Side_B and no internal ids');
+    const tape = (await pmx(['trades', '--activity', '--event', event.id])).stdout;
+    assert.match(tape, /BUY\s+4\s+No\s+0\.6\s+Sunshine/);
+    assert.doesNotMatch(tape, /Side_[AB]|bought|sold/);
+    const balance = (await pmx(['balance'], { WHO: 'bob' })).stdout;
+    assert.match(balance, /^collateral \(USDC\)\s+97\.6\s+0\s+97\.6$/m);
+    assert.match(balance, /^Sunshine: No\s+4\s+0\s+4$/m);
+    const activity = (await pmx(['activity', market.id])).stdout;
+    assert.doesNotMatch(activity, /0x[0-9a-fA-F]{40}/, 'wallets are shortened');
+    const listed = (await pmx(['events', 'list'])).stdout;
+    assert.match(listed, /EVENT\s+MARKET\s+NAME\s+STATUS\s+OUTCOMES\s+ID/);
+    assert.match(listed, new RegExp(`${event.slug}\\s+${market.slug}\\s+Sunshine\\s+ACTIVE\\s+Yes/No\\s+${market.id}`));
+
+    const cancelled = await pmx(['cancel', '--all'], { WHO: 'alice' });
+    assert.equal(cancelled.stdout.trim(), 'cancelled 2 open order(s) in 1 market(s)');
+    assert.equal((await pmx(['cancel', '--all'], { WHO: 'alice' })).stdout.trim(), 'cancelled 0 open order(s) in 0 market(s)');
+  });
+
   it('exits 2 on a local refusal and 1 on a server refusal, with the code on stderr', async () => {
     const event = await json(['events', 'create', 'CLI errors', '--market', 'Snow', '--publish']);
     await json(['login'], { WHO: 'errors' });

@@ -78,6 +78,27 @@ describe('order building against the server\'s own validation', () => {
     }), { numRuns: 100 });
     assert.ok(refusedLocally > 0);
   });
+  it('refuses a spec with any field wrong before sending it: a side of "buy" is not a SELL', async () => {
+    const market = markets['0.01']!;
+    const good = { tokenId: market.tokenId1, side: 'BUY', price: '0.4', size: '10' };
+    const wrong: Array<[string, Record<string, unknown>]> = [
+      ['side', { ...good, side: 'buy' }], ['side', { ...good, side: 0 }], ['side', { ...good, side: undefined }],
+      ['tokenId', { ...good, tokenId: 12 }], ['price', { ...good, price: 0.4 }], ['size', { ...good, size: 10 }],
+      ['type', { ...good, type: 'IOC' }], ['postOnly', { ...good, postOnly: 'yes' }], ['expiration', { ...good, expiration: '0' }],
+      ['expiration', { ...good, expiration: -1 }], ['idempotencyKey', { ...good, idempotencyKey: 'k1' }], ['orderType', { ...good, orderType: 'FOK' }],
+    ];
+    const before = await trader.orders.list({ market: market.id });
+    for (const [field, spec] of wrong) {
+      const error = await trader.orders.place(spec as never).then(() => undefined, (e: unknown) => e);
+      assert.ok(error instanceof OrderBuildError, `${field}: ${String(error)}`);
+      assert.equal(error.code, 'VALIDATION_FAILED');
+      assert.match(error.message, new RegExp(field));
+    }
+    assert.deepEqual(await trader.orders.list({ market: market.id }), before);
+    const placed = await trader.orders.place({ ...good, side: 'BUY' });
+    assert.equal(placed.side, 0);
+    await trader.orders.cancel(placed.id);
+  });
 });
 
 /** Amounts from a float-free but rule-blind conversion, when they are whole base units; unsigned. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { BookWatcher, ExchangeClient, UserMessage } from '../../src/client/index.ts';
+import { BookWatchError, type BookWatcher, type ExchangeClient, type UserMessage } from '../../src/client/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminClient, publishedMarkets, traderClient } from './helpers.ts';
 
@@ -85,6 +85,30 @@ describe('watchBook and the user feed against a real server', () => {
     await alice.orders.cancelAll();
     await bob.orders.cancelAll();
     await expectInSync(market.tokenId1);
+  });
+
+  // Before the fix ready() never settled here: the test's own timeout turns that hang into a failure.
+  it('rejects ready() naming the token when the server refuses its subscription', { timeout: 60_000 }, async () => {
+    const unknownToken = '4242424242';
+    const refused = alice.watchBook([market.tokenId1, unknownToken]);
+    try {
+      const error = await refused.ready().then(() => undefined, (e: unknown) => e);
+      assert.ok(error instanceof BookWatchError, String(error));
+      assert.equal(error.code, 'NOT_FOUND');
+      assert.deepEqual(error.tokenIds, [unknownToken]);
+      const untilUnknown = await refused.until(unknownToken, () => true).then(() => undefined, (e: unknown) => e);
+      assert.ok(untilUnknown instanceof BookWatchError && untilUnknown.code === 'NOT_FOUND', 'a later wait on a refused token is refused at once');
+    } finally {
+      refused.close();
+    }
+  });
+
+  it('rejects until() with TIMEOUT when the condition does not come in time', { timeout: 60_000 }, async () => {
+    const error = await watcher.until(market.tokenId1, () => false, { timeoutMs: 1 }).then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof BookWatchError, String(error));
+    assert.equal(error.code, 'TIMEOUT');
+    assert.deepEqual(error.tokenIds, [market.tokenId1]);
+    assert.ok(await watcher.until(market.tokenId1, () => true, { timeoutMs: Infinity }));
   });
 
   it('streams order-update and trade-update messages on the /user feed', async () => {

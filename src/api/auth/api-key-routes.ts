@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 import { DateTime, errorResponses, Nullable, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { requireCaller } from './caller.ts';
@@ -44,11 +44,12 @@ export function registerApiKeyRoutes(api: TypedApp, ctx: AppContext): void {
       summary: 'Revoke one of the caller\'s API keys; it stops working at once',
       security: [{ bearer: [] }, { apiKey: [] }],
       params: Type.Object({ apiKey: Uuid }),
-      response: { 204: Type.Null({ description: 'revoked' }), ...errorResponses(400, 401, 404) },
+      response: { 204: Type.Null({ description: 'revoked' }), ...errorResponses(400, 401, 403, 404) },
     },
   }, async (request, reply) => {
-    const revoked = await apiKeys.revoke(requireCaller(request).userId, request.params.apiKey.toLowerCase());
-    if (!revoked) throw notFound('API key');
+    const outcome = await apiKeys.revoke(requireCaller(request).userId, request.params.apiKey.toLowerCase());
+    if (outcome === 'not-owner') throw forbidden('this API key belongs to another user');
+    if (outcome === 'not-found') throw notFound('API key');
     return reply.code(204).send(null);
   });
 }

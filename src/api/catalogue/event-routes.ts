@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { DateTime, errorResponses, PageNumber, Uuid } from '../schemas/common.ts';
+import { DateTime, errorResponses, PageNumber, UsdQueryAmount, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { EventPageSchema, EventSchema, EventStatusSchema, IdOrSlugParams, oneOf } from './schemas.ts';
 
@@ -13,8 +13,8 @@ export const EventListQuery = Type.Object({
   tag: Type.Optional(Type.String({ format: 'uuid', description: 'alone filters by tag; with category, both must match' })),
   ends: Type.Optional(oneOf(['TODAY', 'THIS_WEEK', 'THIS_MONTH'] as const)),
   addedWithin: Type.Optional(oneOf(['LAST_24H', 'LAST_7D', 'LAST_30D'] as const)),
-  minLiquidity: Type.Optional(Type.Number({ minimum: 0, description: 'USD, inclusive' })),
-  maxLiquidity: Type.Optional(Type.Number({ minimum: 0, description: 'USD, inclusive' })),
+  minLiquidity: Type.Optional(UsdQueryAmount('inclusive')),
+  maxLiquidity: Type.Optional(UsdQueryAmount('inclusive')),
   isSettled: Type.Optional(Type.Boolean()),
   isResolved: Type.Optional(Type.Boolean()),
   endDateFrom: Type.Optional(DateTime),

@@ -3,7 +3,7 @@ import type { ActivityType } from '../../store/market-data-activity-repository.t
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
-import { errorResponses, Nullable, Uuid } from '../schemas/common.ts';
+import { errorResponses, Nullable, UnixSeconds, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { ActivitySchema, activityOffsetPageSchema, listQuery, offsetPaging } from './activity-routes.ts';
 
@@ -23,8 +23,8 @@ export const UserActivityQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
   market: Type.Optional(Uuid),
   types: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 5, description: 'BUY, SELL, SPLIT, MERGE, REDEEM: comma-separated, or repeated' })),
-  fromTimestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'Unix seconds, inclusive' })),
-  toTimestamp: Type.Optional(Type.Integer({ minimum: 0, maximum: 253402300799, description: 'Unix seconds, inclusive' })),
+  fromTimestamp: Type.Optional(UnixSeconds('inclusive')),
+  toTimestamp: Type.Optional(UnixSeconds('inclusive')),
   ...offsetPaging(10, true),
 });
 

@@ -1,12 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
+const registries = new WeakMap<FastifyInstance, Registry>();
+
+/** The registry of an app built by `buildApp`, for what is attached after it (Socket.IO). */
+export function metricsRegistryOf(app: FastifyInstance): Registry {
+  const registry = registries.get(app);
+  if (!registry) throw new Error('this app has no metrics registry');
+  return registry;
+}
+
 /**
  * A Prometheus registry per app instance (tests run several apps in one process), with process
  * metrics and one histogram of HTTP requests labelled by route pattern, never by raw URL.
  */
 export function registerHttpMetrics(app: FastifyInstance): Registry {
   const registry = new Registry();
+  registries.set(app, registry);
   collectDefaultMetrics({ register: registry });
   const requests = new Histogram({
     name: 'http_request_duration_seconds',

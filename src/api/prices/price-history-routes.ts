@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { errorResponses } from '../schemas/common.ts';
+import { errorResponses, PageNumber } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 // Unions written out, not mapped from arrays: the SDK's request types come from this schema, and
@@ -10,7 +10,7 @@ export const PriceHistoryQuery = Type.Object({
   token: Type.String({ pattern: '^[0-9]{1,78}$', description: 'outcome token id' }),
   interval: Type.Union([Type.Literal('1H'), Type.Literal('6H'), Type.Literal('1D'), Type.Literal('1W'), Type.Literal('1M'), Type.Literal('ALL')]),
   fidelity: Type.Integer({ minimum: 1, maximum: 1440, description: 'minutes per point; above the interval maximum it is clamped unless strictFidelity' }),
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: PageNumber,
   limit: Type.Integer({ minimum: 1, maximum: 1440, default: 10 }),
   total: Type.Boolean({ default: true }),
   strictFidelity: Type.Boolean({ default: false }),

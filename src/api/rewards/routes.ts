@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { requireCaller } from '../auth/caller.ts';
-import { errorResponses, PageNumber, Uuid } from '../schemas/common.ts';
+import { ClampedLimit, errorResponses, PageNumber, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { ClaimRateLimiter } from './claim-rate-limit.ts';
 import { ClaimResponse, MarketRewardDetail, PayoutHistoryPage, PublicRewardsMarketPoolPage, QualifyingOrder, RewardsLeaderboardResponse, UserRewardsSummary } from './schemas.ts';
@@ -19,15 +19,15 @@ export const PayoutHistoryQuery = Type.Object({
 });
 /** `limit` above 50 is clamped, not refused. */
 export const RewardPoolsQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  limit: Type.Integer({ minimum: 1, default: 20 }),
+  page: PageNumber,
+  limit: ClampedLimit(20),
   search: Type.Optional(Type.String({ maxLength: 200 })),
 });
 /** `limit` above 100 is clamped, not refused. */
 export const LeaderboardQuery = Type.Object({
   window: Type.Union([Type.Literal('24h'), Type.Literal('week'), Type.Literal('all')], { default: '24h' }),
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  limit: Type.Integer({ minimum: 1, default: 20 }),
+  page: PageNumber,
+  limit: ClampedLimit(20),
 });
 
 /** SPEC.md section 4.7: the caller's rewards, the public pools and leaderboard, and claims. */

@@ -23,6 +23,25 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const PAGE_MAX = 1_000_000;
 export const PageNumber = Type.Integer({ minimum: 1, maximum: PAGE_MAX, default: 1 });
 
+/**
+ * Bounds of the numeric query parameters, so that no value a client sends can reach SQL out of
+ * range (a 500): every integer or number in a querystring or path schema has a maximum.
+ */
+/** 9999-12-31T23:59:59Z: the last second a SQL timestamp and an ISO date both hold. */
+export const UNIX_SECONDS_MAX = 253_402_300_799;
+/** Microsecond timestamps stay exact JavaScript numbers (until the year 2255). */
+export const EPOCH_MICROS_MAX = Number.MAX_SAFE_INTEGER;
+/** A trillion dollars: its base units (10^18) still fit a SQL bigint. */
+export const USD_QUERY_MAX = 1_000_000_000_000;
+export const UnixSeconds = (description: string) => Type.Integer({ minimum: 0, maximum: UNIX_SECONDS_MAX, description: `Unix seconds, ${description}` });
+export const EpochMicros = (description: string) => Type.Integer({ minimum: 0, maximum: EPOCH_MICROS_MAX, description: `epoch microseconds, ${description}` });
+export const UsdQueryAmount = (description: string) => Type.Number({ minimum: 0, maximum: USD_QUERY_MAX, description: `USD, ${description}` });
+/**
+ * A `limit` that SPEC.md clamps rather than refuses: any value up to PAGE_MAX is clamped by the
+ * route; a larger one is as absurd as such a page and is 400.
+ */
+export const ClampedLimit = (defaultValue: number) => Type.Integer({ minimum: 1, maximum: PAGE_MAX, default: defaultValue });
+
 /** Standard error responses to attach to a route's `response` map. */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, ErrorBodySchema])) as Record<number, TSchema>;

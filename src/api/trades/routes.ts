@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { Address, errorResponses, Uuid } from '../schemas/common.ts';
+import { Address, EpochMicros, errorResponses, UnixSeconds, UsdQueryAmount, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { TradeActivityListSchema, TradesListSchema } from './schemas.ts';
 
@@ -11,18 +11,18 @@ export const TradesQuery = Type.Object({
   maker: Type.Optional(Address),
   user: Type.Optional(Address),
   limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
-  before: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds, exclusive' })),
-  after: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds, exclusive' })),
+  before: Type.Optional(UnixSeconds('exclusive')),
+  after: Type.Optional(UnixSeconds('exclusive')),
   beforeId: Type.Optional(Type.String({ format: 'uuid', description: 'tie-break cursor; requires before' })),
 });
 
 export const TradeActivityQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  before: Type.Optional(Type.Integer({ minimum: 0, description: 'epoch microseconds, exclusive; not with after' })),
-  after: Type.Optional(Type.Integer({ minimum: 0, description: 'epoch microseconds, exclusive; not with before' })),
+  before: Type.Optional(EpochMicros('exclusive; not with after')),
+  after: Type.Optional(EpochMicros('exclusive; not with before')),
   beforeId: Type.Optional(Type.String({ format: 'uuid', description: 'requires before' })),
   eventId: Type.Optional(Uuid),
-  minAmount: Type.Optional(Type.Number({ minimum: 0, description: 'USD notional minimum; cannot go below the platform floor' })),
+  minAmount: Type.Optional(UsdQueryAmount('notional minimum; cannot go below the platform floor')),
 });
 
 /** SPEC.md 4.6: public trades. */

@@ -3,6 +3,7 @@ import { OrderBuildError } from '../errors.ts';
 import type { CreateOrder, ExchangeInfo, Market } from '../types.ts';
 import { orderAmounts, type OrderSide } from './amounts.ts';
 import { randomSalt, signOrder, ZERO_ADDRESS } from './eip712.ts';
+import { checkOrderSpec } from './spec.ts';
 
 /** What a trader says: decimal strings for price and size, never floats. */
 export interface OrderSpec {
@@ -36,13 +37,13 @@ export interface Signer {
  * carrying an idempotency key.
  */
 export async function buildOrder(spec: OrderSpec, market: MarketRules, exchange: ExchangeInfo, signer?: Signer): Promise<CreateOrder> {
+  checkOrderSpec(spec);
   if (spec.tokenId !== market.tokenId1 && spec.tokenId !== market.tokenId2) {
     throw new OrderBuildError('ORDER_TOKEN_NOT_IN_MARKET', `token ${spec.tokenId} is not an outcome token of market ${market.id}`);
   }
   const orderType = spec.type ?? 'GTC';
   if (spec.postOnly && orderType !== 'GTC') throw new OrderBuildError('ORDER_POST_ONLY_NOT_GTC', 'postOnly is valid for GTC orders only');
   const expiration = spec.expiration ?? 0;
-  if (!Number.isSafeInteger(expiration) || expiration < 0) throw new OrderBuildError('VALIDATION_FAILED', 'expiration must be Unix seconds or 0');
   const amounts = orderAmounts(spec.side, spec.price, spec.size, market.tickSize);
   const salt = randomSalt();
   const side = spec.side === 'BUY' ? 0 : 1;

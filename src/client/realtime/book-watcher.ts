@@ -19,6 +19,27 @@ export type BookWatcherEvents = {
   error: (error: { code: string; message: string; tokenIds: string[] }) => void;
 };
 
+/** Why `ready()` or `until()` gave up: the server refused the subscription, or time ran out. */
+export class BookWatchError extends Error {
+  override readonly name = 'BookWatchError';
+  /** The refusal's code (NOT_FOUND for an unknown token, VALIDATION_FAILED, ...), or TIMEOUT. */
+  readonly code: string;
+  readonly tokenIds: string[];
+
+  constructor(code: string, message: string, tokenIds: string[]) {
+    super(message);
+    this.code = code;
+    this.tokenIds = tokenIds;
+  }
+}
+
+export interface WaitOptions {
+  /** How long to wait before rejecting with code TIMEOUT; default 30 s, `Infinity` waits forever. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_WAIT_MS = 30_000;
+
 export interface WatchBookOptions {
   /** Socket.IO transports; default websocket only (no sticky sessions needed behind a balancer). */
   transports?: ('websocket' | 'polling')[];
@@ -27,6 +48,8 @@ export interface WatchBookOptions {
 export class BookWatcher {
   private readonly books = new Map<string, LocalBook>();
   private readonly resyncing = new Set<string>();
+  /** Tokens whose subscription the server refused, until a (re)connect asks again. */
+  private readonly refusals = new Map<string, { code: string; message: string }>();
   private readonly listeners = new Listeners<BookWatcherEvents>();
   private readonly socket: Socket<ServerToClientEvents, ClientToServerEvents>;
   private readonly tokenIds: string[];
@@ -38,11 +61,15 @@ export class BookWatcher {
     this.socket = io(baseUrl, { transports: options.transports ?? ['websocket'], reconnectionDelayMax: 5_000 });
     this.socket.on('connect', () => {
       for (const id of this.tokenIds) this.resyncing.add(id);
+      this.refusals.clear();
       this.socket.emit('orderbook-market-connect', this.tokenIds);
     });
     this.socket.on('orderbook', (snapshot) => this.onSnapshot(snapshot as BookSnapshotMessage));
     this.socket.on('orderbook-price-change', (change) => this.onChange(change));
-    this.socket.on('subscription-error', (error) => this.listeners.emit('error', error));
+    this.socket.on('subscription-error', (error) => {
+      for (const id of error.tokenIds) this.refusals.set(id, error);
+      this.listeners.emit('error', error);
+    });
   }
 
   on<E extends keyof BookWatcherEvents>(event: E, listener: BookWatcherEvents[E]): () => void {
@@ -65,23 +92,17 @@ export class BookWatcher {
     return this.book(tokenId)?.depth(levels);
   }
 
-  /** Resolves once `predicate` holds for the token's in-sync book (checked now and on every update). */
-  until(tokenId: string, predicate: (book: LocalBook) => boolean): Promise<LocalBook> {
-    const current = this.book(tokenId);
-    if (current && predicate(current)) return Promise.resolve(current);
-    return new Promise((resolve) => {
-      const off = this.on('update', (id, book) => {
-        if (id === tokenId && predicate(book)) {
-          off();
-          resolve(book);
-        }
-      });
-    });
+  /**
+   * Resolves once `predicate` holds for the token's in-sync book (checked now and on every
+   * update); rejects when the server refuses the token's subscription or after `timeoutMs`.
+   */
+  until(tokenId: string, predicate: (book: LocalBook) => boolean, options: WaitOptions = {}): Promise<LocalBook> {
+    return this.waitFor([tokenId], predicate, options).then(() => this.book(tokenId)!);
   }
 
-  /** Resolves when every watched token has a book. */
-  ready(): Promise<void> {
-    return Promise.all(this.tokenIds.map((id) => this.until(id, () => true))).then(() => undefined);
+  /** Resolves when every watched token has a book; rejects as `until` does. */
+  ready(options: WaitOptions = {}): Promise<void> {
+    return this.waitFor(this.tokenIds, () => true, options);
   }
 
   /** Asks for a fresh snapshot of a token (what a gap or mismatch does). */
@@ -94,9 +115,43 @@ export class BookWatcher {
     this.socket.disconnect();
   }
 
+  /** One listener per wait, removed with its timer however the wait ends. */
+  private waitFor(tokenIds: readonly string[], predicate: (book: LocalBook) => boolean, options: WaitOptions): Promise<void> {
+    const pending = new Set(tokenIds.filter((id) => {
+      const book = this.book(id);
+      return !(book && predicate(book));
+    }));
+    if (pending.size === 0) return Promise.resolve();
+    const refusal = [...pending].map((id) => this.refusals.get(id)).find((r) => r !== undefined);
+    if (refusal) return Promise.reject(new BookWatchError(refusal.code, `subscription refused: ${refusal.message}`, [...pending].filter((id) => this.refusals.has(id))));
+    const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_MS;
+    return new Promise((resolve, reject) => {
+      const done = (error?: BookWatchError) => {
+        offUpdate();
+        offError();
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      const offUpdate = this.on('update', (id, book) => {
+        if (pending.has(id) && predicate(book)) pending.delete(id);
+        if (pending.size === 0) done();
+      });
+      // A refusal names the tokens it is about; one that names none refused the whole call.
+      const offError = this.on('error', (error) => {
+        const refused = error.tokenIds.length === 0 ? [...pending] : error.tokenIds.filter((id) => pending.has(id));
+        if (refused.length > 0) done(new BookWatchError(error.code, `subscription refused: ${error.message}`, refused));
+      });
+      const timer = Number.isFinite(timeoutMs)
+        ? setTimeout(() => done(new BookWatchError('TIMEOUT', `no book met the condition within ${timeoutMs} ms`, [...pending])), timeoutMs)
+        : undefined;
+    });
+  }
+
   private onSnapshot(snapshot: BookSnapshotMessage): void {
     const book = new LocalBook(snapshot);
     this.books.set(snapshot.asset_id, book);
+    this.refusals.delete(snapshot.asset_id);
     this.resyncing.delete(snapshot.asset_id);
     this.listeners.emit('update', snapshot.asset_id, book);
   }

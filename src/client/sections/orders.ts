@@ -1,5 +1,5 @@
-import { OrderBuildError } from '../errors.ts';
 import { buildOrder, type MarketRules, type OrderSpec } from '../orders/build.ts';
+import { checkOrderSpec } from '../orders/spec.ts';
 import { followCursor } from '../paginate.ts';
 import type {
   BatchCancelOrderResult, BatchOrderResult, CancelAllOrdersResponse, CreateOrder, Market, Order, OrderBook, OrderbookEventPage, OrderListParams, OrderPageParams, OrderPagination, OrderWithMarket,
@@ -36,7 +36,7 @@ export function ordersSection(ctx: ClientContext) {
 
   /** A signed CreateOrder (unsigned when the client has no wallet), checked locally against the market's rules. */
   async function build(spec: OrderSpec, market?: MarketRules): Promise<CreateOrder> {
-    if (!/^[0-9]{1,78}$/.test(spec.tokenId)) throw new OrderBuildError('VALIDATION_FAILED', `tokenId "${spec.tokenId}" is not a numeric string`);
+    checkOrderSpec(spec);
     const [rules, exchange, by] = await Promise.all([market ?? marketOf(spec.tokenId), transport.exchange(), signer()]);
     return buildOrder(spec, rules, exchange, by);
   }

@@ -1,5 +1,20 @@
+import { createRequire } from 'node:module';
 import secp256k1 from 'secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
+
+/**
+ * Which implementation the `secp256k1` package loaded: its native libsecp256k1 binding (a
+ * prebuilt for the platform, or one compiled at install), or, when neither loads, its pure-JS
+ * fallback (elliptic), which verifies some 30 times slower. The package decides silently; boot says it.
+ */
+export function signatureBackend(): 'native libsecp256k1' | 'JS fallback (elliptic)' {
+  try {
+    createRequire(import.meta.url)('secp256k1/bindings');
+    return 'native libsecp256k1';
+  } catch {
+    return 'JS fallback (elliptic)';
+  }
+}
 
 /**
  * Recovers the address that signed a 32-byte digest, with the native libsecp256k1 binding

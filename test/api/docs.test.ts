@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { get } from '../helpers/http.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** Without a browser the page test skips, except in CI, where .ci/run installs one. */
+const browserSkip = existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `no browser at ${CHROMIUM} (apt-get install -y chromium)`;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+describe('the API reference at /docs and /openapi.json', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer(); });
+  after(async () => { await server.close(); });
+
+  it('names the server the caller reached, so curl samples carry a full URL', async () => {
+    const direct = await get(`${server.url}/openapi.json`);
+    assert.deepEqual(direct.body.servers.map((s: { url: string }) => s.url), [server.url]);
+    // fetch cannot set Host; node:http can, as a proxy in front of the server would.
+    const proxied = await new Promise<string>((resolve, reject) => {
+      httpGet(`${server.url}/openapi.json`, { headers: { host: 'exchange.example:8443' } }, (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+        response.on('end', () => resolve(body));
+      }).on('error', reject);
+    });
+    assert.deepEqual(JSON.parse(proxied).servers.map((s: { url: string }) => s.url), ['http://exchange.example:8443']);
+  });
+
+  it('describes every tag that a route uses', async () => {
+    const doc = (await get(`${server.url}/openapi.json`)).body;
+    const described = new Map<string, string>(doc.tags.map((t: { name: string; description: string }) => [t.name, t.description]));
+    const used = new Set<string>();
+    for (const methods of Object.values<Record<string, { tags?: string[] }>>(doc.paths)) {
+      for (const operation of Object.values(methods)) for (const tag of operation.tags ?? []) used.add(tag);
+    }
+    assert.ok(used.size >= 10);
+    for (const tag of used) assert.ok((described.get(tag)?.length ?? 0) > 30, `tag "${tag}" has no description`);
+    for (const tag of described.keys()) assert.ok(used.has(tag), `tag "${tag}" is described but no route uses it`);
+  });
+
+  describe('in a headless browser with every request to another host blocked', { skip: browserSkip }, () => {
+    let browser: Browser;
+    before(async () => {
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      });
+    });
+    after(async () => { await browser?.close(); });
+
+    it('renders the reference and asks no other host for anything', async () => {
+      const context = await browser.newContext();
+      const outside: string[] = [];
+      await context.route('**/*', (route) => {
+        const url = new URL(route.request().url());
+        if (LOOPBACK.has(url.hostname)) return route.continue();
+        outside.push(url.href);
+        return route.abort('blockedbyclient');
+      });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle' });
+      // The reference rendered the document: a section description and a curl sample with the full URL.
+      await page.getByText('Signing domain, collateral and server time').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const text = await page.locator('body').innerText();
+      assert.ok(text.includes('What a client needs before anything else'), 'the exchange section is described');
+      assert.ok(text.includes(`curl ${server.url}/api/v1/exchange`), 'the curl sample reads a full URL');
+      for (const hosted of ['Ask AI', 'Generate MCP', 'Open API Client']) assert.ok(!text.includes(hosted), `the page offers "${hosted}"`);
+      assert.deepEqual(outside, []);
+      await context.close();
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { get } from '../helpers/http.ts';
+import { placeOrder } from '../helpers/trader.ts';
+import { useTwoTraders } from '../helpers/two-traders.ts';
+import { connectInbox, type Inbox } from '../realtime/helpers.ts';
+
+/** The value of the one sample of `name` whose labels include every pair given; undefined when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const pairs = new Map([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    if (Object.entries(labels).every(([key, value]) => pairs.get(key) === value)) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe('exchange metrics in /metrics', () => {
+  const world = useTwoTraders();
+  let watcher: Inbox | undefined;
+  after(() => watcher?.close());
+
+  const scrape = async () => {
+    const response = await get(`${world.server.url}/metrics`);
+    assert.equal(response.status, 200);
+    return String(response.body);
+  };
+
+  it('counts orders, matches, trades by status, engine batches, books and sockets after a trade', async () => {
+    const { server, alice, bob, event } = world;
+    const market = event.markets[0]!;
+    watcher = await connectInbox(server.url);
+    watcher.emit('orderbook-market-connect', [market.tokenId1]);
+    await watcher.expect('orderbook');
+
+    assert.equal((await placeOrder(server, alice, { tokenId: market.tokenId1, side: 'BUY', price: '0.4', size: '10' })).status, 200);
+    assert.equal((await placeOrder(server, alice, { tokenId: market.tokenId1, side: 'BUY', price: '0.3', size: '10' })).status, 200);
+    const crossing = await placeOrder(server, bob, { tokenId: market.tokenId2, side: 'BUY', price: '0.6', size: '5', postOnly: true });
+    assert.equal(crossing.body.code, 'POST_ONLY_WOULD_CROSS');
+    assert.equal((await placeOrder(server, bob, { tokenId: market.tokenId2, side: 'BUY', price: '0.6', size: '5' })).status, 200);
+    await server.ctx.trading.engine.settle();
+    await server.ctx.trading.engine.settle();
+
+    const text = await scrape();
+    assert.equal(sample(text, 'pmx_orders_total', { result: 'accepted' }), 3);
+    assert.equal(sample(text, 'pmx_orders_total', { result: 'refused', code: 'POST_ONLY_WOULD_CROSS' }), 1);
+    assert.equal(sample(text, 'pmx_matches_total'), 1);
+    assert.equal(sample(text, 'pmx_trade_updates_total', { status: 'MATCHED' }), 1);
+    assert.equal(sample(text, 'pmx_trade_updates_total', { status: 'MINED' }), 1);
+    assert.equal(sample(text, 'pmx_trade_updates_total', { status: 'CONFIRMED' }), 1);
+    assert.ok(sample(text, 'pmx_engine_batch_commands_count')! >= 4);
+    assert.ok(sample(text, 'pmx_engine_batch_commands_sum')! >= 4);
+    assert.equal(sample(text, 'pmx_engine_batch_duration_seconds_count'), sample(text, 'pmx_engine_batch_commands_count'));
+    assert.ok(sample(text, 'pmx_engine_queue_depth')! >= 0, 'the engine timers may have a command waiting');
+    assert.equal(sample(text, 'pmx_books'), 1);
+    // Left: alice's bid of 5 at 0.4 and her bid of 10 at 0.3, two levels.
+    assert.equal(sample(text, 'pmx_book_levels'), 2);
+    assert.equal(sample(text, 'pmx_open_orders'), 2);
+    assert.equal(sample(text, 'pmx_socket_connections', { namespace: '/' }), 1);
+    assert.equal(sample(text, 'pmx_socket_connections', { namespace: '/user' }), 0);
+    assert.equal(sample(text, 'pmx_socket_messages_total', { namespace: '/', direction: 'in' }), 1);
+    assert.ok(sample(text, 'pmx_socket_messages_total', { namespace: '/', direction: 'out' })! >= 4, 'the snapshot and three book changes at least');
+  });
+
+  it('reads the series the Grafana dashboard queries', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const dashboard = JSON.parse(await readFile(new URL('../../ops/grafana/pmx.json', import.meta.url), 'utf8'));
+    const expressions: string[] = dashboard.panels.flatMap((panel: { targets?: { expr: string }[] }) => (panel.targets ?? []).map((t) => t.expr));
+    const names = new Set(expressions.flatMap((expr) => expr.match(/\bpmx_[a-z_]+|\bhttp_request_duration_seconds_[a-z]+/g) ?? []));
+    assert.ok(names.size >= 10);
+    const text = await scrape();
+    for (const name of names) assert.ok(text.includes(`\n${name}`), `the dashboard reads ${name}, which /metrics does not serve`);
+  });
+});

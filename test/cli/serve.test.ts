@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { after, describe, it } from 'node:test';
+import { freePort } from '../helpers/process-server.ts';
+import { killPrograms, runProgram } from '../helpers/program.ts';
+
+describe('pmx serve: what it says while it boots', () => {
+  after(() => killPrograms());
+
+  it('names each boot step and the signature backend, then serves', async () => {
+    const port = await freePort();
+    const serve = runProgram('src/cli/main.ts', ['serve', '--port', String(port), '--data-dir', 'memory://'], { LOG_LEVEL: 'info', SIGNATURE_WORKERS: '1' });
+    await serve.line(/exchange listening on http:\/\/127\.0\.0\.1:/);
+    const messages = serve.lines.flatMap((line) => {
+      try {
+        return [JSON.parse(line).msg as string];
+      } catch {
+        return [];
+      }
+    });
+    const steps = [/^opening an in-memory PGlite database$/, /^store open in \d+ ms$/, /^applied \d+ migration\(s\) in \d+ ms: 0001_settings/, /^order signatures: native libsecp256k1, 1 worker thread\(s\)$/, /^engine loaded 0 book\(s\) and 0 open order\(s\) in \d+ ms$/];
+    let at = 0;
+    for (const step of steps) {
+      const found = messages.findIndex((message, i) => i >= at && step.test(message));
+      assert.ok(found >= 0, `no line ${step} after line ${at} in:\n${messages.join('\n')}`);
+      at = found + 1;
+    }
+    assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
+    serve.interrupt();
+    await serve.exit();
+  });
+
+  it('says in one line, with exit code 3, that the port is in use', async () => {
+    const holder: Server = createServer();
+    const port = await new Promise<number>((resolve) => holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)));
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', String(port), '--data-dir', 'memory://'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+      child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      assert.equal(code, 3);
+      assert.equal(stdout, '', 'nothing was started');
+      assert.deepEqual(stderr.trim().split('\n'), [`pmx: cannot listen on 127.0.0.1:${port}: the port is already in use (another exchange?); choose another with PORT or --port`]);
+    } finally {
+      holder.close();
+    }
+  });
+});
