@@ -50,7 +50,7 @@ async function setUpTrader(server: ProcessServer): Promise<BenchTrader> {
   const account = privateKeyToAccount(privateKey);
   const exchange = await json(server.api('/exchange'));
   const { nonce } = await json(server.api('/auth/nonce'));
-  const message = createSiweMessage({ address: account.address, chainId: exchange.chainId, domain: '127.0.0.1', nonce, uri: server.url, version: '1', issuedAt: new Date(exchange.serverTime) });
+  const message = createSiweMessage({ address: account.address, chainId: exchange.chainId, domain: new URL(server.url).host, nonce, uri: server.url, version: '1', issuedAt: new Date(exchange.serverTime) });
   const login = await json(server.api('/auth/login'), { method: 'POST', body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) });
   const key = await json(server.api('/auth/api-keys'), { method: 'POST', headers: { authorization: `Bearer ${login.token}` } });
   await json(server.api('/admin/credits'), { method: 'POST', headers: server.adminHeaders, body: JSON.stringify({ address: account.address, amount: '1000000000' }) });

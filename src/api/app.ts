@@ -61,6 +61,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     // a malformed URL) get the error-catalogue body instead of Fastify's.
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: errorHandler,
+    // TRUST_PROXY: request.ip and request.host come from X-Forwarded-For / X-Forwarded-Host.
+    trustProxy: ctx.config.trustProxy,
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();

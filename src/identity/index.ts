@@ -21,7 +21,7 @@ export async function createIdentity(deps: { config: Config; clock: Clock; store
   const sessions = new SessionTokens(keys.jwtSecret, clock);
   const apiKeys = new ApiKeyService({ db: store.db, clock, encryptionKey: keys.apiKeyEncryptionKey, storeIsShared: store.kind === 'postgres' });
   return {
-    signIn: new SignInService(store.db, clock, sessions, config.chainId),
+    signIn: new SignInService(store.db, clock, sessions, { chainId: config.chainId, siweDomains: config.siweDomains }),
     apiKeys,
     authenticator: new IdentityAuthenticator(sessions, apiKeys, clock, { headerPrefix: config.headerPrefix, hmacWindowMs: config.hmacWindowMs }),
   };

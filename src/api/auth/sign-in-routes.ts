@@ -27,12 +27,12 @@ export function registerSignInRoutes(api: TypedApp, ctx: AppContext): void {
     config: { auth: 'public' },
     schema: {
       tags: ['auth'],
-      summary: 'Sign in with an EIP-4361 message; the first sign-in creates the account',
+      summary: 'Sign in with an EIP-4361 message for this host (or SIWE_DOMAINS); the first sign-in creates the account',
       body: LoginBody,
       response: { 200: Type.Object({ token: Type.String(), expiresAt: DateTime, user: AccountSchema }), ...errorResponses(400, 401) },
     },
   }, async (request) => {
-    const session = await signIn.login(request.body.message, request.body.signature as Hex);
+    const session = await signIn.login(request.body.message, request.body.signature as Hex, request.host);
     return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toAccount(session.user) };
   });
 }
