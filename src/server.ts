@@ -22,6 +22,7 @@ import { openStore } from './store/database.ts';
 import { tryEngineLock, type EngineLock } from './store/engine-lock.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
+import { openSharedState, type SharedState } from './shared-state/index.ts';
 
 export interface RunningServer {
   readonly app: TypedApp;
@@ -45,16 +46,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let marketChanges: MarketChangeRelay | undefined;
   let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
+  let shared: SharedState | undefined;
   try {
     await migrateToLatest(store.db);
     engineLock = await tryEngineLock(config.databaseUrl);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const cursorSecret = await getOrCreateSetting(store.db, 'cursor_secret', () => randomBytes(32).toString('hex'));
-    const identity = await createIdentity({ config, clock, store });
+    const logger = pino({ level: config.logLevel });
+    // Every node on one database shares its Redis keys and channels; exchanges sharing one Redis stay apart.
+    const clusterKey = `pmx#${await getOrCreateSetting(store.db, 'cluster_id', () => randomUUID())}`;
+    shared = await openSharedState({ redisUrl: config.redisUrl, key: clusterKey, onLost: (error) => logger.warn({ err: error }, 'Redis connection of rate limits and the replay guard failed; reconnecting') });
+    const identity = await createIdentity({ config, clock, store, shared });
     const settlement = createEmbeddedSettlement({ db: store.db, clock });
     const events = new DomainEvents();
-    const logger = pino({ level: config.logLevel });
     const lookups = createTradingLookups(store.db);
     const markets = createMarketDirectory(store.db);
     trading = createTrading({
@@ -72,9 +77,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     });
     const engine = trading.engine;
     if (config.redisUrl) {
-      // Every node on one database shares its channels; exchanges sharing one Redis stay apart.
-      const clusterId = await getOrCreateSetting(store.db, 'cluster_id', () => randomUUID());
-      fanout = await connectRedisFanout(config.redisUrl, logger, `pmx#${clusterId}`);
+      fanout = await connectRedisFanout(config.redisUrl, logger, clusterKey);
       relay = await BookRelay.connect(fanout, logger);
       marketChanges = new MarketChangeRelay(fanout, logger);
     }
@@ -98,7 +101,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = relayedBooks ? relayBookReads(relayedBooks) : engineBookReads(engine);
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, ready: false };
+    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     if (engineLock.held) {
       await trading.start();
@@ -127,7 +130,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const running = trading;
     const lock = engineLock;
     const runningOracle = oracle;
-    const redis = { fanout, relay, marketChanges };
+    const redis = { fanout, relay, marketChanges, shared };
     const runningRewards = rewards;
     const runningPortfolio = portfolio;
     return {
@@ -142,6 +145,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await redis.relay?.close();
         await redis.marketChanges?.close();
         await redis.fanout?.close();
+        await redis.shared.close();
         await runningOracle.stop();
         await runningRewards.stop();
         await running.stop();
@@ -154,6 +158,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await relay?.close();
     await marketChanges?.close();
     await fanout?.close();
+    await shared?.close();
     await oracle?.stop();
     await rewards?.stop();
     await trading?.stop();

@@ -12,6 +12,7 @@ import type { Rewards } from '../rewards/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { Logger } from 'pino';
 import type { BookReads } from '../book-reads.ts';
+import type { Counters } from '../shared-state/counters.ts';
 
 /**
  * Everything a route handler may use, built once at boot by `src/server.ts`. Handlers stay thin:
@@ -44,6 +45,8 @@ export interface AppContext {
   /** Committed work is announced here; the real-time module listens. */
   readonly events: DomainEvents;
   readonly logger: Logger;
+  /** Counters every node shares (Redis with REDIS_URL): rate limits, the claim limit. */
+  readonly counters: Counters;
   /** Flips to true once the store is migrated and the engine has loaded its books. */
   ready: boolean;
 }

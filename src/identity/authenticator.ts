@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import { passphraseMatches } from './api-key-crypto.ts';
 import type { ApiKeyService } from './api-keys.ts';
 import { hmacSignature, pathWithoutQuery, signaturesEqual, signedMessage } from './hmac.ts';
-import { ReplayGuard } from './replay-guard.ts';
+import type { ReplayRecord } from './replay-guard.ts';
 import type { SessionTokens } from './session-tokens.ts';
 
 /** The four API-key credentials, as sent in headers or in a Socket.IO handshake. */
@@ -34,7 +34,6 @@ const SOCKET_HANDSHAKE_CONTENT: SignedContent = { method: 'GET', path: '/user', 
  * the Socket.IO `/user` handshake. Every failure is a 401 AppError.
  */
 export class IdentityAuthenticator implements UserAuthenticator {
-  private readonly replays: ReplayGuard;
   private readonly headerNames: { apiKey: string; passphrase: string; timestamp: string; signature: string };
 
   constructor(
@@ -42,8 +41,8 @@ export class IdentityAuthenticator implements UserAuthenticator {
     private readonly apiKeys: ApiKeyService,
     private readonly clock: Clock,
     private readonly options: { headerPrefix: string; hmacWindowMs: number },
+    private readonly replays: ReplayRecord,
   ) {
-    this.replays = new ReplayGuard(options.hmacWindowMs);
     const prefix = options.headerPrefix.toLowerCase();
     this.headerNames = {
       apiKey: `${prefix}-api-key`,
@@ -88,8 +87,8 @@ export class IdentityAuthenticator implements UserAuthenticator {
 
   /**
    * Cheap checks first (shapes, the time window), then the key from memory, passphrase and
-   * signature; the replay check and record happen together with no await in between, so two
-   * copies of one request arriving together cannot both pass.
+   * signature; the replay check and record are one step of the replay record (no await between
+   * them in memory, one `SET NX` in Redis), so two copies of one request cannot both pass.
    */
   async verifyApiKey(sent: ApiKeyCredentialsSent, content: SignedContent, rules: { rejectReplays: boolean }): Promise<Caller> {
     const { apiKey, passphrase, signature } = sent;
@@ -105,7 +104,7 @@ export class IdentityAuthenticator implements UserAuthenticator {
     if (!key || !passphraseMatches(passphrase, key.passphraseHash)) throw unauthorized('invalid API key or passphrase');
     const expected = hmacSignature(key.secret, signedMessage(timestamp, content.method, content.path, content.body));
     if (!signaturesEqual(expected, signature)) throw unauthorized('the signature does not match the request');
-    if (rules.rejectReplays && !this.replays.firstSighting(`${key.apiKey}:${signature}`, timestampMs, this.clock.nowMs())) {
+    if (rules.rejectReplays && !(await this.replays.firstSighting(`${key.apiKey}:${signature}`, timestampMs, this.clock.nowMs()))) {
       throw unauthorized('this signature was already used');
     }
     await this.apiKeys.markUsed(key);

@@ -4,6 +4,8 @@ import type { Store } from '../store/database.ts';
 import { ApiKeyService } from './api-keys.ts';
 import { IdentityAuthenticator } from './authenticator.ts';
 import { loadServerKeys } from './server-keys.ts';
+import { RedisReplayGuard, ReplayGuard } from './replay-guard.ts';
+import type { SharedState } from '../shared-state/index.ts';
 import { SessionTokens } from './session-tokens.ts';
 import { SignInService } from './sign-in.ts';
 
@@ -15,14 +17,16 @@ export interface Identity {
   readonly authenticator: IdentityAuthenticator;
 }
 
-export async function createIdentity(deps: { config: Config; clock: Clock; store: Store }): Promise<Identity> {
-  const { config, clock, store } = deps;
+export async function createIdentity(deps: { config: Config; clock: Clock; store: Store; shared: SharedState }): Promise<Identity> {
+  const { config, clock, store, shared } = deps;
   const keys = await loadServerKeys(store.db, config);
   const sessions = new SessionTokens(keys.jwtSecret, clock);
   const apiKeys = new ApiKeyService({ db: store.db, clock, encryptionKey: keys.apiKeyEncryptionKey, storeIsShared: store.kind === 'postgres' });
+  // With Redis every node shares one replay record (EXTENSIONS.md section 12); without, one node.
+  const replays = shared.redis ? new RedisReplayGuard(shared.redis, shared.key, config.hmacWindowMs) : new ReplayGuard(config.hmacWindowMs);
   return {
     signIn: new SignInService(store.db, clock, sessions, { chainId: config.chainId, siweDomains: config.siweDomains }),
     apiKeys,
-    authenticator: new IdentityAuthenticator(sessions, apiKeys, clock, { headerPrefix: config.headerPrefix, hmacWindowMs: config.hmacWindowMs }),
+    authenticator: new IdentityAuthenticator(sessions, apiKeys, clock, { headerPrefix: config.headerPrefix, hmacWindowMs: config.hmacWindowMs }, replays),
   };
 }
