@@ -15,6 +15,7 @@ import { createOracle, type Oracle } from './oracle/index.ts';
 import { createPortfolio, type Portfolio } from './portfolio/index.ts';
 import { attachRealtime, BookRelay, connectRedisFanout, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
 import { engineBookReads, relayBookReads } from './book-reads.ts';
+import { relayRevocations } from './revocation-relay.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
 import { unitsFromNumber } from './core/money.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
@@ -115,11 +116,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const realtime = await attachRealtime(app.server, {
       events,
       books: relayedBooks ? { relay: relayedBooks } : { snapshot: (tokenId) => engine.bookSnapshot(tokenId) },
-      handshake: { verify: (auth) => identity.authenticator.authenticateSocket(auth) },
+      handshake: { verify: (auth, connectionId) => identity.authenticator.authenticateSocket(auth, connectionId) },
       fanout,
       tradeActivityMinUsd: config.tradeActivityMinUsd,
       logger: app.log,
+      clock,
+      socketsPerAddress: config.socketsPerAddress,
+      trustProxy: config.trustProxy,
     });
+    await relayRevocations(identity, realtime, fanout, logger);
     app.addHook('preClose', () => realtime.close());
     await app.listen({ port: config.port, host: config.host });
     ctx.ready = true;

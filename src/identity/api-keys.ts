@@ -4,6 +4,7 @@ import type { Db } from '../store/database.ts';
 import {
   findActiveApiKey, insertApiKey, isApiKeyActive, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeySummary,
 } from '../store/api-keys-repository.ts';
+import type { Revocations } from './revocations.ts';
 import { decryptSecret, encryptSecret, generateCredentials, hashPassphrase, type ApiKeyCredentials } from './api-key-crypto.ts';
 
 /** A usable key as held in memory: the decrypted secret, so signed requests cost no decryption. */
@@ -28,6 +29,8 @@ export interface ApiKeyServiceOptions {
    * is embedded in one process, so there the in-memory eviction on revoke is complete.
    */
   storeIsShared: boolean;
+  /** Where a revocation is announced (sockets opened with the key, other nodes). */
+  revocations: Revocations;
 }
 
 /** How often one node may write a key's `last_used_at`. */
@@ -63,10 +66,16 @@ export class ApiKeyService {
   async revoke(userId: string, apiKey: string): Promise<boolean> {
     const revoked = await revokeApiKey(this.options.db, apiKey, userId, new Date(this.options.clock.nowMs()));
     if (revoked) {
-      this.revocations++;
-      this.cache.delete(apiKey);
+      this.forget(apiKey);
+      this.options.revocations.announce({ apiKey });
     }
     return revoked;
+  }
+
+  /** Drops a key revoked here or on another node from memory. */
+  forget(apiKey: string): void {
+    this.revocations++;
+    this.cache.delete(apiKey);
   }
 
   /** The unrevoked key, from memory when possible; undefined for unknown or revoked keys. */

@@ -123,6 +123,9 @@ export async function startRealtimeNode(options: RealtimeNodeOptions = {}): Prom
       fanout,
       tradeActivityMinUsd: options.tradeActivityMinUsd ?? 0,
       logger,
+      clock: { nowMs: () => Date.now() },
+      socketsPerAddress: 0,
+      trustProxy: false,
     });
   } catch (error) {
     await closeRedis();

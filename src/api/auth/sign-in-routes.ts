@@ -4,6 +4,7 @@ import { AccountSchema, toAccount } from '../account/schemas.ts';
 import type { AppContext } from '../context.ts';
 import { DateTime, errorResponses } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
+import { requireCaller } from './caller.ts';
 
 const LoginBody = Type.Object({
   message: Type.String({ minLength: 1, maxLength: 4096, description: 'EIP-4361 message text containing a nonce from GET /auth/nonce' }),
@@ -34,5 +35,19 @@ export function registerSignInRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => {
     const session = await signIn.login(request.body.message, request.body.signature as Hex, request.host);
     return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toAccount(session.user) };
+  });
+
+  api.post('/auth/logout', {
+    config: { auth: 'jwt' },
+    schema: {
+      tags: ['auth'],
+      summary: 'End this session: its token is refused afterwards on every node, and its /user sockets are disconnected',
+      security: [{ bearer: [] }],
+      response: { 204: Type.Null({ description: 'signed out' }), ...errorResponses(401) },
+    },
+  }, async (request, reply) => {
+    const { sessionId, expiresAtMs } = requireCaller(request);
+    await ctx.identity.endedSessions.end(sessionId!, expiresAtMs!);
+    return reply.code(204).send(null);
   });
 }
