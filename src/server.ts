@@ -37,7 +37,7 @@ export interface RunningServer {
  * Opens the store, migrates it, builds every service and the app, loads the books, and listens.
  * Closing runs the other way: stop taking requests, drain the engine, close the store.
  */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, options: { demo?: boolean } = {}): Promise<RunningServer> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let trading: Trading | undefined;
   let engineLock: EngineLock | undefined;
@@ -59,6 +59,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const clusterKey = `pmx#${await getOrCreateSetting(store.db, 'cluster_id', () => randomUUID())}`;
     shared = await openSharedState({ redisUrl: config.redisUrl, key: clusterKey, onLost: (error) => logger.warn({ err: error }, 'Redis connection of rate limits and the replay guard failed; reconnecting') });
     const identity = await createIdentity({ config, clock, store, shared });
+    // Demo and test runs (--demo, CLOCK=manual) use the generated keys by design and stay quiet.
+    if (identity.generatedKeys.length > 0 && !options.demo && config.clock !== 'manual') {
+      logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept in the database beside the data they protect; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);
+    }
     const settlement = createEmbeddedSettlement({ db: store.db, clock });
     const events = new DomainEvents();
     const lookups = createTradingLookups(store.db);

@@ -35,7 +35,7 @@ export function buildProgram(): Command {
       const { startDemoMakers } = await import('./demo-makers.ts');
       const loaded = loadConfig({ argv: process.argv.slice(2) });
       const { config, generatedAdminToken } = options.demo ? demoConfig(loaded) : { config: loaded, generatedAdminToken: undefined };
-      const server = await startServer(config);
+      const server = await startServer(config, { demo: options.demo === true });
       server.app.log.info(`exchange listening on ${server.url} (API ${server.url}/api/v1, docs ${server.url}/docs)`);
       let makers: DemoMakers | undefined;
       if (options.demo) {

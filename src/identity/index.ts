@@ -20,6 +20,8 @@ export interface Identity {
   readonly endedSessions: EndedSessions;
   /** Every credential that stops working on this node is announced here. */
   readonly revocations: Revocations;
+  /** JWT_SECRET and API_KEY_ENCRYPTION_KEY when they were generated into the database (boot warning). */
+  readonly generatedKeys: readonly string[];
   /** Applies a revocation announced by another node to this node's memory. */
   applyRemote(revocation: Revocation): void;
 }
@@ -32,7 +34,8 @@ export async function createIdentity(deps: { config: Config; clock: Clock; store
   const endedSessions = new EndedSessions(store.db, clock, storeIsShared, revocations);
   await endedSessions.load();
   const sessions = new SessionTokens(keys.jwtSecret, clock, endedSessions);
-  const apiKeys = new ApiKeyService({ db: store.db, clock, encryptionKey: keys.apiKeyEncryptionKey, storeIsShared, revocations });
+  const apiKeys = new ApiKeyService({ db: store.db, clock, encryptionKey: keys.apiKeyEncryptionKey, previousEncryptionKeys: keys.previousEncryptionKeys, storeIsShared, revocations, keysPerUser: config.apiKeysPerUser });
+  await apiKeys.reencryptUnderCurrentKey();
   // With Redis every node shares one replay record (EXTENSIONS.md section 12); without, one node.
   const replays = shared.redis ? new RedisReplayGuard(shared.redis, shared.key, config.hmacWindowMs) : new ReplayGuard(config.hmacWindowMs);
   return {
@@ -40,6 +43,7 @@ export async function createIdentity(deps: { config: Config; clock: Clock; store
     apiKeys,
     endedSessions,
     revocations,
+    generatedKeys: keys.generated,
     applyRemote(revocation) {
       if ('apiKey' in revocation) apiKeys.forget(revocation.apiKey);
       else endedSessions.remember(revocation.sessionId, revocation.expiresAtMs);
