@@ -1,26 +1,13 @@
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { bearer, createApiKey, exchangeInfo, signIn, type ApiCredentials } from '../helpers/auth-client.ts';
+import { bearer, createApiKey, exchangeInfo, signIn } from '../helpers/auth-client.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { newTrader, type Trader } from '../helpers/trader.ts';
-import { connectInbox, refusedConnection, type Inbox } from '../realtime/helpers.ts';
-
-/** The `/user` API-key handshake, signed at the server's time. */
-async function handshake(server: TestServer, creds: ApiCredentials): Promise<Record<string, unknown>> {
-  const timestamp = (await exchangeInfo(server)).serverTime;
-  const signature = createHmac('sha256', creds.secret).update(`${timestamp}GET/user`).digest('hex');
-  return { apiKey: creds.apiKey, passphrase: creds.passphrase, timestamp, signature };
-}
-
-/** Resolves with the reason once the server disconnects the socket. */
-function disconnection(inbox: Inbox): Promise<string> {
-  return new Promise((resolve) => inbox.socket.once('disconnect', (reason) => resolve(reason)));
-}
+import { apiKeyHandshake, connectInbox, disconnection, refusedConnection, type Inbox } from '../realtime/helpers.ts';
 
 describe('revocation reaches open sockets; POST /auth/logout', () => {
   let server: TestServer;
@@ -44,15 +31,15 @@ describe('revocation reaches open sockets; POST /auth/logout', () => {
 
   it('disconnects the /user sockets opened with an API key when it is revoked, and only those', async () => {
     const second = await createApiKey(server, alice.session.token);
-    const revokedSocket = await open(await handshake(server, alice.creds));
-    const otherKeySocket = await open(await handshake(server, second));
-    const bobSocket = await open(await handshake(server, bob.creds));
+    const revokedSocket = await open(await apiKeyHandshake(server, alice.creds));
+    const otherKeySocket = await open(await apiKeyHandshake(server, second));
+    const bobSocket = await open(await apiKeyHandshake(server, bob.creds));
     const gone = disconnection(revokedSocket);
     assert.equal((await request('DELETE', server.api(`/auth/api-keys/${alice.creds.apiKey}`), { headers: bearer(alice.session.token) })).status, 204);
     assert.equal(await gone, 'io server disconnect');
     assert.equal(otherKeySocket.socket.connected, true);
     assert.equal(bobSocket.socket.connected, true);
-    const refused = await refusedConnection(server.url, '/user', await handshake(server, alice.creds));
+    const refused = await refusedConnection(server.url, '/user', await apiKeyHandshake(server, alice.creds));
     assert.match(refused.message, /invalid API key/);
   });
 

@@ -1,28 +1,16 @@
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { bearer, exchangeInfo, hmacHeaders, type ApiCredentials } from '../helpers/auth-client.ts';
+import { bearer, exchangeInfo, hmacHeaders } from '../helpers/auth-client.ts';
 import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, type Trader } from '../helpers/trader.ts';
-import { connectInbox, redisReachable, refusedConnection, type Inbox } from './helpers.ts';
+import { apiKeyHandshake, connectInbox, disconnection, redisReachable, refusedConnection, type Inbox } from './helpers.ts';
 
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
 const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
 const skip = !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL} (set DATABASE_URL)` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
-
-/** The `/user` API-key handshake, signed at the node's time. */
-async function handshake(node: ProcessServer, creds: ApiCredentials): Promise<Record<string, unknown>> {
-  const timestamp = (await exchangeInfo(node)).serverTime;
-  const signature = createHmac('sha256', creds.secret).update(`${timestamp}GET/user`).digest('hex');
-  return { apiKey: creds.apiKey, passphrase: creds.passphrase, timestamp, signature };
-}
-
-function disconnection(inbox: Inbox): Promise<string> {
-  return new Promise((resolve) => inbox.socket.once('disconnect', (reason) => resolve(reason)));
-}
 
 describe('the replay guard, rate limits and revocations hold across two nodes (PostgreSQL + Redis)', { skip, timeout: 180_000 }, () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -75,14 +63,14 @@ describe('the replay guard, rate limits and revocations hold across two nodes (P
 
   it('refuses on node B a /user handshake that opened a socket on node A', async () => {
     const trader = await newTrader(nodeA);
-    const auth = await handshake(nodeA, trader.creds);
+    const auth = await apiKeyHandshake(nodeA, trader.creds);
     await open(nodeA, auth);
     assert.match((await refusedConnection(nodeB.url, '/user', auth)).message, /already used/);
   });
 
   it('disconnects on node B the sockets of an API key revoked or a session ended on node A', async () => {
     const trader: Trader = await newTrader(nodeA);
-    const keySocket = await open(nodeB, await handshake(nodeB, trader.creds));
+    const keySocket = await open(nodeB, await apiKeyHandshake(nodeB, trader.creds));
     const sessionSocket = await open(nodeB, { token: trader.session.token });
     const keyGone = disconnection(keySocket);
     const sessionGone = disconnection(sessionSocket);
