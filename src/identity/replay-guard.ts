@@ -1,4 +1,4 @@
-import type { RedisCommands } from '../shared-state/index.ts';
+import { inRedis, type RedisCommands } from '../shared-state/index.ts';
 
 /** Where accepted signatures are remembered: this process, or Redis for every node. */
 export interface ReplayRecord {
@@ -75,13 +75,13 @@ export class RedisReplayGuard implements ReplayRecord {
   constructor(private readonly redis: RedisCommands, private readonly prefix: string, private readonly windowMs: number) {}
 
   async firstSighting(key: string, timestampMs: number, nowMs: number): Promise<boolean> {
-    const answer = await this.redis.set(this.keyOf(key), SEEN, { condition: 'NX', expiration: { type: 'PX', value: this.ttlMs(timestampMs, nowMs) } });
+    const answer = await inRedis(() => this.redis.set(this.keyOf(key), SEEN, { condition: 'NX', expiration: { type: 'PX', value: this.ttlMs(timestampMs, nowMs) } }));
     return answer === 'OK';
   }
 
   async claim(key: string, previousHolder: string | undefined, holder: string, timestampMs: number, nowMs: number): Promise<boolean> {
     // Without a previous holder only a free key is taken: "\0" matches no stored holder.
-    const answer = await this.redis.eval(CLAIM, { keys: [this.keyOf(key)], arguments: [previousHolder ?? '\0', holder, String(this.ttlMs(timestampMs, nowMs))] });
+    const answer = await inRedis(() => this.redis.eval(CLAIM, { keys: [this.keyOf(key)], arguments: [previousHolder ?? '\0', holder, String(this.ttlMs(timestampMs, nowMs))] }));
     return Number(answer) === 1;
   }
 

@@ -4,6 +4,7 @@ import { connectRedis, type RedisCommands } from './redis-commands.ts';
 
 export type { Counters, RollingTake, WindowCount } from './counters.ts';
 export type { RedisCommands } from './redis-commands.ts';
+export { inRedis, SharedStateUnavailableError } from './unavailable.ts';
 
 /** What the nodes of one exchange keep together: in this process alone, or in Redis for all. */
 export interface SharedState {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { windowOf, type Counters, type RollingTake, type WindowCount } from './counters.ts';
 import type { RedisCommands } from './redis-commands.ts';
+import { inRedis } from './unavailable.ts';
 
 /** INCRBY, and an expiry on the window's first use so Redis forgets ended windows itself. */
 const ADD_TO_WINDOW = `
@@ -30,12 +31,12 @@ export class RedisCounters implements Counters {
 
   async addToWindow(key: string, weight: number, windowMs: number, nowMs: number): Promise<WindowCount> {
     const { index, endsAtMs } = windowOf(windowMs, nowMs);
-    const count = await this.redis.eval(ADD_TO_WINDOW, { keys: [`${this.prefix}:window:${key}@${windowMs}:${index}`], arguments: [String(weight), String(windowMs * 2)] });
+    const count = await inRedis(() => this.redis.eval(ADD_TO_WINDOW, { keys: [`${this.prefix}:window:${key}@${windowMs}:${index}`], arguments: [String(weight), String(windowMs * 2)] }));
     return { count: Number(count), windowEndsAtMs: endsAtMs };
   }
 
   async takeRolling(key: string, limit: number, windowMs: number, nowMs: number): Promise<RollingTake> {
-    const answer = await this.redis.eval(TAKE_ROLLING, { keys: [`${this.prefix}:log:${key}`], arguments: [String(nowMs), String(windowMs), String(limit), `${nowMs}:${randomUUID()}`] });
+    const answer = await inRedis(() => this.redis.eval(TAKE_ROLLING, { keys: [`${this.prefix}:log:${key}`], arguments: [String(nowMs), String(windowMs), String(limit), `${nowMs}:${randomUUID()}`] }));
     const oldestMs = Number(answer);
     return oldestMs < 0 ? { taken: true } : { taken: false, freeAtMs: oldestMs + windowMs };
   }

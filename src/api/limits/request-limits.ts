@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { RateWindow } from '../../config.ts';
-import type { Counters, WindowCount } from '../../shared-state/counters.ts';
+import type { Counters } from '../../shared-state/counters.ts';
 import { AppError } from '../errors.ts';
 
 /** EXTENSIONS.md section 10: RATE_LIMIT_ORDERS, RATE_LIMIT_REQUESTS, RATE_LIMIT_PUBLIC (empty: off). */
@@ -45,12 +45,8 @@ export class RequestLimits {
   private async count(reply: FastifyReply, key: string, weight: number, windows: readonly RateWindow[]): Promise<void> {
     if (windows.length === 0) return;
     const nowMs = this.clock.nowMs();
-    let counts: WindowCount[];
-    try {
-      counts = await Promise.all(windows.map((w) => this.counters.addToWindow(key, weight, w.windowMs, nowMs)));
-    } catch (error) {
-      throw new AppError('SERVICE_UNAVAILABLE', `rate limits cannot be checked now: ${(error as Error).message}`, { 'retry-after': '1' });
-    }
+    // Redis failing here is a SharedStateUnavailableError: 503 with Retry-After (errors.ts).
+    const counts = await Promise.all(windows.map((w) => this.counters.addToWindow(key, weight, w.windowMs, nowMs)));
     // The headers describe the tightest window: the one with the least room left.
     const states = windows.map((w, i) => ({ ...w, count: counts[i]!.count, resetMs: counts[i]!.windowEndsAtMs - nowMs }));
     const tightest = states.reduce((a, b) => (b.limit - b.count < a.limit - a.count ? b : a));
