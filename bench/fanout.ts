@@ -186,7 +186,7 @@ async function startBareServer(): Promise<{ url: string; stop(): void }> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-fanout-'));
-const server = await startProcessServer({ DATA_DIR: dir });
+const server = await startProcessServer({ DATA_DIR: dir, SOCKETS_PER_ADDRESS: '0' });
 const bare = await startBareServer();
 const rows: Row[] = [];
 try {

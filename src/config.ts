@@ -38,6 +38,29 @@ export interface Config {
   readonly failoverTimeoutMs: number;
   /** Where the other nodes send this node order commands while it runs the engine; default http://HOST:PORT. */
   readonly advertiseUrl: string | undefined;
+  // Security (EXTENSIONS.md sections 2, 10 and 12; README "Security").
+  /** SIWE_DOMAINS: sign-in hosts accepted besides the request's Host, lower case. */
+  readonly siweDomains: readonly string[];
+  /** API_KEY_ENCRYPTION_KEY_PREVIOUS: the key being rotated out, still accepted to decrypt (64 hex digits). */
+  readonly apiKeyEncryptionKeyPrevious: string | undefined;
+  /** RATE_LIMIT_ORDERS: order commands (create, batch items, cancels) per API key; empty when off. */
+  readonly rateLimitOrders: readonly RateWindow[];
+  /** RATE_LIMIT_REQUESTS: every other request per API key or session; empty when off. */
+  readonly rateLimitRequests: readonly RateWindow[];
+  /** RATE_LIMIT_PUBLIC: requests without user credentials per client address; empty (off) by default. */
+  readonly rateLimitPublic: readonly RateWindow[];
+  /** TRUST_PROXY: read the client address from X-Forwarded-For (and the host from X-Forwarded-Host). */
+  readonly trustProxy: boolean;
+  /** SOCKETS_PER_ADDRESS: open Socket.IO connections per client address; 0 is no bound. */
+  readonly socketsPerAddress: number;
+  /** API_KEYS_PER_USER: unrevoked API keys one user may hold. */
+  readonly apiKeysPerUser: number;
+}
+
+/** One rate-limit window: at most `limit` units per `windowMs`. */
+export interface RateWindow {
+  readonly limit: number;
+  readonly windowMs: number;
 }
 
 export class ConfigError extends Error {
@@ -96,6 +119,14 @@ export function parseConfig(source: Source): Config {
     signatureWorkers: integer(read, 'SIGNATURE_WORKERS', availableParallelism(), 0, 64),
     failoverTimeoutMs: integer(read, 'FAILOVER_TIMEOUT_MS', 5_000, 500, 600_000),
     advertiseUrl: optionalUrl(read, 'ADVERTISE_URL', ['http:', 'https:']),
+    siweDomains: hostList(read, 'SIWE_DOMAINS'),
+    apiKeyEncryptionKeyPrevious: aes256Key(read, 'API_KEY_ENCRYPTION_KEY_PREVIOUS'),
+    rateLimitOrders: rateWindows(read, 'RATE_LIMIT_ORDERS', '3500/10s,36000/10m'),
+    rateLimitRequests: rateWindows(read, 'RATE_LIMIT_REQUESTS', '5000/10s'),
+    rateLimitPublic: rateWindows(read, 'RATE_LIMIT_PUBLIC', 'off'),
+    trustProxy: boolean(read, 'TRUST_PROXY', false),
+    socketsPerAddress: integer(read, 'SOCKETS_PER_ADDRESS', 1000, 0, 1_000_000),
+    apiKeysPerUser: integer(read, 'API_KEYS_PER_USER', 50, 1, 10_000),
   };
   return Object.freeze(config);
 }
@@ -154,6 +185,34 @@ function aes256Key(read: (n: string) => string | undefined, name: string): strin
     if (bytes.length === 32) return bytes.toString('hex');
   }
   throw new ConfigError(`${name} must be 32 bytes, as 64 hex digits or base64`);
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** `off`, or comma-separated `count/duration` windows such as `3500/10s,36000/10m` (units ms, s, m, h). */
+function rateWindows(read: (n: string) => string | undefined, name: string, fallback: string): RateWindow[] {
+  const raw = read(name) ?? fallback;
+  if (raw.toLowerCase() === 'off') return [];
+  return raw.split(',').map((part) => {
+    const match = /^\s*(\d{1,9})\s*\/\s*(\d{1,6})\s*(ms|s|m|h)\s*$/.exec(part);
+    const limit = Number(match?.[1]);
+    const windowMs = Number(match?.[2]) * (DURATION_UNITS_MS[match?.[3] ?? ''] ?? Number.NaN);
+    if (!match || limit < 1 || !(windowMs >= 1_000) || windowMs > 86_400_000) {
+      throw new ConfigError(`${name} must be "off" or windows like 3500/10s,36000/10m (1 s to 24 h), got "${raw}"`);
+    }
+    return { limit, windowMs };
+  });
+}
+
+/** Comma-separated host names (optionally with a port), compared in lower case. */
+function hostList(read: (n: string) => string | undefined, name: string): string[] {
+  const raw = read(name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((entry) => {
+    const host = entry.trim().toLowerCase();
+    if (!/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)) throw new ConfigError(`${name} must be comma-separated host names (host or host:port), got "${entry.trim()}"`);
+    return host;
+  });
 }
 
 function address(read: (n: string) => string | undefined, name: keyof typeof DEFAULT_ADDRESSES): `0x${string}` {

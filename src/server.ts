@@ -18,12 +18,14 @@ import { createPortfolio, type Portfolio } from './portfolio/index.ts';
 import { attachRealtime, BookRelay, connectRedisFanout, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
 import { engineNodeBookReads } from './book-reads.ts';
 import { LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
+import { relayRevocations } from './revocation-relay.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
 import { unitsFromNumber } from './core/money.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { type Db } from './store/database.ts';
 import { openAndMigrate, elapsed } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
+import { openSharedState, type SharedState } from './shared-state/index.ts';
 
 export interface RunningServer {
   readonly app: TypedApp;
@@ -38,8 +40,11 @@ export interface RunningServer {
  * Closing runs the other way: stop taking requests, drain the engine, close the store.
  */
 export interface StartOptions {
-  /** Leaves out Fastify's line per request (the demo: its bots' requests would bury its banner). */
-  quietRequestLogs?: boolean;
+  /**
+   * A demo run: no line per request (the bots' requests would bury the banner and its admin
+   * token), and no warning about generated keys (the demo uses them by design).
+   */
+  demo?: boolean;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -53,11 +58,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let marketChanges: MarketChangeRelay | undefined;
   let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
+  let shared: SharedState | undefined;
   try {
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const cursorSecret = await getOrCreateSetting(store.db, 'cursor_secret', () => randomBytes(32).toString('hex'));
-    const identity = await createIdentity({ config, clock, store });
+    // Every node on one database shares its Redis keys and channels; exchanges sharing one Redis stay apart.
+    const clusterKey = `pmx#${await getOrCreateSetting(store.db, 'cluster_id', () => randomUUID())}`;
+    shared = await openSharedState({ redisUrl: config.redisUrl, key: clusterKey, onLost: (error) => logger.warn({ err: error }, 'Redis connection of rate limits and the replay guard failed; reconnecting') });
+    const identity = await createIdentity({ config, clock, store, shared });
+    // Demo and test runs (--demo, CLOCK=manual) use the generated keys by design and stay quiet.
+    if (identity.generatedKeys.length > 0 && !options.demo && config.clock !== 'manual') {
+      logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept in the database beside the data they protect; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);
+    }
     const settlement = createEmbeddedSettlement({ db: store.db, clock });
     const events = new DomainEvents();
     // On PostgreSQL every node is a candidate for the engine (EXTENSIONS.md section 12); PGlite is
@@ -83,9 +96,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     const engine = trading.engine;
     if (config.redisUrl) {
-      // Every node on one database shares its channels; exchanges sharing one Redis stay apart.
-      const clusterId = await getOrCreateSetting(store.db, 'cluster_id', () => randomUUID());
-      fanout = await connectRedisFanout(config.redisUrl, logger, `pmx#${clusterId}`);
+      fanout = await connectRedisFanout(config.redisUrl, logger, clusterKey);
       relay = await BookRelay.connect(fanout, logger);
       marketChanges = new MarketChangeRelay(fanout, logger);
     }
@@ -109,16 +120,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = engineNodeBookReads(engine, relay, runsEngine);
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, leadership: nodeLeadership, ready: false };
-    const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens, quietRequestLogs: options.quietRequestLogs });
+    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, leadership: nodeLeadership, ready: false };
+    const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens, quietRequestLogs: options.demo === true });
     const realtime = await attachRealtime(app.server, {
       events,
       books: { local: { snapshot: (tokenId) => engine.bookSnapshot(tokenId) }, relay, runsEngine },
-      handshake: { verify: (auth) => identity.authenticator.authenticateSocket(auth) },
+      handshake: { verify: (auth, connectionId) => identity.authenticator.authenticateSocket(auth, connectionId) },
       fanout,
       tradeActivityMinUsd: config.tradeActivityMinUsd,
       logger: app.log,
+      clock,
+      socketsPerAddress: config.socketsPerAddress,
+      trustProxy: config.trustProxy,
     });
+    await relayRevocations(identity, realtime, fanout, logger);
     app.addHook('preClose', () => realtime.close());
     registerSocketMetrics(metricsRegistryOf(app), realtime.io, ['/', '/user']);
     await app.listen({ port: config.port, host: config.host });
@@ -127,7 +142,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const runningOracle = oracle;
     const runningRewards = rewards;
-    const redis = { fanout, relay, marketChanges };
+    const redis = { fanout, relay, marketChanges, shared };
     // What the engine's node runs, and stops when the engine moves to another node.
     const duties: LeaderDuties = {
       async begin() {
@@ -167,6 +182,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await redis.relay?.close();
         await redis.marketChanges?.close();
         await redis.fanout?.close();
+        await redis.shared.close();
         await running.stop();
         await runningPortfolio.stop();
         await store.close();
@@ -177,6 +193,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await relay?.close();
     await marketChanges?.close();
     await fanout?.close();
+    await shared?.close();
     await oracle?.stop();
     await rewards?.stop();
     await trading?.stop();

@@ -3,7 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFoundHandler } from './errors.ts';
 import { registerNulGuard } from './nul-guard.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
+import { registerValidators } from './validation.ts';
 import { registerAuth } from './auth/plugin.ts';
+import { RequestLimits } from './limits/request-limits.ts';
 import type { UserAuthenticator } from './auth/types.ts';
 import { registerHttpMetrics } from './ops/metrics.ts';
 import { registerExchangeMetrics } from './ops/exchange-metrics.ts';
@@ -66,13 +69,18 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     // a malformed URL) get the error-catalogue body instead of Fastify's.
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: errorHandler,
-    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
+    // TRUST_PROXY: request.ip and request.host come from X-Forwarded-For / X-Forwarded-Host.
+    trustProxy: ctx.config.trustProxy,
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
+  registerValidators(app);
+  await registerSecurityHeaders(app);
   registerNulGuard(app);
-  registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users });
+  const { rateLimitOrders: orders, rateLimitRequests: requests, rateLimitPublic } = ctx.config;
+  const limits = new RequestLimits(ctx.counters, ctx.clock, { orders, requests, public: rateLimitPublic });
+  registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users, limits });
   const registry = registerHttpMetrics(app);
   registerExchangeMetrics(registry, ctx.events, ctx.trading.engine);
   const clusterMetrics = registerClusterMetrics(registry, ctx.leadership);

@@ -13,6 +13,7 @@ import type { Portfolio } from '../portfolio/index.ts';
 import type { Logger } from 'pino';
 import type { BookReads } from '../book-reads.ts';
 import type { Leadership } from '../cluster/leadership.ts';
+import type { Counters } from '../shared-state/counters.ts';
 
 /**
  * Everything a route handler may use, built once at boot by `src/server.ts`. Handlers stay thin:
@@ -47,6 +48,8 @@ export interface AppContext {
   readonly logger: Logger;
   /** Whether this node runs the matching engine, and where it is when not (src/cluster). */
   readonly leadership: Leadership;
+  /** Counters every node shares (Redis with REDIS_URL): rate limits, the claim limit. */
+  readonly counters: Counters;
   /** Flips to true once the store is migrated and the engine has loaded its books. */
   ready: boolean;
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { InsufficientBalanceError } from '../settlement/types.ts';
+import { SharedStateUnavailableError } from '../shared-state/unavailable.ts';
 
 /**
  * The one error catalogue (EXTENSIONS.md section 9). Every non-2xx body is
@@ -88,6 +89,7 @@ function fromFastifyError(error: FastifyError): { status: number; code: string; 
 
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof InsufficientBalanceError) error = new AppError('INSUFFICIENT_BALANCE', error.message);
+  if (error instanceof SharedStateUnavailableError) error = new AppError('SERVICE_UNAVAILABLE', 'rate limits or the replay guard cannot be checked now; retry', { 'retry-after': '1' });
   if (error instanceof AppError) {
     reply.headers(error.headers).code(error.statusCode).send(errorBody(error.statusCode, error.code, error.message));
     return;

@@ -47,8 +47,7 @@ export function buildProgram(): Command {
       const { startServer } = await import('../server.ts');
       const demo = options.demo ? await import('./demo.ts') : undefined;
       const { config, generatedAdminToken } = demo ? demo.demoConfig(loaded) : { config: loaded, generatedAdminToken: undefined };
-      // The demo's bots trade all the time: a log line per request would bury the banner and its token.
-      const server = await startServer(config, { quietRequestLogs: options.demo === true });
+      const server = await startServer(config, { demo: demo !== undefined });
       server.app.log.info(`exchange listening on ${server.url} (API ${server.url}/api/v1, docs ${server.url}/docs)`);
       let makers: DemoMakers | undefined;
       if (demo) {

@@ -2,8 +2,10 @@ import type { Address } from 'viem';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/database.ts';
 import {
-  findActiveApiKey, findApiKeyOwner, insertApiKey, isApiKeyActive, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeySummary,
+  countActiveApiKeys, findActiveApiKey, findApiKeyOwner, insertApiKey, listActiveSecrets, updateApiKeySecret, isApiKeyActive, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeySummary,
 } from '../store/api-keys-repository.ts';
+import { badRequest } from '../api/errors.ts';
+import type { Revocations } from './revocations.ts';
 import { decryptSecret, encryptSecret, generateCredentials, hashPassphrase, type ApiKeyCredentials } from './api-key-crypto.ts';
 
 /** A usable key as held in memory: the decrypted secret, so signed requests cost no decryption. */
@@ -22,28 +24,46 @@ export interface ApiKeyServiceOptions {
   db: Db;
   clock: Clock;
   encryptionKey: Buffer;
+  /** Keys being rotated out: secrets they encrypted are still read, and re-encrypted (server-keys.ts). */
+  previousEncryptionKeys: readonly Buffer[];
   /**
    * True when other nodes may share the store (PostgreSQL): each use then also asks the store
    * whether the key is still unrevoked, so a revocation on any node is effective at once. PGlite
    * is embedded in one process, so there the in-memory eviction on revoke is complete.
    */
   storeIsShared: boolean;
+  /** Where a revocation is announced (sockets opened with the key, other nodes). */
+  revocations: Revocations;
+  /** API_KEYS_PER_USER: unrevoked keys one user may hold. */
+  keysPerUser: number;
 }
 
 /** How often one node may write a key's `last_used_at`. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 /** Keys held in memory; the oldest loaded leaves first beyond this. */
 const CACHE_LIMIT = 100_000;
+/**
+ * How long a key the store does not know is answered from memory: requests with invented keys
+ * then cost one store read per key and minute, not one each. Keys are random UUIDs chosen at
+ * creation, so no real key is ever looked up before it exists.
+ */
+const UNKNOWN_KEY_TTL_MS = 60_000;
 
 /** Creates, lists and revokes API keys, and serves usable keys from memory. */
 export class ApiKeyService {
   private readonly cache = new Map<string, ActiveApiKey>();
+  /** Keys the store did not know (or held revoked), until when to believe it (server clock). */
+  private readonly unknown = new Map<string, number>();
   /** Counts revocations on this node, so a load that raced one is not cached. */
   private revocations = 0;
 
   constructor(private readonly options: ApiKeyServiceOptions) {}
 
+  /** A new key; 400 when the user already holds API_KEYS_PER_USER unrevoked keys. */
   async create(userId: string): Promise<ApiKeyCredentials> {
+    if ((await countActiveApiKeys(this.options.db, userId)) >= this.options.keysPerUser) {
+      throw badRequest(`at most ${this.options.keysPerUser} API keys per user; revoke one first`);
+    }
     const credentials = generateCredentials();
     await insertApiKey(this.options.db, {
       apiKey: credentials.apiKey,
@@ -65,16 +85,23 @@ export class ApiKeyService {
    */
   async revoke(userId: string, apiKey: string): Promise<'revoked' | 'not-owner' | 'not-found'> {
     if (await revokeApiKey(this.options.db, apiKey, userId, new Date(this.options.clock.nowMs()))) {
-      this.revocations++;
-      this.cache.delete(apiKey);
+      this.forget(apiKey);
+      this.options.revocations.announce({ apiKey });
       return 'revoked';
     }
     const owner = await findApiKeyOwner(this.options.db, apiKey);
     return owner !== undefined && owner !== userId ? 'not-owner' : 'not-found';
   }
 
+  /** Drops a key revoked here or on another node from memory. */
+  forget(apiKey: string): void {
+    this.revocations++;
+    this.cache.delete(apiKey);
+  }
+
   /** The unrevoked key, from memory when possible; undefined for unknown or revoked keys. */
   async resolve(apiKey: string): Promise<ActiveApiKey | undefined> {
+    if ((this.unknown.get(apiKey) ?? 0) > this.options.clock.nowMs()) return undefined;
     const cached = this.cache.get(apiKey);
     if (cached) {
       if (this.options.storeIsShared && !(await isApiKeyActive(this.options.db, apiKey))) {
@@ -94,16 +121,54 @@ export class ApiKeyService {
     await touchApiKey(this.options.db, key.apiKey, new Date(nowMs));
   }
 
+  /**
+   * Key rotation: re-encrypts under the current key every unrevoked secret that only a previous
+   * key opens. Run at boot when previous keys are configured; secrets already under the current
+   * key are left alone, so every node may run it.
+   */
+  async reencryptUnderCurrentKey(): Promise<number> {
+    if (this.options.previousEncryptionKeys.length === 0) return 0;
+    let rewritten = 0;
+    for (const { apiKey, secretCiphertext } of await listActiveSecrets(this.options.db)) {
+      if (opens(this.options.encryptionKey, apiKey, secretCiphertext)) continue;
+      await this.decrypt(apiKey, secretCiphertext);
+      rewritten++;
+    }
+    return rewritten;
+  }
+
+  /** The secret, from the current key or a previous one; one that only a previous key opens is re-encrypted. */
+  private async decrypt(apiKey: string, stored: string): Promise<string> {
+    if (opens(this.options.encryptionKey, apiKey, stored)) return decryptSecret(this.options.encryptionKey, apiKey, stored);
+    const previous = this.options.previousEncryptionKeys.find((key) => opens(key, apiKey, stored));
+    if (!previous) throw new Error(`the secret of API key ${apiKey} opens under no configured encryption key`);
+    const secret = decryptSecret(previous, apiKey, stored);
+    await updateApiKeySecret(this.options.db, apiKey, encryptSecret(this.options.encryptionKey, apiKey, secret));
+    return secret;
+  }
+
+  private rememberUnknown(apiKey: string): void {
+    const nowMs = this.options.clock.nowMs();
+    for (const [key, until] of this.unknown) {
+      if (until > nowMs && this.unknown.size < CACHE_LIMIT) break;
+      this.unknown.delete(key);
+    }
+    this.unknown.set(apiKey, nowMs + UNKNOWN_KEY_TTL_MS);
+  }
+
   private async load(apiKey: string): Promise<ActiveApiKey | undefined> {
     const revocationsBefore = this.revocations;
     const stored = await findActiveApiKey(this.options.db, apiKey);
-    if (!stored) return undefined;
+    if (!stored) {
+      this.rememberUnknown(apiKey);
+      return undefined;
+    }
     const key: ActiveApiKey = {
       apiKey,
       userId: stored.userId,
       address: stored.address,
       proxyWallet: stored.proxyWallet,
-      secret: decryptSecret(this.options.encryptionKey, apiKey, stored.secretCiphertext),
+      secret: await this.decrypt(apiKey, stored.secretCiphertext),
       passphraseHash: stored.passphraseHash,
       lastTouchedMs: Number.NEGATIVE_INFINITY,
     };
@@ -111,5 +176,14 @@ export class ApiKeyService {
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(apiKey, key);
     return key;
+  }
+}
+
+function opens(key: Buffer, apiKey: string, stored: string): boolean {
+  try {
+    decryptSecret(key, apiKey, stored);
+    return true;
+  } catch {
+    return false;
   }
 }

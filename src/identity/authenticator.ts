@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import { passphraseMatches } from './api-key-crypto.ts';
 import type { ApiKeyService } from './api-keys.ts';
 import { hmacSignature, pathWithoutQuery, signaturesEqual, signedMessage } from './hmac.ts';
-import { ReplayGuard } from './replay-guard.ts';
+import type { ReplayRecord } from './replay-guard.ts';
 import type { SessionTokens } from './session-tokens.ts';
 
 /** The four API-key credentials, as sent in headers or in a Socket.IO handshake. */
@@ -26,6 +26,12 @@ export interface SignedContent {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MILLISECONDS = /^\d{1,16}$/;
 
+/**
+ * How a signature seen before is treated: refused (REST), or (a `/user` handshake) accepted again
+ * only for the connection that names the one it last opened.
+ */
+type ReplayRule = { replay: 'refuse' } | { replay: 'reconnect'; connectionId: string; previousConnectionId: string | undefined };
+
 /** The signed content of the Socket.IO `/user` handshake (EXTENSIONS.md section 6). */
 const SOCKET_HANDSHAKE_CONTENT: SignedContent = { method: 'GET', path: '/user', body: '' };
 
@@ -34,7 +40,6 @@ const SOCKET_HANDSHAKE_CONTENT: SignedContent = { method: 'GET', path: '/user', 
  * the Socket.IO `/user` handshake. Every failure is a 401 AppError.
  */
 export class IdentityAuthenticator implements UserAuthenticator {
-  private readonly replays: ReplayGuard;
   private readonly headerNames: { apiKey: string; passphrase: string; timestamp: string; signature: string };
 
   constructor(
@@ -42,8 +47,8 @@ export class IdentityAuthenticator implements UserAuthenticator {
     private readonly apiKeys: ApiKeyService,
     private readonly clock: Clock,
     private readonly options: { headerPrefix: string; hmacWindowMs: number },
+    private readonly replays: ReplayRecord,
   ) {
-    this.replays = new ReplayGuard(options.hmacWindowMs);
     const prefix = options.headerPrefix.toLowerCase();
     this.headerNames = {
       apiKey: `${prefix}-api-key`,
@@ -66,7 +71,7 @@ export class IdentityAuthenticator implements UserAuthenticator {
       signature: header(this.headerNames.signature),
     };
     const content = { method: request.method, path: pathWithoutQuery(request.url), body: request.rawBody ?? '' };
-    return this.verifyApiKey(credentials, content, { rejectReplays: true });
+    return this.verifyApiKey(credentials, content, { replay: 'refuse' });
   }
 
   hasHmacHeaders(request: FastifyRequest): boolean {
@@ -74,24 +79,28 @@ export class IdentityAuthenticator implements UserAuthenticator {
   }
 
   /**
-   * The Socket.IO `/user` handshake: `{token}` (a session JWT) or `{apiKey, passphrase, timestamp,
-   * signature}` signed over `timestamp + "GET" + "/user"`. A reconnect may present the same
-   * handshake again inside the window, so the replay rule does not apply here.
+   * The Socket.IO `/user` handshake of connection `connectionId`: `{token}` (a session JWT) or
+   * `{apiKey, passphrase, timestamp, signature}` signed over `timestamp + "GET" + "/user"`. A
+   * signature opens one connection; presenting it again is a replay, unless the handshake also
+   * carries `sessionId`, the id of the connection that signature opened last (a client
+   * reconnecting: the id was sent to that client only, never in a handshake anyone could copy).
    */
-  authenticateSocket(auth: unknown): Promise<Caller> {
+  authenticateSocket(auth: unknown, connectionId: string): Promise<Caller> {
     if (typeof auth !== 'object' || auth === null) return Promise.reject(unauthorized('the handshake carries no credentials'));
     const fields = auth as Record<string, unknown>;
     if (typeof fields.token === 'string') return this.fromJwt(fields.token);
     const credentials = { apiKey: fields.apiKey, passphrase: fields.passphrase, timestamp: fields.timestamp, signature: fields.signature };
-    return this.verifyApiKey(credentials, SOCKET_HANDSHAKE_CONTENT, { rejectReplays: false });
+    const previous = fields.sessionId;
+    if (previous !== undefined && (typeof previous !== 'string' || previous === '' || previous.length > 64)) return Promise.reject(unauthorized('sessionId must be the id of the connection being resumed'));
+    return this.verifyApiKey(credentials, SOCKET_HANDSHAKE_CONTENT, { replay: 'reconnect', connectionId, previousConnectionId: previous });
   }
 
   /**
    * Cheap checks first (shapes, the time window), then the key from memory, passphrase and
-   * signature; the replay check and record happen together with no await in between, so two
-   * copies of one request arriving together cannot both pass.
+   * signature; the replay check and record are one step of the replay record (no await between
+   * them in memory, one `SET NX` in Redis), so two copies of one request cannot both pass.
    */
-  async verifyApiKey(sent: ApiKeyCredentialsSent, content: SignedContent, rules: { rejectReplays: boolean }): Promise<Caller> {
+  async verifyApiKey(sent: ApiKeyCredentialsSent, content: SignedContent, rules: ReplayRule): Promise<Caller> {
     const { apiKey, passphrase, signature } = sent;
     const timestamp = typeof sent.timestamp === 'number' ? String(sent.timestamp) : sent.timestamp;
     if (typeof apiKey !== 'string' || typeof passphrase !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') {
@@ -105,9 +114,11 @@ export class IdentityAuthenticator implements UserAuthenticator {
     if (!key || !passphraseMatches(passphrase, key.passphraseHash)) throw unauthorized('invalid API key or passphrase');
     const expected = hmacSignature(key.secret, signedMessage(timestamp, content.method, content.path, content.body));
     if (!signaturesEqual(expected, signature)) throw unauthorized('the signature does not match the request');
-    if (rules.rejectReplays && !this.replays.firstSighting(`${key.apiKey}:${signature}`, timestampMs, this.clock.nowMs())) {
-      throw unauthorized('this signature was already used');
-    }
+    const nowMs = this.clock.nowMs();
+    const firstUse = rules.replay === 'refuse'
+      ? await this.replays.firstSighting(`${key.apiKey}:${signature}`, timestampMs, nowMs)
+      : await this.replays.claim(`socket:${key.apiKey}:${signature}`, rules.previousConnectionId, rules.connectionId, timestampMs, nowMs);
+    if (!firstUse) throw unauthorized('this signature was already used');
     await this.apiKeys.markUsed(key);
     return { userId: key.userId, address: key.address, proxyWallet: key.proxyWallet, via: 'apiKey', apiKey: key.apiKey };
   }

@@ -4,7 +4,10 @@ import type { Store } from '../store/database.ts';
 import { ApiKeyService } from './api-keys.ts';
 import { IdentityAuthenticator } from './authenticator.ts';
 import { loadServerKeys } from './server-keys.ts';
+import { RedisReplayGuard, ReplayGuard } from './replay-guard.ts';
+import type { SharedState } from '../shared-state/index.ts';
 import { SessionTokens } from './session-tokens.ts';
+import { EndedSessions, Revocations, type Revocation } from './revocations.ts';
 import { SignInService } from './sign-in.ts';
 
 /** The identity module as the server wires it: sign-in, API keys, and the credential checks. */
@@ -13,16 +16,38 @@ export interface Identity {
   readonly apiKeys: ApiKeyService;
   /** The auth hook's UserAuthenticator; also verifies the Socket.IO `/user` handshake. */
   readonly authenticator: IdentityAuthenticator;
+  /** Sessions ended before expiry (POST /auth/logout). */
+  readonly endedSessions: EndedSessions;
+  /** Every credential that stops working on this node is announced here. */
+  readonly revocations: Revocations;
+  /** JWT_SECRET and API_KEY_ENCRYPTION_KEY when they were generated into the database (boot warning). */
+  readonly generatedKeys: readonly string[];
+  /** Applies a revocation announced by another node to this node's memory. */
+  applyRemote(revocation: Revocation): void;
 }
 
-export async function createIdentity(deps: { config: Config; clock: Clock; store: Store }): Promise<Identity> {
-  const { config, clock, store } = deps;
+export async function createIdentity(deps: { config: Config; clock: Clock; store: Store; shared: SharedState }): Promise<Identity> {
+  const { config, clock, store, shared } = deps;
   const keys = await loadServerKeys(store.db, config);
-  const sessions = new SessionTokens(keys.jwtSecret, clock);
-  const apiKeys = new ApiKeyService({ db: store.db, clock, encryptionKey: keys.apiKeyEncryptionKey, storeIsShared: store.kind === 'postgres' });
+  const storeIsShared = store.kind === 'postgres';
+  const revocations = new Revocations();
+  const endedSessions = new EndedSessions(store.db, clock, storeIsShared, revocations);
+  await endedSessions.load();
+  const sessions = new SessionTokens(keys.jwtSecret, clock, endedSessions);
+  const apiKeys = new ApiKeyService({ db: store.db, clock, encryptionKey: keys.apiKeyEncryptionKey, previousEncryptionKeys: keys.previousEncryptionKeys, storeIsShared, revocations, keysPerUser: config.apiKeysPerUser });
+  await apiKeys.reencryptUnderCurrentKey();
+  // With Redis every node shares one replay record (EXTENSIONS.md section 12); without, one node.
+  const replays = shared.redis ? new RedisReplayGuard(shared.redis, shared.key, config.hmacWindowMs) : new ReplayGuard(config.hmacWindowMs);
   return {
-    signIn: new SignInService(store.db, clock, sessions, config.chainId),
+    signIn: new SignInService(store.db, clock, sessions, { chainId: config.chainId, siweDomains: config.siweDomains }),
     apiKeys,
-    authenticator: new IdentityAuthenticator(sessions, apiKeys, clock, { headerPrefix: config.headerPrefix, hmacWindowMs: config.hmacWindowMs }),
+    endedSessions,
+    revocations,
+    generatedKeys: keys.generated,
+    applyRemote(revocation) {
+      if ('apiKey' in revocation) apiKeys.forget(revocation.apiKey);
+      else endedSessions.remember(revocation.sessionId, revocation.expiresAtMs);
+    },
+    authenticator: new IdentityAuthenticator(sessions, apiKeys, clock, { headerPrefix: config.headerPrefix, hmacWindowMs: config.hmacWindowMs }, replays),
   };
 }

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { getAddress, isAddress } from 'viem';
 import { unauthorized } from '../api/errors.ts';
 import type { Caller } from '../api/auth/types.ts';
 import type { Clock } from '../clock.ts';
 import type { User } from '../store/users-repository.ts';
+import type { EndedSessions } from './revocations.ts';
 
 /** Sessions last a day of server time; a client signs in again after that. */
 const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -21,7 +23,7 @@ export interface IssuedSession {
  * database read; those fields never change for a user. Expiry is judged by the server clock.
  */
 export class SessionTokens {
-  constructor(private readonly secret: Uint8Array, private readonly clock: Clock) {}
+  constructor(private readonly secret: Uint8Array, private readonly clock: Clock, private readonly ended: EndedSessions) {}
 
   async issue(user: User): Promise<IssuedSession> {
     const issuedAtSeconds = Math.floor(this.clock.nowMs() / 1000);
@@ -30,6 +32,8 @@ export class SessionTokens {
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setIssuer(ISSUER)
       .setSubject(user.id)
+      // The session's id: what POST /auth/logout ends.
+      .setJti(randomUUID())
       .setIssuedAt(issuedAtSeconds)
       .setExpirationTime(expiresAtSeconds)
       .sign(this.secret);
@@ -42,16 +46,17 @@ export class SessionTokens {
       ({ payload } = await jwtVerify(token, this.secret, {
         algorithms: [ALGORITHM],
         issuer: ISSUER,
-        requiredClaims: ['sub', 'exp'],
+        requiredClaims: ['sub', 'exp', 'jti'],
         currentDate: new Date(this.clock.nowMs()),
       }));
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw unauthorized('the sign-in token has expired');
       throw unauthorized('invalid sign-in token');
     }
-    const { sub, address, proxyWallet } = payload;
-    if (typeof sub !== 'string' || !isAddressClaim(address) || !isAddressClaim(proxyWallet)) throw unauthorized('invalid sign-in token');
-    return { userId: sub, address: getAddress(address), proxyWallet: getAddress(proxyWallet), via: 'jwt' };
+    const { sub, jti, exp, address, proxyWallet } = payload;
+    if (typeof sub !== 'string' || typeof jti !== 'string' || exp === undefined || !isAddressClaim(address) || !isAddressClaim(proxyWallet)) throw unauthorized('invalid sign-in token');
+    if (await this.ended.isEnded(jti)) throw unauthorized('this session has ended (signed out)');
+    return { userId: sub, address: getAddress(address), proxyWallet: getAddress(proxyWallet), via: 'jwt', sessionId: jti, expiresAtMs: exp * 1000 };
   }
 }
 

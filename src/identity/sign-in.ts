@@ -20,7 +20,7 @@ export class SignInService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly sessions: SessionTokens,
-    private readonly chainId: number,
+    private readonly rules: { chainId: number; siweDomains: readonly string[] },
   ) {}
 
   /** A fresh single-use nonce: 32 hex characters (EIP-4361 wants at least 8 alphanumerics). */
@@ -33,12 +33,14 @@ export class SignInService {
 
   /**
    * Verifies the message and signature before spending the nonce, so a bad attempt does not burn
-   * the nonce of a good one; the nonce is then consumed atomically.
+   * the nonce of a good one; the nonce is then consumed atomically. `requestHost` is the Host the
+   * request was sent to (with its port, as a browser's `location.host`).
    */
-  async login(text: string, signature: Hex): Promise<SignedIn> {
+  async login(text: string, signature: Hex, requestHost: string): Promise<SignedIn> {
     const message = parseSignInMessage(text);
     const nowMs = this.clock.nowMs();
-    const address = await verifySignInMessage(message, text, signature, { chainId: this.chainId, nowMs });
+    const hosts = [requestHost.toLowerCase(), ...this.rules.siweDomains];
+    const address = await verifySignInMessage(message, text, signature, { chainId: this.rules.chainId, nowMs, hosts });
     if (!(await consumeNonce(this.db, message.nonce, new Date(nowMs)))) throw unauthorized('unknown, used or expired nonce');
     const user = await findOrCreateUserByAddress(this.db, address);
     return { ...(await this.sessions.issue(user)), user };

@@ -3,7 +3,7 @@ import type { CatalogueReads } from '../catalogue/reads.ts';
 import type { MarketView } from '../catalogue/views.ts';
 import { formatUnits, parseUnits } from '../core/money.ts';
 import type { Db } from '../store/database.ts';
-import { userTokenBalances } from '../store/market-data-positions-repository.ts';
+import { userTokenBalances, type AnonymityViewer } from '../store/market-data-positions-repository.ts';
 import { latestPricesMicros } from './latest-prices.ts';
 
 /** SPEC.md 4.1 and 8: users per request, and the position rows read per request. */
@@ -45,15 +45,16 @@ export function parseUsers(value: string): string[] {
 export class EventPositionReads {
   constructor(private readonly db: Db, private readonly catalogue: CatalogueReads, private readonly prices: LatestPriceSource) {}
 
-  async forUsers(eventId: string, users: string, admin: boolean): Promise<{ userId: string; positions: EventUserPosition[] }[]> {
+  /** Anonymous users are left out unless the viewer is the operator or that user (SPEC.md: anonymous mode hides a trader). */
+  async forUsers(eventId: string, users: string, viewer: AnonymityViewer): Promise<{ userId: string; positions: EventUserPosition[] }[]> {
     const userIds = parseUsers(users);
-    const event = await this.catalogue.getEvent(eventId, { marketScope: 'ALL', marketLimit: 200 }, admin);
+    const event = await this.catalogue.getEvent(eventId, { marketScope: 'ALL', marketLimit: 200 }, viewer.admin);
     const byToken = new Map<string, { market: MarketView; index: 0 | 1 }>();
     for (const market of event.markets) {
       if (market.tokenId1) byToken.set(market.tokenId1, { market, index: 0 });
       if (market.tokenId2) byToken.set(market.tokenId2, { market, index: 1 });
     }
-    const rows = await userTokenBalances(this.db, userIds, [...byToken.keys()], MAX_POSITION_ROWS);
+    const rows = await userTokenBalances(this.db, userIds, [...byToken.keys()], MAX_POSITION_ROWS, viewer);
     const held = [...new Set(rows.map((r) => r.asset))].map((tokenId) => {
       const { market, index } = byToken.get(tokenId)!;
       return { marketId: market.id, tokenId, outcomeIndex: index, resolvedTo: market.marketResolvedTo };

@@ -63,15 +63,20 @@ export class PortfolioReads {
     return positions.map((p) => shape(p, markets.get(p.row.marketId)!));
   }
 
-  /** GET /markets/value: the current value of what the caller, or `user` (sign-in address or proxy wallet), holds. */
+  /**
+   * GET /markets/value: the current value of what the caller, or `user` (sign-in address or proxy
+   * wallet), holds. A `user` query is echoed as sent: answering with the owner's sign-in address
+   * would tell anyone who knows a proxy wallet which EOA signs for it.
+   */
   async value(caller: { address: string; proxyWallet: string }, query: { user?: string; markets?: string[] }): Promise<{ user: string; value: number }> {
     const owner = query.user ? await findUserByWallet(this.db, query.user) : undefined;
     if (query.user && !owner) return { user: query.user, value: 0 };
     const { address, proxyWallet } = owner ?? caller;
+    const user = query.user ?? address;
     const filter: PositionFilter = { account: proxyWallet.toLowerCase(), state: 'held' };
     if (query.markets) filter.marketIds = query.markets;
     const positions = await this.valuedPositions(filter);
-    return { user: address, value: unitsToNumber(positions.reduce((sum, p) => sum + notional(p.latestMicros, p.row.amount), 0n)) };
+    return { user, value: unitsToNumber(positions.reduce((sum, p) => sum + notional(p.latestMicros, p.row.amount), 0n)) };
   }
 }
 

@@ -1,14 +1,17 @@
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server } from 'socket.io';
 import { forwardMarketEvents } from './market-fanout.ts';
 import { handleMarketSubscriptions } from './market-subscriptions.ts';
 import type { RealtimeNamespace, RealtimeServer } from './server-types.ts';
 import { engineNodeSnapshots } from './snapshot-sources.ts';
-import type { RealtimeOptions } from './types.ts';
-import { authenticateUserSockets, forwardUserEvents } from './user-namespace.ts';
+import { ConnectionsPerAddress } from './connection-limit.ts';
+import type { RealtimeOptions, RevokedCredential } from './types.ts';
+import { authenticateUserSockets, disconnectExpired, disconnectRevoked, forwardUserEvents } from './user-namespace.ts';
 
 export interface Realtime {
   readonly io: RealtimeServer;
+  /** Disconnects this node's `/user` sockets opened with the credential (every node calls it). */
+  revoke(credential: RevokedCredential): void;
   /**
    * Disconnects this node's sockets and stops listening to the bus and to Redis. It leaves the
    * HTTP server and the Redis connections (`fanout`) open (their owner closes them), but must run
@@ -20,6 +23,8 @@ export interface Realtime {
 
 /** The largest client message accepted: 500 ids of 78 digits with JSON quoting fit well within it. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
+/** How often session sockets are checked against their token's expiry (real time). */
+const EXPIRY_SWEEP_MS = 1_000;
 
 /**
  * Serves EXTENSIONS.md section 6 on the HTTP server's port: path `/socket.io`, websocket
@@ -28,6 +33,7 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
  */
 export async function attachRealtime(httpServer: HttpServer, options: RealtimeOptions): Promise<Realtime> {
   const { fanout, books } = options;
+  const connections = new ConnectionsPerAddress(options.socketsPerAddress, options.trustProxy);
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
     // The spec names the websocket transport, but socket.io-client's defaults open with
@@ -36,12 +42,17 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
     transports: ['polling', 'websocket'],
     serveClient: false,
     maxHttpBufferSize: MAX_MESSAGE_BYTES,
+    // A new connection beyond SOCKETS_PER_ADDRESS is refused at its handshake (HTTP 403).
+    allowRequest: (request, callback) => callback(null, connections.admits(request)),
     ...(fanout ? { adapter: fanout.adapter } : {}),
   });
   const market: RealtimeNamespace = io.of('/');
   const user: RealtimeNamespace = io.of('/user');
   handleMarketSubscriptions(market, engineNodeSnapshots(books), options.logger);
   authenticateUserSockets(user, options.handshake, options.logger);
+  io.engine.on('connection', (raw: { request: IncomingMessage; once(event: 'close', listener: () => void): void }) => connections.opened(raw));
+  const sweep = setInterval(() => disconnectExpired(user, options.clock.nowMs()), EXPIRY_SWEEP_MS);
+  sweep.unref();
   const stopForwarding = [
     forwardMarketEvents(market, options.events, options.tradeActivityMinUsd, options.logger),
     forwardUserEvents(user, options.events, options.logger),
@@ -51,9 +62,11 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
   let closed = false;
   return {
     io,
+    revoke: (credential) => disconnectRevoked(user, credential),
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(sweep);
       stopForwarding.forEach((stop) => stop());
       for (const namespace of [market, user]) {
         // Local sockets only: io.disconnectSockets() would go through the adapter and disconnect

@@ -78,4 +78,8 @@ export type SubscriptionAck = { ok: true } | { ok: false; error: SubscriptionErr
 export interface SocketData {
   /** Set on `/user` sockets by the handshake. */
   userId: string;
+  /** The credential that opened a `/user` socket: its API key, or its session and expiry. */
+  apiKey?: string | undefined;
+  sessionId?: string | undefined;
+  expiresAtMs?: number | undefined;
 }

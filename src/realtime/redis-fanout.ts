@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { createClient } from 'redis';
+import { connectRedis, type RedisConnection as RedisClient } from '../shared-state/redis-commands.ts';
 import type { RealtimeLogger } from './types.ts';
-
-type RedisClient = ReturnType<typeof createClient>;
 
 export interface RedisFanout {
   /** The Socket.IO adapter factory (`new Server(http, { adapter })`). */
@@ -26,9 +24,6 @@ export interface RedisFanout {
   unsubscribe(channel: string, listener: (message: string) => void): Promise<void>;
   close(): Promise<void>;
 }
-
-/** The longest wait between reconnection attempts after Redis was lost. */
-const MAX_RECONNECT_DELAY_MS = 2_000;
 
 /**
  * Connects the two clients the Redis adapter needs: one publishes every room broadcast, the other
@@ -67,22 +62,7 @@ export async function connectRedisFanout(url: string, logger: RealtimeLogger, ke
   };
 }
 
-async function connectClient(url: string, role: string, logger: RealtimeLogger): Promise<RedisClient> {
-  let connected = false;
-  const client: RedisClient = createClient({
-    url,
-    socket: {
-      reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) : cause),
-    },
-  });
-  client.on('error', (error: unknown) => {
-    if (connected) logger.warn({ err: error, role }, 'Redis connection of the real-time fan-out failed; reconnecting');
-  });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(`cannot reach Redis for the real-time fan-out (${role}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-  connected = true;
-  return client;
+function connectClient(url: string, role: string, logger: RealtimeLogger): Promise<RedisClient> {
+  const onLost = (error: unknown) => logger.warn({ err: error, role }, 'Redis connection of the real-time fan-out failed; reconnecting');
+  return connectRedis(url, `real-time fan-out (${role})`, onLost, { offlineQueue: true });
 }

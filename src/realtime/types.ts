@@ -35,11 +35,24 @@ export interface BookSnapshotSource {
 /** Implemented by identity: the `/user` handshake check (EXTENSIONS.md section 6). */
 export interface UserHandshakeVerifier {
   /**
-   * `auth` is `socket.handshake.auth`: `{apiKey, passphrase, timestamp, signature}` or `{token}`.
+   * `auth` is `socket.handshake.auth`: `{apiKey, passphrase, timestamp, signature, sessionId?}` or
+   * `{token}`; `connectionId` the id of the socket asking (what a reconnect names as `sessionId`).
    * Throws on failure; an AppError's message is shown to the client, any other error is not.
    */
-  verify(auth: unknown): Promise<{ userId: string }>;
+  verify(auth: unknown, connectionId: string): Promise<HandshakeIdentity>;
 }
+
+/** Who a `/user` socket belongs to, and by which credential (so revoking it disconnects the socket). */
+export interface HandshakeIdentity {
+  userId: string;
+  apiKey?: string | undefined;
+  sessionId?: string | undefined;
+  /** When a session's token expires (server clock, ms): its sockets are disconnected then. */
+  expiresAtMs?: number | undefined;
+}
+
+/** A credential that stopped working: the sockets it opened are disconnected. */
+export type RevokedCredential = { apiKey: string } | { sessionId: string };
 
 /** The slice of a pino/Fastify logger the real-time module writes to. */
 export interface RealtimeLogger {
@@ -62,4 +75,10 @@ export interface RealtimeOptions {
   /** TRADE_ACTIVITY_MIN_USD: trades of a smaller USD notional are not sent on `trade-activity`. */
   tradeActivityMinUsd: number;
   logger: RealtimeLogger;
+  /** The server clock: session sockets are disconnected when it passes their token's expiry. */
+  clock: { nowMs(): number };
+  /** SOCKETS_PER_ADDRESS: open connections per client address (0: no bound). */
+  socketsPerAddress: number;
+  /** TRUST_PROXY: the client address is the first of X-Forwarded-For. */
+  trustProxy: boolean;
 }

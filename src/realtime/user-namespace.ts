@@ -3,7 +3,7 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import { listenSafely } from './bus-listener.ts';
 import { userRoom } from './rooms.ts';
 import type { RealtimeNamespace } from './server-types.ts';
-import type { RealtimeLogger, UserHandshakeVerifier } from './types.ts';
+import type { RealtimeLogger, RevokedCredential, UserHandshakeVerifier } from './types.ts';
 
 /** What a refused `/user` handshake carries to the client's `connect_error`. */
 export interface HandshakeRefusal extends Error {
@@ -19,8 +19,8 @@ export interface HandshakeRefusal extends Error {
 export function authenticateUserSockets(namespace: RealtimeNamespace, verifier: UserHandshakeVerifier, logger: RealtimeLogger): void {
   namespace.use(async (socket, next) => {
     try {
-      const { userId } = await verifier.verify(socket.handshake.auth);
-      socket.data.userId = userId;
+      const { userId, apiKey, sessionId, expiresAtMs } = await verifier.verify(socket.handshake.auth, socket.id);
+      Object.assign(socket.data, { userId, apiKey, sessionId, expiresAtMs });
       next();
     } catch (error) {
       next(handshakeRefusal(error, logger));
@@ -29,6 +29,22 @@ export function authenticateUserSockets(namespace: RealtimeNamespace, verifier: 
   namespace.on('connection', (socket) => {
     void socket.join(userRoom(socket.data.userId));
   });
+}
+
+/** Disconnects this node's `/user` sockets opened with a credential that stopped working. */
+export function disconnectRevoked(namespace: RealtimeNamespace, revoked: RevokedCredential): void {
+  for (const socket of namespace.sockets.values()) {
+    const { apiKey, sessionId } = socket.data;
+    if ('apiKey' in revoked ? apiKey === revoked.apiKey : sessionId === revoked.sessionId) socket.disconnect(true);
+  }
+}
+
+/** Disconnects this node's session sockets whose token expired by the server clock. */
+export function disconnectExpired(namespace: RealtimeNamespace, nowMs: number): void {
+  for (const socket of namespace.sockets.values()) {
+    const { expiresAtMs } = socket.data;
+    if (expiresAtMs !== undefined && expiresAtMs <= nowMs) socket.disconnect(true);
+  }
 }
 
 /** Forwards the bus's user events to the rooms of their users only. Returns the unsubscribe function. */

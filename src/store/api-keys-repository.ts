@@ -51,6 +51,22 @@ export async function isApiKeyActive(db: Db, apiKey: string): Promise<boolean> {
   return row !== undefined;
 }
 
+export async function countActiveApiKeys(db: Db, userId: string): Promise<number> {
+  const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Every unrevoked key's stored secret, for re-encryption under a new key (rotation). */
+export async function listActiveSecrets(db: Db): Promise<{ apiKey: string; secretCiphertext: string }[]> {
+  const rows = await db.selectFrom('api_keys').select(['id', 'secret_ciphertext']).where('revoked_at', 'is', null).execute();
+  return rows.map((r) => ({ apiKey: r.id, secretCiphertext: r.secret_ciphertext }));
+}
+
+/** Re-encrypts one key's secret (key rotation), unless it was revoked meanwhile. */
+export async function updateApiKeySecret(db: Db, apiKey: string, secretCiphertext: string): Promise<void> {
+  await db.updateTable('api_keys').set({ secret_ciphertext: secretCiphertext }).where('id', '=', apiKey).where('revoked_at', 'is', null).execute();
+}
+
 /** A user's unrevoked keys, oldest first. */
 export async function listActiveApiKeys(db: Db, userId: string): Promise<ApiKeySummary[]> {
   const rows = await db

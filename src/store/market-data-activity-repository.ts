@@ -97,8 +97,9 @@ const secondsTime = (seconds: number) => sql`(timestamptz 'epoch' + ${seconds}::
 function commonConditions(f: ActivityFilter, at: RawBuilder<unknown>): RawBuilder<unknown>[] {
   const conditions: RawBuilder<unknown>[] = [];
   if (f.marketId !== undefined) conditions.push(sql`m.id = ${f.marketId}::uuid`);
-  if (f.marketName !== undefined) conditions.push(sql`m.name ILIKE ${containing(f.marketName)}`);
-  if (f.term !== undefined) {
+  // An empty filter is no filter (an empty pattern would match every market anyway).
+  if (f.marketName) conditions.push(sql`m.name ILIKE ${containing(f.marketName)}`);
+  if (f.term) {
     const like = containing(f.term);
     conditions.push(sql`(m.name ILIKE ${like} OR m.slug ILIKE ${like} OR EXISTS (SELECT 1 FROM events te WHERE te.id = m.event_id AND te.name ILIKE ${like}))`);
   }

@@ -104,6 +104,11 @@ export interface AuthNoncesTable {
   used_at: Date | null;
 }
 
+export interface EndedSessionsTable {
+  session_id: string;
+  expires_at: Date;
+}
+
 export interface ApiKeysTable {
   /** The public API key (a UUID). */
   id: string;
@@ -292,6 +297,7 @@ export interface Database {
   trades: TradesTable;
   auth_nonces: AuthNoncesTable;
   api_keys: ApiKeysTable;
+  ended_sessions: EndedSessionsTable;
   ledger_balances: LedgerBalancesTable;
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;

@@ -6,3 +6,9 @@ export async function getOrCreateSetting(db: Db, key: string, candidate: () => s
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
 }
+
+/** The stored value of `key`, or undefined. */
+export async function getSetting(db: Db, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}

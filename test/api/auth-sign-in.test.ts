@@ -140,6 +140,38 @@ describe('sign-in with Ethereum', () => {
     expectRefused(await login(server, message, await wallet.signMessage({ message })), /chain/);
   });
 
+  it('refuses a message written for another website, or naming another origin, without spending the nonce', async () => {
+    const wallet = newWallet();
+    const nonce = (await get(server.api('/auth/nonce'))).body.nonce;
+    const host = new URL(server.url).host;
+    for (const fields of [
+      { domain: 'evil-phish.example' },
+      { domain: host.replace(/:\d+$/, ':1') },
+      { uri: 'https://evil-phish.example/' },
+      { uri: `ftp://${host}/` },
+    ]) {
+      const message = await signInMessage(server, wallet, { nonce, ...fields });
+      expectRefused(await login(server, message, await wallet.signMessage({ message })), /not for this exchange|not an origin of this exchange/);
+    }
+    const message = await signInMessage(server, wallet, { nonce, domain: host.toUpperCase() });
+    assert.equal((await login(server, message, await wallet.signMessage({ message }))).status, 200);
+  });
+
+  it('accepts the hosts of SIWE_DOMAINS besides the request Host', async () => {
+    const proxied = await startTestServer({ SIWE_DOMAINS: 'exchange.example.com, Other.Example:8443' });
+    try {
+      const wallet = newWallet();
+      for (const [domain, uri] of [['exchange.example.com', 'https://exchange.example.com'], ['other.example:8443', 'https://other.example:8443/app']]) {
+        const message = await signInMessage(proxied, wallet, { domain, uri });
+        assert.equal((await login(proxied, message, await wallet.signMessage({ message }))).status, 200, domain);
+      }
+      const foreign = await signInMessage(proxied, wallet, { domain: 'exchange.example.com', uri: 'https://evil-phish.example' });
+      expectRefused(await login(proxied, foreign, await wallet.signMessage({ message: foreign })), /not an origin/);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('answers a malformed body with 400', async () => {
     const wallet = newWallet();
     const message = await signInMessage(server, wallet);

@@ -26,7 +26,9 @@ describe('Socket.IO /user handshake verification', () => {
   let server: TestServer;
   let user: SignedInUser;
   let creds: ApiCredentials;
-  const authenticate = (auth: unknown) => server.ctx.identity.authenticator.authenticateSocket(auth);
+  let connections = 0;
+  /** The handshake of a new connection (its id, as Socket.IO assigns one per socket). */
+  const authenticate = (auth: unknown, connectionId = `connection-${++connections}`) => server.ctx.identity.authenticator.authenticateSocket(auth, connectionId);
 
   before(async () => {
     server = await startTestServer();
@@ -35,16 +37,28 @@ describe('Socket.IO /user handshake verification', () => {
   });
   after(async () => { await server.close(); });
 
-  it('accepts an API-key handshake, with the timestamp as a number or a string, and again on reconnect', async () => {
+  it('accepts an API-key handshake, with the timestamp as a number or a string', async () => {
     const { serverTime } = await exchangeInfo(server);
-    const auth = handshake(creds, serverTime);
-    const caller = await authenticate(auth);
+    const caller = await authenticate(handshake(creds, serverTime));
     assert.equal(caller.userId, user.user.userId);
     assert.equal(caller.address, user.user.address);
     assert.equal(caller.proxyWallet, user.user.proxyWallet);
     assert.equal(caller.via, 'apiKey');
-    assert.equal((await authenticate(auth)).userId, user.user.userId);
-    assert.equal((await authenticate(handshake(creds, String(serverTime)))).userId, user.user.userId);
+    assert.equal((await authenticate(handshake(creds, String(serverTime - 1)))).userId, user.user.userId);
+  });
+
+  it('refuses a handshake signature seen before, unless the client resumes the connection it opened last', async () => {
+    const { serverTime } = await exchangeInfo(server);
+    const auth = handshake(creds, serverTime - 2);
+    assert.equal((await authenticate(auth, 'first')).via, 'apiKey');
+    await assertRefused(authenticate(auth, 'copy'), /already used/);
+    await assertRefused(authenticate({ ...auth, sessionId: 'guessed' }, 'copy'), /already used/);
+    // The client that opened "first" reconnects naming it; then only the newest id resumes.
+    assert.equal((await authenticate({ ...auth, sessionId: 'first' }, 'second')).via, 'apiKey');
+    await assertRefused(authenticate({ ...auth, sessionId: 'first' }, 'copy'), /already used/);
+    assert.equal((await authenticate({ ...auth, sessionId: 'second' }, 'third')).via, 'apiKey');
+    await assertRefused(authenticate({ ...auth, sessionId: '' }, 'copy'), /sessionId/);
+    await assertRefused(authenticate({ ...auth, sessionId: 42 }, 'copy'), /sessionId/);
   });
 
   it('accepts a session token', async () => {

@@ -179,6 +179,7 @@ describe('market data: market activity', () => {
     const m2Rows = (await global(`?limit=100&total=true&name=${encodeURIComponent(m2.name.slice(-8).toUpperCase())}`)).body;
     assert.ok(m2Rows.total === 3 && m2Rows.data.every((r: any) => r.id === m2.id), JSON.stringify(m2Rows));
     assert.equal((await global('?name=%25&total=true')).body.total, 0, 'LIKE wildcards match literally');
+    assert.deepEqual((await global('?total=true&limit=100&name=')).body, counted, 'an empty name is no filter');
     assert.deepEqual(await walk('/markets/activity', '', 4), counted.data);
     assert.deepEqual(await walk('/markets/activity', '&type=BUY', 4), buys);
   });

@@ -232,6 +232,20 @@ describe('market data: trades, trade activity, holders', () => {
     assert.deepEqual((await get(server.api(`/events/${single.event.id}/positions?users=${bob.userId}`))).body, []);
   });
 
+  it('GET /events/{id}/positions: an anonymous user is shown only to itself and the operator', async () => {
+    const path = `/events/${multi.event.id}/positions?users=${alice.userId},${bob.userId}`;
+    assert.equal((await bob.call('PATCH', '/account', { anonymous: true })).status, 200);
+    try {
+      const shown = async (headers?: Record<string, string>) => (await get(server.api(path), headers)).body.map((u: any) => u.userId);
+      assert.deepEqual(await shown(), [alice.userId]);
+      assert.deepEqual((await alice.call('GET', `/events/${multi.event.id}/positions?users=${alice.userId},${bob.userId}`)).body.map((u: any) => u.userId), [alice.userId]);
+      assert.deepEqual((await bob.call('GET', `/events/${multi.event.id}/positions?users=${alice.userId},${bob.userId}`)).body.map((u: any) => u.userId), [alice.userId, bob.userId]);
+      assert.deepEqual(await shown(server.adminHeaders), [alice.userId, bob.userId]);
+    } finally {
+      assert.equal((await bob.call('PATCH', '/account', { anonymous: false })).status, 200);
+    }
+  });
+
   it('GET /events/{id}/positions: users rules, 400 and 404', async () => {
     const path = `/events/${multi.event.id}/positions`;
     const many = Array.from({ length: 51 }, () => randomUUID()).join(',');

@@ -40,13 +40,13 @@ export async function exchangeInfo(server: ApiServer): Promise<{ chainId: number
 }
 
 /** An EIP-4361 message for the server, with a fresh nonce unless one is given. */
-export async function signInMessage(server: ApiServer, account: PrivateKeyAccount, fields: { nonce?: string; chainId?: number; issuedAt?: Date; expirationTime?: Date; notBefore?: Date } = {}): Promise<string> {
+export async function signInMessage(server: ApiServer, account: PrivateKeyAccount, fields: { nonce?: string; chainId?: number; issuedAt?: Date; expirationTime?: Date; notBefore?: Date; domain?: string; uri?: string } = {}): Promise<string> {
   const info = await exchangeInfo(server);
   const nonce = fields.nonce ?? ((await (await fetch(server.api('/auth/nonce'))).json()) as { nonce: string }).nonce;
   const url = new URL(server.url);
   return createSiweMessage({
-    domain: url.host,
-    uri: server.url,
+    domain: fields.domain ?? url.host,
+    uri: fields.uri ?? server.url,
     address: account.address,
     chainId: fields.chainId ?? info.chainId,
     nonce,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
@@ -7,6 +7,8 @@ import { AppError } from '../../src/api/errors.ts';
 import { DomainEvents } from '../../src/events/domain-events.ts';
 import { attachRealtime, type Realtime } from '../../src/realtime/attach.ts';
 import { BookRelay } from '../../src/realtime/book-relay.ts';
+import { exchangeInfo, type ApiCredentials } from '../helpers/auth-client.ts';
+import type { ApiServer } from '../helpers/server.ts';
 import { connectRedisFanout } from '../../src/realtime/redis-fanout.ts';
 import type { ClientToServerEvents, LevelChange, ServerToClientEvents } from '../../src/realtime/messages.ts';
 import type { BookLevel, BookSnapshot, BookSnapshotSource, RealtimeLogger, UserHandshakeVerifier } from '../../src/realtime/types.ts';
@@ -123,6 +125,9 @@ export async function startRealtimeNode(options: RealtimeNodeOptions = {}): Prom
       fanout,
       tradeActivityMinUsd: options.tradeActivityMinUsd ?? 0,
       logger,
+      clock: { nowMs: () => Date.now() },
+      socketsPerAddress: 0,
+      trustProxy: false,
     });
   } catch (error) {
     await closeRedis();
@@ -214,6 +219,18 @@ export async function refusedConnection(url: string, namespace: string, auth?: R
   } finally {
     socket.disconnect();
   }
+}
+
+/** The `/user` API-key handshake (EXTENSIONS.md section 6), signed at the server's time. */
+export async function apiKeyHandshake(server: ApiServer, creds: ApiCredentials): Promise<Record<string, unknown>> {
+  const timestamp = (await exchangeInfo(server)).serverTime;
+  const signature = createHmac('sha256', creds.secret).update(`${timestamp}GET/user`).digest('hex');
+  return { apiKey: creds.apiKey, passphrase: creds.passphrase, timestamp, signature };
+}
+
+/** Resolves with the reason once the socket is disconnected (by the server: `io server disconnect`). */
+export function disconnection(inbox: Inbox): Promise<string> {
+  return new Promise((resolve) => inbox.socket.once('disconnect', (reason) => resolve(reason)));
 }
 
 /** Decimal token ids for tests (any digits; the books decide which are known). */

@@ -23,9 +23,9 @@ describe('/user namespace', { timeout: 20_000 }, () => {
     node = await startRealtimeNode({
       handshake: {
         // The test verifier, plus a token that makes it fail the way a lost database would.
-        async verify(auth) {
+        async verify(auth, connectionId) {
           if ((auth as { token?: unknown }).token === 'crash') throw new Error('database connection lost at 10.0.0.7');
-          return testVerifier.verify(auth);
+          return testVerifier.verify(auth, connectionId);
         },
       },
     });

@@ -19,7 +19,36 @@ describe('configuration', () => {
     assert.equal(config.logLevel, 'info');
     assert.equal(config.failoverTimeoutMs, 5_000);
     assert.equal(config.advertiseUrl, undefined);
+    assert.deepEqual(config.siweDomains, []);
+    assert.equal(config.apiKeyEncryptionKeyPrevious, undefined);
+    assert.deepEqual(config.rateLimitOrders, [{ limit: 3500, windowMs: 10_000 }, { limit: 36_000, windowMs: 600_000 }]);
+    assert.deepEqual(config.rateLimitRequests, [{ limit: 5000, windowMs: 10_000 }]);
+    assert.deepEqual(config.rateLimitPublic, []);
+    assert.equal(config.trustProxy, false);
+    assert.equal(config.socketsPerAddress, 1000);
+    assert.equal(config.apiKeysPerUser, 50);
     assert.ok(Object.isFrozen(config));
+  });
+
+  it('parses the security variables: rate windows or off, sign-in hosts, proxy trust, bounds', () => {
+    const config = parseConfig({
+      RATE_LIMIT_ORDERS: 'OFF',
+      RATE_LIMIT_REQUESTS: '10/2s, 20/1h',
+      RATE_LIMIT_PUBLIC: '1000/10s',
+      SIWE_DOMAINS: 'Exchange.Example.com, other.example:8443',
+      TRUST_PROXY: 'true',
+      SOCKETS_PER_ADDRESS: '0',
+      API_KEYS_PER_USER: '5',
+      API_KEY_ENCRYPTION_KEY_PREVIOUS: 'AB'.repeat(32),
+    });
+    assert.deepEqual(config.rateLimitOrders, []);
+    assert.deepEqual(config.rateLimitRequests, [{ limit: 10, windowMs: 2_000 }, { limit: 20, windowMs: 3_600_000 }]);
+    assert.deepEqual(config.rateLimitPublic, [{ limit: 1000, windowMs: 10_000 }]);
+    assert.deepEqual(config.siweDomains, ['exchange.example.com', 'other.example:8443']);
+    assert.equal(config.trustProxy, true);
+    assert.equal(config.socketsPerAddress, 0);
+    assert.equal(config.apiKeysPerUser, 5);
+    assert.equal(config.apiKeyEncryptionKeyPrevious, 'ab'.repeat(32));
   });
 
   it('rejects bad values with a message naming the variable', () => {
@@ -36,6 +65,14 @@ describe('configuration', () => {
       TRADE_ACTIVITY_MIN_USD: '-1',
       FAILOVER_TIMEOUT_MS: '100',
       ADVERTISE_URL: 'ftp://node-a',
+      RATE_LIMIT_ORDERS: '3500',
+      RATE_LIMIT_REQUESTS: '10/500ms',
+      RATE_LIMIT_PUBLIC: '0/10s',
+      SIWE_DOMAINS: 'https://exchange.example.com',
+      TRUST_PROXY: 'sometimes',
+      SOCKETS_PER_ADDRESS: '-1',
+      API_KEYS_PER_USER: '0',
+      API_KEY_ENCRYPTION_KEY_PREVIOUS: 'short',
     };
     for (const [name, value] of Object.entries(cases)) {
       assert.throws(() => parseConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && e.message.includes(name), name);

@@ -15,9 +15,9 @@ export function registerApiKeyRoutes(api: TypedApp, ctx: AppContext): void {
     config: { auth: 'jwt' },
     schema: {
       tags: ['auth'],
-      summary: 'Create an API key; the secret and passphrase are shown only in this response',
+      summary: 'Create an API key; the secret and passphrase are shown only in this response (at most API_KEYS_PER_USER unrevoked keys, else 400)',
       security: [{ bearer: [] }],
-      response: { 201: Type.Object({ apiKey: Uuid, secret: Type.String(), passphrase: Type.String() }), ...errorResponses(401) },
+      response: { 201: Type.Object({ apiKey: Uuid, secret: Type.String(), passphrase: Type.String() }), ...errorResponses(400, 401) },
     },
   }, async (request, reply) => {
     const credentials = await apiKeys.create(requireCaller(request).userId);

@@ -1,11 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from '../errors.ts';
+import { AppError, unauthorized } from '../errors.ts';
+import type { RequestLimits } from '../limits/request-limits.ts';
 import type { Caller, UserAuthenticator } from './types.ts';
 
 export interface AuthOptions {
   adminToken: string | undefined;
   users: UserAuthenticator;
+  /** The rate limits, counted once the caller is known (src/api/limits). */
+  limits?: RequestLimits;
 }
 
 /**
@@ -17,46 +20,58 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   app.decorateRequest('isAdmin', false);
   app.decorateRequest('rawBody', undefined);
 
+  // Fastify's own parser (secure-json-parse) refuses `__proto__` and `constructor.prototype` keys,
+  // which could otherwise reach Object.assign or spreads as prototype pollution.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     request.rawBody = text;
     if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const error = Object.assign(new Error('body is not valid JSON'), { statusCode: 400 });
-      done(error, undefined);
-    }
+    parseJson(request, text, (error, value) => {
+      if (error) done(Object.assign(new Error('body is not valid JSON, or holds a __proto__ or constructor.prototype key'), { statusCode: 400 }), undefined);
+      else done(null, value);
+    });
   });
 
-  app.addHook('preValidation', async (request) => {
-    const mode = request.routeOptions.config.auth ?? 'public';
-    const bearer = bearerToken(request);
-    const isAdmin = bearer !== undefined && isAdminToken(bearer, options.adminToken);
-    request.isAdmin = isAdmin;
-    switch (mode) {
-      case 'public':
-        return;
-      case 'admin':
-        if (!isAdmin) throw unauthorized('a valid admin token is required');
-        return;
-      case 'apiKey':
-        request.caller = await options.users.fromHmac(request);
-        return;
-      case 'jwt':
-        if (bearer === undefined) throw unauthorized('a sign-in token (Authorization: Bearer) is required');
-        request.caller = await options.users.fromJwt(bearer);
-        return;
-      case 'jwtOrApiKey':
-        request.caller = await userFromEither(request, bearer, options.users);
-        return;
-      case 'optionalUser':
-        if ((bearer !== undefined && !isAdmin) || options.users.hasHmacHeaders(request)) {
-          request.caller = await userFromEither(request, isAdmin ? undefined : bearer, options.users);
-        }
-        return;
+  app.addHook('preValidation', async (request, reply) => {
+    try {
+      await authenticate(request, options);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 401) await options.limits?.afterAuthFailure(request, reply);
+      throw error;
     }
+    await options.limits?.afterAuth(request, reply);
   });
+}
+
+/** Enforces the route's declared auth mode, setting `request.caller` and `request.isAdmin`. */
+async function authenticate(request: FastifyRequest, options: AuthOptions): Promise<void> {
+  const mode = request.routeOptions.config.auth ?? 'public';
+  const bearer = bearerToken(request);
+  const isAdmin = bearer !== undefined && isAdminToken(bearer, options.adminToken);
+  request.isAdmin = isAdmin;
+  switch (mode) {
+    case 'public':
+      return;
+    case 'admin':
+      if (!isAdmin) throw unauthorized('a valid admin token is required');
+      return;
+    case 'apiKey':
+      request.caller = await options.users.fromHmac(request);
+      return;
+    case 'jwt':
+      if (bearer === undefined) throw unauthorized('a sign-in token (Authorization: Bearer) is required');
+      request.caller = await options.users.fromJwt(bearer);
+      return;
+    case 'jwtOrApiKey':
+      request.caller = await userFromEither(request, bearer, options.users);
+      return;
+    case 'optionalUser':
+      if ((bearer !== undefined && !isAdmin) || options.users.hasHmacHeaders(request)) {
+        request.caller = await userFromEither(request, isAdmin ? undefined : bearer, options.users);
+      }
+      return;
+  }
 }
 
 async function userFromEither(request: FastifyRequest, bearer: string | undefined, users: UserAuthenticator): Promise<Caller> {

@@ -4,6 +4,7 @@ import { AccountSchema, toAccount } from '../account/schemas.ts';
 import type { AppContext } from '../context.ts';
 import { DateTime, errorResponses } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
+import { requireCaller } from './caller.ts';
 
 const LoginBody = Type.Object({
   message: Type.String({ minLength: 1, maxLength: 4096, description: 'EIP-4361 message text containing a nonce from GET /auth/nonce' }),
@@ -27,12 +28,26 @@ export function registerSignInRoutes(api: TypedApp, ctx: AppContext): void {
     config: { auth: 'public' },
     schema: {
       tags: ['auth'],
-      summary: 'Sign in with an EIP-4361 message; the first sign-in creates the account',
+      summary: 'Sign in with an EIP-4361 message for this host (or SIWE_DOMAINS); the first sign-in creates the account',
       body: LoginBody,
       response: { 200: Type.Object({ token: Type.String(), expiresAt: DateTime, user: AccountSchema }), ...errorResponses(400, 401) },
     },
   }, async (request) => {
-    const session = await signIn.login(request.body.message, request.body.signature as Hex);
+    const session = await signIn.login(request.body.message, request.body.signature as Hex, request.host);
     return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toAccount(session.user) };
+  });
+
+  api.post('/auth/logout', {
+    config: { auth: 'jwt' },
+    schema: {
+      tags: ['auth'],
+      summary: 'End this session: its token is refused afterwards on every node, and its /user sockets are disconnected',
+      security: [{ bearer: [] }],
+      response: { 204: Type.Null({ description: 'signed out' }), ...errorResponses(401) },
+    },
+  }, async (request, reply) => {
+    const { sessionId, expiresAtMs } = requireCaller(request);
+    await ctx.identity.endedSessions.end(sessionId!, expiresAtMs!);
+    return reply.code(204).send(null);
   });
 }

@@ -19,6 +19,9 @@ export interface Caller {
   readonly via: 'jwt' | 'apiKey';
   /** The API key that signed the request, when `via` is apiKey. */
   readonly apiKey?: string;
+  /** The session (JWT `jti`) and when it expires (server clock, ms), when `via` is jwt. */
+  readonly sessionId?: string;
+  readonly expiresAtMs?: number;
 }
 
 /** Verifies user credentials; implemented by the identity module. Both throw 401 AppErrors. */
@@ -32,6 +35,8 @@ export interface UserAuthenticator {
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
+    /** An order command: counted against RATE_LIMIT_ORDERS of its API key (src/api/limits). */
+    orderCommand?: boolean;
   }
   interface FastifyRequest {
     caller: Caller | null;

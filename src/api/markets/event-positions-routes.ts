@@ -31,5 +31,5 @@ export function registerEventPositionRoutes(api: TypedApp, ctx: AppContext): voi
       querystring: Type.Object({ users: Type.String({ minLength: 1, maxLength: 50 * 37, description: '1 to 50 comma-separated user UUIDs' }) }),
       response: { 200: Type.Array(Type.Object({ userId: Uuid, positions: Type.Array(EventUserPositionSchema) })), ...errorResponses(400, 404) },
     },
-  }, async (request) => ctx.marketData.eventPositions.forUsers(request.params.idOrSlug, request.query.users, request.isAdmin));
+  }, async (request) => ctx.marketData.eventPositions.forUsers(request.params.idOrSlug, request.query.users, { admin: request.isAdmin, userId: request.caller?.userId }));
 }

@@ -10,6 +10,11 @@ import type { TypedApp } from '../typed-app.ts';
 import { BatchCancelOrderResultSchema, BatchOrderResultSchema, CancelAllOrdersResponseSchema, CreateOrderSchema, OrderSchema } from './schemas.ts';
 
 const security = [{ apiKey: [] }];
+/**
+ * Every route here is an order command: HMAC only, counted against RATE_LIMIT_ORDERS, and run on
+ * the engine's node (a node without it passes the request on, src/cluster).
+ */
+const command = { auth: 'apiKey' as const, orderCommand: true, engineCommand: true };
 const BATCH_MAX = 50;
 /** Batch items are checked one by one so that one malformed item fails alone (SPEC.md section 7). */
 const createOrderItem = Compile(CreateOrderSchema);
@@ -19,7 +24,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
   const { orderEntry, orderCancels } = ctx.trading;
 
   api.post('/orders', {
-    config: { auth: 'apiKey', engineCommand: true },
+    config: command,
     schema: { tags: ['orders'], summary: 'Place an order', security, body: CreateOrderSchema, response: { 200: OrderSchema, ...errorResponses(400, 401, 409, 503) } },
   }, async (request) => {
     const outcome = await orderEntry.submit(requireCaller(request), request.body);
@@ -28,7 +33,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
   });
 
   api.post('/orders/batch', {
-    config: { auth: 'apiKey', engineCommand: true },
+    config: command,
     schema: {
       tags: ['orders'],
       summary: 'Place up to 50 orders; each succeeds or fails on its own, results in request order',
@@ -47,7 +52,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
   });
 
   api.post('/orders/:id/cancel', {
-    config: { auth: 'apiKey', engineCommand: true },
+    config: command,
     schema: { tags: ['orders'], summary: 'Cancel one open order', security, params: Type.Object({ id: Uuid }), response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request) => {
     const row = await orderCancels.cancelOne(requireCaller(request).userId, request.params.id);
@@ -55,7 +60,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
   });
 
   api.post('/orders/batch-cancel', {
-    config: { auth: 'apiKey', engineCommand: true },
+    config: command,
     schema: {
       tags: ['orders'],
       summary: 'Cancel up to 50 orders; results in request order',
@@ -66,7 +71,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
   }, async (request) => ({ results: await orderCancels.cancelMany(requireCaller(request).userId, request.body.orderIds) }));
 
   api.post('/orders/cancel', {
-    config: { auth: 'apiKey', engineCommand: true },
+    config: command,
     schema: { tags: ['orders'], summary: "Cancel the caller's open orders in one market", security, body: Type.Object({ market: Uuid }), response: { 200: Type.Array(OrderSchema), ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => {
     const caller = requireCaller(request);
@@ -77,7 +82,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
   });
 
   api.post('/orders/cancel-event', {
-    config: { auth: 'apiKey', engineCommand: true },
+    config: command,
     schema: { tags: ['orders'], summary: "Cancel the caller's open orders in every market of an event", security, body: Type.Object({ eventId: Uuid }), response: { 200: CancelAllOrdersResponseSchema, ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => {
     const marketIds = await ctx.trading.eventMarketIds(request.body.eventId);
@@ -86,7 +91,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
   });
 
   api.post('/orders/cancel-all', {
-    config: { auth: 'apiKey', engineCommand: true },
+    config: command,
     schema: { tags: ['orders'], summary: "Cancel every open order of the caller", security, response: { 200: CancelAllOrdersResponseSchema, ...errorResponses(401, 503) } },
   }, async (request) => {
     const caller = requireCaller(request);

@@ -22,7 +22,7 @@ export const CreateOrderSchema = Type.Object({
   signer: Type.Optional(Address),
   nonce: Type.Optional(Type.Integer({ minimum: 0 })),
   signatureType: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)])),
-});
+}, { additionalProperties: false });
 export type CreateOrderBody = Static<typeof CreateOrderSchema>;
 
 export const OrderStatusSchema = Type.Union(['PENDING', 'EXECUTING', 'EXECUTED', 'CANCELLED', 'REJECTED'].map((s) => Type.Literal(s)));

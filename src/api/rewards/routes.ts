@@ -33,7 +33,7 @@ export const LeaderboardQuery = Type.Object({
 /** SPEC.md section 4.7: the caller's rewards, the public pools and leaderboard, and claims. */
 export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
   const reads = ctx.rewards.reads;
-  const limiter = new ClaimRateLimiter(ctx.clock);
+  const limiter = new ClaimRateLimiter(ctx.counters, ctx.clock);
 
   api.get('/rewards/me/summary', {
     ...user,
@@ -88,7 +88,7 @@ export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
     schema: { tags: ['rewards'], summary: 'Claim every claimable reward row (asynchronous payout)', security: userSecurity, response: { 200: ClaimResponse, ...errorResponses(401, 429) } },
   }, async (request) => {
     const caller = requireCaller(request);
-    limiter.check(caller.userId);
+    await limiter.check(caller.userId);
     return ctx.rewards.claims.claim({ userId: caller.userId, proxyWallet: caller.proxyWallet });
   });
 }

@@ -1,0 +1,18 @@
+import type { Db } from './database.ts';
+
+/** Records an ended session (idempotent), first dropping rows whose tokens have expired anyway. */
+export async function insertEndedSession(db: Db, sessionId: string, expiresAt: Date, now: Date): Promise<void> {
+  await db.deleteFrom('ended_sessions').where('expires_at', '<=', now).execute();
+  await db.insertInto('ended_sessions').values({ session_id: sessionId, expires_at: expiresAt }).onConflict((oc) => oc.column('session_id').doNothing()).execute();
+}
+
+export async function isSessionEnded(db: Db, sessionId: string): Promise<boolean> {
+  const row = await db.selectFrom('ended_sessions').select('session_id').where('session_id', '=', sessionId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The ended sessions whose tokens have not expired yet: what a starting node must refuse. */
+export async function listEndedSessions(db: Db, now: Date): Promise<{ sessionId: string; expiresAt: Date }[]> {
+  const rows = await db.selectFrom('ended_sessions').select(['session_id', 'expires_at']).where('expires_at', '>', now).execute();
+  return rows.map((r) => ({ sessionId: r.session_id, expiresAt: r.expires_at }));
+}

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { bearer, exchangeInfo, hmacHeaders } from '../helpers/auth-client.ts';
+import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
+import { expectError, get, post, request } from '../helpers/http.ts';
+import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import { newTrader, type Trader } from '../helpers/trader.ts';
+import { apiKeyHandshake, connectInbox, disconnection, redisReachable, refusedConnection, type Inbox } from './helpers.ts';
+
+const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
+const skip = !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL} (set DATABASE_URL)` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
+
+describe('the replay guard, rate limits and revocations hold across two nodes (PostgreSQL + Redis)', { skip, timeout: 180_000 }, () => {
+  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let nodeA: ProcessServer;
+  let nodeB: ProcessServer;
+  const inboxes: Inbox[] = [];
+
+  before(async () => {
+    database = await createScratchDatabase(POSTGRES_URL);
+    // A day-long window: both nodes count in the same one whatever their boot times.
+    const env = { DATABASE_URL: database.url, REDIS_URL, RATE_LIMIT_REQUESTS: '6/24h' };
+    nodeA = await startProcessServer(env);
+    nodeB = await startProcessServer(env);
+  });
+  after(async () => {
+    inboxes.forEach((inbox) => inbox.close());
+    await nodeB?.stop();
+    await nodeA?.stop();
+    await database?.drop();
+  });
+
+  const open = async (node: ProcessServer, auth: Record<string, unknown>) => {
+    const inbox = await connectInbox(node.url, '/user', auth);
+    inboxes.push(inbox);
+    return inbox;
+  };
+
+  it('refuses on node B a signed request already accepted by node A', async () => {
+    const trader = await newTrader(nodeA);
+    const { serverTime } = await exchangeInfo(nodeA);
+    const headers = hmacHeaders(trader.creds, 'GET', '/api/v1/account', '', { timestampMs: serverTime });
+    assert.equal((await get(nodeA.api('/account'), headers)).status, 200);
+    const replayed = await get(nodeB.api('/account'), headers);
+    expectError(replayed, 401, 'UNAUTHORIZED');
+    assert.match(replayed.body.message, /already used/);
+  });
+
+  it('counts one API key together on both nodes', async () => {
+    const trader = await newTrader(nodeA);
+    for (const [i, node] of [nodeA, nodeB, nodeA, nodeB, nodeA, nodeB].entries()) {
+      const { serverTime } = await exchangeInfo(node);
+      const response = await get(node.api('/account'), hmacHeaders(trader.creds, 'GET', '/api/v1/account', '', { timestampMs: serverTime - i }));
+      assert.equal(response.status, 200);
+    }
+    const { serverTime } = await exchangeInfo(nodeB);
+    const limited = await get(nodeB.api('/account'), hmacHeaders(trader.creds, 'GET', '/api/v1/account', '', { timestampMs: serverTime - 99 }));
+    expectError(limited, 429, 'RATE_LIMITED');
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+  });
+
+  it('refuses on node B a /user handshake that opened a socket on node A', async () => {
+    const trader = await newTrader(nodeA);
+    const auth = await apiKeyHandshake(nodeA, trader.creds);
+    await open(nodeA, auth);
+    assert.match((await refusedConnection(nodeB.url, '/user', auth)).message, /already used/);
+  });
+
+  it('disconnects on node B the sockets of an API key revoked or a session ended on node A', async () => {
+    const trader: Trader = await newTrader(nodeA);
+    const keySocket = await open(nodeB, await apiKeyHandshake(nodeB, trader.creds));
+    const sessionSocket = await open(nodeB, { token: trader.session.token });
+    const keyGone = disconnection(keySocket);
+    const sessionGone = disconnection(sessionSocket);
+    assert.equal((await request('DELETE', nodeA.api(`/auth/api-keys/${trader.creds.apiKey}`), { headers: bearer(trader.session.token) })).status, 204);
+    assert.equal(await keyGone, 'io server disconnect');
+    assert.equal((await post(nodeA.api('/auth/logout'), undefined, bearer(trader.session.token))).status, 204);
+    assert.equal(await sessionGone, 'io server disconnect');
+    expectError(await get(nodeB.api('/account'), bearer(trader.session.token)), 401, 'UNAUTHORIZED');
+  });
+});
