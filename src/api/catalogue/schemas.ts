@@ -40,6 +40,16 @@ export const ResolutionSchema = Type.Object({
 
 const nullableText = Nullable(Type.String());
 
+/** EXTENSIONS.md section 13: a market's price target; outcome 1 wins when the price at resolveAt is at or above targetPrice. */
+export const PriceTargetConfigSchema = Type.Object({
+  targetType: oneOf(['CLOSE_PRICE', 'FIXED'] as const),
+  pair: Type.String({ description: 'BASE/QUOTE, e.g. BTC/USD' }),
+  source: oneOf(['oracle', 'manual'] as const),
+  targetPrice: Nullable(Type.String({ description: 'decimal; null while a CLOSE_PRICE target is unknown' })),
+  targetAt: DateTime,
+  resolveAt: DateTime,
+});
+
 export const MarketSchema = Type.Object({
   id: Uuid,
   name: Type.String(),
@@ -83,6 +93,7 @@ export const MarketSchema = Type.Object({
   proposedAt: Nullable(DateTime),
   proposedPrice: nullableText,
   displayTimezone: nullableText,
+  priceTargetConfig: Nullable(PriceTargetConfigSchema),
   tradeVolumeUsd: Type.Optional(Type.String()),
   tradeVolumeUsd24h: Type.Optional(Type.String()),
   resolution: Type.Optional(ResolutionSchema),
@@ -116,6 +127,7 @@ export const EventSchema = Type.Object({
   marketId: Type.String(),
   ancillaryData: Type.String(),
   metadata: Type.Optional(JsonObject),
+  templateId: Type.Optional(Uuid),
   categories: Type.Array(CategorySchema),
   tags: Type.Array(TagSchema),
   markets: Type.Array(MarketSchema),

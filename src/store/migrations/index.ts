@@ -12,6 +12,7 @@ import * as m0011 from './0011_positions.ts';
 import * as m0012 from './0012_user_activity_indexes.ts';
 import * as m0013 from './0013_rewards.ts';
 import * as m0014 from './0014_trade_indexes.ts';
+import * as m0015 from './0015_price_markets.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0012_user_activity_indexes': m0012,
   '0013_rewards': m0013,
   '0014_trade_indexes': m0014,
+  '0015_price_markets': m0015,
 };
