@@ -34,6 +34,10 @@ export interface Config {
   readonly logLevel: string;
   /** Worker threads that verify order signatures; 0 verifies on the main thread. Default: CPUs. */
   readonly signatureWorkers: number;
+  /** Reference prices of price-target markets (EXTENSIONS.md section 13): who gives them, and where. */
+  readonly priceFeed: 'manual' | 'pyth' | 'binance';
+  /** Base URL of the pyth (Hermes) or binance API; required by those two, unused by manual. */
+  readonly priceFeedUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -90,8 +94,17 @@ export function parseConfig(source: Source): Config {
     rewardsMinPayoutUsdc: decimal(read, 'REWARDS_MIN_PAYOUT_USDC', 1),
     logLevel: oneOf(read, 'LOG_LEVEL', 'info', LOG_LEVELS),
     signatureWorkers: integer(read, 'SIGNATURE_WORKERS', availableParallelism(), 0, 64),
+    ...priceFeed(read),
   };
   return Object.freeze(config);
+}
+
+/** PRICE_FEED and PRICE_FEED_URL: a pull feed (pyth, binance) needs the URL of its API. */
+function priceFeed(read: (n: string) => string | undefined): Pick<Config, 'priceFeed' | 'priceFeedUrl'> {
+  const feed = oneOf(read, 'PRICE_FEED', 'manual', ['manual', 'pyth', 'binance'] as const);
+  const url = optionalUrl(read, 'PRICE_FEED_URL', ['http:', 'https:']);
+  if (feed !== 'manual' && url === undefined) throw new ConfigError(`PRICE_FEED=${feed} needs PRICE_FEED_URL, the base URL of its API`);
+  return { priceFeed: feed, priceFeedUrl: url };
 }
 
 function integer(read: (n: string) => string | undefined, name: string, fallback: number, min: number, max: number): number {

@@ -13,6 +13,7 @@ import { createTrading, type Trading } from './orders/index.ts';
 import { createMarketData } from './market-data/index.ts';
 import { createOracle, type Oracle } from './oracle/index.ts';
 import { createPortfolio, type Portfolio } from './portfolio/index.ts';
+import { createFeed, createPrices, type Prices } from './prices/index.ts';
 import { attachRealtime, BookRelay, connectRedisFanout, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
 import { engineBookReads, relayBookReads } from './book-reads.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
@@ -45,6 +46,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let marketChanges: MarketChangeRelay | undefined;
   let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
+  let prices: Prices | undefined;
   try {
     await migrateToLatest(store.db);
     engineLock = await tryEngineLock(config.databaseUrl);
@@ -93,12 +95,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const announcer = engineLock.held ? undefined : marketChanges;
     const onMarketsChanged = announcer ? (ids: string[]) => announcer.announce(ids) : refreshMarkets;
     const rewardReads = rewards.reads;
-    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids) });
+    // Price-target markets resolve by an operator proposal through the oracle (built just below).
+    const proposeFromPrice = (marketId: string, outcome: 'YES' | 'NO') => oracle!.service.propose({ kind: 'operator' }, marketId, outcome);
+    prices = createPrices({ db: store.db, clock, logger, feed: createFeed(config, clock), propose: proposeFromPrice });
+    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids), priceTargets: prices.targets });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = relayedBooks ? relayBookReads(relayedBooks) : engineBookReads(engine);
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, ready: false };
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     if (engineLock.held) {
       await trading.start();
@@ -106,6 +111,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await marketChanges?.serve(refreshMarkets);
       await relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });
       await rewards.start();
+      prices.start();
     } else {
       logger.warn('another node runs the matching engine on this database: this node serves reads and real-time fan-out, and answers order commands with 503');
     }
@@ -130,6 +136,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const redis = { fanout, relay, marketChanges };
     const runningRewards = rewards;
     const runningPortfolio = portfolio;
+    const runningPrices = prices;
     return {
       app,
       ctx,
@@ -142,6 +149,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await redis.relay?.close();
         await redis.marketChanges?.close();
         await redis.fanout?.close();
+        await runningPrices.stop();
         await runningOracle.stop();
         await runningRewards.stop();
         await running.stop();
@@ -154,6 +162,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await relay?.close();
     await marketChanges?.close();
     await fanout?.close();
+    await prices?.stop();
     await oracle?.stop();
     await rewards?.stop();
     await trading?.stop();

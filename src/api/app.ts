@@ -38,6 +38,8 @@ import { registerOracleRoutes } from './oracle/routes.ts';
 import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
 import { registerRewardAdminRoutes } from './admin/reward-routes.ts';
 import { registerRewardRoutes } from './rewards/routes.ts';
+import { registerReferencePriceRoutes } from './prices/reference-routes.ts';
+import { registerPriceAdminRoutes } from './admin/price-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -69,6 +71,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   registerNulGuard(app);
   registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users });
   const registry = registerHttpMetrics(app);
+  for (const metric of ctx.prices.metrics) registry.registerMetric(metric);
 
   await app.register(swagger, {
     openapi: {
@@ -115,6 +118,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerProfileRoutes(api, ctx);
     registerOracleRoutes(api, ctx);
     registerOracleAdminRoutes(api, ctx);
+    registerReferencePriceRoutes(api, ctx);
+    registerPriceAdminRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }
