@@ -14,6 +14,7 @@ import { createMarketData } from './market-data/index.ts';
 import { createOracle, type Oracle } from './oracle/index.ts';
 import { createPortfolio, type Portfolio } from './portfolio/index.ts';
 import { createFeed, createPrices, type Prices } from './prices/index.ts';
+import { createTemplates, type Templates } from './templates/index.ts';
 import { attachRealtime, BookRelay, connectRedisFanout, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
 import { engineBookReads, relayBookReads } from './book-reads.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
@@ -47,6 +48,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
   let prices: Prices | undefined;
+  let templates: Templates | undefined;
   try {
     await migrateToLatest(store.db);
     engineLock = await tryEngineLock(config.databaseUrl);
@@ -99,11 +101,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const proposeFromPrice = (marketId: string, outcome: 'YES' | 'NO') => oracle!.service.propose({ kind: 'operator' }, marketId, outcome);
     prices = createPrices({ db: store.db, clock, logger, feed: createFeed(config, clock), propose: proposeFromPrice });
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids), priceTargets: prices.targets });
+    const liveRewards = rewards;
+    templates = createTemplates({ db: store.db, clock, logger, catalogue: catalogue.admin, putRewards: (marketId, input) => liveRewards.putConfig(marketId, input) });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = relayedBooks ? relayBookReads(relayedBooks) : engineBookReads(engine);
-    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, events, ready: false };
+    const ctx: AppContext = { config, clock, store, logger, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens });
     if (engineLock.held) {
       await trading.start();
@@ -112,6 +116,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       await relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });
       await rewards.start();
       prices.start();
+      templates.start();
     } else {
       logger.warn('another node runs the matching engine on this database: this node serves reads and real-time fan-out, and answers order commands with 503');
     }
@@ -137,6 +142,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const runningRewards = rewards;
     const runningPortfolio = portfolio;
     const runningPrices = prices;
+    const runningTemplates = templates;
     return {
       app,
       ctx,
@@ -149,6 +155,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await redis.relay?.close();
         await redis.marketChanges?.close();
         await redis.fanout?.close();
+        await runningTemplates.stop();
         await runningPrices.stop();
         await runningOracle.stop();
         await runningRewards.stop();
@@ -162,6 +169,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await relay?.close();
     await marketChanges?.close();
     await fanout?.close();
+    await templates?.stop();
     await prices?.stop();
     await oracle?.stop();
     await rewards?.stop();

@@ -40,6 +40,7 @@ import { registerRewardAdminRoutes } from './admin/reward-routes.ts';
 import { registerRewardRoutes } from './rewards/routes.ts';
 import { registerReferencePriceRoutes } from './prices/reference-routes.ts';
 import { registerPriceAdminRoutes } from './admin/price-routes.ts';
+import { registerTemplateAdminRoutes } from './admin/template-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -120,6 +121,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerOracleAdminRoutes(api, ctx);
     registerReferencePriceRoutes(api, ctx);
     registerPriceAdminRoutes(api, ctx);
+    registerTemplateAdminRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

@@ -111,7 +111,8 @@ function amount(value: string | undefined, name: string): bigint {
   return units;
 }
 
-function timezone(value: string | null | undefined): string | null {
+/** An IANA time zone in its canonical spelling; null when absent; 400 when unknown. */
+export function ianaTimezone(value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
@@ -173,7 +174,7 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
         outcome1: m.outcome1 ?? 'Yes',
         outcome2: m.outcome2 ?? 'No',
         ancillary_data: ancillaryData(event.single ? event.name : `${event.name} - ${m.name}`, description ?? event.description),
-        display_timezone: timezone(m.displayTimezone),
+        display_timezone: ianaTimezone(m.displayTimezone),
         question_index: m.questionIndex ?? null,
         created_by: deps.operatorUserId,
         created_at: at,

@@ -364,11 +364,6 @@ export interface TemplatesTable {
   tick_size: string;
   order_fee_rate_bps: number | null;
   passive_order_fee_rate_bps: number | null;
-  categories: ColumnType<string[], string, string>;
-  tags: ColumnType<string[], string, string>;
-  reward_base_units: bigint;
-  proposal_bond_base_units: bigint;
-  liveness_seconds: number;
   rewards: ColumnType<TemplateRewards | null, string | null, string | null>;
   event_id: string;
   enabled: boolean;

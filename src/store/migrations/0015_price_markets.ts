@@ -6,7 +6,8 @@ import { sql, type Kysely } from 'kysely';
  *   "the price at T" is the last row of the pair at or before T, the same after a restart.
  * - price_targets: a market's priceTargetConfig; `target_price` null while a CLOSE_PRICE target is
  *   unknown, then set once and kept.
- * - templates: recurring market templates; each owns one series event (events.template_id).
+ * - templates: recurring market templates; each owns one series event (events.template_id),
+ *   which keeps what is the event's (categories, tags, reward, proposal bond, liveness).
  * - template_markets: one row per published period; the primary key (template_id, period_start)
  *   is what makes two nodes (or a restart) unable to publish one period twice.
  * Prices are bigint units of 10^-8 (core/prices.ts).
@@ -48,11 +49,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('tick_size', 'text', (c) => c.notNull())
     .addColumn('order_fee_rate_bps', 'integer')
     .addColumn('passive_order_fee_rate_bps', 'integer')
-    .addColumn('categories', 'jsonb', (c) => c.notNull())
-    .addColumn('tags', 'jsonb', (c) => c.notNull())
-    .addColumn('reward_base_units', 'bigint', (c) => c.notNull())
-    .addColumn('proposal_bond_base_units', 'bigint', (c) => c.notNull())
-    .addColumn('liveness_seconds', 'integer', (c) => c.notNull())
     .addColumn('rewards', 'jsonb')
     .addColumn('event_id', 'uuid', (c) => c.notNull().references('events.id'))
     .addColumn('enabled', 'boolean', (c) => c.notNull())
