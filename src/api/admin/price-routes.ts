@@ -9,6 +9,8 @@ import { PairText, PriceText } from './catalogue-routes.ts';
  * POST /admin/prices (EXTENSIONS.md section 13): the operator records a reference price, with any
  * PRICE_FEED (with `manual` it is the only source). `at` defaults to now and may not be later.
  */
+export const ReferencePriceInputSchema = Type.Object({ pair: PairText, price: PriceText, at: Type.Optional(DateTime) }, { additionalProperties: false });
+
 export function registerPriceAdminRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/admin/prices', {
     config: { auth: 'admin' },
@@ -16,7 +18,7 @@ export function registerPriceAdminRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['admin'],
       summary: 'Record a reference price',
       security: [{ bearer: [] }],
-      body: Type.Object({ pair: PairText, price: PriceText, at: Type.Optional(DateTime) }, { additionalProperties: false }),
+      body: ReferencePriceInputSchema,
       response: { 200: ReferencePriceSchema, ...errorResponses(400, 401) },
     },
   }, async (request) => {

@@ -19,7 +19,7 @@ const TemplateRewardsSchema = Type.Object({
   minOrderSizeUsdc: Type.String({ maxLength: 40 }),
 }, { additionalProperties: false });
 
-const TemplateInputSchema = Type.Object({
+export const TemplateInputSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   slug: Type.String({ minLength: 1, maxLength: 120 }),
   description: Type.String({ maxLength: 10_000 }),
@@ -39,7 +39,7 @@ const TemplateInputSchema = Type.Object({
   rewards: Type.Optional(TemplateRewardsSchema),
 }, { additionalProperties: false });
 
-const TemplatePatchSchema = Type.Object({
+export const TemplatePatchSchema = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   description: Type.Optional(Type.String({ maxLength: 10_000 })),
   lead: Type.Optional(Lead),

@@ -11,7 +11,6 @@ export const TickSizeSchema = oneOf(TICK_SIZES, 'minimum price increment');
 export const MarketStatusSchema = oneOf(['DRAFT', 'ACTIVE', 'RESOLVED'] as const);
 export const EventStatusSchema = oneOf(['DRAFT', 'ACTIVE', 'RESOLVED', 'ENDED'] as const);
 export const OracleOutcome = oneOf(['YES', 'NO', 'TIE'] as const);
-const JsonObject = Type.Object({}, { additionalProperties: true });
 
 export const TagSchema = Type.Object({ id: Uuid, slug: Type.String(), label: Type.String(), type: Type.String() });
 
@@ -126,7 +125,9 @@ export const EventSchema = Type.Object({
   passiveOrderFeeRateBps: Type.Integer(),
   marketId: Type.String(),
   ancillaryData: Type.String(),
-  metadata: Type.Optional(JsonObject),
+  metadata: Type.Optional(Type.Object({
+    cryptoPairTargetPrice: Type.Optional(Type.String({ description: "a series event's current market target (EXTENSIONS.md section 13)" })),
+  }, { additionalProperties: true })),
   templateId: Type.Optional(Uuid),
   categories: Type.Array(CategorySchema),
   tags: Type.Array(TagSchema),
