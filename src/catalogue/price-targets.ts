@@ -1,8 +1,8 @@
 import { badRequest } from '../api/errors.ts';
-import { formatPrice, isPair, parsePrice } from '../core/prices.ts';
+import { formatPrice, parsePrice } from '../core/prices.ts';
 import type { PriceTargetRow } from '../store/price-targets-repository.ts';
 
-/** `priceTargetConfig` of MarketInput (EXTENSIONS.md section 13), after schema validation. */
+/** `priceTargetConfig` of MarketInput (EXTENSIONS.md section 13), after schema validation (the pair's format included). */
 export interface PriceTargetInput {
   targetType: 'CLOSE_PRICE' | 'FIXED';
   pair: string;
@@ -45,7 +45,6 @@ export function targetPriceUnits(text: string, what = 'targetPrice'): bigint {
  * target from the feed is derived, so giving one is refused; a manual CLOSE_PRICE may carry it.
  */
 export function priceTargetRow(marketId: string, input: PriceTargetInput, start: Date | null, end: Date | null, what: string): PriceTargetRow {
-  if (!isPair(input.pair)) throw badRequest(`${what}: pair must be BASE/QUOTE in capitals, e.g. BTC/USD`);
   const source = input.source ?? 'oracle';
   const given = input.targetPrice ?? null;
   if (input.targetType === 'FIXED' && given === null) throw badRequest(`${what}: a FIXED target needs targetPrice`);

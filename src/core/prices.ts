@@ -35,8 +35,6 @@ export function priceFromMantissa(mantissa: bigint, exponent: number): bigint | 
 
 /** `BASE/QUOTE`, upper-case letters and digits, e.g. `BTC/USD`. */
 export const PAIR_PATTERN = '^[A-Z0-9]{2,10}/[A-Z0-9]{2,10}$';
-const PAIR = new RegExp(PAIR_PATTERN);
-export const isPair = (text: string): boolean => PAIR.test(text);
 
 /** Outcome 1 ("Up", "Yes") wins when the price at resolveAt is at or above the target. */
 export const priceTargetOutcome = (priceUnits: bigint, targetUnits: bigint): 'YES' | 'NO' => (priceUnits >= targetUnits ? 'YES' : 'NO');

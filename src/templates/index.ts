@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, conflict, notFound } from '../api/errors.ts';
 import { ianaTimezone, type CatalogueAdmin } from '../catalogue/admin.ts';
 import type { Clock } from '../clock.ts';
-import { isPair, type TemplatePeriod } from '../core/prices.ts';
+import type { TemplatePeriod } from '../core/prices.ts';
 import { startIntervalJob } from '../jobs/interval-job.ts';
 import { parseRewardConfig, RewardConfigError } from '../rewards/config.ts';
 import { findEventRow } from '../store/catalogue-events-repository.ts';
@@ -17,7 +17,7 @@ import { toTemplateView, type TemplateView } from './views.ts';
 
 export type { TemplateView } from './views.ts';
 
-/** POST /admin/templates, after schema validation (EXTENSIONS.md section 13). */
+/** POST /admin/templates, after schema validation (formats of pair, period, dates; ranges). */
 export interface TemplateInput {
   name: string;
   slug: string;
@@ -83,7 +83,6 @@ export function createTemplates(deps: TemplatesDeps): Templates {
 
   return {
     async create(input) {
-      if (!isPair(input.pair)) throw badRequest('pair must be BASE/QUOTE in capitals, e.g. BTC/USD');
       const displayTimezone = ianaTimezone(input.displayTimezone ?? 'UTC')!;
       checkRewards(input.rewards);
       if (await templateSlugTaken(db, input.slug)) throw conflict(`template slug "${input.slug}" is taken`);

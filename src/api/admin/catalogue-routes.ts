@@ -9,11 +9,12 @@ import type { TypedApp } from '../typed-app.ts';
  * `type: [T, null]` rather than anyOf: with the app's type coercion an anyOf would coerce null
  * into "" or 0 while trying its branches.
  */
-const orNull = <T>(schema: Record<string, unknown>) => Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
+export const orNull = <T>(schema: Record<string, unknown>) => Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
 
-const Bps = Type.Integer({ minimum: 0, maximum: 10_000, description: 'basis points' });
-const Amount = Type.String({ maxLength: 40, description: 'collateral, decimal string in display units' });
+export const Bps = Type.Integer({ minimum: 0, maximum: 10_000, description: 'basis points' });
+export const Amount = Type.String({ maxLength: 40, description: 'collateral, decimal string in display units' });
 const SPEED_BUMP_MAX_MS = 60_000;
+export const Liveness = Type.Integer({ minimum: 0, maximum: 31_536_000, description: 'seconds, default 7200' });
 
 /** Reference prices: positive decimals of at most 8 decimals (core/prices.ts parses them). */
 export const PriceText = Type.String({ pattern: '^(0|[1-9][0-9]{0,10})(\\.[0-9]{1,8})?$', description: 'decimal, at most 8 decimals' });
@@ -62,7 +63,7 @@ export const EventInputSchema = Type.Object({
   metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
   reward: Type.Optional(Amount),
   proposalBond: Type.Optional(Amount),
-  liveness: Type.Optional(Type.Integer({ minimum: 0, maximum: 31_536_000, description: 'seconds, default 7200' })),
+  liveness: Type.Optional(Liveness),
   orderFeeRateBps: Type.Optional(Bps),
   passiveOrderFeeRateBps: Type.Optional(Bps),
   markets: Type.Array(MarketInputSchema, { minItems: 1, maxItems: 200 }),

@@ -1,13 +1,11 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { TEMPLATE_PERIODS } from '../../core/prices.ts';
 import { TickSizeSchema, oneOf } from '../catalogue/schemas.ts';
 import type { AppContext } from '../context.ts';
 import { DateTime, errorResponses, Nullable, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { PairText } from './catalogue-routes.ts';
+import { Amount, Bps, Liveness, orNull, PairText } from './catalogue-routes.ts';
 
-const Bps = Type.Integer({ minimum: 0, maximum: 10_000, description: 'basis points' });
-const Amount = Type.String({ maxLength: 40, description: 'collateral, decimal string in display units' });
 const Lead = Type.Integer({ minimum: 0, maximum: 96, description: 'periods published ahead of the current one' });
 const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of market names, default UTC' });
 
@@ -35,7 +33,7 @@ export const TemplateInputSchema = Type.Object({
   passiveOrderFeeRateBps: Type.Optional(Bps),
   reward: Type.Optional(Amount),
   proposalBond: Type.Optional(Amount),
-  liveness: Type.Optional(Type.Integer({ minimum: 0, maximum: 31_536_000, description: 'seconds, default 7200' })),
+  liveness: Type.Optional(Liveness),
   rewards: Type.Optional(TemplateRewardsSchema),
 }, { additionalProperties: false });
 
@@ -47,7 +45,7 @@ export const TemplatePatchSchema = Type.Object({
   tickSize: Type.Optional(TickSizeSchema),
   orderFeeRateBps: Type.Optional(Bps),
   passiveOrderFeeRateBps: Type.Optional(Bps),
-  rewards: Type.Optional(Type.Unsafe<{ rewardUsdc: string; maxDistanceFromMid: string; extremeMaxDistanceFromMid?: string; minOrderSizeUsdc: string } | null>({ ...TemplateRewardsSchema, type: ['object', 'null'] })),
+  rewards: Type.Optional(orNull<Static<typeof TemplateRewardsSchema>>({ ...TemplateRewardsSchema })),
 }, { additionalProperties: false });
 
 export const TemplateSchema = Type.Object({
