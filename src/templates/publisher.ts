@@ -32,20 +32,30 @@ export async function publishDuePeriods(deps: PublisherDeps): Promise<number> {
   const nowMs = deps.clock.nowMs();
   let created = 0;
   for (const template of await listEnabledTemplates(deps.db, TEMPLATES_PER_TICK)) {
-    const periodMs = PERIOD_MS[template.period];
-    const starts = duePeriods(template.first_start.getTime(), periodMs, template.lead, nowMs).map((k) => template.first_start.getTime() + k * periodMs);
-    const published = await findPublishedPeriods(deps.db, template.id, starts.map((ms) => new Date(ms)));
-    const fresh: { marketId: string; startMs: number; endMs: number }[] = [];
-    for (const startMs of starts) {
-      if (published.has(startMs)) continue;
-      const marketId = await createPeriodMarket(deps, template, startMs, startMs + periodMs);
-      if (marketId) fresh.push({ marketId, startMs, endMs: startMs + periodMs });
+    try {
+      created += await publishTemplate(deps, template, nowMs);
+    } catch (error) {
+      // One template failing (its event, the engine's reload) must not hold up the others.
+      deps.logger.error({ err: error, templateId: template.id }, 'template publishing failed; retried next tick');
     }
-    if (fresh.length > 0 || (await hasDraftTemplateMarkets(deps.db, template.id))) await deps.catalogue.publishEvent(template.event_id);
-    for (const market of fresh) await attachRewards(deps, template, market);
-    created += fresh.length;
   }
   return created;
+}
+
+/** One template: its due periods that have no market get one; returns how many it created. */
+async function publishTemplate(deps: PublisherDeps, template: TemplateRow, nowMs: number): Promise<number> {
+  const periodMs = PERIOD_MS[template.period];
+  const starts = duePeriods(template.first_start.getTime(), periodMs, template.lead, nowMs).map((k) => template.first_start.getTime() + k * periodMs);
+  const published = await findPublishedPeriods(deps.db, template.id, starts.map((ms) => new Date(ms)));
+  const fresh: { marketId: string; startMs: number; endMs: number }[] = [];
+  for (const startMs of starts) {
+    if (published.has(startMs)) continue;
+    const marketId = await createPeriodMarket(deps, template, startMs, startMs + periodMs);
+    if (marketId) fresh.push({ marketId, startMs, endMs: startMs + periodMs });
+  }
+  if (fresh.length > 0 || (await hasDraftTemplateMarkets(deps.db, template.id))) await deps.catalogue.publishEvent(template.event_id);
+  for (const market of fresh) await attachRewards(deps, template, market);
+  return fresh.length;
 }
 
 /** The period's market, or undefined when another node (or an earlier tick) made it first. */
