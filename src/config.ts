@@ -34,6 +34,10 @@ export interface Config {
   readonly logLevel: string;
   /** Worker threads that verify order signatures; 0 verifies on the main thread. Default: CPUs. */
   readonly signatureWorkers: number;
+  /** Reference prices of price-target markets (EXTENSIONS.md section 13): who gives them, and where. */
+  readonly priceFeed: 'manual' | 'pyth' | 'binance';
+  /** Base URL of the pyth (Hermes) or binance API; required by those two, unused by manual. */
+  readonly priceFeedUrl: string | undefined;
   /** Several nodes (EXTENSIONS.md section 12): how long the engine's node may be silent before another takes over. */
   readonly failoverTimeoutMs: number;
   /** Where the other nodes send this node order commands while it runs the engine; default http://HOST:PORT. */
@@ -127,8 +131,17 @@ export function parseConfig(source: Source): Config {
     trustProxy: boolean(read, 'TRUST_PROXY', false),
     socketsPerAddress: integer(read, 'SOCKETS_PER_ADDRESS', 1000, 0, 1_000_000),
     apiKeysPerUser: integer(read, 'API_KEYS_PER_USER', 50, 1, 10_000),
+    ...priceFeed(read),
   };
   return Object.freeze(config);
+}
+
+/** PRICE_FEED and PRICE_FEED_URL: a pull feed (pyth, binance) needs the URL of its API. */
+function priceFeed(read: (n: string) => string | undefined): Pick<Config, 'priceFeed' | 'priceFeedUrl'> {
+  const feed = oneOf(read, 'PRICE_FEED', 'manual', ['manual', 'pyth', 'binance'] as const);
+  const url = optionalUrl(read, 'PRICE_FEED_URL', ['http:', 'https:']);
+  if (feed !== 'manual' && url === undefined) throw new ConfigError(`PRICE_FEED=${feed} needs PRICE_FEED_URL, the base URL of its API`);
+  return { priceFeed: feed, priceFeedUrl: url };
 }
 
 function integer(read: (n: string) => string | undefined, name: string, fallback: number, min: number, max: number): number {

@@ -15,6 +15,8 @@ import { createTrading, type Trading } from './orders/index.ts';
 import { createMarketData } from './market-data/index.ts';
 import { createOracle, type Oracle } from './oracle/index.ts';
 import { createPortfolio, type Portfolio } from './portfolio/index.ts';
+import { createFeed, createPrices, type Prices } from './prices/index.ts';
+import { createTemplates, type Templates } from './templates/index.ts';
 import { attachRealtime, BookRelay, connectRedisFanout, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
 import { engineNodeBookReads } from './book-reads.ts';
 import { LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
@@ -59,6 +61,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
   let shared: SharedState | undefined;
+  let prices: Prices | undefined;
+  let templates: Templates | undefined;
   try {
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
@@ -115,12 +119,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const announcer = marketChanges;
     const onMarketsChanged = (ids: string[]) => (announcer && !runsEngine() ? announcer.announce(ids) : refreshMarkets(ids));
     const rewardReads = rewards.reads;
-    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids) });
+    // Price-target markets resolve by an operator proposal through the oracle (built just below).
+    const proposeFromPrice = (marketId: string, outcome: 'YES' | 'NO') => oracle!.service.propose({ kind: 'operator' }, marketId, outcome);
+    prices = createPrices({ db: store.db, clock, logger, feed: createFeed(config, clock), propose: proposeFromPrice });
+    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids), priceTargets: prices.targets });
+    const liveRewards = rewards;
+    templates = createTemplates({ db: store.db, clock, logger, catalogue: catalogue.admin, putRewards: (marketId, input) => liveRewards.putConfig(marketId, input) });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = engineNodeBookReads(engine, relay, runsEngine);
-    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, events, leadership: nodeLeadership, ready: false };
+    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, leadership: nodeLeadership, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens, quietRequestLogs: options.demo === true });
     const realtime = await attachRealtime(app.server, {
       events,
@@ -142,6 +151,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     const runningOracle = oracle;
     const runningRewards = rewards;
+    const runningPrices = prices;
+    const runningTemplates = templates;
     const redis = { fanout, relay, marketChanges, shared };
     // What the engine's node runs, and stops when the engine moves to another node.
     const duties: LeaderDuties = {
@@ -154,8 +165,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await runningRewards.start();
         await redis.marketChanges?.serve(refreshMarkets);
         await redis.relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });
+        runningPrices.start();
+        runningTemplates.start();
       },
       async end() {
+        await runningTemplates.stop();
+        await runningPrices.stop();
         await redis.relay?.stopServing();
         await redis.marketChanges?.stopServing();
         await runningRewards.stop();
@@ -194,6 +209,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await marketChanges?.close();
     await fanout?.close();
     await shared?.close();
+    await templates?.stop();
+    await prices?.stop();
     await oracle?.stop();
     await rewards?.stop();
     await trading?.stop();

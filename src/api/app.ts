@@ -41,6 +41,9 @@ import { registerOracleRoutes } from './oracle/routes.ts';
 import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
 import { registerRewardAdminRoutes } from './admin/reward-routes.ts';
 import { registerRewardRoutes } from './rewards/routes.ts';
+import { registerReferencePriceRoutes } from './prices/reference-routes.ts';
+import { registerPriceAdminRoutes } from './admin/price-routes.ts';
+import { registerTemplateAdminRoutes } from './admin/template-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 import { registerCommandForwarding } from '../cluster/command-forwarding.ts';
 import { registerClusterMetrics } from '../cluster/metrics.ts';
@@ -86,6 +89,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   const clusterMetrics = registerClusterMetrics(registry, ctx.leadership);
   // Before any parsing or auth: a node without the engine passes order commands on untouched.
   registerCommandForwarding(app, { leadership: ctx.leadership, timeoutMs: Math.max(10_000, 2 * ctx.config.failoverTimeoutMs), onForwarded: clusterMetrics.forwarded });
+  for (const metric of ctx.prices.metrics) registry.registerMetric(metric);
 
   await registerDocs(app, ctx);
 
@@ -119,6 +123,9 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerProfileRoutes(api, ctx);
     registerOracleRoutes(api, ctx);
     registerOracleAdminRoutes(api, ctx);
+    registerReferencePriceRoutes(api, ctx);
+    registerPriceAdminRoutes(api, ctx);
+    registerTemplateAdminRoutes(api, ctx);
   }, { prefix: API_PREFIX });
   return app;
 }

@@ -10,6 +10,8 @@ import type { MarketData } from '../market-data/index.ts';
 import type { Oracle } from '../oracle/index.ts';
 import type { Rewards } from '../rewards/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
+import type { Prices } from '../prices/index.ts';
+import type { Templates } from '../templates/index.ts';
 import type { Logger } from 'pino';
 import type { BookReads } from '../book-reads.ts';
 import type { Leadership } from '../cluster/leadership.ts';
@@ -43,6 +45,10 @@ export interface AppContext {
   readonly rewards: Rewards;
   /** Projected positions and P&L: portfolio positions and value, public profiles (src/portfolio). */
   readonly portfolio: Portfolio;
+  /** Reference prices, price targets and their resolution (src/prices). */
+  readonly prices: Prices;
+  /** Recurring market templates and their publishing job (src/templates). */
+  readonly templates: Templates;
   /** Committed work is announced here; the real-time module listens. */
   readonly events: DomainEvents;
   readonly logger: Logger;

@@ -8,7 +8,9 @@ import type { Db } from '../store/database.ts';
 import { findEventRow, findTakenEventSlugs, insertEvent, updateEvent, type EventRow } from '../store/catalogue-events-repository.ts';
 import { countMarketsOfEvent, findMarketById, findMarketsOfEvents, findTakenMarketSlugs, insertMarkets, publishMarkets, updateMarket, type MarketRow, type NewMarketRow } from '../store/catalogue-markets-repository.ts';
 import { assignEventTaxonomy, findCategoryIds, findTagIds, insertCategory, insertTag } from '../store/catalogue-taxonomy-repository.ts';
+import { insertPriceTargets, setTargetPrice, type PriceTargetRow } from '../store/price-targets-repository.ts';
 import { isUniqueViolation } from '../store/unique-violation.ts';
+import { priceTargetRow, targetPriceUnits, type PriceTargetInput } from './price-targets.ts';
 import { allocateSlugs } from './slugs.ts';
 import { eventOnchainId, marketPublication } from './settlement-ids.ts';
 import { toCategoryView, toTagView, type CategoryView, type TagView } from './views.ts';
@@ -29,6 +31,7 @@ export interface MarketInput {
   speedBumpDelayMs?: number | undefined;
   displayTimezone?: string | null | undefined;
   questionIndex?: number | null | undefined;
+  priceTargetConfig?: PriceTargetInput | null | undefined;
 }
 
 export interface EventInput {
@@ -51,6 +54,8 @@ export interface EventInput {
   orderFeeRateBps?: number | undefined;
   passiveOrderFeeRateBps?: number | undefined;
   markets: MarketInput[];
+  /** Set by src/templates only: the template that owns this series event. */
+  templateId?: string | undefined;
 }
 
 export interface MarketPatch {
@@ -60,6 +65,8 @@ export interface MarketPatch {
   orderFeeRateBps?: number | undefined;
   passiveOrderFeeRateBps?: number | undefined;
   tickSize?: TickSize | undefined;
+  /** The operator sets (or corrects) a target before the market is proposed. */
+  priceTargetConfig?: { targetPrice: string } | undefined;
 }
 
 export interface CategoryInput { name: string; position?: number | undefined; active?: boolean | undefined }
@@ -83,8 +90,11 @@ export interface CatalogueAdmin {
   createTag(input: TagInput): Promise<TagView>;
   /** Creates a DRAFT event with DRAFT markets; returns its id. */
   createEvent(input: EventInput): Promise<string>;
-  /** Adds a DRAFT market to an event; returns its id. */
-  addMarket(eventId: string, input: MarketInput): Promise<string>;
+  /**
+   * Adds a DRAFT market to an event; returns its id. `within` runs in the same transaction after
+   * the insert (src/templates claims the period there, so a clash rolls the market back too).
+   */
+  addMarket(eventId: string, input: MarketInput, within?: (trx: Db, marketId: string) => Promise<void>): Promise<string>;
   /** Makes the event and its DRAFT markets ACTIVE with their settlement ids; idempotent. */
   publishEvent(eventId: string): Promise<void>;
   patchMarket(marketId: string, patch: MarketPatch): Promise<void>;
@@ -101,7 +111,8 @@ function amount(value: string | undefined, name: string): bigint {
   return units;
 }
 
-function timezone(value: string | null | undefined): string | null {
+/** An IANA time zone in its canonical spelling; null when absent; 400 when unknown. */
+export function ianaTimezone(value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
@@ -133,16 +144,19 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
     if (ids.length > 0 && deps.onMarketsChanged) await deps.onMarketsChanged(ids);
   };
 
-  /** New market rows; `executor` is the transaction they will be inserted in (PGlite has one connection). */
-  async function marketRows(executor: Db, event: EventRow, inputs: MarketInput[], firstPosition: number, at: Date): Promise<NewMarketRow[]> {
+  /** New market rows and their price targets; `executor` is the transaction they will be inserted in (PGlite has one connection). */
+  async function marketRows(executor: Db, event: EventRow, inputs: MarketInput[], firstPosition: number, at: Date): Promise<{ markets: NewMarketRow[]; targets: PriceTargetRow[] }> {
     const slugs = await allocateSlugs(inputs.map((m) => ({ given: m.slug, name: m.name })), 'market', (c) => findTakenMarketSlugs(executor, c));
-    return inputs.map((m, i) => {
+    const targets: PriceTargetRow[] = [];
+    const markets = inputs.map((m, i): NewMarketRow => {
       const start = m.startDate ? new Date(m.startDate) : event.start_date;
       const end = m.endDate ? new Date(m.endDate) : event.end_date;
       checkDates(start, end, `market "${m.name}"`);
       const description = m.description ?? null;
+      const id = randomUUID();
+      if (m.priceTargetConfig) targets.push(priceTargetRow(id, m.priceTargetConfig, start, end, `market "${m.name}" priceTargetConfig`));
       return {
-        id: randomUUID(),
+        id,
         event_id: event.id,
         position: firstPosition + i,
         slug: slugs[i]!,
@@ -160,13 +174,14 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
         outcome1: m.outcome1 ?? 'Yes',
         outcome2: m.outcome2 ?? 'No',
         ancillary_data: ancillaryData(event.single ? event.name : `${event.name} - ${m.name}`, description ?? event.description),
-        display_timezone: timezone(m.displayTimezone),
+        display_timezone: ianaTimezone(m.displayTimezone),
         question_index: m.questionIndex ?? null,
         created_by: deps.operatorUserId,
         created_at: at,
         updated_at: at,
       };
     });
+    return { markets, targets };
   }
 
   async function checkTaxonomy(categories: string[], tags: string[]): Promise<void> {
@@ -175,6 +190,15 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
     if (unknownCategory) throw badRequest(`unknown category ${unknownCategory}`);
     const unknownTag = tags.find((id) => !foundTags.has(id));
     if (unknownTag) throw badRequest(`unknown tag ${unknownTag}`);
+  }
+
+  /** A target the operator sets: only on a price-target market that has no proposal yet. */
+  async function setOperatorTarget(marketId: string, text: string): Promise<void> {
+    const units = targetPriceUnits(text, 'priceTargetConfig.targetPrice');
+    const market = await findMarketById(db, marketId);
+    if (!market) throw notFound('market');
+    if (market.status === 'RESOLVED' || market.has_proposed_price) throw conflict('the market already has a proposal; its target is final');
+    if (!(await setTargetPrice(db, marketId, units, false))) throw badRequest('the market has no priceTargetConfig');
   }
 
   return {
@@ -228,29 +252,33 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
         onchain_market_id: '',
         ancillary_data: ancillaryData(input.name, input.description),
         metadata: input.metadata ?? null,
+        template_id: input.templateId ?? null,
         created_by: deps.operatorUserId,
         created_at: at,
         updated_at: at,
       };
-      const markets = await marketRows(db, event, input.markets, 0, at);
+      const { markets, targets } = await marketRows(db, event, input.markets, 0, at);
       await slugRace(() => db.transaction().execute(async (trx) => {
         await insertEvent(trx, { ...event, metadata: event.metadata === null ? null : JSON.stringify(event.metadata) });
         await assignEventTaxonomy(trx, event.id, categories, tags);
         await insertMarkets(trx, markets);
+        await insertPriceTargets(trx, targets);
       }));
       return event.id;
     },
 
-    async addMarket(eventId, input) {
+    async addMarket(eventId, input, within) {
       const event = await findEventRow(db, eventId);
       if (!event) throw notFound('event');
       if (event.status === 'RESOLVED') throw conflict('the event is resolved');
       const at = now();
       const id = await slugRace(() => db.transaction().execute(async (trx) => {
         const count = await countMarketsOfEvent(trx, eventId);
-        const [row] = await marketRows(trx, { ...event, single: count === 0 }, [input], count, at);
+        const { markets: [row], targets } = await marketRows(trx, { ...event, single: count === 0 }, [input], count, at);
         await insertMarkets(trx, [row!]);
+        await insertPriceTargets(trx, targets);
         await updateEvent(trx, eventId, { single: count + 1 === 1, updated_at: at });
+        await within?.(trx, row!.id);
         return row!.id;
       }));
       return id;
@@ -280,6 +308,7 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
         ...(patch.passiveOrderFeeRateBps !== undefined ? { passive_order_fee_rate_bps: patch.passiveOrderFeeRateBps } : {}),
         ...(patch.tickSize !== undefined ? { tick_size: patch.tickSize } : {}),
       };
+      if (patch.priceTargetConfig) await setOperatorTarget(marketId, patch.priceTargetConfig.targetPrice);
       if (Object.keys(changes).length === 0) {
         if (!(await findMarketById(db, marketId))) throw notFound('market');
         return;

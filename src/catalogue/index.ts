@@ -2,11 +2,12 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/database.ts';
 import { createCatalogueAdmin, type CatalogueAdmin } from './admin.ts';
-import { createCatalogueReads, type CatalogueReads, type MarketRewardLookup } from './reads.ts';
+import { createCatalogueReads, type CatalogueReads, type MarketRewardLookup, type PriceTargetLookup } from './reads.ts';
 
 export { createMarketDirectory } from './market-directory.ts';
 export type { CatalogueAdmin, EventInput, MarketInput, MarketPatch } from './admin.ts';
-export type { CatalogueReads } from './reads.ts';
+export type { CatalogueReads, PriceTargetLookup } from './reads.ts';
+export type { PriceTargetView } from './price-targets.ts';
 
 export interface Catalogue {
   readonly admin: CatalogueAdmin;
@@ -25,6 +26,8 @@ export interface CatalogueOptions {
   onMarketsChanged?: ((marketIds: string[]) => Promise<void>) | undefined;
   /** The current reward opportunities of markets, for `includeRewards` (src/rewards owns them). */
   marketRewards?: MarketRewardLookup | undefined;
+  /** Markets' price targets, CLOSE_PRICE ones derived from the feed as they are read (src/prices). */
+  priceTargets?: PriceTargetLookup | undefined;
 }
 
 /** Events, markets, categories and tags: the operator's writes and everyone's reads. */
@@ -38,6 +41,6 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
       collateral: options.config.collateralAddress,
       onMarketsChanged: options.onMarketsChanged,
     }),
-    reads: createCatalogueReads(options.db, options.clock, options.marketRewards),
+    reads: createCatalogueReads(options.db, options.clock, options.marketRewards, options.priceTargets),
   };
 }

@@ -4,7 +4,9 @@ import { formatUnits, unitsFromNumber, unitsToNumber } from '../core/money.ts';
 import { badRequest, notFound } from '../api/errors.ts';
 import type { Db } from '../store/database.ts';
 import { findEvent, listEvents, type EventReadRow, type EventSortKey, type EventStatus } from '../store/catalogue-events-repository.ts';
-import { findMarketById, findMarketBySlug, findMarketsByIds, findMarketsOfEvents, findRecentMarketsOfEvent, type MarketRow } from '../store/catalogue-markets-repository.ts';
+import { findCurrentMarketsOfEvents, findMarketById, findMarketBySlug, findMarketsByIds, findMarketsOfEvents, findRecentMarketsOfEvent, type MarketRow } from '../store/catalogue-markets-repository.ts';
+import { findPriceTargets } from '../store/price-targets-repository.ts';
+import { toPriceTargetView, type PriceTargetView } from './price-targets.ts';
 import { eventVolume, lastTrades, marketVolumes } from '../store/catalogue-stats-repository.ts';
 import { findCategoriesOfEvents, findTagsOfEvents, listCategories, listTags } from '../store/catalogue-taxonomy-repository.ts';
 import { toResolutionView } from '../core/oracle/resolution-view.ts';
@@ -101,7 +103,11 @@ export type MarketRewardLookup = (marketIds: string[]) => Promise<Map<string, Ma
 
 const noRewards: MarketRewardLookup = async () => new Map();
 
-export function createCatalogueReads(db: Db, clock: Clock, marketRewards: MarketRewardLookup = noRewards): CatalogueReads {
+/** Markets' price targets by market id (absent: none); src/prices derives CLOSE_PRICE targets as it reads. */
+export type PriceTargetLookup = (marketIds: string[]) => Promise<Map<string, PriceTargetView>>;
+
+export function createCatalogueReads(db: Db, clock: Clock, marketRewards: MarketRewardLookup = noRewards, priceTargets?: PriceTargetLookup): CatalogueReads {
+  const targetsOf: PriceTargetLookup = priceTargets ?? (async (ids) => new Map([...(await findPriceTargets(db, ids))].map(([id, row]) => [id, toPriceTargetView(row)])));
   const times = () => {
     const nowMs = clock.nowMs();
     return { nowMs, now: new Date(nowMs), since24h: new Date(nowMs - DAY_MS) };
@@ -109,8 +115,9 @@ export function createCatalogueReads(db: Db, clock: Clock, marketRewards: Market
 
   async function marketViews(rows: MarketRow[], options: MarketOptions): Promise<MarketView[]> {
     const ids = rows.map((r) => r.id);
-    const [last, volumes, questions, rewards] = await Promise.all([
+    const [last, targets, volumes, questions, rewards] = await Promise.all([
       lastTrades(db, ids),
+      targetsOf(ids),
       options.includeVolume ? marketVolumes(db, ids, times().since24h) : Promise.resolve(undefined),
       options.includeResolution ? findQuestions(db, ids) : Promise.resolve(undefined),
       options.includeRewards ? marketRewards(ids) : Promise.resolve(undefined),
@@ -121,21 +128,38 @@ export function createCatalogueReads(db: Db, clock: Clock, marketRewards: Market
       // The oracle module owns questions; a market without one is UNPROPOSED.
       resolution: questions ? toResolutionView(row.id, questions.get(row.id) ?? UNPROPOSED) : undefined,
       reward: rewards ? (rewards.get(row.id) ?? null) : undefined,
+      priceTarget: targets.get(row.id),
     }));
   }
 
   async function eventViews(events: EventReadRow[], markets: MarketRow[], options: MarketOptions): Promise<EventView[]> {
     const ids = events.map((e) => e.id);
-    const [categories, tags, views] = await Promise.all([
+    const [categories, tags, views, currentTargets] = await Promise.all([
       findCategoriesOfEvents(db, ids),
       findTagsOfEvents(db, ids),
       marketViews(markets, options),
+      currentTargetPrices(events),
     ]);
     return events.map((event) => toEventView(event, {
       categories: categories.filter((c) => c.event_id === event.id).map(toCategoryView),
       tags: tags.filter((t) => t.event_id === event.id).map(toTagView),
       markets: views.filter((m) => m.eventId === event.id),
+      currentTargetPrice: currentTargets.get(event.id),
     }));
+  }
+
+  /** Series events: the target of the market running now (started, not ended), when known. */
+  async function currentTargetPrices(events: EventReadRow[]): Promise<Map<string, string>> {
+    const series = events.filter((e) => e.series_layout).map((e) => e.id);
+    if (series.length === 0) return new Map();
+    const current = await findCurrentMarketsOfEvents(db, series, times().now);
+    const targets = await targetsOf(current.map((m) => m.id));
+    const out = new Map<string, string>();
+    for (const market of current) {
+      const price = targets.get(market.id)?.targetPrice;
+      if (price) out.set(market.event_id, price);
+    }
+    return out;
   }
 
   async function resolveEvent(idOrSlug: string, admin: boolean): Promise<EventReadRow> {

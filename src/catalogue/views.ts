@@ -1,4 +1,5 @@
 import type { MarketRewardView } from '../rewards/market-reward.ts';
+import type { PriceTargetView } from './price-targets.ts';
 import { formatUnits } from '../core/money.ts';
 import type { ResolutionView } from '../core/oracle/resolution-view.ts';
 import type { EventReadRow, EventStatus } from '../store/catalogue-events-repository.ts';
@@ -69,6 +70,8 @@ export interface MarketView {
   proposedAt: string | null;
   proposedPrice: string | null;
   displayTimezone: string | null;
+  /** EXTENSIONS.md section 13; null on markets without a price target. */
+  priceTargetConfig: PriceTargetView | null;
   tradeVolumeUsd?: string;
   tradeVolumeUsd24h?: string;
   resolution?: ResolutionView;
@@ -105,6 +108,8 @@ export interface EventView {
   marketId: string;
   ancillaryData: string;
   metadata?: Record<string, unknown>;
+  /** Set on the series event a template owns. */
+  templateId?: string;
   categories: CategoryView[];
   tags: TagView[];
   markets: MarketView[];
@@ -135,6 +140,7 @@ export interface MarketExtras {
   resolution?: ResolutionView | undefined;
   /** Present with includeRewards: the opportunity, or null when there is none. */
   reward?: MarketRewardShape | null | undefined;
+  priceTarget?: PriceTargetView | undefined;
 }
 
 export function toMarketView(row: MarketRow, extras: MarketExtras): MarketView {
@@ -181,6 +187,7 @@ export function toMarketView(row: MarketRow, extras: MarketExtras): MarketView {
     proposedAt: iso(row.proposed_at),
     proposedPrice: row.proposed_price,
     displayTimezone: row.display_timezone,
+    priceTargetConfig: extras.priceTarget ?? null,
   };
   if (extras.volume) {
     view.tradeVolumeUsd = formatUnits(extras.volume.totalBaseUnits);
@@ -196,6 +203,8 @@ export interface EventParts {
   categories: CategoryView[];
   tags: TagView[];
   markets: MarketView[];
+  /** The target of a series event's current market, when known (`metadata.cryptoPairTargetPrice`). */
+  currentTargetPrice?: string | undefined;
 }
 
 export function toEventView(row: EventReadRow, parts: EventParts): EventView {
@@ -232,5 +241,7 @@ export function toEventView(row: EventReadRow, parts: EventParts): EventView {
     liquidity: formatUnits(BigInt(row.liquidity)),
   };
   if (row.metadata !== null && typeof row.metadata === 'object') view.metadata = row.metadata as Record<string, unknown>;
+  if (parts.currentTargetPrice !== undefined) view.metadata = { ...view.metadata, cryptoPairTargetPrice: parts.currentTargetPrice };
+  if (row.template_id !== null) view.templateId = row.template_id;
   return view;
 }

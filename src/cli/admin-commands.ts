@@ -4,6 +4,7 @@ import { examples, output, printTable } from './output.ts';
 import { decimal } from './people.ts';
 import { CliError, clientFor, count, globals, run } from './sdk-client.ts';
 import { resolveTaxonomy } from './taxonomy-commands.ts';
+import { priceTargetSummary } from './price-commands.ts';
 
 /** Operator commands through the SDK's admin section (they need --admin-token or ADMIN_TOKEN). */
 export function registerAdminCommands(program: Command): void {
@@ -91,18 +92,25 @@ export function registerAdminCommands(program: Command): void {
       output(!!globals(command).json, event, () => printTable(event.markets, ['id', 'name', 'status', 'tokenId1', 'tokenId2']));
     }));
 
-  program.command('market <marketId>').description('pause, resume, hide or re-fee a market')
+  program.command('market <marketId>').description('pause, resume, hide, re-fee or set the price target of a market; shows a price target with the live reference price and the countdown')
     .option('--pause', 'stop order entry').option('--resume', 'allow order entry again')
     .option('--hide', 'hide from front ends').option('--show', 'show again')
     .option('--fee-bps <bps>', 'taker fee rate')
-    .addHelpText('after', examples(['pmx market 6f1c… --pause']))
-    .action(run(async (marketId: string, options: { pause?: boolean; resume?: boolean; hide?: boolean; show?: boolean; feeBps?: string }, command: Command) => {
-      const market = await clientFor(command, 'admin').admin.patchMarket(marketId, {
+    .option('--target <price>', 'the target of a price-target market (until it is proposed)')
+    .addHelpText('after', examples(['pmx market 6f1c… --pause', 'pmx market 6f1c… --target 97000']))
+    .action(run(async (marketId: string, options: { pause?: boolean; resume?: boolean; hide?: boolean; show?: boolean; feeBps?: string; target?: string }, command: Command) => {
+      const client = clientFor(command, 'admin');
+      const market = await client.admin.patchMarket(marketId, {
         ...(options.pause || options.resume ? { isPaused: !!options.pause } : {}),
         ...(options.hide || options.show ? { hidden: !!options.hide } : {}),
         ...(options.feeBps ? { orderFeeRateBps: count('--fee-bps', options.feeBps) } : {}),
+        ...(options.target ? { priceTargetConfig: { targetPrice: options.target } } : {}),
       });
-      output(!!globals(command).json, market, () => console.log(`market ${market.id}: paused ${market.isPaused}, hidden ${market.hidden}, fee ${market.orderFeeRateBps} bps`));
+      const target = await priceTargetSummary(client, market);
+      output(!!globals(command).json, market, () => {
+        console.log(`market ${market.id}: paused ${market.isPaused}, hidden ${market.hidden}, fee ${market.orderFeeRateBps} bps`);
+        if (target) console.log(`${target.pair} target ${target.target}, reference ${target.reference}, resolves ${target.resolveAt} (in ${target.resolvesIn})`);
+      });
     }));
 
   program.command('clock').description('move a manual server clock (test servers)')

@@ -9,8 +9,8 @@ import { clientFor, exchangeOf, globals, run } from './sdk-client.ts';
  * is the one-step form for a fresh local exchange.
  */
 export function registerDemoCommand(program: Command): void {
-  program.command('demo').description('seed the demo catalogue (categories, tags, three published events) into a running exchange; idempotent')
-    .option('--liquidity', "then run the examples' market maker on every market and a taker bot until interrupted (their quotes are cancelled on exit)")
+  program.command('demo').description('seed the demo catalogue (categories, tags, three published events, an hourly BTC/USD series) into a running exchange; idempotent')
+    .option('--liquidity', "then run the examples' market maker on every market, a taker bot and the BTC/USD price walk until interrupted (their quotes are cancelled on exit)")
     .addHelpText('after', examples(['ADMIN_TOKEN=… pmx demo --url http://127.0.0.1:3000', 'ADMIN_TOKEN=… pmx demo --liquidity', 'pmx serve --demo    # a fresh local exchange with the demo, in one step']))
     .action(run(async (options: { liquidity?: boolean }, command: Command) => {
       const admin = clientFor(command, 'admin');
@@ -22,10 +22,14 @@ export function registerDemoCommand(program: Command): void {
       if (!options.liquidity) return;
       // Loaded here: the examples' bots are only needed for liquidity.
       const { startDemoMakers } = await import('./demo-makers.ts');
+      const { startDemoPriceWalk } = await import('./demo-series.ts');
       const { baseUrl, adminToken } = exchangeOf(command);
-      const makers = await startDemoMakers(baseUrl, adminToken!, { logger: { warn: (...args: unknown[]) => console.error('demo liquidity:', ...args), debug: () => {} } });
-      console.error('demo liquidity running (market makers and a taker bot); Ctrl-C stops it and cancels their quotes');
+      const logger = { warn: (...args: unknown[]) => console.error('demo liquidity:', ...args), debug: () => {} };
+      const walk = await startDemoPriceWalk(baseUrl, adminToken!, { logger });
+      const makers = await startDemoMakers(baseUrl, adminToken!, { logger });
+      console.error('demo liquidity running (market makers, a taker bot, the BTC/USD price walk); Ctrl-C stops it and cancels their quotes');
       await new Promise<void>((resolve) => { process.once('SIGINT', resolve); process.once('SIGTERM', resolve); });
+      await walk.stop();
       await makers.stop();
     }));
 }

@@ -13,6 +13,8 @@ import { createClient, parseUnits, type ExchangeClient } from '../client/index.t
  * signed in with wallets derived from fixed strings (demo only) and funded by the operator.
  */
 const FUNDING = '1000000';
+/** How often the demo looks for markets published since (the hourly series adds one each hour). */
+const NEW_MARKET_SCAN_MS = 30_000;
 
 export interface DemoMakers {
   stop(): Promise<void>;
@@ -28,20 +30,40 @@ export interface DemoMakerOptions {
 export async function startDemoMakers(url: string, adminToken: string, options: DemoMakerOptions = {}): Promise<DemoMakers> {
   const admin = createClient({ baseUrl: url, credentials: { adminToken } });
   const [maker, taker] = await Promise.all([demoTrader(admin, url, 'pmx-demo-maker-1'), demoTrader(admin, url, 'pmx-demo-taker-1')]);
-  const marketIds: string[] = [];
-  for await (const event of admin.events.all({ eventStatus: 'ACTIVE', limit: 100 })) {
-    marketIds.push(...event.markets.filter((m) => m.status === 'ACTIVE' && !m.isPaused).map((m) => m.id));
-  }
   const log = (line: string) => options.logger?.debug(line);
-  const makers = await Promise.all(marketIds.map((market) => startMarketMaker(maker, { market, size: '25', log })));
-  for (const m of makers) m.done.catch((error: unknown) => options.logger?.warn({ err: error }, 'a demo market maker stopped'));
+  const makers: { stop(): Promise<void> }[] = [];
+  const takers: Promise<unknown>[] = [];
   const takerStop = new AbortController();
-  const takerDone = runTakerBot(taker, { markets: marketIds, size: '5', pauseMs: options.pauseMs ?? 2_000, signal: takerStop.signal, log })
-    .catch((error: unknown) => options.logger?.warn({ err: error }, 'the demo taker bot stopped'));
+  const served = new Set<string>();
+
+  /** A maker and a taker bot on every ACTIVE market not served yet (series markets appear every period). */
+  async function serveNewMarkets(): Promise<void> {
+    const marketIds: string[] = [];
+    for await (const event of admin.events.all({ eventStatus: 'ACTIVE', limit: 100 })) {
+      marketIds.push(...event.markets.filter((m) => m.status === 'ACTIVE' && !m.isPaused && !served.has(m.id)).map((m) => m.id));
+    }
+    if (marketIds.length === 0) return;
+    marketIds.forEach((id) => served.add(id));
+    const started = await Promise.all(marketIds.map((market) => startMarketMaker(maker, { market, size: '25', log })));
+    // A maker stops when its market resolves (its orders are cancelled and new ones refused).
+    for (const m of started) m.done.catch((error: unknown) => options.logger?.debug({ err: error }, 'a demo market maker stopped'));
+    makers.push(...started);
+    takers.push(runTakerBot(taker, { markets: marketIds, size: '5', pauseMs: options.pauseMs ?? 2_000, signal: takerStop.signal, log })
+      .catch((error: unknown) => options.logger?.debug({ err: error }, 'a demo taker bot stopped')));
+  }
+
+  await serveNewMarkets();
+  let scanning: Promise<void> | undefined;
+  const scan = setInterval(() => {
+    scanning ??= serveNewMarkets().catch((error: unknown) => options.logger?.warn({ err: error }, 'demo: serving new markets failed')).finally(() => { scanning = undefined; });
+  }, NEW_MARKET_SCAN_MS);
+  scan.unref();
   return {
     async stop() {
+      clearInterval(scan);
+      await scanning;
       takerStop.abort();
-      await takerDone;
+      await Promise.allSettled(takers);
       await Promise.allSettled(makers.map((m) => m.stop()));
     },
   };

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ExchangeError, type Event, type EventInput, type ExchangeClient } from '../client/index.ts';
 import type { Config } from '../config.ts';
+import { seedDemoSeries } from './demo-series.ts';
 
 /**
  * The demo catalogue (`pmx demo`, `npm run demo`): a few categories, tags and published events,
- * single and multi-market, one negRisk, so a newcomer sees a populated API.
+ * single and multi-market, one negRisk, and an hourly BTC/USD series (demo-series.ts), so a
+ * newcomer sees a populated API.
  */
 const DAY_MS = 86_400_000;
 
@@ -67,8 +69,9 @@ const TAGS = [
   { slug: 'demo-elections', label: 'Elections', type: 'topic' },
   { slug: 'demo-football', label: 'Football', type: 'topic' },
 ] as const;
-/** The length of demoEvents' list, known before its category and tag ids are. */
+/** The length of demoEvents' list, known before its category and tag ids are; plus the hourly series. */
 const EVENT_COUNT = 3;
+const SERIES_COUNT = 1;
 
 /** What a seeding run did: every demo event as the exchange now serves it. */
 export interface DemoSeed {
@@ -84,7 +87,7 @@ export interface DemoSeed {
  * nothing else. `onProgress(done, total)` is told after each step.
  */
 export async function seedDemo(admin: ExchangeClient, onProgress: (done: number, total: number) => void = () => {}): Promise<DemoSeed> {
-  const total = CATEGORIES.length + TAGS.length + EVENT_COUNT;
+  const total = CATEGORIES.length + TAGS.length + EVENT_COUNT + SERIES_COUNT;
   let done = 0;
   let seeded = false;
   const step = () => onProgress(++done, total);
@@ -112,6 +115,10 @@ export async function seedDemo(admin: ExchangeClient, onProgress: (done: number,
     events.push(event);
     step();
   }
+  const series = await seedDemoSeries(admin, serverTime, { crypto, bitcoin });
+  seeded ||= series.seeded;
+  events.push(await admin.events.get(series.template.eventId));
+  step();
   return { seeded, events };
 }
 

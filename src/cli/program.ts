@@ -3,9 +3,11 @@ import { loadConfig } from '../config.ts';
 import { registerAdminCommands } from './admin-commands.ts';
 import { registerDemoCommand } from './demo-command.ts';
 import type { DemoMakers } from './demo-makers.ts';
+import type { PriceWalk } from './demo-series.ts';
 import { registerMarketDataCommands } from './market-data-commands.ts';
 import { registerOracleCommands } from './oracle-commands.ts';
 import { registerPortfolioCommands } from './portfolio-commands.ts';
+import { registerPriceCommands } from './price-commands.ts';
 import { registerRewardsCommands } from './rewards-commands.ts';
 import { registerTaxonomyCommands } from './taxonomy-commands.ts';
 import { examples } from './output.ts';
@@ -50,14 +52,18 @@ export function buildProgram(): Command {
       const server = await startServer(config, { demo: demo !== undefined });
       server.app.log.info(`exchange listening on ${server.url} (API ${server.url}/api/v1, docs ${server.url}/docs)`);
       let makers: DemoMakers | undefined;
+      let walk: PriceWalk | undefined;
       if (demo) {
         const { createClient } = await import('../client/index.ts');
         const { startDemoMakers } = await import('./demo-makers.ts');
+        const { startDemoPriceWalk } = await import('./demo-series.ts');
         const { seeded } = await demo.seedDemo(createClient({ baseUrl: server.url, credentials: { adminToken: config.adminToken! } }));
         console.log(demo.demoBanner(server.url, config.adminToken!, generatedAdminToken !== undefined, seeded));
+        walk = await startDemoPriceWalk(server.url, config.adminToken!, { logger: server.app.log });
         makers = await startDemoMakers(server.url, config.adminToken!, { logger: server.app.log });
       }
       const stop = async () => {
+        await walk?.stop();
         await makers?.stop();
         await server.close();
         process.exit(0);
@@ -118,6 +124,7 @@ export function buildProgram(): Command {
   registerOracleCommands(program);
   registerAdminCommands(program);
   registerTaxonomyCommands(program);
+  registerPriceCommands(program);
   registerDemoCommand(program);
   return program;
 }

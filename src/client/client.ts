@@ -11,6 +11,7 @@ import type { ClientContext } from './sections/context.ts';
 import { oracleSection } from './sections/oracle.ts';
 import { ordersSection } from './sections/orders.ts';
 import { portfolioSection } from './sections/portfolio.ts';
+import { pricesSection } from './sections/prices.ts';
 import { profilesSection } from './sections/profiles.ts';
 import { rewardsSection } from './sections/rewards.ts';
 import { tradesSection } from './sections/trades.ts';
@@ -74,6 +75,7 @@ export function createClient(options: ClientOptions) {
     oracle: oracleSection(ctx),
     rewards: rewardsSection(ctx),
     profiles: profilesSection(ctx),
+    prices: pricesSection(ctx),
     admin: adminSection(ctx),
     /** Local order books kept in sync over Socket.IO; call `close()` when done. */
     watchBook: (tokenIds: readonly string[], watchOptions?: WatchBookOptions) => new BookWatcher(transport.baseUrl, tokenIds, watchOptions),

@@ -36,6 +36,9 @@ import type {
   RewardsLeaderboardResponse as RewardsLeaderboardResponseSchema, UserRewardsSummary as UserRewardsSummarySchema,
 } from '../api/rewards/schemas.ts';
 import type { RewardsPauseSchema, TreasuryBalanceSchema } from '../api/admin/reward-routes.ts';
+import type { ReferencePriceInputSchema } from '../api/admin/price-routes.ts';
+import type { ReferencePriceSchema } from '../api/prices/reference-routes.ts';
+import type { TemplateInputSchema, TemplatePatchSchema, TemplateSchema } from '../api/admin/template-routes.ts';
 
 export type ExchangeInfo = Static<typeof ExchangeSchema>;
 export type Account = Static<typeof AccountSchema>;
@@ -151,3 +154,9 @@ export type RewardsLeaderboardParams = Partial<Static<typeof LeaderboardQuery>>;
 export type RewardConfig = Static<typeof RewardConfigInput>;
 export type RewardsPause = Static<typeof RewardsPauseSchema>;
 export type TreasuryBalance = Static<typeof TreasuryBalanceSchema>;
+
+export type ReferencePrice = Static<typeof ReferencePriceSchema>;
+export type ReferencePriceInput = Static<typeof ReferencePriceInputSchema>;
+export type Template = Static<typeof TemplateSchema>;
+export type TemplateInput = Static<typeof TemplateInputSchema>;
+export type TemplatePatch = Static<typeof TemplatePatchSchema>;

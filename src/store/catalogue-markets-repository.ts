@@ -53,6 +53,13 @@ export async function findRecentMarketsOfEvent(db: Db, eventId: string, includeD
   return rows.sort((a, b) => a.position - b.position);
 }
 
+/** Published markets of the events that run at `now` (startDate ≤ now < endDate), earliest start first. */
+export async function findCurrentMarketsOfEvents(db: Db, eventIds: string[], now: Date): Promise<MarketRow[]> {
+  if (eventIds.length === 0) return [];
+  return db.selectFrom('markets').selectAll().where('event_id', 'in', eventIds).where('status', '!=', 'DRAFT')
+    .where('start_date', '<=', now).where('end_date', '>', now).orderBy('start_date').execute();
+}
+
 export async function countMarketsOfEvent(db: Db, eventId: string): Promise<number> {
   const row = await db.selectFrom('markets').select((eb) => eb.fn.countAll<string>().as('n')).where('event_id', '=', eventId).executeTakeFirstOrThrow();
   return Number(row.n);

@@ -228,6 +228,8 @@ export interface EventsTable {
   onchain_market_id: Generated<string>;
   ancillary_data: string;
   metadata: unknown | null;
+  /** The template that owns this series event (migration 0017_price_markets). */
+  template_id: string | null;
   created_by: string;
   created_at: Date;
   updated_at: Date;
@@ -320,6 +322,66 @@ export interface Database {
   positions: PositionsTable;
   pnl_series: PnlSeriesTable;
   engine_leadership: EngineLeadershipTable;
+  reference_prices: ReferencePricesTable;
+  price_targets: PriceTargetsTable;
+  templates: TemplatesTable;
+  template_markets: TemplateMarketsTable;
+}
+
+export type PriceSource = 'manual' | 'pyth' | 'binance';
+
+/** One reference price of a pair at its own time, in 10^-8 units (migration 0017_price_markets). */
+export interface ReferencePricesTable {
+  pair: string;
+  at: Date;
+  price: bigint;
+  source: PriceSource;
+  recorded_at: Date;
+}
+
+/** A market's priceTargetConfig (EXTENSIONS.md section 13); target_price null while unknown. */
+export interface PriceTargetsTable {
+  market_id: string;
+  target_type: 'CLOSE_PRICE' | 'FIXED';
+  pair: string;
+  source: 'oracle' | 'manual';
+  target_price: bigint | null;
+  target_at: Date;
+  resolve_at: Date;
+}
+
+/** The rewards a template attaches to every market it publishes: RewardConfigInput minus `date`. */
+export interface TemplateRewards {
+  rewardUsdc: string;
+  maxDistanceFromMid: string;
+  extremeMaxDistanceFromMid?: string | undefined;
+  minOrderSizeUsdc: string;
+}
+
+export interface TemplatesTable {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  pair: string;
+  period: '15m' | '1h' | '4h' | '1d';
+  first_start: Date;
+  lead: number;
+  display_timezone: string;
+  tick_size: string;
+  order_fee_rate_bps: number | null;
+  passive_order_fee_rate_bps: number | null;
+  rewards: ColumnType<TemplateRewards | null, string | null, string | null>;
+  event_id: string;
+  enabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TemplateMarketsTable {
+  template_id: string;
+  period_start: Date;
+  market_id: string;
 }
 
 /** An oracle question past UNPROPOSED (migration 0009_oracle); null accounts are the operator. */

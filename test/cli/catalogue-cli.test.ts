@@ -80,12 +80,14 @@ describe('the CLI: categories, tags, events with markets, and the demo, through 
     assert.equal(first.seeded, true);
     assert.deepEqual(first.events.map((e: any) => [e.slug, e.eventStatus, e.markets.length]), [
       ['demo-bitcoin-above-150k', 'ACTIVE', 1], ['demo-presidential-election', 'ACTIVE', 4], ['demo-saturday-derby', 'ACTIVE', 3],
+      // The hourly series: its markets come on the clock (this test server's clock is manual).
+      ['demo-btc-usd-hourly', 'ACTIVE', 0],
     ]);
     const again = await pmx(['demo']);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /^demo catalogue already present\nEVENT\s+MARKET\s+NAME\s+TOKENID1\n/);
     assert.equal(again.stdout.trim().split('\n').length, 2 + 8, 'a row per demo market');
-    assert.equal((await adminClient(cli.server).events.list({ limit: 100 })).data.filter((e) => e.slug.startsWith('demo-')).length, 3);
+    assert.equal((await adminClient(cli.server).events.list({ limit: 100 })).data.filter((e) => e.slug.startsWith('demo-')).length, 4);
   });
 
   it('demo --liquidity quotes every demo market until interrupted, then cancels the quotes', async () => {

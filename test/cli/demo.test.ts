@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.ts';
 import { demoBanner, demoConfig, seedDemo } from '../../src/cli/demo.ts';
 import { startDemoMakers } from '../../src/cli/demo-makers.ts';
+import { DEMO_SERIES_SLUG, startDemoPriceWalk } from '../../src/cli/demo-series.ts';
 import { parseConfig } from '../../src/config.ts';
 import { adminClient } from '../client/helpers.ts';
 import { get } from '../helpers/http.ts';
@@ -24,9 +25,10 @@ describe('demo seed, through the SDK', () => {
     const steps: [number, number][] = [];
     const first = await seedDemo(admin, (done, total) => steps.push([done, total]));
     assert.equal(first.seeded, true);
-    assert.deepEqual(steps, Array.from({ length: 9 }, (_, i) => [i + 1, 9]));
+    assert.deepEqual(steps, Array.from({ length: 10 }, (_, i) => [i + 1, 10]));
     const events = (await get(server.api('/events?limit=100'))).body;
-    assert.equal(events.total, 3);
+    // Three events and the hourly BTC/USD series (its markets come on the clock).
+    assert.equal(events.total, 4);
     assert.deepEqual(first.events.map((e) => e.id).sort(), events.data.map((e: { id: string }) => e.id).sort());
     assert.ok(events.data.some((e: { single: boolean }) => e.single));
     assert.ok(events.data.some((e: { negRisk: boolean; markets: unknown[] }) => e.negRisk && e.markets.length > 2));
@@ -43,7 +45,8 @@ describe('demo seed, through the SDK', () => {
     const again = await seedDemo(admin);
     assert.equal(again.seeded, false);
     assert.deepEqual(again.events.map((e) => e.id), first.events.map((e) => e.id));
-    assert.equal((await get(server.api('/events?limit=100'))).body.total, 3);
+    assert.equal((await get(server.api('/events?limit=100'))).body.total, 4);
+    assert.equal((await admin.admin.templates.list()).length, 1);
     assert.equal((await admin.admin.categories()).length, 3);
   });
 
@@ -68,6 +71,32 @@ describe('demo seed, through the SDK', () => {
       await makers.stop();
     }
     for (const tokenId of tokenIds) assert.deepEqual(await client.book.get(tokenId).then((b) => [b.bids, b.asks]), [[], []]);
+  });
+
+  it('runs the hourly BTC/USD series: the current market opens with its target, and the price walk moves the reference', async () => {
+    const admin = adminClient(server);
+    await seedDemo(admin);
+    const [template] = await admin.admin.templates.list();
+    assert.deepEqual([template!.slug, template!.pair, template!.period, template!.lead], [DEMO_SERIES_SLUG, 'BTC/USD', '1h', 1]);
+    await admin.admin.clock({ advanceMs: 0 });
+    const series = await admin.events.get(template!.eventId);
+    assert.equal(series.markets.length, 2, 'the current hour and the next one');
+    const current = series.markets.find((m) => Date.parse(m.startDate!) <= server.ctx.clock.nowMs())!;
+    assert.equal(current.priceTargetConfig?.targetPrice, '97000');
+    assert.equal(series.metadata?.cryptoPairTargetPrice, '97000');
+
+    const before = await admin.prices.reference('BTC/USD');
+    const walk = await startDemoPriceWalk(server.url, ADMIN_TOKEN, { intervalMs: 10 });
+    try {
+      // The walk posts at the server's time, which only moves when the test moves it.
+      await admin.admin.clock({ advanceMs: 1000 });
+      let latest = before;
+      while (latest.at === before.at) latest = await admin.prices.reference('BTC/USD');
+      assert.equal(latest.source, 'manual');
+      assert.match(latest.price, /^\d+(\.\d{1,2})?$/);
+    } finally {
+      await walk.stop();
+    }
   });
 
   it('generates an admin token only when none is configured, and prints it', () => {

@@ -78,4 +78,22 @@ describe('configuration', () => {
       assert.throws(() => parseConfig({ [name]: value }), (e: unknown) => e instanceof ConfigError && e.message.includes(name), name);
     }
   });
+
+  it('reads PRICE_FEED and PRICE_FEED_URL: manual by default, a pull feed needs its URL', () => {
+    const defaults = parseConfig({});
+    assert.deepEqual([defaults.priceFeed, defaults.priceFeedUrl], ['manual', undefined]);
+    const pyth = parseConfig({ PRICE_FEED: 'pyth', PRICE_FEED_URL: 'https://hermes.pyth.network' });
+    assert.deepEqual([pyth.priceFeed, pyth.priceFeedUrl], ['pyth', 'https://hermes.pyth.network']);
+    assert.equal(parseConfig({ PRICE_FEED: 'binance', PRICE_FEED_URL: 'http://127.0.0.1:9000/' }).priceFeed, 'binance');
+    const refused: Record<string, string>[] = [
+      { PRICE_FEED: 'chainlink' },
+      { PRICE_FEED: 'pyth' },
+      { PRICE_FEED: 'binance', PRICE_FEED_URL: ' ' },
+      { PRICE_FEED: 'pyth', PRICE_FEED_URL: 'hermes.pyth.network' },
+      { PRICE_FEED: 'binance', PRICE_FEED_URL: 'ftp://api.binance.com' },
+    ];
+    for (const source of refused) {
+      assert.throws(() => parseConfig(source), (e: unknown) => e instanceof ConfigError && /PRICE_FEED/.test(e.message), JSON.stringify(source));
+    }
+  });
 });

@@ -2,17 +2,32 @@ import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { CategorySchema, EventSchema, MarketSchema, TagSchema, TickSizeSchema } from '../catalogue/schemas.ts';
 import { DateTime, errorResponses, Uuid } from '../schemas/common.ts';
+import { PAIR_PATTERN } from '../../core/prices.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 /**
  * `type: [T, null]` rather than anyOf: with the app's type coercion an anyOf would coerce null
  * into "" or 0 while trying its branches.
  */
-const orNull = <T>(schema: Record<string, unknown>) => Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
+export const orNull = <T>(schema: Record<string, unknown>) => Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
 
-const Bps = Type.Integer({ minimum: 0, maximum: 10_000, description: 'basis points' });
-const Amount = Type.String({ maxLength: 40, description: 'collateral, decimal string in display units' });
+export const Bps = Type.Integer({ minimum: 0, maximum: 10_000, description: 'basis points' });
+export const Amount = Type.String({ maxLength: 40, description: 'collateral, decimal string in display units' });
 const SPEED_BUMP_MAX_MS = 60_000;
+export const Liveness = Type.Integer({ minimum: 0, maximum: 31_536_000, description: 'seconds, default 7200' });
+
+/** Reference prices: positive decimals of at most 8 decimals (core/prices.ts parses them). */
+export const PriceText = Type.String({ pattern: '^(0|[1-9][0-9]{0,10})(\\.[0-9]{1,8})?$', description: 'decimal, at most 8 decimals' });
+export const PairText = Type.String({ pattern: PAIR_PATTERN, description: 'BASE/QUOTE, e.g. BTC/USD' });
+
+const PriceTargetInputSchema = Type.Object({
+  targetType: Type.Union([Type.Literal('CLOSE_PRICE'), Type.Literal('FIXED')]),
+  pair: PairText,
+  source: Type.Optional(Type.Union([Type.Literal('oracle'), Type.Literal('manual')], { default: 'oracle' })),
+  targetPrice: Type.Optional(orNull<string>({ ...PriceText })),
+  targetAt: Type.Optional(DateTime),
+  resolveAt: Type.Optional(DateTime),
+}, { additionalProperties: false });
 
 export const MarketInputSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -29,6 +44,7 @@ export const MarketInputSchema = Type.Object({
   speedBumpDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: SPEED_BUMP_MAX_MS, default: 0 })),
   displayTimezone: Type.Optional(orNull<string>({ type: 'string', maxLength: 64, description: 'IANA time zone' })),
   questionIndex: Type.Optional(orNull<number>({ type: 'integer', minimum: 0, maximum: 10_000 })),
+  priceTargetConfig: Type.Optional(PriceTargetInputSchema),
 }, { additionalProperties: false });
 
 export const EventInputSchema = Type.Object({
@@ -47,7 +63,7 @@ export const EventInputSchema = Type.Object({
   metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
   reward: Type.Optional(Amount),
   proposalBond: Type.Optional(Amount),
-  liveness: Type.Optional(Type.Integer({ minimum: 0, maximum: 31_536_000, description: 'seconds, default 7200' })),
+  liveness: Type.Optional(Liveness),
   orderFeeRateBps: Type.Optional(Bps),
   passiveOrderFeeRateBps: Type.Optional(Bps),
   markets: Type.Array(MarketInputSchema, { minItems: 1, maxItems: 200 }),
@@ -60,6 +76,7 @@ export const MarketPatchSchema = Type.Object({
   orderFeeRateBps: Type.Optional(Bps),
   passiveOrderFeeRateBps: Type.Optional(Bps),
   tickSize: Type.Optional(TickSizeSchema),
+  priceTargetConfig: Type.Optional(Type.Object({ targetPrice: PriceText }, { additionalProperties: false })),
 }, { additionalProperties: false });
 
 export const CategoryInputSchema = Type.Object({
@@ -125,7 +142,7 @@ export function registerCatalogueAdminRoutes(api: TypedApp, ctx: AppContext): vo
 
   api.patch('/admin/markets/:marketId', {
     config: { auth: 'admin' },
-    schema: { ...meta('Pause, hide or re-price a market'), params: MarketParams, body: MarketPatchSchema, response: { 200: MarketSchema, ...errorResponses(400, 401, 404) } },
+    schema: { ...meta('Pause, hide or re-price a market'), params: MarketParams, body: MarketPatchSchema, response: { 200: MarketSchema, ...errorResponses(400, 401, 404, 409) } },
   }, async (request) => {
     await admin.patchMarket(request.params.marketId, request.body);
     return reads.getMarket(request.params.marketId, true);

@@ -40,6 +40,10 @@ export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
     await ctx.oracle.service.tick();
     // Reward minutes the jump passed over are sampled one by one, and ended days closed.
     await ctx.rewards.tick();
+    // Templates publish the periods now due, then the feed is polled, due targets derived and
+    // due price-target markets proposed.
+    await ctx.templates.tick();
+    await ctx.prices.tick();
     return { now: new Date(ms).toISOString() };
   });
 }

@@ -11,7 +11,6 @@ export const TickSizeSchema = oneOf(TICK_SIZES, 'minimum price increment');
 export const MarketStatusSchema = oneOf(['DRAFT', 'ACTIVE', 'RESOLVED'] as const);
 export const EventStatusSchema = oneOf(['DRAFT', 'ACTIVE', 'RESOLVED', 'ENDED'] as const);
 export const OracleOutcome = oneOf(['YES', 'NO', 'TIE'] as const);
-const JsonObject = Type.Object({}, { additionalProperties: true });
 
 export const TagSchema = Type.Object({ id: Uuid, slug: Type.String(), label: Type.String(), type: Type.String() });
 
@@ -39,6 +38,16 @@ export const ResolutionSchema = Type.Object({
 }, { description: 'EXTENSIONS.md section 4 Resolution' });
 
 const nullableText = Nullable(Type.String());
+
+/** EXTENSIONS.md section 13: a market's price target; outcome 1 wins when the price at resolveAt is at or above targetPrice. */
+export const PriceTargetConfigSchema = Type.Object({
+  targetType: oneOf(['CLOSE_PRICE', 'FIXED'] as const),
+  pair: Type.String({ description: 'BASE/QUOTE, e.g. BTC/USD' }),
+  source: oneOf(['oracle', 'manual'] as const),
+  targetPrice: Nullable(Type.String({ description: 'decimal; null while a CLOSE_PRICE target is unknown' })),
+  targetAt: DateTime,
+  resolveAt: DateTime,
+});
 
 export const MarketSchema = Type.Object({
   id: Uuid,
@@ -83,6 +92,7 @@ export const MarketSchema = Type.Object({
   proposedAt: Nullable(DateTime),
   proposedPrice: nullableText,
   displayTimezone: nullableText,
+  priceTargetConfig: Nullable(PriceTargetConfigSchema),
   tradeVolumeUsd: Type.Optional(Type.String()),
   tradeVolumeUsd24h: Type.Optional(Type.String()),
   resolution: Type.Optional(ResolutionSchema),
@@ -115,7 +125,10 @@ export const EventSchema = Type.Object({
   passiveOrderFeeRateBps: Type.Integer(),
   marketId: Type.String(),
   ancillaryData: Type.String(),
-  metadata: Type.Optional(JsonObject),
+  metadata: Type.Optional(Type.Object({
+    cryptoPairTargetPrice: Type.Optional(Type.String({ description: "a series event's current market target (EXTENSIONS.md section 13)" })),
+  }, { additionalProperties: true })),
+  templateId: Type.Optional(Uuid),
   categories: Type.Array(CategorySchema),
   tags: Type.Array(TagSchema),
   markets: Type.Array(MarketSchema),

@@ -1,5 +1,6 @@
 import type {
-  Category, CategoryInput, Event, EventInput, Market, MarketInput, MarketPatch, MarketRewardDetail, OracleOutcome, Resolution, RewardConfig, RewardsPause, Tag, TagInput, TreasuryBalance,
+  Category, CategoryInput, Event, EventInput, Market, MarketInput, MarketPatch, MarketRewardDetail, OracleOutcome, ReferencePrice, ReferencePriceInput, Resolution, RewardConfig, RewardsPause, Tag, TagInput,
+  Template, TemplateInput, TemplatePatch, TreasuryBalance,
 } from '../types.ts';
 import type { ClientContext } from './context.ts';
 
@@ -35,6 +36,17 @@ export function adminSection({ transport }: ClientContext) {
     pauseRewards: (paused: boolean) => admin<RewardsPause>('POST', '/rewards/pause', { paused }),
     /** Deposits collateral (display units) into the reward treasury every payout comes from; answers its balance. */
     fundRewardTreasury: (amount: string) => admin<TreasuryBalance>('POST', '/rewards/treasury', { amount }),
+    /** Records a reference price (`at` defaults to now); with PRICE_FEED=manual the only source. */
+    postPrice: (input: ReferencePriceInput) => admin<ReferencePrice>('POST', '/prices', input),
+    /** Recurring price-market templates (EXTENSIONS.md section 13). */
+    templates: {
+      list: () => admin<Template[]>('GET', '/templates'),
+      /** The template and its series event; markets follow on the clock. */
+      create: (input: TemplateInput) => admin<Template>('POST', '/templates', input),
+      patch: (templateId: string, patch: TemplatePatch) => admin<Template>('PATCH', `/templates/${id(templateId)}`, patch),
+      enable: (templateId: string) => admin<Template>('PATCH', `/templates/${id(templateId)}`, { enabled: true }),
+      disable: (templateId: string) => admin<Template>('PATCH', `/templates/${id(templateId)}`, { enabled: false }),
+    },
     /** Moves a manual clock (test servers); the oracle's windows are checked after the move. */
     clock: (move: { advanceMs: number } | { now: string }) => admin<{ now: string }>('POST', '/clock', move),
   };

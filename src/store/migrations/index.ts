@@ -14,6 +14,7 @@ import * as m0013 from './0013_rewards.ts';
 import * as m0014 from './0014_trade_indexes.ts';
 import * as m0015 from './0015_engine_leadership.ts';
 import * as m0016 from './0016_ended_sessions.ts';
+import * as m0017 from './0017_price_markets.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0014_trade_indexes': m0014,
   '0015_engine_leadership': m0015,
   '0016_ended_sessions': m0016,
+  '0017_price_markets': m0017,
 };
