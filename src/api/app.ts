@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
-import { errorHandler, notFoundHandler } from './errors.ts';
+import { errorHandler } from './errors.ts';
 import { registerNulGuard } from './nul-guard.ts';
 import { registerAuth } from './auth/plugin.ts';
 import type { UserAuthenticator } from './auth/types.ts';
@@ -39,6 +39,7 @@ import { registerOracleAdminRoutes } from './admin/oracle-routes.ts';
 import { registerRewardAdminRoutes } from './admin/reward-routes.ts';
 import { registerRewardRoutes } from './rewards/routes.ts';
 import type { TypedApp } from './typed-app.ts';
+import { registerWebApp } from './web/plugin.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -65,7 +66,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
+  // The not-found handler too: pages go to the web app's index.html, everything else the JSON 404.
+  await registerWebApp(app);
   registerNulGuard(app);
   registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users });
   const registry = registerHttpMetrics(app);

@@ -1,0 +1,71 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ExchangeClient, Market, PriceHistoryParams } from '../../../client/index.ts';
+import { errorText } from '../format.ts';
+
+type Interval = Extract<PriceHistoryParams['interval'], '1H' | '1D' | '1W' | '1M' | 'ALL'>;
+/** Minutes per point: the largest fidelity each interval allows (SPEC.md 4.5), so one page holds it all. */
+const FIDELITY: Record<Interval, number> = { '1H': 1, '1D': 15, '1W': 60, '1M': 240, ALL: 1440 };
+const INTERVALS = Object.keys(FIDELITY) as Interval[];
+const MAX_POINTS = 1440;
+
+/**
+ * Both outcomes' price history, drawn with TradingView's lightweight-charts (loaded with this
+ * component, not with the home page). Prices become numbers only here, as pixel positions.
+ */
+export function PriceChart({ client, market }: { client: ExchangeClient; market: Market }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [interval, setInterval] = useState<Interval>('1D');
+  const [state, setState] = useState<'loading' | 'empty' | 'drawn' | string>('loading');
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element || !market.tokenId1 || !market.tokenId2) return;
+    let disposed = false;
+    let dispose = () => {};
+    const tokens = [market.tokenId1, market.tokenId2];
+    Promise.all([
+      import('lightweight-charts'),
+      ...tokens.map((token) => client.book.history({ token, interval, fidelity: FIDELITY[interval], limit: MAX_POINTS, total: false })),
+    ]).then(([charts, ...histories]) => {
+      if (disposed) return;
+      const style = getComputedStyle(element);
+      const chart = charts.createChart(element, {
+        autoSize: true,
+        layout: { background: { color: 'transparent' }, textColor: style.color, fontFamily: style.fontFamily, attributionLogo: false },
+        grid: { vertLines: { visible: false }, horzLines: { color: style.getPropertyValue('--line') } },
+        rightPriceScale: { borderVisible: false },
+        timeScale: { borderVisible: false, timeVisible: interval !== 'ALL' && interval !== '1M' },
+        localization: { priceFormatter: (price: number) => `${Math.round(price * 100)}¢` },
+      });
+      const colors = [style.getPropertyValue('--yes'), style.getPropertyValue('--no')];
+      let points = 0;
+      histories.forEach((history, index) => {
+        const series = chart.addSeries(charts.LineSeries, { color: colors[index]!, lineWidth: 2, title: index === 0 ? market.outcome1 : market.outcome2, priceFormat: { type: 'price', precision: 3, minMove: 0.001 } });
+        const data = history.data.map((point) => ({ time: point.t as never, value: Number(point.p) }));
+        series.setData(data);
+        points += data.length;
+      });
+      chart.timeScale().fitContent();
+      setState(points > 0 ? 'drawn' : 'empty');
+      dispose = () => chart.remove();
+    }, (error: unknown) => !disposed && setState(errorText(error)));
+    return () => {
+      disposed = true;
+      dispose();
+    };
+  }, [client, market, interval]);
+
+  return (
+    <section className="panel chart-panel" aria-label="Price chart">
+      <div className="tabs" role="group" aria-label="Chart interval">
+        {INTERVALS.map((value) => (
+          <button key={value} type="button" aria-pressed={interval === value} onClick={() => setInterval(value)}>{value}</button>
+        ))}
+        <span className="legend"><i className="dot yes" />{market.outcome1} <i className="dot no" />{market.outcome2}</span>
+      </div>
+      <div ref={box} className="chart" data-testid="price-chart" data-state={state} />
+      {state === 'empty' && <p className="muted chart-note">No trades in this interval yet.</p>}
+      {state !== 'loading' && state !== 'empty' && state !== 'drawn' && <p className="error">{state}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import type { Event, Market } from '../../../client/index.ts';
+import { outcomePrices } from '../components/EventCard.tsx';
+import { OpenOrders } from '../components/OpenOrders.tsx';
+import { OrderBook } from '../components/OrderBook.tsx';
+import { OrderTicket } from '../components/OrderTicket.tsx';
+import { PriceChart } from '../components/PriceChart.tsx';
+import { RecentTrades } from '../components/RecentTrades.tsx';
+import { Rules } from '../components/Rules.tsx';
+import { centsOf, errorText, shares, usd } from '../format.ts';
+import { useLoad } from '../load.ts';
+import { Link, useTitle } from '../router.tsx';
+import { useSession } from '../session.ts';
+
+export default function MarketPage({ slug }: { slug: string }) {
+  const { client } = useSession();
+  const loaded = useLoad(async () => {
+    const market = await client.markets.get(slug);
+    return { market, event: await client.events.get(market.eventId) };
+  }, [client, slug]);
+  useTitle(loaded.data?.market.name ?? '');
+  if (loaded.error) return <p className="error" role="alert">{errorText(loaded.error)}</p>;
+  if (!loaded.data) return <p className="muted" role="status">Loading…</p>;
+  return <MarketView market={loaded.data.market} event={loaded.data.event} />;
+}
+
+function MarketView({ market, event }: { market: Market; event: Event }) {
+  const { client } = useSession();
+  const [outcome, setOutcome] = useState<0 | 1>(0);
+  const [picked, setPicked] = useState<string | undefined>(undefined);
+  const prices = outcomePrices(market);
+  const tokenId = outcome === 0 ? market.tokenId1 : market.tokenId2;
+  const title = event.markets.length > 1 ? `${event.name}: ${market.name}` : market.name;
+  return (
+    <div className="market-layout">
+      <div className="market-main">
+        <header className="market-head">
+          {event.markets.length > 1 && <Link to={`/event/${encodeURIComponent(event.slug)}`} className="muted">{event.name}</Link>}
+          <h1>{market.name}</h1>
+          <p className="muted num">
+            {market.outcome1} {centsOf(prices[0])} · {market.outcome2} {centsOf(prices[1])} · {usd(market.tradeVolumeUsd)} volume
+            {market.isPaused && <span className="badge warn">paused</span>}
+            {market.status === 'RESOLVED' && <span className="badge">resolved</span>}
+          </p>
+        </header>
+        <PriceChart client={client} market={market} />
+        <div className="two">
+          <section className="panel" aria-label="Order book">
+            <header className="panel-head">
+              <h2>Order book</h2>
+              <div className="segmented small" role="group" aria-label="Book of outcome">
+                {[market.outcome1, market.outcome2].map((label, index) => (
+                  <button key={label + index} type="button" aria-pressed={outcome === index} onClick={() => setOutcome(index as 0 | 1)}>{label}</button>
+                ))}
+              </div>
+            </header>
+            {tokenId ? <OrderBook key={tokenId} client={client} tokenId={tokenId} onPick={setPicked} /> : <p className="muted">Not published yet.</p>}
+          </section>
+          <section className="panel" aria-label="Recent trades">
+            <h2>Recent trades</h2>
+            <RecentTrades client={client} market={market} />
+          </section>
+        </div>
+        <Holders slug={market.slug} />
+        <Rules market={market} event={event} />
+      </div>
+      <aside className="market-side">
+        <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} />
+        <Position market={market} />
+        <OpenOrders marketId={market.id} />
+      </aside>
+    </div>
+  );
+}
+
+function Position({ market }: { market: Market }) {
+  const { client, wallet, revision } = useSession();
+  const balance = useLoad(() => (wallet ? client.account.balance() : Promise.resolve(undefined)), [client, wallet, revision]);
+  const held = balance.data?.tokens.filter((token) => token.marketId === market.id && token.balance !== '0') ?? [];
+  if (!wallet || held.length === 0) return null;
+  return (
+    <section className="panel" aria-label="Your position" data-testid="market-position">
+      <h2>Your shares</h2>
+      <ul className="plain">
+        {held.map((token) => <li key={token.tokenId}><span>{token.outcome}</span> <span className="num">{shares(token.balance)}</span></li>)}
+      </ul>
+    </section>
+  );
+}
+
+function Holders({ slug }: { slug: string }) {
+  const { client, revision } = useSession();
+  const holders = useLoad(() => client.markets.holders(slug, { limit: 10 }), [client, slug, revision]);
+  if (!holders.data) return null;
+  const sides = [holders.data.outcome1, holders.data.outcome2];
+  return (
+    <section className="panel" aria-label="Holders">
+      <h2>Top holders</h2>
+      <div className="two">
+        {sides.map((side) => (
+          <div key={side.label}>
+            <h3>{side.label}</h3>
+            {side.holders.length === 0 ? <p className="muted">Nobody yet.</p> : (
+              <ol className="plain">
+                {side.holders.map((holder) => (
+                  <li key={holder.userId}>
+                    <span>{holder.name && !holder.anonymous ? <Link to={`/profile/${encodeURIComponent(holder.name)}`}>{holder.name}</Link> : holder.walletShort ?? 'Anonymous'}</span>
+                    <span className="num">{shares(String(holder.shares))}</span>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
