@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Event, Market } from '../../../client/index.ts';
 import { outcomePrices } from '../components/EventCard.tsx';
 import { OpenOrders } from '../components/OpenOrders.tsx';
@@ -10,7 +10,7 @@ import { Rules } from '../components/Rules.tsx';
 import { centsOf, errorText, shares, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, useTitle } from '../router.tsx';
-import { useSession } from '../session.ts';
+import { notify, refresh, useSession } from '../session.ts';
 
 export default function MarketPage({ slug }: { slug: string }) {
   const { client } = useSession();
@@ -73,17 +73,42 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
   );
 }
 
+/** The trader's shares in this market, and split: collateral into one of each outcome. */
 function Position({ market }: { market: Market }) {
   const { client, wallet, revision } = useSession();
+  const [amountText, setAmountText] = useState('');
+  const [busy, setBusy] = useState(false);
   const balance = useLoad(() => (wallet ? client.account.balance() : Promise.resolve(undefined)), [client, wallet, revision]);
+  if (!wallet) return null;
   const held = balance.data?.tokens.filter((token) => token.marketId === market.id && token.balance !== '0') ?? [];
-  if (!wallet || held.length === 0) return null;
+  const split = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const answer = await client.markets.split(market.id, amountText);
+      notify(`Split ${usd(answer.amount)} into ${shares(answer.amount)} ${market.outcome1} and ${market.outcome2}`);
+      setAmountText('');
+    } catch (error) {
+      notify(errorText(error));
+    } finally {
+      setBusy(false);
+      refresh();
+    }
+  };
   return (
     <section className="panel" aria-label="Your position" data-testid="market-position">
       <h2>Your shares</h2>
-      <ul className="plain">
-        {held.map((token) => <li key={token.tokenId}><span>{token.outcome}</span> <span className="num">{shares(token.balance)}</span></li>)}
-      </ul>
+      {held.length === 0 ? <p className="muted">None yet.</p> : (
+        <ul className="plain">
+          {held.map((token) => <li key={token.tokenId}><span>{token.outcome}</span> <span className="num">{shares(token.balance)}</span></li>)}
+        </ul>
+      )}
+      {market.status === 'ACTIVE' && (
+        <form className="inline" onSubmit={split}>
+          <label>Split USDC into both outcomes <input name="split" inputMode="decimal" value={amountText} onChange={(e) => setAmountText(e.target.value.trim())} required /></label>
+          <button type="submit" disabled={busy}>Split</button>
+        </form>
+      )}
     </section>
   );
 }
