@@ -37,7 +37,7 @@ export function OpenOrders({ marketId }: { marketId?: string }) {
       </header>
       {rows.length === 0 ? <p className="muted">No open orders.</p> : (
         <table>
-          <thead><tr>{!marketId && <th scope="col">Market</th>}<th scope="col">Side</th><th scope="col">Price</th><th scope="col">Filled</th><th scope="col" /></tr></thead>
+          <thead><tr>{!marketId && <th scope="col">Market</th>}<th scope="col">Side</th><th scope="col" className="num">Price</th><th scope="col" className="num">Filled</th><th scope="col" /></tr></thead>
           <tbody>
             {rows.map((order) => (
               <tr key={order.id}>

@@ -30,7 +30,7 @@ export function RecentTrades({ client, market }: { client: ExchangeClient; marke
   if (trades.length === 0) return <p className="muted">No trades yet.</p>;
   return (
     <table className="trades" data-testid="recent-trades">
-      <thead><tr><th scope="col">Trader</th><th scope="col">Side</th><th scope="col">Price</th><th scope="col">Shares</th><th scope="col">Time</th></tr></thead>
+      <thead><tr><th scope="col">Trader</th><th scope="col">Side</th><th scope="col" className="num">Price</th><th scope="col" className="num">Shares</th><th scope="col" className="num">Time</th></tr></thead>
       <tbody>
         {trades.map((trade) => (
           <tr key={trade.id}>

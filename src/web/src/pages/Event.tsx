@@ -22,7 +22,7 @@ export default function EventPage({ slug }: { slug: string }) {
       </p>
       <p className="prose">{data.description}</p>
       <table className="event-markets">
-        <thead><tr><th scope="col">Market</th><th scope="col">Chance</th><th scope="col">{data.markets[0]?.outcome1 ?? 'Yes'}</th><th scope="col">{data.markets[0]?.outcome2 ?? 'No'}</th></tr></thead>
+        <thead><tr><th scope="col">Market</th><th scope="col" className="num">Chance</th><th scope="col" className="num">{data.markets[0]?.outcome1 ?? 'Yes'}</th><th scope="col" className="num">{data.markets[0]?.outcome2 ?? 'No'}</th></tr></thead>
         <tbody>{markets.map((market) => <Row key={market.id} market={market} />)}</tbody>
       </table>
     </section>

@@ -16,7 +16,8 @@ export default function MarketPage({ slug }: { slug: string }) {
   const { client } = useSession();
   const loaded = useLoad(async () => {
     const market = await client.markets.get(slug);
-    return { market, event: await client.events.get(market.eventId) };
+    const [event, volume] = await Promise.all([client.events.get(market.eventId), client.markets.volume(market.id)]);
+    return { market: { ...market, tradeVolumeUsd: volume.tradeVolumeUsd, tradeVolumeUsd24h: volume.tradeVolumeUsd24h }, event };
   }, [client, slug]);
   useTitle(loaded.data?.market.name ?? '');
   if (loaded.error) return <p className="error" role="alert">{errorText(loaded.error)}</p>;

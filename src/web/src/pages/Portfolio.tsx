@@ -74,7 +74,7 @@ function Positions() {
       <h2>Positions</h2>
       {rows.length === 0 ? <p className="muted">No positions.</p> : (
         <table>
-          <thead><tr><th scope="col">Market</th><th scope="col">Outcome</th><th scope="col">Shares</th><th scope="col">Avg</th><th scope="col">Now</th><th scope="col">Value</th><th scope="col">P&amp;L</th></tr></thead>
+          <thead><tr><th scope="col">Market</th><th scope="col">Outcome</th><th scope="col" className="num">Shares</th><th scope="col" className="num">Avg</th><th scope="col" className="num">Now</th><th scope="col" className="num">Value</th><th scope="col" className="num">P&amp;L</th></tr></thead>
           <tbody>
             {rows.map((row) => (
               <tr key={row.tokenId}>
@@ -149,11 +149,11 @@ function Activity() {
       <h2>Activity</h2>
       {rows.length === 0 ? <p className="muted">Nothing yet.</p> : (
         <table>
-          <thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Market</th><th scope="col">Amount</th><th scope="col">Price</th></tr></thead>
+          <thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Market</th><th scope="col" className="num">Amount</th><th scope="col" className="num">Price</th></tr></thead>
           <tbody>
             {rows.map((row) => (
               <tr key={`${row.hash}${row.type}${row.outcomeIndex ?? ''}`}>
-                <td className="num muted">{new Date(row.timestamp * 1000).toLocaleString()}</td>
+                <td className="muted">{new Date(row.timestamp * 1000).toLocaleString()}</td>
                 <td>{row.type}{row.outcomeIndex !== undefined ? ` ${row.outcomeIndex === 0 ? row.outcome1 : row.outcome2}` : ''}</td>
                 <td><Link to={`/market/${encodeURIComponent(row.slug)}`}>{row.name}</Link></td>
                 <td className="num">{shares(String(row.amount))}</td>

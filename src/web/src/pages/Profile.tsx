@@ -34,7 +34,7 @@ export default function ProfilePage({ name }: { name: string }) {
         {positions.length === 0 ? <p className="muted">None.</p> : (
           <ul className="plain">
             {positions.map((position) => (
-              <li key={position.id}><span>{position.market} · {position.side}</span><span className="num">{position.shares} shares · {usd(position.value)}</span></li>
+              <li key={position.id}><span>{position.market} · {sideLabel(position.side)}</span><span className="num">{position.shares} shares · {usd(position.value)}</span></li>
             ))}
           </ul>
         )}
@@ -43,10 +43,13 @@ export default function ProfilePage({ name }: { name: string }) {
         <h2>Recent trades</h2>
         <ul className="plain">
           {activity.map((row) => (
-            <li key={row.id}><span>{row.action} {row.side} · {row.slug ? <Link to={`/market/${encodeURIComponent(row.slug)}`}>{row.market}</Link> : row.market}</span><span className="num">{usd(row.amount)} at {row.price}¢</span></li>
+            <li key={row.id}><span>{row.action} {sideLabel(row.side)} · {row.slug ? <Link to={`/market/${encodeURIComponent(row.slug)}`}>{row.market}</Link> : row.market}</span><span className="num">{usd(row.amount)} at {row.price}¢</span></li>
           ))}
         </ul>
       </section>
     </div>
   );
 }
+
+/** Public profiles name outcomes by side only: SIDE_A is a market's first outcome, SIDE_B its second. */
+const sideLabel = (side: string) => (side === 'SIDE_A' ? 'outcome 1' : 'outcome 2');

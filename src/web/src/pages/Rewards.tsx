@@ -18,7 +18,7 @@ export default function RewardsPage() {
         {pools.error ? <p className="error">{errorText(pools.error)}</p> : null}
         {pools.data && pools.data.data.length === 0 && <p className="muted">No market pays rewards now.</p>}
         <table>
-          <thead><tr><th scope="col">Market</th><th scope="col">Pool</th><th scope="col">Max spread</th><th scope="col">Min size</th><th scope="col">Status</th></tr></thead>
+          <thead><tr><th scope="col">Market</th><th scope="col" className="num">Pool</th><th scope="col" className="num">Max spread</th><th scope="col" className="num">Min size</th><th scope="col">Status</th></tr></thead>
           <tbody>
             {pools.data?.data.flatMap((event) => event.markets.map((market) => (
               <tr key={market.marketId}>
