@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { Link, usePath } from '../router.tsx';
-import { injectedProvider, notify, refresh, signIn, signOut, useSession } from '../session.ts';
-import { errorText, shortAddress, usd } from '../format.ts';
+import { useAction } from '../action.ts';
+import { injectedProvider, signIn, signOut, useSession } from '../session.ts';
+import { shortAddress, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 
 const FAUCET_AMOUNT = '1000';
@@ -29,25 +29,14 @@ export function Header() {
 
 function Account() {
   const { wallet, client, revision, faucet, user } = useSession();
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useAction();
   const balance = useLoad(() => (wallet ? client.account.balance() : Promise.resolve(undefined)), [client, wallet, revision]);
-
-  const act = (what: () => Promise<unknown>) => async () => {
-    setBusy(true);
-    try {
-      await what();
-    } catch (error) {
-      notify(errorText(error));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   if (!wallet) {
     return (
       <div className="account">
-        {injectedProvider() && <button type="button" disabled={busy} onClick={act(() => signIn('injected'))}>Connect wallet</button>}
-        <button type="button" className="primary" disabled={busy} onClick={act(() => signIn('dev'))} title="A key generated and kept in this browser: unsafe for real money">
+        {injectedProvider() && <button type="button" disabled={busy} onClick={() => run(async () => void (await signIn('injected')))}>Connect wallet</button>}
+        <button type="button" className="primary" disabled={busy} onClick={() => run(async () => void (await signIn('dev')))} title="A key generated and kept in this browser: unsafe for real money">
           Sign in with dev wallet
         </button>
       </div>
@@ -57,15 +46,14 @@ function Account() {
     <div className="account">
       <span className="balance num" data-testid="cash" title="Available collateral">{usd(balance.data?.collateral.available)}</span>
       {faucet && (
-        <button type="button" disabled={busy} onClick={act(async () => {
+        <button type="button" disabled={busy} onClick={() => run(async () => {
           await client.account.faucet(FAUCET_AMOUNT);
-          notify(`Faucet: ${FAUCET_AMOUNT} USDC credited`);
-          refresh();
+          return `Faucet: ${FAUCET_AMOUNT} USDC credited`;
         })}>Faucet</button>
       )}
       <Link to={user?.displayName ? `/profile/${encodeURIComponent(user.displayName)}` : '/portfolio'} className="who" title={wallet.address}>
-        {wallet.kind === 'dev' && <span className="badge warn" title="The key is stored in this browser: never use it for real money">dev wallet</span>}
-        {shortAddress(wallet.address)}
+        {wallet.kind === 'dev' && <span className="badge warn" title="The key is stored in this browser: never use it for real money">unsafe dev wallet</span>}
+        <span className="address">{shortAddress(wallet.address)}</span>
       </Link>
       <button type="button" className="ghost" onClick={signOut}>Sign out</button>
     </div>

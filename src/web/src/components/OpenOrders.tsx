@@ -1,6 +1,6 @@
-import { useState } from 'react';
-import { notify, refresh, useSession } from '../session.ts';
-import { cents, errorText, shares } from '../format.ts';
+import { useAction } from '../action.ts';
+import { useSession } from '../session.ts';
+import { cents, shares } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link } from '../router.tsx';
 import { describeOrder } from './OrderTicket.tsx';
@@ -8,21 +8,10 @@ import { describeOrder } from './OrderTicket.tsx';
 /** The trader's resting orders (of one market, or all), with cancel and cancel-all; live from /user. */
 export function OpenOrders({ marketId }: { marketId?: string }) {
   const { client, wallet, revision } = useSession();
-  const [busy, setBusy] = useState(false);
+  const [busy, act] = useAction();
   const orders = useLoad(() => (wallet ? client.orders.list({ status: 'PENDING', ...(marketId ? { market: marketId } : {}) }) : Promise.resolve([])), [client, wallet, marketId, revision]);
   if (!wallet) return null;
 
-  const act = async (what: () => Promise<string>) => {
-    setBusy(true);
-    try {
-      notify(await what());
-    } catch (error) {
-      notify(errorText(error));
-    } finally {
-      setBusy(false);
-      refresh();
-    }
-  };
   const rows = orders.data ?? [];
   return (
     <section className="panel" aria-label="Open orders" data-testid="open-orders">

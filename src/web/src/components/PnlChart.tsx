@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { PnlHistory } from '../../../client/index.ts';
+import { themedChart } from './themed-chart.ts';
 
 /** A profile's P&L over time as an area chart (lightweight-charts, loaded with the page that shows it). */
 export function PnlChart({ history }: { history: PnlHistory }) {
@@ -11,15 +12,8 @@ export function PnlChart({ history }: { history: PnlHistory }) {
     let disposed = false;
     void import('lightweight-charts').then((charts) => {
       if (disposed) return;
-      const style = getComputedStyle(element);
-      const chart = charts.createChart(element, {
-        autoSize: true,
-        layout: { background: { color: 'transparent' }, textColor: style.color, fontFamily: style.fontFamily, attributionLogo: false },
-        grid: { vertLines: { visible: false }, horzLines: { color: style.getPropertyValue('--line') } },
-        rightPriceScale: { borderVisible: false },
-        timeScale: { borderVisible: false },
-      });
-      const series = chart.addSeries(charts.BaselineSeries, { baseValue: { type: 'price', price: 0 }, topLineColor: style.getPropertyValue('--yes'), bottomLineColor: style.getPropertyValue('--no') });
+      const { chart, color } = themedChart(charts, element);
+      const series = chart.addSeries(charts.BaselineSeries, { baseValue: { type: 'price', price: 0 }, topLineColor: color('--yes'), bottomLineColor: color('--no') });
       series.setData(history.points.map((point) => ({ time: point.time as never, value: point.value })));
       chart.timeScale().fitContent();
       dispose = () => chart.remove();

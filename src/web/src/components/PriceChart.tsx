@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ExchangeClient, Market, PriceHistoryParams } from '../../../client/index.ts';
 import { errorText } from '../format.ts';
+import { themedChart } from './themed-chart.ts';
 
 type Interval = Extract<PriceHistoryParams['interval'], '1H' | '1D' | '1W' | '1M' | 'ALL'>;
 /** Minutes per point: the largest fidelity each interval allows (SPEC.md 4.5), so one page holds it all. */
@@ -28,16 +29,11 @@ export function PriceChart({ client, market }: { client: ExchangeClient; market:
       ...tokens.map((token) => client.book.history({ token, interval, fidelity: FIDELITY[interval], limit: MAX_POINTS, total: false })),
     ]).then(([charts, ...histories]) => {
       if (disposed) return;
-      const style = getComputedStyle(element);
-      const chart = charts.createChart(element, {
-        autoSize: true,
-        layout: { background: { color: 'transparent' }, textColor: style.color, fontFamily: style.fontFamily, attributionLogo: false },
-        grid: { vertLines: { visible: false }, horzLines: { color: style.getPropertyValue('--line') } },
-        rightPriceScale: { borderVisible: false },
-        timeScale: { borderVisible: false, timeVisible: interval !== 'ALL' && interval !== '1M' },
+      const { chart, color } = themedChart(charts, element, {
+        timeScale: { timeVisible: interval !== 'ALL' && interval !== '1M' },
         localization: { priceFormatter: (price: number) => `${Math.round(price * 100)}¢` },
       });
-      const colors = [style.getPropertyValue('--yes'), style.getPropertyValue('--no')];
+      const colors = [color('--yes'), color('--no')];
       let points = 0;
       histories.forEach((history, index) => {
         const series = chart.addSeries(charts.LineSeries, { color: colors[index]!, lineWidth: 2, title: index === 0 ? market.outcome1 : market.outcome2, priceFormat: { type: 'price', precision: 3, minMove: 0.001 } });

@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import type { Event, Market, OracleOutcome } from '../../../client/index.ts';
-import { date, errorText, usd } from '../format.ts';
+import { useAction } from '../action.ts';
+import { date, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
-import { notify, refresh, useSession } from '../session.ts';
+import { useSession } from '../session.ts';
 
 const STATUS_TEXT = {
   UNPROPOSED: 'No outcome proposed yet',
@@ -19,26 +19,18 @@ const STATUS_TEXT = {
  */
 export function Rules({ market, event }: { market: Market; event: Event }) {
   const { client, wallet, revision } = useSession();
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useAction();
   const resolution = useLoad(() => client.oracle.resolution(market.id), [client, market.id, revision]);
   const status = resolution.data?.status;
   // EventInput has no resolution-source field: an operator may put one in the event's metadata.
   const declared = (event.metadata as { resolutionSource?: unknown } | undefined)?.resolutionSource;
   const source = typeof declared === 'string' ? declared : undefined;
 
-  const act = async (what: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
-      await what();
-      notify(done);
-      resolution.reload();
-      refresh();
-    } catch (error) {
-      notify(errorText(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  // The resolution reloads with the revision every action moves.
+  const act = (what: () => Promise<unknown>, done: string) => run(async () => {
+    await what();
+    return done;
+  });
   const propose = (outcome: OracleOutcome) => act(() => client.oracle.propose(market.id, outcome), `Proposed ${outcome}; bond of ${usd(event.proposalBond)} locked`);
 
   return (

@@ -3,7 +3,7 @@ import { createClient, type Event, type ExchangeClient, type Market, type Oracle
 import { errorText, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { useTitle } from '../router.tsx';
-import { notify } from '../session.ts';
+import { useAction } from '../action.ts';
 
 /** The operator's token lives in sessionStorage: it goes when the tab closes. */
 const TOKEN_KEY = 'pmx.adminToken';
@@ -41,18 +41,11 @@ export default function AdminPage() {
 
 /** A form whose submit runs `action` and puts its answer (or the server's refusal) in words. */
 function Form({ title, action, children, label = 'Save' }: { title: string; action: (data: FormData) => Promise<string>; children: ReactNode; label?: string }) {
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const [busy, run] = useAction();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = event.currentTarget;
-    setBusy(true);
-    try {
-      notify(await action(new FormData(form)));
-    } catch (error) {
-      notify(errorText(error));
-    } finally {
-      setBusy(false);
-    }
+    const data = new FormData(event.currentTarget);
+    void run(() => action(data));
   };
   return (
     <form className="panel admin-form" onSubmit={submit} aria-label={title}>
@@ -71,6 +64,7 @@ function Console({ admin, onForget }: { admin: ExchangeClient; onForget: () => v
   const taxonomy = useLoad(async () => ({ categories: await admin.admin.categories(), tags: await admin.admin.tags() }), [admin, revision]);
   const events = useLoad(() => admin.events.list({ limit: 100, total: false, sortBy: 'createdAt', order: 'DESC' }), [admin, revision]);
   const [drafts, setDrafts] = useState<Event[]>([]);
+  const [publishing, publish] = useAction();
   const markets: Market[] = (events.data?.data ?? []).flatMap((event) => event.markets);
 
   return (
@@ -130,16 +124,12 @@ function Console({ admin, onForget }: { admin: ExchangeClient; onForget: () => v
             {drafts.filter((event) => event.eventStatus === 'DRAFT').map((event) => (
               <li key={event.id}>
                 <span>{event.name}</span>
-                <button type="button" className="primary" onClick={async () => {
-                  try {
-                    const published = await admin.admin.publishEvent(event.id);
-                    setDrafts((current) => current.map((e) => (e.id === event.id ? published : e)));
-                    bump();
-                    notify(`Published ${published.name}`);
-                  } catch (error) {
-                    notify(errorText(error));
-                  }
-                }}>Publish</button>
+                <button type="button" className="primary" disabled={publishing} onClick={() => publish(async () => {
+                  const published = await admin.admin.publishEvent(event.id);
+                  setDrafts((current) => current.map((e) => (e.id === event.id ? published : e)));
+                  bump();
+                  return `Published ${published.name}`;
+                })}>Publish</button>
               </li>
             ))}
           </ul>

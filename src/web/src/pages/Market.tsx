@@ -10,7 +10,8 @@ import { Rules } from '../components/Rules.tsx';
 import { centsOf, errorText, shares, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, useTitle } from '../router.tsx';
-import { notify, refresh, useSession } from '../session.ts';
+import { useAction } from '../action.ts';
+import { useSession } from '../session.ts';
 
 export default function MarketPage({ slug }: { slug: string }) {
   const { client } = useSession();
@@ -31,7 +32,6 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const prices = outcomePrices(market);
   const tokenId = outcome === 0 ? market.tokenId1 : market.tokenId2;
-  const title = event.markets.length > 1 ? `${event.name}: ${market.name}` : market.name;
   return (
     <div className="market-layout">
       <div className="market-main">
@@ -78,23 +78,17 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
 function Position({ market }: { market: Market }) {
   const { client, wallet, revision } = useSession();
   const [amountText, setAmountText] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useAction();
   const balance = useLoad(() => (wallet ? client.account.balance() : Promise.resolve(undefined)), [client, wallet, revision]);
   if (!wallet) return null;
   const held = balance.data?.tokens.filter((token) => token.marketId === market.id && token.balance !== '0') ?? [];
-  const split = async (event: FormEvent) => {
+  const split = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    try {
+    void run(async () => {
       const answer = await client.markets.split(market.id, amountText);
-      notify(`Split ${usd(answer.amount)} into ${shares(answer.amount)} ${market.outcome1} and ${market.outcome2}`);
       setAmountText('');
-    } catch (error) {
-      notify(errorText(error));
-    } finally {
-      setBusy(false);
-      refresh();
-    }
+      return `Split ${usd(answer.amount)} into ${shares(answer.amount)} ${market.outcome1} and ${market.outcome2}`;
+    });
   };
   return (
     <section className="panel" aria-label="Your position" data-testid="market-position">

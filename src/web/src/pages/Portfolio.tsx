@@ -5,7 +5,8 @@ import { PnlChart } from '../components/PnlChart.tsx';
 import { cents, errorText, shares, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, useTitle } from '../router.tsx';
-import { notify, refresh, useSession } from '../session.ts';
+import { useAction } from '../action.ts';
+import { notify, useSession } from '../session.ts';
 
 /** The trader's positions, value and P&L, open orders, activity, and the merge and redeem batches. */
 export default function PortfolioPage() {
@@ -97,23 +98,15 @@ function Positions() {
 /** Redeemable (resolved) and mergeable (both legs held) markets, each list with its batch action. */
 function Batches() {
   const { client, revision } = useSession();
-  const [busy, setBusy] = useState(false);
+  const [busy, act] = useAction();
   const lists = useLoad(async () => {
     const [redeemable, mergeable] = await Promise.all([client.portfolio.redeemable(), client.portfolio.mergeable()]);
     return { redeemable, mergeable };
   }, [client, revision]);
-  const run = async (label: string, action: () => Promise<{ included: string[]; excluded: { reason: string }[] }>) => {
-    setBusy(true);
-    try {
-      const result = await action();
-      notify(`${label}: ${result.included.length} markets${result.excluded.length ? `, ${result.excluded.length} skipped (${result.excluded.map((e) => e.reason).join(', ')})` : ''}`);
-    } catch (error) {
-      notify(errorText(error));
-    } finally {
-      setBusy(false);
-      refresh();
-    }
-  };
+  const run = (label: string, action: () => Promise<{ included: string[]; excluded: { reason: string }[] }>) => act(async () => {
+    const result = await action();
+    return `${label}: ${result.included.length} markets${result.excluded.length ? `, ${result.excluded.length} skipped (${result.excluded.map((e) => e.reason).join(', ')})` : ''}`;
+  });
   const list = (title: string, rows: (RedeemablePosition | MergeablePosition)[], label: string, action: (ids: string[]) => Promise<{ included: string[]; excluded: { reason: string }[] }>) => (
     <section className="panel" aria-label={title} data-testid={title.toLowerCase()}>
       <header className="panel-head">

@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { cents, errorText, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, useTitle } from '../router.tsx';
-import { notify, refresh, useSession } from '../session.ts';
+import { useAction } from '../action.ts';
+import { useSession } from '../session.ts';
 
 /** Maker rewards: the public pools, and for a signed-in trader earnings, qualifying orders and the claim. */
 export default function RewardsPage() {
@@ -38,23 +38,15 @@ export default function RewardsPage() {
 
 function Mine() {
   const { client, revision } = useSession();
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useAction();
   const mine = useLoad(async () => {
     const [summary, qualifying] = await Promise.all([client.rewards.summary(), client.rewards.qualifyingOrders()]);
     return { summary, qualifying };
   }, [client, revision]);
-  const claim = async () => {
-    setBusy(true);
-    try {
-      const answer = await client.rewards.claim();
-      notify(answer.outcome === 'dispatched' ? `Claim of ${usd(answer.claimableAmountUsdc)} sent; its status follows live` : answer.message ?? answer.outcome.replaceAll('-', ' '));
-    } catch (error) {
-      notify(errorText(error));
-    } finally {
-      setBusy(false);
-      refresh();
-    }
-  };
+  const claim = () => run(async () => {
+    const answer = await client.rewards.claim();
+    return answer.outcome === 'dispatched' ? `Claim of ${usd(answer.claimableAmountUsdc)} sent; its status follows live` : answer.message ?? answer.outcome.replaceAll('-', ' ');
+  });
   const summary = mine.data?.summary;
   return (
     <section className="panel" aria-label="My rewards" data-testid="my-rewards">
