@@ -128,6 +128,7 @@ describe('the web app in a real browser', { skip }, () => {
     // Alice's page, untouched since: the /user feed and the public feeds bring everything.
     // The public feed shows the taker's side: Bob bought No at 60¢.
     await alice.getByTestId('recent-trades').locator('tbody tr', { hasText: 'bought No' }).waitFor();
+    await alice.locator('[data-testid=price-chart][data-state=drawn]').waitFor();
     await alice.getByTestId('market-position').locator('li', { hasText: 'Yes' }).filter({ hasText: '10.00' }).waitFor();
     await alice.getByTestId('open-orders').getByText('No open orders.').waitFor();
     await alice.getByTestId('cash').filter({ hasText: '$996.00' }).waitFor();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ExchangeClient, Market, PriceHistoryParams } from '../../../client/index.ts';
+import type { ExchangeClient, Market, PriceHistory, PriceHistoryParams } from '../../../client/index.ts';
 import { errorText } from '../format.ts';
 import { themedChart } from './themed-chart.ts';
 
@@ -11,10 +11,12 @@ const MAX_POINTS = 1440;
 
 /**
  * Both outcomes' price history, drawn with TradingView's lightweight-charts (loaded with this
- * component, not with the home page). Prices become numbers only here, as pixel positions.
+ * component, not with the home page), redrawn when `trades` (a count of live trades) moves.
+ * Prices become numbers only here, as pixel positions.
  */
-export function PriceChart({ client, market }: { client: ExchangeClient; market: Market }) {
+export function PriceChart({ client, market, trades }: { client: ExchangeClient; market: Market; trades: number }) {
   const box = useRef<HTMLDivElement>(null);
+  const redraw = useRef<() => void>(() => {});
   const [interval, setInterval] = useState<Interval>('1D');
   const [state, setState] = useState<'loading' | 'empty' | 'drawn' | string>('loading');
 
@@ -24,32 +26,40 @@ export function PriceChart({ client, market }: { client: ExchangeClient; market:
     let disposed = false;
     let dispose = () => {};
     const tokens = [market.tokenId1, market.tokenId2];
-    Promise.all([
-      import('lightweight-charts'),
-      ...tokens.map((token) => client.book.history({ token, interval, fidelity: FIDELITY[interval], limit: MAX_POINTS, total: false })),
-    ]).then(([charts, ...histories]) => {
+    const histories = () => Promise.all(tokens.map((token) => client.book.history({ token, interval, fidelity: FIDELITY[interval], limit: MAX_POINTS, total: false })));
+    Promise.all([import('lightweight-charts'), histories()]).then(([charts, first]) => {
       if (disposed) return;
       const { chart, color } = themedChart(charts, element, {
         timeScale: { timeVisible: interval !== 'ALL' && interval !== '1M' },
         localization: { priceFormatter: (price: number) => `${Math.round(price * 100)}¢` },
       });
-      const colors = [color('--yes'), color('--no')];
-      let points = 0;
-      histories.forEach((history, index) => {
-        const series = chart.addSeries(charts.LineSeries, { color: colors[index]!, lineWidth: 2, title: index === 0 ? market.outcome1 : market.outcome2, priceFormat: { type: 'price', precision: 3, minMove: 0.001 } });
-        const data = history.data.map((point) => ({ time: point.t as never, value: Number(point.p) }));
-        series.setData(data);
-        points += data.length;
-      });
+      const series = [color('--yes'), color('--no')].map((lineColor, index) => chart.addSeries(charts.LineSeries, {
+        color: lineColor, lineWidth: 2, title: index === 0 ? market.outcome1 : market.outcome2, priceFormat: { type: 'price', precision: 3, minMove: 0.001 },
+      }));
+      const draw = (loaded: PriceHistory[]) => {
+        let points = 0;
+        loaded.forEach((history, index) => {
+          series[index]!.setData(history.data.map((point) => ({ time: point.t as never, value: Number(point.p) })));
+          points += history.data.length;
+        });
+        setState(points > 0 ? 'drawn' : 'empty');
+      };
+      draw(first);
       chart.timeScale().fitContent();
-      setState(points > 0 ? 'drawn' : 'empty');
+      // Each new trade of the market redraws the lines from the history as the server now has it.
+      redraw.current = () => void histories().then((loaded) => !disposed && draw(loaded), () => {});
       dispose = () => chart.remove();
     }, (error: unknown) => !disposed && setState(errorText(error)));
     return () => {
       disposed = true;
+      redraw.current = () => {};
       dispose();
     };
   }, [client, market, interval]);
+
+  useEffect(() => {
+    if (trades > 0) redraw.current();
+  }, [trades]);
 
   return (
     <section className="panel chart-panel" aria-label="Price chart">

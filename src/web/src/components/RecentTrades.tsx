@@ -6,7 +6,7 @@ import { Link } from '../router.tsx';
 const SHOWN = 30;
 
 /** The market's last trades, then every new one as the public trade feed announces it. */
-export function RecentTrades({ client, market }: { client: ExchangeClient; market: Market }) {
+export function RecentTrades({ client, market, onTrade }: { client: ExchangeClient; market: Market; onTrade: () => void }) {
   const { eventId, id: marketId } = market;
   const [trades, setTrades] = useState<TradeActivity[]>([]);
   useEffect(() => {
@@ -19,13 +19,16 @@ export function RecentTrades({ client, market }: { client: ExchangeClient; marke
     });
     void client.trades.activity({ eventId, limit: 100 }).then((page) => !stopped && add(page.data));
     void (async () => {
-      for await (const trade of feed) add([trade]);
+      for await (const trade of feed) {
+        add([trade]);
+        if (trade.marketId === marketId) onTrade();
+      }
     })();
     return () => {
       stopped = true;
       feed.close();
     };
-  }, [client, eventId, marketId]);
+  }, [client, eventId, marketId, onTrade]);
 
   if (trades.length === 0) return <p className="muted">No trades yet.</p>;
   return (

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import type { Event, Market } from '../../../client/index.ts';
 import { outcomePrices } from '../components/EventCard.tsx';
 import { OpenOrders } from '../components/OpenOrders.tsx';
@@ -30,6 +30,8 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
   const { client } = useSession();
   const [outcome, setOutcome] = useState<0 | 1>(0);
   const [picked, setPicked] = useState<string | undefined>(undefined);
+  const [trades, setTrades] = useState(0);
+  const countTrade = useCallback(() => setTrades((count) => count + 1), []);
   const prices = outcomePrices(market);
   const tokenId = outcome === 0 ? market.tokenId1 : market.tokenId2;
   return (
@@ -44,7 +46,7 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
             {market.status === 'RESOLVED' && <span className="badge">resolved</span>}
           </p>
         </header>
-        <PriceChart client={client} market={market} />
+        <PriceChart client={client} market={market} trades={trades} />
         <div className="two">
           <section className="panel" aria-label="Order book">
             <header className="panel-head">
@@ -59,7 +61,7 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
           </section>
           <section className="panel" aria-label="Recent trades">
             <h2>Recent trades</h2>
-            <RecentTrades client={client} market={market} />
+            <RecentTrades client={client} market={market} onTrade={countTrade} />
           </section>
         </div>
         <Holders slug={market.slug} />
