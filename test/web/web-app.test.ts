@@ -148,6 +148,16 @@ describe('the web app in a real browser', { skip }, () => {
     await row.getByRole('button', { name: 'Cancel' }).click();
     await row.waitFor({ state: 'detached' });
     await alice.getByTestId('order-book').locator('tr.bid', { hasText: '30¢' }).waitFor({ state: 'detached' });
+
+    for (const price of ['0.25', '0.2']) {
+      await ticket.getByLabel('Limit price').fill(price);
+      await ticket.getByRole('button', { name: /^Buy Yes at/ }).click();
+      await alice.getByTestId('ticket-answer').filter({ hasText: 'resting in the book' }).waitFor();
+    }
+    await alice.getByTestId('open-orders').locator('tbody tr').nth(1).waitFor();
+    await alice.getByTestId('open-orders').getByRole('button', { name: 'Cancel all' }).click();
+    await alice.getByTestId('open-orders').getByText('No open orders.').waitFor();
+    await alice.getByTestId('cash').filter({ hasText: '$996.00' }).waitFor();
   });
 
   it('draws the price chart from the price history', async () => {
@@ -224,6 +234,16 @@ describe('the web app in a real browser', { skip }, () => {
     await alice.getByLabel('Split USDC into both outcomes').fill('5');
     await alice.getByRole('button', { name: 'Split', exact: true }).click();
     await alice.getByTestId('market-position').locator('li', { hasText: 'Yes' }).filter({ hasText: '5.00' }).waitFor();
+    await alice.getByTestId('cash').filter({ hasText: '$991.00' }).waitFor();
+    // Both outcomes held: the portfolio offers the merge back into collateral; then split again to hold YES.
+    await alice.getByRole('link', { name: 'Portfolio' }).click();
+    await alice.getByTestId('mergeable').getByText('Will the browser test pass?').waitFor();
+    await alice.getByTestId('mergeable').getByRole('button', { name: 'Merge all' }).click();
+    await alice.getByTestId('cash').filter({ hasText: '$996.00' }).waitFor();
+    await alice.getByTestId('mergeable').getByText('None.').waitFor();
+    await alice.goBack();
+    await alice.getByLabel('Split USDC into both outcomes').fill('5');
+    await alice.getByRole('button', { name: 'Split', exact: true }).click();
     await alice.getByTestId('cash').filter({ hasText: '$991.00' }).waitFor();
 
     await operator.getByTestId('admin-market').selectOption({ label: 'Will the browser test pass? (active)' });

@@ -1,4 +1,4 @@
-import { formatUnits, parseUnits } from '../../client/index.ts';
+import { formatUnits, parseUnits, type Order } from '../../client/index.ts';
 
 /**
  * Display of the API's exact decimal strings. Amounts never pass through a float: they are
@@ -66,4 +66,17 @@ export function shortAddress(address: string): string {
 export function errorText(error: unknown): string {
   if (error && typeof error === 'object' && 'code' in error && 'message' in error) return `${String(error.message)} (${String(error.code)})`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The server's answer about an order, in words. */
+export function describeOrder(order: Order): string {
+  const what = `${order.side === 0 ? 'Buy' : 'Sell'} ${order.amount} ${order.outcome} at ${cents(String(order.price))}`;
+  const filled = order.matchedAmount > 0 ? `, ${order.matchedAmount} filled` : '';
+  switch (order.status) {
+    case 'PENDING': return `${what}: resting in the book${filled}.`;
+    case 'EXECUTED': return `${what}: filled.`;
+    case 'EXECUTING': return `${what}: matched${filled}, settling.`;
+    case 'CANCELLED': return `${what}: cancelled${filled || ' (nothing filled)'}.`;
+    default: return `${what}: ${order.status.toLowerCase()}.`;
+  }
 }

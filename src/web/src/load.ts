@@ -22,7 +22,7 @@ export function useLoad<T>(read: () => Promise<T>, deps: DependencyList): Loaded
       (data) => request === latest.current && setState({ data, error: undefined, loading: false }),
       (error: unknown) => request === latest.current && setState((previous) => ({ data: previous.data, error, loading: false })),
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `read` is a fresh closure each render: the caller's deps say when it means something new.
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((value) => value + 1), []);
   return { ...state, reload };

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { LocalAccount } from 'viem/accounts';
 import { createClient, ExchangeError, type Account, type ApiKeyCredentials, type ExchangeClient, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
+import { describeOrder } from './format.ts';
 
 /**
  * Who is signed in, and the SDK client that acts for them. One store for the whole app, read with
@@ -152,8 +153,8 @@ function describe(message: UserMessage): string | undefined {
     return trade.status === 'MATCHED' ? `Trade matched: ${trade.size} at ${trade.price}` : undefined;
   }
   if (message.type === 'order-update') {
-    const { type, order } = message.data;
-    return type === 'PLACEMENT' ? undefined : `Order ${order.outcome} ${order.side === 0 ? 'buy' : 'sell'} ${order.amount} @ ${order.price}: ${type.toLowerCase()}`;
+    // The placement was answered in the ticket already; fills and cancels are news.
+    return message.data.type === 'PLACEMENT' ? undefined : describeOrder(message.data.order);
   }
   return 'Reward claim updated';
 }

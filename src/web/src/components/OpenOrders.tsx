@@ -1,9 +1,8 @@
 import { useAction } from '../action.ts';
 import { useSession } from '../session.ts';
-import { cents, shares } from '../format.ts';
+import { cents, describeOrder, shares } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link } from '../router.tsx';
-import { describeOrder } from './OrderTicket.tsx';
 
 /** The trader's resting orders (of one market, or all), with cancel and cancel-all; live from /user. */
 export function OpenOrders({ marketId }: { marketId?: string }) {

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ExchangeError, feeBaseUnits, OrderBuildError, orderAmounts, type Market, type Order, type OrderAmounts, type OrderSpec } from '../../../client/index.ts';
-import { amount, cents, errorText } from '../format.ts';
+import { ExchangeError, feeBaseUnits, OrderBuildError, orderAmounts, type Market, type OrderAmounts, type OrderSpec } from '../../../client/index.ts';
+import { amount, cents, describeOrder, errorText } from '../format.ts';
 import { notify, refresh, useSession } from '../session.ts';
 
 type Kind = 'limit' | 'market';
@@ -134,17 +134,4 @@ function previewOf(market: Market, side: Side, price: string, size: string, post
   const fee = feeBaseUnits(rate, Number(amounts.priceMicros), amounts.sizeBaseUnits);
   const notional = side === 'BUY' ? amounts.makerAmount : amounts.takerAmount;
   return { amounts, notional, fee, payout: side === 'BUY' ? amounts.sizeBaseUnits : notional - fee };
-}
-
-/** The server's answer about an order, in words. */
-export function describeOrder(order: Order): string {
-  const what = `${order.side === 0 ? 'Buy' : 'Sell'} ${order.amount} ${order.outcome} at ${cents(String(order.price))}`;
-  const filled = order.matchedAmount > 0 ? `, ${order.matchedAmount} filled` : '';
-  switch (order.status) {
-    case 'PENDING': return `${what}: resting in the book${filled}.`;
-    case 'EXECUTED': return `${what}: filled.`;
-    case 'EXECUTING': return `${what}: matched${filled}, settling.`;
-    case 'CANCELLED': return `${what}: cancelled${filled || ' (nothing filled)'}.`;
-    default: return `${what}: ${order.status.toLowerCase()}.`;
-  }
 }
