@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
-import { errorHandler, notFoundHandler } from './errors.ts';
+import { errorHandler } from './errors.ts';
 import { registerNulGuard } from './nul-guard.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerValidators } from './validation.ts';
@@ -47,6 +47,7 @@ import { registerTemplateAdminRoutes } from './admin/template-routes.ts';
 import type { TypedApp } from './typed-app.ts';
 import { registerCommandForwarding } from '../cluster/command-forwarding.ts';
 import { registerClusterMetrics } from '../cluster/metrics.ts';
+import { registerWebApp } from './web/plugin.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -77,7 +78,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
+  // The not-found handler too: pages go to the web app's index.html, everything else the JSON 404.
+  await registerWebApp(app);
   registerValidators(app);
   await registerSecurityHeaders(app);
   registerNulGuard(app);

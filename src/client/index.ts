@@ -13,3 +13,5 @@ export { UserFeed, type UserMessage } from './realtime/user-feed.ts';
 export { TradeFeed, type TradeFeedOptions } from './realtime/trade-feed.ts';
 export { formatUnits, parseUnits } from './units.ts';
 export type * from './types.ts';
+/** The exchange's fee on a fill (bps × min(p, 1 − p) × size, rounded down), for previews before signing. */
+export { feeBaseUnits } from '../core/book/fees.ts';

@@ -1,0 +1,44 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Header } from './components/Header.tsx';
+import { Notices } from './components/Notices.tsx';
+import { Home } from './pages/Home.tsx';
+import { match, usePath } from './router.tsx';
+
+// Every page but the markets home loads on first visit, so the home's initial script stays small.
+const MarketPage = lazy(() => import('./pages/Market.tsx'));
+const EventPage = lazy(() => import('./pages/Event.tsx'));
+const PortfolioPage = lazy(() => import('./pages/Portfolio.tsx'));
+const RewardsPage = lazy(() => import('./pages/Rewards.tsx'));
+const ProfilePage = lazy(() => import('./pages/Profile.tsx'));
+const AdminPage = lazy(() => import('./pages/Admin.tsx'));
+
+function route(path: string): ReactNode {
+  if (path === '/') return <Home />;
+  let params: Record<string, string> | undefined;
+  if ((params = match('/market/:slug', path))) return <MarketPage key={params.slug} slug={params.slug!} />;
+  if ((params = match('/event/:slug', path))) return <EventPage key={params.slug} slug={params.slug!} />;
+  if (path === '/portfolio') return <PortfolioPage />;
+  if (path === '/rewards') return <RewardsPage />;
+  if ((params = match('/profile/:name', path))) return <ProfilePage key={params.name} name={params.name!} />;
+  if (path === '/admin') return <AdminPage />;
+  return (
+    <section className="panel">
+      <h1>Page not found</h1>
+      <p>There is nothing at {path}.</p>
+    </section>
+  );
+}
+
+export function App() {
+  const path = usePath();
+  return (
+    <>
+      <a className="skip" href="#main">Skip to content</a>
+      <Header />
+      <main id="main" tabIndex={-1}>
+        <Suspense fallback={<p className="muted" role="status">Loading…</p>}>{route(path)}</Suspense>
+      </main>
+      <Notices />
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import type { Event, Market } from '../../../client/index.ts';
+import { amount, centsOf, percent, units, usd } from '../format.ts';
+import { Link } from '../router.tsx';
+
+/** The two outcome prices of a market from its `chance` (outcome 1's last price), in base units. */
+export function outcomePrices(market: Market): [bigint, bigint] {
+  const first = units(market.chance.toFixed(6)) ?? 500_000n;
+  return [first, 1_000_000n - first];
+}
+
+/** A sum of USD decimal strings, exact. */
+export function sumUsd(values: (string | undefined)[]): bigint {
+  return values.reduce((total, value) => total + (units(value) ?? 0n), 0n);
+}
+
+export const marketPath = (market: Market) => `/market/${encodeURIComponent(market.slug)}`;
+export const eventPath = (event: Event) => (event.markets.length === 1 ? marketPath(event.markets[0]!) : `/event/${encodeURIComponent(event.slug)}`);
+
+/**
+ * One event on the home page: a single market shows both outcome prices; a negRisk or
+ * multi-market event shows one line per candidate or question, as one card.
+ */
+export function EventCard({ event }: { event: Event }) {
+  const volume24h = sumUsd(event.markets.map((market) => market.tradeVolumeUsd24h));
+  const single = event.markets.length === 1 ? event.markets[0] : undefined;
+  return (
+    <article className="card" data-testid="event-card">
+      <header>
+        <div className="chips">
+          {event.categories.map((category) => <span key={category.id} className="chip small">{category.name}</span>)}
+          {event.negRisk && <span className="chip small" title="Exactly one market resolves YES">one winner</span>}
+        </div>
+        <h2><Link to={eventPath(event)}>{event.name}</Link></h2>
+      </header>
+      {single ? (
+        <div className="outcomes">
+          {outcomePrices(single).map((price, index) => (
+            <Link key={index} to={marketPath(single)} className={`outcome ${index === 0 ? 'yes' : 'no'}`}>
+              <span>{index === 0 ? single.outcome1 : single.outcome2}</span>
+              <span className="num">{centsOf(price)}</span>
+            </Link>
+          ))}
+        </div>
+      ) : (
+        <ul className="candidates">
+          {[...event.markets].sort((a, b) => b.chance - a.chance).slice(0, 4).map((market) => (
+            <li key={market.id}>
+              <Link to={marketPath(market)}>{market.name}</Link>
+              <span className="num">{percent(market.chance)}</span>
+            </li>
+          ))}
+          {event.markets.length > 4 && <li className="muted">+{event.markets.length - 4} more</li>}
+        </ul>
+      )}
+      <footer className="muted num">
+        <span>{usd(amount(volume24h))} 24h vol.</span>
+        <span>{usd(event.liquidity)} liq.</span>
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,71 @@
+import { Link, usePath } from '../router.tsx';
+import { useAction } from '../action.ts';
+import { injectedProvider, signIn, signOut, useSession } from '../session.ts';
+import { shortAddress, usd } from '../format.ts';
+import { useLoad } from '../load.ts';
+
+const FAUCET_AMOUNT = '1000';
+
+export function Header() {
+  const path = usePath();
+  const nav = [['/', 'Markets'], ['/portfolio', 'Portfolio'], ['/rewards', 'Rewards'], ['/admin', 'Operate']] as const;
+  return (
+    <header className="header">
+      <Link to="/" className="brand" aria-label="PMX home">
+        <img src="/favicon.svg" alt="" width="24" height="24" /> PMX
+      </Link>
+      <nav aria-label="Main">
+        {nav.map(([to, label]) => (
+          <Link key={to} to={to} aria-current={path === to ? 'page' : undefined}>{label}</Link>
+        ))}
+      </nav>
+      <div className="header-end">
+        <Account />
+        <ThemeToggle />
+      </div>
+    </header>
+  );
+}
+
+function Account() {
+  const { wallet, client, revision, faucet, user } = useSession();
+  const [busy, run] = useAction();
+  const balance = useLoad(() => (wallet ? client.account.balance() : Promise.resolve(undefined)), [client, wallet, revision]);
+
+  if (!wallet) {
+    return (
+      <div className="account">
+        {injectedProvider() && <button type="button" disabled={busy} onClick={() => run(async () => void (await signIn('injected')))}>Connect wallet</button>}
+        <button type="button" className="primary" disabled={busy} onClick={() => run(async () => void (await signIn('dev')))} title="A key generated and kept in this browser: unsafe for real money">
+          Sign in with dev wallet
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="account">
+      <span className="balance num" data-testid="cash" title="Available collateral">{usd(balance.data?.collateral.available)}</span>
+      {faucet && (
+        <button type="button" disabled={busy} onClick={() => run(async () => {
+          await client.account.faucet(FAUCET_AMOUNT);
+          return `Faucet: ${FAUCET_AMOUNT} USDC credited`;
+        })}>Faucet</button>
+      )}
+      <Link to={user?.displayName ? `/profile/${encodeURIComponent(user.displayName)}` : '/portfolio'} className="who" title={wallet.address}>
+        {wallet.kind === 'dev' && <span className="badge warn" title="The key is stored in this browser: never use it for real money">unsafe dev wallet</span>}
+        <span className="address">{shortAddress(wallet.address)}</span>
+      </Link>
+      <button type="button" className="ghost" onClick={signOut}>Sign out</button>
+    </div>
+  );
+}
+
+function ThemeToggle() {
+  const toggle = () => {
+    const root = document.documentElement;
+    const dark = root.dataset.theme ? root.dataset.theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+    root.dataset.theme = dark ? 'light' : 'dark';
+    localStorage.setItem('pmx.theme', root.dataset.theme);
+  };
+  return <button type="button" className="ghost icon" onClick={toggle} aria-label="Switch light or dark theme">◐</button>;
+}

@@ -1,0 +1,211 @@
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { createClient, type Event, type ExchangeClient, type Market, type OracleOutcome } from '../../../client/index.ts';
+import { errorText, usd } from '../format.ts';
+import { useLoad } from '../load.ts';
+import { useTitle } from '../router.tsx';
+import { useAction } from '../action.ts';
+
+/** The operator's token lives in sessionStorage: it goes when the tab closes. */
+const TOKEN_KEY = 'pmx.adminToken';
+
+/**
+ * Operating the exchange behind the admin token: catalogue, publishing, market controls and fees,
+ * credits, rewards and treasury, and the oracle's operator proposal and dispute decision.
+ */
+export default function AdminPage() {
+  useTitle('Operate');
+  const [token, setToken] = useState(() => sessionStorage.getItem(TOKEN_KEY) ?? '');
+  const [draft, setDraft] = useState('');
+  const admin = useMemo(() => (token ? createClient({ baseUrl: location.origin, credentials: { adminToken: token } }) : undefined), [token]);
+  if (!admin) {
+    const save = (event: FormEvent) => {
+      event.preventDefault();
+      sessionStorage.setItem(TOKEN_KEY, draft);
+      setToken(draft);
+    };
+    return (
+      <form className="panel narrow" onSubmit={save}>
+        <h1>Operate</h1>
+        <p className="muted">The admin token is kept in this tab only (sessionStorage).</p>
+        <label>Admin token <input type="password" autoComplete="off" value={draft} onChange={(e) => setDraft(e.target.value)} minLength={16} required /></label>
+        <button type="submit" className="primary">Continue</button>
+      </form>
+    );
+  }
+  const forget = () => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    setToken('');
+  };
+  return <Console admin={admin} onForget={forget} />;
+}
+
+/** A form whose submit runs `action` and puts its answer (or the server's refusal) in words. */
+function Form({ title, action, children, label = 'Save' }: { title: string; action: (data: FormData) => Promise<string>; children: ReactNode; label?: string }) {
+  const [busy, run] = useAction();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    void run(() => action(data));
+  };
+  return (
+    <form className="panel admin-form" onSubmit={submit} aria-label={title}>
+      <h2>{title}</h2>
+      {children}
+      <button type="submit" className="primary" disabled={busy}>{label}</button>
+    </form>
+  );
+}
+
+const text = (data: FormData, name: string) => String(data.get(name) ?? '').trim();
+
+function Console({ admin, onForget }: { admin: ExchangeClient; onForget: () => void }) {
+  const [revision, setRevision] = useState(0);
+  const bump = () => setRevision((value) => value + 1);
+  const taxonomy = useLoad(async () => ({ categories: await admin.admin.categories(), tags: await admin.admin.tags() }), [admin, revision]);
+  const events = useLoad(() => admin.events.list({ limit: 100, total: false, sortBy: 'createdAt', order: 'DESC' }), [admin, revision]);
+  const [drafts, setDrafts] = useState<Event[]>([]);
+  const [publishing, publish] = useAction();
+  const markets: Market[] = (events.data?.data ?? []).flatMap((event) => event.markets);
+
+  return (
+    <div className="stack">
+      <header className="panel-head">
+        <h1>Operate</h1>
+        <button type="button" className="ghost" onClick={onForget}>Forget token</button>
+      </header>
+      {taxonomy.error ? <p className="error" role="alert">{errorText(taxonomy.error)}</p> : null}
+      <div className="admin-grid">
+        <Form title="New category" action={async (data) => {
+          const category = await admin.admin.createCategory({ name: text(data, 'name') });
+          bump();
+          return `Category ${category.name} created`;
+        }}>
+          <label>Name <input name="name" required maxLength={100} /></label>
+        </Form>
+        <Form title="New tag" action={async (data) => {
+          const tag = await admin.admin.createTag({ slug: text(data, 'slug'), label: text(data, 'label'), type: text(data, 'type') || 'topic' });
+          bump();
+          return `Tag ${tag.label} created`;
+        }}>
+          <label>Slug <input name="slug" required /></label>
+          <label>Label <input name="label" required /></label>
+          <label>Type <input name="type" placeholder="topic" /></label>
+        </Form>
+        <Form title="New event" label="Create draft" action={async (data) => {
+          const names = text(data, 'markets').split('\n').map((line) => line.trim()).filter(Boolean);
+          const category = text(data, 'category');
+          const endDate = text(data, 'endDate');
+          const event = await admin.admin.createEvent({
+            name: text(data, 'name'),
+            description: text(data, 'description'),
+            ...(endDate ? { endDate: new Date(endDate).toISOString() } : {}),
+            negRisk: data.get('negRisk') === 'on',
+            ...(category ? { categories: [category] } : {}),
+            ...(text(data, 'liveness') ? { liveness: Number(text(data, 'liveness')) } : {}),
+            markets: (names.length ? names : [text(data, 'name')]).map((name) => ({ name })),
+          });
+          setDrafts((current) => [event, ...current]);
+          return `Draft event ${event.name} created with ${event.markets.length} markets`;
+        }}>
+          <label>Name <input name="name" required maxLength={200} /></label>
+          <label>Description <textarea name="description" rows={2} /></label>
+          <label>End date <input name="endDate" type="datetime-local" /></label>
+          <label>Dispute window (seconds) <input name="liveness" inputMode="numeric" placeholder="7200" /></label>
+          <label>Category <select name="category"><option value="">none</option>{taxonomy.data?.categories.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}</select></label>
+          <label className="check"><input type="checkbox" name="negRisk" /> negRisk (exactly one market wins)</label>
+          <label>Markets, one per line (empty: one market named like the event) <textarea name="markets" rows={3} /></label>
+        </Form>
+      </div>
+
+      {drafts.some((event) => event.eventStatus === 'DRAFT') && (
+        <section className="panel" aria-label="Drafts">
+          <h2>Drafts</h2>
+          <ul className="plain">
+            {drafts.filter((event) => event.eventStatus === 'DRAFT').map((event) => (
+              <li key={event.id}>
+                <span>{event.name}</span>
+                <button type="button" className="primary" disabled={publishing} onClick={() => publish(async () => {
+                  const published = await admin.admin.publishEvent(event.id);
+                  setDrafts((current) => current.map((e) => (e.id === event.id ? published : e)));
+                  bump();
+                  return `Published ${published.name}`;
+                })}>Publish</button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <MarketControls admin={admin} markets={markets} onChange={bump} />
+
+      <div className="admin-grid">
+        <Form title="Credit collateral" label="Credit" action={async (data) => {
+          const answer = await admin.admin.credit(text(data, 'address'), text(data, 'amount'));
+          return `Credited; balance now ${usd(answer.balance)}`;
+        }}>
+          <label>Sign-in address <input name="address" required pattern="^0x[0-9a-fA-F]{40}$" /></label>
+          <label>Amount (USDC) <input name="amount" required inputMode="decimal" /></label>
+        </Form>
+        <Form title="Reward treasury" label="Fund" action={async (data) => `Treasury now ${usd((await admin.admin.fundRewardTreasury(text(data, 'amount'))).balance)}`}>
+          <label>Amount (USDC) <input name="amount" required inputMode="decimal" /></label>
+        </Form>
+        <Form title="Reward accrual" label="Apply" action={async (data) => ((await admin.admin.pauseRewards(data.get('paused') === 'on')).paused ? 'Rewards paused' : 'Rewards accruing')}>
+          <label className="check"><input type="checkbox" name="paused" /> Pause every market's rewards</label>
+        </Form>
+        <Form title="Clock (manual-clock servers)" label="Advance" action={async (data) => `Server time now ${(await admin.admin.clock({ advanceMs: Number(text(data, 'minutes')) * 60_000 })).now}`}>
+          <label>Minutes <input name="minutes" required inputMode="numeric" defaultValue="60" /></label>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+function MarketControls({ admin, markets, onChange }: { admin: ExchangeClient; markets: Market[]; onChange: () => void }) {
+  const [marketId, setMarketId] = useState('');
+  const market = markets.find((m) => m.id === marketId);
+  const oracle = (kind: 'propose' | 'decide') => async (data: FormData) => {
+    const outcome = text(data, 'outcome') as OracleOutcome;
+    const resolution = kind === 'propose' ? await admin.admin.oraclePropose(marketId, outcome) : await admin.admin.oracleDecide(marketId, outcome);
+    onChange();
+    return `Oracle: ${resolution.status.toLowerCase()}${resolution.disputeEndsAt ? `, dispute window until ${new Date(resolution.disputeEndsAt).toLocaleString()}` : ''}`;
+  };
+  const outcomeSelect = <label>Outcome <select name="outcome">{(['YES', 'NO', 'TIE'] as const).map((o) => <option key={o}>{o}</option>)}</select></label>;
+  return (
+    <section className="panel" aria-label="Market controls">
+      <h2>Markets</h2>
+      <label>Market
+        <select value={marketId} onChange={(e) => setMarketId(e.target.value)} data-testid="admin-market">
+          <option value="">choose a market</option>
+          {markets.map((m) => <option key={m.id} value={m.id}>{m.name} ({m.status.toLowerCase()}{m.isPaused ? ', paused' : ''})</option>)}
+        </select>
+      </label>
+      {market && (
+        <div className="admin-grid">
+          <Form title={market.isPaused ? 'Resume trading' : 'Pause trading'} label={market.isPaused ? 'Resume' : 'Pause'} action={async () => {
+            const patched = await admin.admin.patchMarket(market.id, { isPaused: !market.isPaused });
+            onChange();
+            return `${patched.name} ${patched.isPaused ? 'paused' : 'resumed'}`;
+          }}><p className="muted">Paused markets refuse new orders.</p></Form>
+          <Form title="Fees" action={async (data) => {
+            const patched = await admin.admin.patchMarket(market.id, { orderFeeRateBps: Number(text(data, 'taker')), passiveOrderFeeRateBps: Number(text(data, 'maker')) });
+            onChange();
+            return `Fees of ${patched.name}: taker ${patched.orderFeeRateBps} bps, maker ${patched.passiveOrderFeeRateBps} bps`;
+          }}>
+            <label>Taker bps <input name="taker" inputMode="numeric" defaultValue={market.orderFeeRateBps} /></label>
+            <label>Maker bps <input name="maker" inputMode="numeric" defaultValue={market.passiveOrderFeeRateBps} /></label>
+          </Form>
+          <Form title="Rewards" action={async (data) => {
+            const detail = await admin.admin.configureRewards(market.id, { rewardUsdc: text(data, 'reward'), maxDistanceFromMid: text(data, 'distance'), minOrderSizeUsdc: text(data, 'minSize') });
+            return `Rewards of ${detail.marketName ?? market.name}: ${usd(detail.rewardUsdc)} a day`;
+          }}>
+            <label>Daily pool (USDC) <input name="reward" required inputMode="decimal" /></label>
+            <label>Max distance from mid <input name="distance" required inputMode="decimal" defaultValue="0.03" /></label>
+            <label>Min order size (USDC) <input name="minSize" required inputMode="decimal" defaultValue="10" /></label>
+          </Form>
+          <Form title="Oracle: propose (no bond)" label="Propose" action={oracle('propose')}>{outcomeSelect}</Form>
+          <Form title="Oracle: decide a dispute" label="Decide" action={oracle('decide')}>{outcomeSelect}</Form>
+        </div>
+      )}
+    </section>
+  );
+}

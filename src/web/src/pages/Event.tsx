@@ -1,0 +1,42 @@
+import type { Market } from '../../../client/index.ts';
+import { marketPath, outcomePrices, sumUsd } from '../components/EventCard.tsx';
+import { amount, centsOf, date, errorText, percent, usd } from '../format.ts';
+import { useLoad } from '../load.ts';
+import { Link, useTitle } from '../router.tsx';
+import { useSession } from '../session.ts';
+
+/** A multi-market or negRisk event: one row per candidate or question, each opening its market. */
+export default function EventPage({ slug }: { slug: string }) {
+  const { client } = useSession();
+  const event = useLoad(() => client.events.get(slug, { includeVolume: true }), [client, slug]);
+  useTitle(event.data?.name ?? '');
+  if (event.error) return <p className="error" role="alert">{errorText(event.error)}</p>;
+  if (!event.data) return <p className="muted" role="status">Loading…</p>;
+  const { data } = event;
+  const markets = [...data.markets].sort((a, b) => b.chance - a.chance);
+  return (
+    <section className="panel">
+      <h1>{data.name}</h1>
+      <p className="muted num">
+        {data.negRisk ? 'Exactly one resolves YES · ' : ''}Ends {date(data.endDate)} · {usd(amount(sumUsd(data.markets.map((m) => m.tradeVolumeUsd))))} volume
+      </p>
+      <p className="prose">{data.description}</p>
+      <table className="event-markets">
+        <thead><tr><th scope="col">Market</th><th scope="col" className="num">Chance</th><th scope="col" className="num">{data.markets[0]?.outcome1 ?? 'Yes'}</th><th scope="col" className="num">{data.markets[0]?.outcome2 ?? 'No'}</th></tr></thead>
+        <tbody>{markets.map((market) => <Row key={market.id} market={market} />)}</tbody>
+      </table>
+    </section>
+  );
+}
+
+function Row({ market }: { market: Market }) {
+  const [yes, no] = outcomePrices(market);
+  return (
+    <tr>
+      <td><Link to={marketPath(market)}>{market.name}</Link></td>
+      <td className="num">{percent(market.chance)}</td>
+      <td className="num"><Link to={marketPath(market)} className="outcome yes">{centsOf(yes)}</Link></td>
+      <td className="num"><Link to={marketPath(market)} className="outcome no">{centsOf(no)}</Link></td>
+    </tr>
+  );
+}

@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import type { Category, EventListParams, Tag } from '../../../client/index.ts';
+import { EventCard } from '../components/EventCard.tsx';
+import { errorText } from '../format.ts';
+import { useLoad } from '../load.ts';
+import { setQuery, useQuery, useTitle } from '../router.tsx';
+import { useSession } from '../session.ts';
+
+/** Sort choices of the home page, as the events route's sortBy and order. */
+const SORTS = {
+  volume: { label: 'Volume', sortBy: 'tradeVolumeUsd', order: 'DESC' },
+  volume24h: { label: '24h volume', sortBy: 'tradeVolumeUsd24h', order: 'DESC' },
+  // The route sorts by liquidity only under a liquidity filter; minLiquidity 0 keeps every event.
+  liquidity: { label: 'Liquidity', sortBy: 'liquidity', order: 'DESC', minLiquidity: 0 },
+  newest: { label: 'Newest', sortBy: 'createdAt', order: 'DESC' },
+  ending: { label: 'Ending soon', sortBy: 'endDate', order: 'ASC' },
+} as const satisfies Record<string, { label: string } & EventListParams>;
+type SortKey = keyof typeof SORTS;
+const PAGE = 24;
+
+export function Home() {
+  useTitle('');
+  const { client } = useSession();
+  const query = useQuery();
+  const term = query.get('q') ?? '';
+  const category = query.get('category') ?? undefined;
+  const tag = query.get('tag') ?? undefined;
+  const sort = (query.get('sort') ?? 'volume') as SortKey;
+  const [draft, setDraft] = useState(term);
+
+  // No route lists categories and tags publicly: the chips are those of the active events.
+  const facets = useLoad(async () => {
+    const page = await client.events.list({ eventStatus: 'ACTIVE', limit: 100, total: false });
+    const categories = new Map<string, Category>();
+    const tags = new Map<string, Tag>();
+    for (const event of page.data) {
+      event.categories.forEach((c) => categories.set(c.id, c));
+      event.tags.forEach((t) => tags.set(t.id, t));
+    }
+    return { categories: [...categories.values()].sort((a, b) => a.position - b.position), tags: [...tags.values()] };
+  }, [client]);
+
+  const { label: _label, ...sortParams } = SORTS[sort] ?? SORTS.volume;
+  const events = useLoad(
+    () => client.events.list({ eventStatus: 'ACTIVE', includeVolume: true, limit: PAGE, total: false, ...sortParams, ...(term ? { term } : {}), ...(category ? { category } : {}), ...(tag ? { tag } : {}) }),
+    [client, term, category, tag, sort],
+  );
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setQuery({ q: draft.trim() || undefined });
+  };
+
+  return (
+    <>
+      <section className="toolbar" aria-label="Filters">
+        <form role="search" onSubmit={search} className="search">
+          <label className="sr-only" htmlFor="search">Search markets</label>
+          <input id="search" type="search" placeholder="Search markets" value={draft} onChange={(e) => setDraft(e.target.value)} maxLength={200} />
+        </form>
+        <label className="sort">
+          <span>Sort</span>
+          <select value={sort} onChange={(e) => setQuery({ sort: e.target.value === 'volume' ? undefined : e.target.value })}>
+            {Object.entries(SORTS).map(([key, value]) => <option key={key} value={key}>{value.label}</option>)}
+          </select>
+        </label>
+      </section>
+      <nav className="chips" aria-label="Categories">
+        <button type="button" className="chip" aria-pressed={!category && !tag} onClick={() => setQuery({ category: undefined, tag: undefined })}>All</button>
+        {facets.data?.categories.map((c) => (
+          <button type="button" key={c.id} className="chip" aria-pressed={category === c.id} onClick={() => setQuery({ category: category === c.id ? undefined : c.id })}>{c.name}</button>
+        ))}
+        {facets.data?.tags.map((t) => (
+          <button type="button" key={t.id} className="chip tag" aria-pressed={tag === t.id} onClick={() => setQuery({ tag: tag === t.id ? undefined : t.id })}>#{t.label}</button>
+        ))}
+      </nav>
+      {events.error ? <p className="error" role="alert">{errorText(events.error)}</p> : null}
+      <section className="grid" aria-busy={events.loading} aria-label="Markets">
+        {events.data?.data.map((event) => <EventCard key={event.id} event={event} />)}
+        {events.data && events.data.data.length === 0 && <p className="muted">No markets match.</p>}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { PnlChart } from '../components/PnlChart.tsx';
+import { errorText, usd } from '../format.ts';
+import { useLoad } from '../load.ts';
+import { Link, useTitle } from '../router.tsx';
+import { useSession } from '../session.ts';
+
+/** A public profile by display name: summary, P&L chart, active positions and recent trades. */
+export default function ProfilePage({ name }: { name: string }) {
+  useTitle(name);
+  const { client } = useSession();
+  const profile = useLoad(async () => {
+    const [summary, pnl, positions, activity] = await Promise.all([
+      client.profiles.summary(name), client.profiles.pnlHistory(name, 'ALL'), client.profiles.activePositions(name), client.profiles.activity(name),
+    ]);
+    return { summary, pnl, positions, activity };
+  }, [client, name]);
+  if (profile.error) return <p className="error" role="alert">{errorText(profile.error)}</p>;
+  if (!profile.data) return <p className="muted" role="status">Loading…</p>;
+  const { summary, pnl, positions, activity } = profile.data;
+  return (
+    <div className="stack">
+      <section className="panel">
+        <h1>{name}</h1>
+        <dl className="stats num">
+          <div><dt>Positions value</dt><dd>{usd(summary.positionsValue)}</dd></div>
+          <div><dt>P&amp;L</dt><dd>{usd(summary.allTimePnl)}</dd></div>
+          <div><dt>Biggest win</dt><dd>{usd(summary.biggestWin)}</dd></div>
+          <div><dt>Predictions</dt><dd>{summary.predictions}</dd></div>
+        </dl>
+        <PnlChart history={pnl} />
+      </section>
+      <section className="panel">
+        <h2>Active positions</h2>
+        {positions.length === 0 ? <p className="muted">None.</p> : (
+          <ul className="plain">
+            {positions.map((position) => (
+              <li key={position.id}><span>{position.market} · {sideLabel(position.side)}</span><span className="num">{position.shares} shares · {usd(position.value)}</span></li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section className="panel">
+        <h2>Recent trades</h2>
+        <ul className="plain">
+          {activity.map((row) => (
+            <li key={row.id}><span>{row.action} {sideLabel(row.side)} · {row.slug ? <Link to={`/market/${encodeURIComponent(row.slug)}`}>{row.market}</Link> : row.market}</span><span className="num">{usd(row.amount)} at {row.price}¢</span></li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+/** Public profiles name outcomes by side only: SIDE_A is a market's first outcome, SIDE_B its second. */
+const sideLabel = (side: string) => (side === 'SIDE_A' ? 'outcome 1' : 'outcome 2');

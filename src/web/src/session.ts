@@ -1,0 +1,174 @@
+import { useSyncExternalStore } from 'react';
+import type { LocalAccount } from 'viem/accounts';
+import { createClient, ExchangeError, type Account, type ApiKeyCredentials, type ExchangeClient, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
+import { describeOrder } from './format.ts';
+
+/**
+ * Who is signed in, and the SDK client that acts for them. One store for the whole app, read with
+ * `useSession()`: components re-render when it changes. `revision` moves on every `/user` message
+ * (order, trade and claim updates), so views that depend on the trader's state reload live.
+ */
+export type WalletKind = 'dev' | 'injected';
+
+export interface Session {
+  client: ExchangeClient;
+  wallet: { kind: WalletKind; address: `0x${string}` } | undefined;
+  user: Account | undefined;
+  /** Bumped on every /user feed message. */
+  revision: number;
+  /** Whether POST /account/faucet exists on this server (probed after sign-in); undefined: not known yet. */
+  faucet: boolean | undefined;
+  /** The last live notices (fills, order updates), newest first. */
+  notices: { id: number; text: string }[];
+}
+
+const BASE_URL = location.origin;
+const DEV_KEY = 'pmx.devWalletKey';
+const SAVED = 'pmx.session';
+
+interface Saved {
+  kind: WalletKind;
+  address: `0x${string}`;
+  apiKey: ApiKeyCredentials;
+}
+
+let state: Session = { client: createClient({ baseUrl: BASE_URL }), wallet: undefined, user: undefined, revision: 0, faucet: undefined, notices: [] };
+const listeners = new Set<() => void>();
+let feed: UserFeed | undefined;
+let noticeId = 0;
+
+function set(patch: Partial<Session>): void {
+  state = { ...state, ...patch };
+  listeners.forEach((listener) => listener());
+}
+
+export function useSession(): Session {
+  return useSyncExternalStore((listener) => (listeners.add(listener), () => listeners.delete(listener)), () => state);
+}
+
+export const session = (): Session => state;
+
+/** Something the trader should see in words for a moment (the server's answers, live fills). */
+export function notify(text: string): void {
+  set({ notices: [{ id: ++noticeId, text }, ...state.notices].slice(0, 4) });
+}
+
+export function dismissNotice(id: number): void {
+  set({ notices: state.notices.filter((notice) => notice.id !== id) });
+}
+
+/** Makes views that show the trader's state reload (after an action of theirs, say). */
+export function refresh(): void {
+  set({ revision: state.revision + 1 });
+}
+
+/** The dev wallet: a key generated in this browser and kept in localStorage. Unsafe for real money. */
+async function devAccount(): Promise<LocalAccount> {
+  const { generatePrivateKey, privateKeyToAccount } = await import('viem/accounts');
+  let key = localStorage.getItem(DEV_KEY) as `0x${string}` | null;
+  if (!key) {
+    key = generatePrivateKey();
+    localStorage.setItem(DEV_KEY, key);
+  }
+  return privateKeyToAccount(key);
+}
+
+interface Eip1193 {
+  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
+}
+
+export const injectedProvider = (): Eip1193 | undefined => (window as { ethereum?: Eip1193 }).ethereum;
+
+/** An injected EIP-1193 wallet (a browser extension) as the viem account the SDK signs with. */
+async function injectedAccount(ask: boolean): Promise<LocalAccount> {
+  const provider = injectedProvider();
+  if (!provider) throw new Error('no browser wallet found');
+  const [{ createWalletClient, custom }, { toAccount }] = await Promise.all([import('viem'), import('viem/accounts')]);
+  const accounts = (await provider.request({ method: ask ? 'eth_requestAccounts' : 'eth_accounts' })) as `0x${string}`[];
+  const address = accounts[0];
+  if (!address) throw new Error('the wallet shared no account');
+  const wallet = createWalletClient({ account: address, transport: custom(provider) });
+  return toAccount({
+    address,
+    signMessage: ({ message }) => wallet.signMessage({ message }),
+    signTypedData: (typedData) => wallet.signTypedData(typedData as Parameters<typeof wallet.signTypedData>[0]),
+    signTransaction: () => Promise.reject(new Error('this app never sends transactions')),
+  });
+}
+
+/** SIWE sign-in, then an API key made behind the scenes; both kept so a reload stays signed in. */
+export async function signIn(kind: WalletKind): Promise<void> {
+  const account = kind === 'dev' ? await devAccount() : await injectedAccount(true);
+  const client = createClient({ baseUrl: BASE_URL, account });
+  const { user } = await client.auth.signIn();
+  const apiKey = await client.auth.createApiKey();
+  const saved: Saved = { kind, address: account.address, apiKey };
+  localStorage.setItem(SAVED, JSON.stringify(saved));
+  start(client, saved, user);
+}
+
+export function signOut(): void {
+  localStorage.removeItem(SAVED);
+  feed?.close();
+  feed = undefined;
+  set({ client: createClient({ baseUrl: BASE_URL }), wallet: undefined, user: undefined, faucet: undefined });
+}
+
+/** Back to the saved session after a reload; a revoked or unknown key signs out. */
+export async function restore(): Promise<void> {
+  const text = localStorage.getItem(SAVED);
+  if (!text) return;
+  const saved = JSON.parse(text) as Saved;
+  try {
+    const account = saved.kind === 'dev' ? await devAccount() : await injectedAccount(false);
+    if (account.address !== saved.address) throw new Error('the wallet changed account');
+    const client = createClient({ baseUrl: BASE_URL, account, credentials: { apiKey: saved.apiKey } });
+    start(client, saved, await client.account.get());
+  } catch {
+    signOut();
+  }
+}
+
+function start(client: ExchangeClient, saved: Saved, user: Account): void {
+  feed?.close();
+  set({ client, wallet: { kind: saved.kind, address: saved.address }, user, faucet: undefined });
+  void follow(client);
+  void probeFaucet(client);
+}
+
+/** The `/user` feed: every message reloads the trader's views, and fills are announced in words. */
+async function follow(client: ExchangeClient): Promise<void> {
+  const current = client.user();
+  feed = current;
+  for await (const message of current) {
+    const text = describe(message);
+    if (text) notify(text);
+    refresh();
+  }
+}
+
+function describe(message: UserMessage): string | undefined {
+  if (message.type === 'trade-update') {
+    const trade = message.data as unknown as Trade;
+    return trade.status === 'MATCHED' ? `Trade matched: ${trade.size} at ${trade.price}` : undefined;
+  }
+  if (message.type === 'order-update') {
+    // The placement was answered in the ticket already; fills and cancels are news.
+    return message.data.type === 'PLACEMENT' ? undefined : describeOrder(message.data.order);
+  }
+  return 'Reward claim updated';
+}
+
+/**
+ * The server has no flag saying whether its faucet is on: the route exists only when it is. A
+ * request for nothing ("0") answers 404 when the route is absent and anything else when present,
+ * and moves no money either way.
+ */
+async function probeFaucet(client: ExchangeClient): Promise<void> {
+  try {
+    await client.account.faucet('0');
+    set({ faucet: true });
+  } catch (error) {
+    set({ faucet: !(error instanceof ExchangeError && error.status === 404) });
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Debian's Chromium driven by playwright-core (no browser download). Absent Chromium skips the
+ * browser tests with a message, except under CI=true, where it fails them: CI installs it.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = 'test-results/screenshots';
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export function skipReason(): string | undefined {
+  if (existsSync(CHROMIUM)) return undefined;
+  const reason = `${CHROMIUM} is missing (apt-get install -y chromium)`;
+  if (process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${reason}`);
+  return `skipped: ${reason}`;
+}
+
+/** The web app's build, made once when missing (the install's prepare script normally made it). */
+export function ensureWebBuild(): void {
+  const result = spawnSync(process.execPath, ['scripts/build-web.mjs', '--if-missing'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('building the web app failed');
+}
+
+/** Playwright gives every launch a fresh temporary profile (its own --user-data-dir). */
+export function launchChromium(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A page that records what would be a bug: console errors, uncaught exceptions and 5xx answers.
+ * A 4xx the app asked for is an answer it shows in words (a refused order, the faucet probe), and
+ * Chromium logs it as "Failed to load resource"; those lines are kept apart, not counted as errors.
+ */
+export interface WatchedPage {
+  page: Page;
+  errors: string[];
+}
+
+export async function watchedPage(context: BrowserContext): Promise<WatchedPage> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
+    errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 500) errors.push(`${response.status()} from ${response.url()}`);
+  });
+  return { page, errors };
+}
+
+/** Screenshots of the page at desktop and phone width, into the git-ignored test-results folder. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize() ?? DESKTOP;
+  for (const [label, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `${SCREENSHOTS}/${name}-${label}.png`, fullPage: true });
+  }
+  await page.setViewportSize(before);
+}
