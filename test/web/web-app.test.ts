@@ -68,7 +68,7 @@ describe('the web app in a real browser', { skip }, () => {
     const page = await open();
     await page.goto(server.url);
     await page.getByTestId('event-card').nth(2).waitFor();
-    assert.equal(await page.getByTestId('event-card').count(), 3);
+    assert.equal(await page.getByTestId('event-card').count(), events.length, 'every demo event, the hourly series included');
     const negRisk = page.getByTestId('event-card').filter({ hasText: 'presidential election' });
     assert.equal(await negRisk.locator('.candidates li').count(), 4, 'a negRisk event is one card with its candidates');
     await page.getByRole('button', { name: 'Sports' }).click();
