@@ -289,6 +289,21 @@ describe('the web app in a real browser', { skip }, () => {
     await screenshots(alice, 'market-dark');
   });
 
+  it('shows a price-target market of the hourly series: its target, the live reference price and the countdown', async () => {
+    const series = events.find((e) => e.templateId !== undefined)!;
+    const nowMs = Date.now();
+    const current = (await admin.events.get(series.id)).markets.find((m) => m.startDate !== null && m.endDate !== null && Date.parse(m.startDate) <= nowMs && nowMs < Date.parse(m.endDate))!;
+    await alice.emulateMedia({ colorScheme: 'light' });
+    await alice.goto(`${server.url}/market/${current.slug}`);
+    const panel = alice.getByTestId('price-target');
+    await panel.waitFor();
+    // The demo posts 97,000 at the hour's start: the current market's target and the latest price.
+    await alice.waitForFunction("document.querySelector('[data-testid=reference-price]')?.textContent.includes('97,000')");
+    assert.match(await panel.getByTestId('target-price').innerText(), /^97,000/);
+    assert.match(await panel.getByTestId('resolves-in').innerText(), /^in (\d+h )?\d+m \d{2}s$|^in \d+s$/);
+    await screenshots(alice, 'price-target');
+  });
+
   it('logged no console error on any page', () => {
     assert.deepEqual(pages.flatMap((watched) => watched.errors), []);
   });

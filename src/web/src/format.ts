@@ -14,7 +14,8 @@ export function units(text: string | number | null | undefined): bigint | undefi
   return parsed === undefined ? undefined : negative ? -parsed : parsed;
 }
 
-const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/** Thousands separated by commas: "1234567" → "1,234,567". */
+export const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** Base units as "1,234.5" with at least `minDecimals` decimals and every significant one kept. */
 export function amount(baseUnits: bigint, minDecimals = 2): string {

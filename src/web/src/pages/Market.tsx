@@ -6,6 +6,7 @@ import { OrderBook } from '../components/OrderBook.tsx';
 import { OrderTicket } from '../components/OrderTicket.tsx';
 import { PriceChart } from '../components/PriceChart.tsx';
 import { RecentTrades } from '../components/RecentTrades.tsx';
+import { PriceTarget } from '../components/PriceTarget.tsx';
 import { Rules } from '../components/Rules.tsx';
 import { centsOf, errorText, shares, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
@@ -64,6 +65,7 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
             <RecentTrades client={client} market={market} onTrade={countTrade} />
           </section>
         </div>
+        {market.priceTargetConfig && <PriceTarget market={market} config={market.priceTargetConfig} />}
         <Holders slug={market.slug} />
         <Rules market={market} event={event} />
       </div>
