@@ -5,6 +5,13 @@
  * in the same millisecond (or on a server whose manual clock stands still) would carry one.
  */
 const REMEMBERED_TIMESTAMPS = 10_000;
+/**
+ * Each client signs up to this much behind its estimate of the server's time, a random amount
+ * chosen at every sync: two processes holding one key (two CLI runs, say) that send the same
+ * request the same time after their syncs would otherwise sign it identically, and the second
+ * would be refused as a replay. Half a second is far inside the 30-second window.
+ */
+const SPREAD_MS = 500;
 
 export class ServerClock {
   private offsetMs = 0;
@@ -12,7 +19,7 @@ export class ServerClock {
 
   /** Records the server's time as seen now; `rttMs` (when known) centres the estimate. */
   sync(serverTimeMs: number, rttMs = 0): void {
-    this.offsetMs = serverTimeMs + Math.floor(rttMs / 2) - Date.now();
+    this.offsetMs = serverTimeMs + Math.floor(rttMs / 2) - Date.now() - Math.floor(Math.random() * SPREAD_MS);
   }
 
   nowMs(): number {
