@@ -10,7 +10,8 @@ describe('pmx serve: what it says while it boots', () => {
 
   it('names each boot step and the signature backend, then serves', async () => {
     const port = await freePort();
-    const serve = runProgram('src/cli/main.ts', ['serve', '--port', String(port), '--data-dir', 'memory://'], { LOG_LEVEL: 'info', SIGNATURE_WORKERS: '1' });
+    // The embedded store whatever the suite runs on (an empty DATABASE_URL is unset).
+    const serve = runProgram('src/cli/main.ts', ['serve', '--port', String(port), '--data-dir', 'memory://'], { LOG_LEVEL: 'info', SIGNATURE_WORKERS: '1', DATABASE_URL: '' });
     await serve.line(/exchange listening on http:\/\/127\.0\.0\.1:/);
     const messages = serve.lines.flatMap((line) => {
       try {
