@@ -126,12 +126,7 @@ export class LeaseLeadership implements Leadership {
 
   async fence(tx: Db): Promise<void> {
     const token = this.token;
-    const sentAt = performance.now();
-    if (token === undefined || !(await renewEngineLease(tx, token))) {
-      if (token !== undefined && token === this.token) this.depose('another node took the engine over');
-      throw new FencedError();
-    }
-    this.renewedAt = Math.max(this.renewedAt, sentAt);
+    if (token === undefined || !(await this.renew(tx, token))) throw new FencedError();
   }
 
   async start(duties: LeaderDuties, url: string): Promise<void> {
@@ -158,7 +153,7 @@ export class LeaseLeadership implements Leadership {
     if (this.stepping) return;
     this.stepping = true;
     try {
-      if (this.token !== undefined) await this.renew(this.token);
+      if (this.token !== undefined) await this.renew(this.options.db, this.token);
       else await this.campaign();
     } catch (error) {
       this.options.logger.warn({ err: error }, 'engine lease: the database did not answer');
@@ -177,10 +172,15 @@ export class LeaseLeadership implements Leadership {
     this.timer.unref();
   }
 
-  private async renew(token: bigint): Promise<void> {
+  /** Renews the lease of `token` through `db` (a transaction, for the fence); false, and deposed, once it passed on. */
+  private async renew(db: Db, token: bigint): Promise<boolean> {
     const sentAt = performance.now();
-    if (await renewEngineLease(this.options.db, token)) this.renewedAt = Math.max(this.renewedAt, sentAt);
-    else if (token === this.token) this.depose('another node took the engine over');
+    if (await renewEngineLease(db, token)) {
+      this.renewedAt = Math.max(this.renewedAt, sentAt);
+      return true;
+    }
+    if (token === this.token) this.depose('another node took the engine over');
+    return false;
   }
 
   private async campaign(): Promise<void> {
