@@ -82,6 +82,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const lease = config.databaseUrl ? new LeaseLeadership({ db: store.db, nodeId: randomUUID(), failoverTimeoutMs: config.failoverTimeoutMs, logger }) : undefined;
     const nodeLeadership: Leadership = lease ?? new SoloLeadership();
     leadership = nodeLeadership;
+    // Engine batches and reward minutes are written only while this node holds the lease.
+    const fenced = lease ? { fence: (tx: Db) => lease.fence(tx) } : {};
     const lookups = createTradingLookups(store.db);
     const markets = createMarketDirectory(store.db);
     trading = createTrading({
@@ -96,7 +98,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       eventMarketIds: lookups.eventMarketIds,
       cursorSecret,
       signatureWorkers: config.signatureWorkers,
-      ...(lease ? { fence: (tx: Db) => lease.fence(tx) } : {}),
+      ...fenced,
     });
     const engine = trading.engine;
     if (config.redisUrl) {
@@ -109,7 +111,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       db: store.db, clock, settlement, events, logger,
       minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? 1_000_000n,
       quotesByMarket: () => engine.restingOrdersByMarket(),
-      ...(lease ? { fence: (tx: Db) => lease.fence(tx) } : {}),
+      ...fenced,
     });
     // Publishing and patching markets reach the engine only after the catalogue committed them;
     // on a node without the engine, through the engine node.
