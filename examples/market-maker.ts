@@ -8,7 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createClient, formatUnits, parseUnits, type ExchangeClient } from 'pmx-exchange/client';
+import { createClient, formatUnits, parseUnits, type ExchangeClient } from 'pmx-client';
 
 export interface MakerOptions { market: string; size?: string; spreadTicks?: number; mid?: string; steps?: number; log?: (line: string) => void }
 

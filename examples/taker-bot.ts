@@ -9,7 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createClient, formatUnits, parseUnits, type ExchangeClient, type Order } from 'pmx-exchange/client';
+import { createClient, formatUnits, parseUnits, type ExchangeClient, type Order } from 'pmx-client';
 
 export interface TakerOptions { markets: string[]; size?: string; rounds?: number; pauseMs?: number; sides?: ('BUY' | 'SELL')[]; signal?: AbortSignal; log?: (line: string) => void }
 

@@ -6,7 +6,7 @@
  * Optional: EVENT (an event id), COUNT (stop after this many trades; default: until interrupted).
  */
 import { pathToFileURL } from 'node:url';
-import { createClient, type ExchangeClient, type TradeActivity } from 'pmx-exchange/client';
+import { createClient, type ExchangeClient, type TradeActivity } from 'pmx-client';
 
 export interface FollowOptions { eventId?: string; count?: number; print?: (line: string) => void; signal?: AbortSignal }
 

@@ -24,6 +24,9 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// Tests that start the exchange as its own process run the build, as npm start does: bring it up to date first.
+const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -1,17 +1,22 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { after, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 import { freePort } from '../helpers/process-server.ts';
 import { killPrograms, runProgram } from '../helpers/program.ts';
 
 describe('pmx serve: what it says while it boots', () => {
+  before(() => ensureBuild());
   after(() => killPrograms());
 
-  it('names each boot step and the signature backend, then serves', async () => {
+  it('names each boot step and the signature backend, then serves, as the built JavaScript npm start runs', async () => {
+    const start = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start as string;
+    assert.match(start, new RegExp(`&& node ${BUILT_CLI} serve$`), 'npm start runs the built CLI with plain node');
     const port = await freePort();
     // The embedded store whatever the suite runs on (an empty DATABASE_URL is unset).
-    const serve = runProgram('src/cli/main.ts', ['serve', '--port', String(port), '--data-dir', 'memory://'], { LOG_LEVEL: 'info', SIGNATURE_WORKERS: '1', DATABASE_URL: '' });
+    const serve = runProgram(BUILT_CLI, ['serve', '--port', String(port), '--data-dir', 'memory://'], { LOG_LEVEL: 'info', SIGNATURE_WORKERS: '1', DATABASE_URL: '' });
     await serve.line(/exchange listening on http:\/\/127\.0\.0\.1:/);
     const messages = serve.lines.flatMap((line) => {
       try {
@@ -36,7 +41,7 @@ describe('pmx serve: what it says while it boots', () => {
     const holder: Server = createServer();
     const port = await new Promise<number>((resolve) => holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', String(port), '--data-dir', 'memory://'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', String(port), '--data-dir', 'memory://'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });

@@ -1,10 +1,11 @@
 /**
- * The exchange as its own operating-system process (`src/cli/main.ts serve`), for tests that must
- * kill it the hard way. It answers the same `TestServer` surface the in-process helper does, minus
+ * The exchange as its own operating-system process, the built server that `npm start` runs with
+ * plain node (`node dist/server/src/cli/main.js serve`), for tests that must kill it the hard way. It answers the same `TestServer` surface the in-process helper does, minus
  * `ctx`, so the HTTP helpers work against it unchanged.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { BUILT_CLI, ensureBuild } from './build.ts';
 import { ADMIN_TOKEN } from './server.ts';
 
 export interface ProcessServer {
@@ -34,7 +35,8 @@ export async function freePort(): Promise<number> {
 /** Starts the server; pass the `port` of a crashed one to bring it back where its clients look. */
 export async function startProcessServer(env: Record<string, string>, port?: number): Promise<ProcessServer> {
   port ??= await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+  ensureBuild();
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

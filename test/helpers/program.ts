@@ -30,9 +30,13 @@ function lineReader(stream: Readable) {
   return { lines, line };
 }
 
-/** A TypeScript program (an example, the CLI) as its own process, its output read line by line. */
+/**
+ * A program (an example, the CLI) as its own process, its output read line by line: TypeScript
+ * source through tsx, built JavaScript with plain node.
+ */
 export function runProgram(file: string, args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const loader = file.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, file, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout = lineReader(child.stdout);
   const stderr = lineReader(child.stderr);
   running.add(child);

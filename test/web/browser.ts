@@ -3,7 +3,6 @@
  * browser tests with a message, except under CI=true, where it fails them: CI installs it.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -15,12 +14,6 @@ export function skipReason(): string | undefined {
   const reason = `${CHROMIUM} is missing (apt-get install -y chromium)`;
   if (process.env.CI === 'true') throw new Error(`browser tests cannot run in CI: ${reason}`);
   return `skipped: ${reason}`;
-}
-
-/** The web app's build, made once when missing (the install's prepare script normally made it). */
-export function ensureWebBuild(): void {
-  const result = spawnSync(process.execPath, ['scripts/build-web.mjs', '--if-missing'], { stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('building the web app failed');
 }
 
 /** Playwright gives every launch a fresh temporary profile (its own --user-data-dir). */

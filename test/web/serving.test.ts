@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectError, request } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { ensureWebBuild } from './browser.ts';
+import { ensureBuild } from '../helpers/build.ts';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 describe('the web app is served at / beside the API', () => {
   let server: TestServer;
   before(async () => {
-    ensureWebBuild();
+    ensureBuild();
     server = await startTestServer();
   });
   after(() => server.close());

@@ -11,7 +11,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, type Event, type ExchangeClient } from '../../src/client/index.ts';
 import { seedDemo } from '../../src/cli/demo.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
-import { ensureWebBuild, launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { ensureBuild } from '../helpers/build.ts';
+import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
 /**
  * Installed in the page as source text (tsx would wrap named functions in a helper the page lacks):
@@ -63,7 +64,7 @@ describe('the web app in a real browser', { skip }, () => {
   }
 
   before(async () => {
-    ensureWebBuild();
+    ensureBuild();
     server = await startTestServer();
     admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
     events = (await seedDemo(admin)).events;

@@ -1,12 +1,23 @@
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFoundHandler } from '../errors.ts';
 import type { TypedApp } from '../typed-app.ts';
 
-/** Where `npm run build:web` (and the install's `prepare`) writes the web app. */
-export const WEB_APP_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+/**
+ * Where `npm run build` (and the install's `prepare`) writes the web app: dist/web of the
+ * project, found from this file whether it runs as source (src/api/web) or built
+ * (dist/server/src/api/web).
+ */
+export const WEB_APP_DIR = join(projectRoot(), 'dist', 'web');
+
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
 
 /** Paths that belong to the server, never to the web app: their 404s stay JSON (EXTENSIONS.md §9). */
 const SERVER_PREFIXES = ['/api/', '/docs', '/openapi.json', '/healthz', '/readyz', '/metrics', '/socket.io'];
@@ -19,7 +30,7 @@ const SERVER_PREFIXES = ['/api/', '/docs', '/openapi.json', '/healthz', '/readyz
  */
 export async function registerWebApp(app: TypedApp, root = WEB_APP_DIR): Promise<void> {
   if (!existsSync(`${root}/index.html`)) {
-    app.log.warn(`no web app build in ${root}: run "npm run build:web" to serve it at /`);
+    app.log.warn(`no web app build in ${root}: run "npm run build" to serve it at /`);
     app.setNotFoundHandler(notFoundHandler);
     return;
   }

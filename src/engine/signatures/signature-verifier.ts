@@ -62,7 +62,20 @@ interface Slot {
   inFlight: Set<number>;
 }
 
-const WORKER_URL = new URL('./worker-entry.mjs', import.meta.url);
+/**
+ * Built, the worker is plain JavaScript beside this file. Run from TypeScript source (the tests,
+ * under tsx), Node 20's workers do not inherit the loader (tsx issue #354), so the worker is a
+ * one-line script that loads tsx's scoped API first, then the TypeScript worker.
+ */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url);
+const SOURCE_WORKER = FROM_SOURCE
+  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}));`
+  : '';
+
+function startWorker(): Worker {
+  return FROM_SOURCE ? new Worker(SOURCE_WORKER, { eval: true }) : new Worker(WORKER_URL);
+}
 
 class WorkerPool implements SignatureVerifier {
   readonly workers: number;
@@ -128,7 +141,7 @@ class WorkerPool implements SignatureVerifier {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL);
+    const worker = startWorker();
     const slot: Slot = { worker, inFlight: new Set() };
     // An idle worker must not keep the process alive; it is ref'd again while it holds work.
     worker.unref();

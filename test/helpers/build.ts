@@ -1,0 +1,17 @@
+import { spawnSync } from 'node:child_process';
+
+/** The compiled CLI that `npm start` runs with plain node (scripts/build.mjs writes it). */
+export const BUILT_CLI = 'dist/server/src/cli/main.js';
+
+let built = false;
+
+/**
+ * Brings the build (server, SDK package, web app) up to date once per test process, as `npm start`
+ * does, so that tests of the built server never run stale output (`npm test` builds first too).
+ */
+export function ensureBuild(): void {
+  if (built) return;
+  const result = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('the build failed (node scripts/build.mjs)');
+  built = true;
+}
