@@ -17,7 +17,7 @@ import { createOracle, type Oracle } from './oracle/index.ts';
 import { createPortfolio, type Portfolio } from './portfolio/index.ts';
 import { createFeed, createPrices, type Prices } from './prices/index.ts';
 import { createTemplates, type Templates } from './templates/index.ts';
-import { attachRealtime, BookRelay, connectRedisFanout, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
+import { attachRealtime, BookRelay, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
 import { engineNodeBookReads } from './book-reads.ts';
 import { LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
 import { relayRevocations } from './revocation-relay.ts';
@@ -102,6 +102,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     const engine = trading.engine;
     if (config.redisUrl) {
+      // Loaded only where REDIS_URL is set: a single node never pays for the Redis client at boot.
+      const { connectRedisFanout } = await import('./realtime/redis-fanout.ts');
       fanout = await connectRedisFanout(config.redisUrl, logger, clusterKey);
       relay = await BookRelay.connect(fanout, logger);
       marketChanges = new MarketChangeRelay(fanout, logger);

@@ -4,7 +4,7 @@ import type { AppContext } from './context.ts';
 import { errorHandler } from './errors.ts';
 import { registerNulGuard } from './nul-guard.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
-import { registerValidators } from './validation.ts';
+import { registerCompilers } from './validation.ts';
 import { registerAuth } from './auth/plugin.ts';
 import { RequestLimits } from './limits/request-limits.ts';
 import type { UserAuthenticator } from './auth/types.ts';
@@ -80,7 +80,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   app.setErrorHandler(errorHandler);
   // The not-found handler too: pages go to the web app's index.html, everything else the JSON 404.
   await registerWebApp(app);
-  registerValidators(app);
+  registerCompilers(app);
   await registerSecurityHeaders(app);
   registerNulGuard(app);
   const { rateLimitOrders: orders, rateLimitRequests: requests, rateLimitPublic } = ctx.config;

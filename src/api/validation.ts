@@ -1,22 +1,29 @@
 import { Ajv, type AnySchema, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import fastJsonStringify from 'fast-json-stringify';
+import { FirstUseCompilation } from './first-use-compilation.ts';
 
 /** What Fastify's own compiler uses, minus the two choices made per part below. */
 const COMMON: Options = { useDefaults: true, allErrors: false, addUsedSchema: false };
 
 /**
- * Two validators, one per kind of input (Fastify's one ajv would apply one set of options to all):
+ * The request validators and response serializers of every route, compiled on first use (see
+ * FirstUseCompilation). Two validators, one per kind of input (Fastify's one ajv would apply one set of options to all):
  * - bodies are JSON, so their types are exact: no coercion (`{"amount": 1000}` for a string field
  *   is 400) and no silent stripping: a property the schema does not declare is 400, in every body
  *   schema and at every depth (objects that do not say otherwise get `additionalProperties: false`);
  * - query strings, path parameters and headers are text, so they keep coercion to the schema's
  *   types (and single values to arrays), defaults, and dropping of undeclared parameters.
  */
-export function registerValidators(app: FastifyInstance): void {
+export function registerCompilers(app: FastifyInstance): void {
   const body = withFormats(new Ajv({ ...COMMON, coerceTypes: false, removeAdditional: false }));
   const text = withFormats(new Ajv({ ...COMMON, coerceTypes: 'array', removeAdditional: true }));
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body.compile(closedObjects(schema)) : text.compile(schema as AnySchema)));
+  const compilation = new FirstUseCompilation(app);
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    compilation.wrap(() => (httpPart === 'body' ? body.compile(closedObjects(schema)) : text.compile(schema as AnySchema))));
+  // Fastify's own serializer compiler, minus the shared schemas this app does not use.
+  app.setSerializerCompiler(({ schema }) => compilation.wrap(() => fastJsonStringify(schema as object)));
 }
 
 function withFormats(ajv: Ajv): Ajv {

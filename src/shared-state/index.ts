@@ -1,6 +1,6 @@
 import { MemoryCounters, type Counters } from './counters.ts';
 import { RedisCounters } from './redis-counters.ts';
-import { connectRedis, type RedisCommands } from './redis-commands.ts';
+import type { RedisCommands } from './redis-commands.ts';
 
 export type { Counters, RollingTake, WindowCount } from './counters.ts';
 export type { RedisCommands } from './redis-commands.ts';
@@ -18,6 +18,8 @@ export interface SharedState {
 
 export async function openSharedState(options: { redisUrl: string | undefined; key: string; onLost: (error: unknown) => void }): Promise<SharedState> {
   if (!options.redisUrl) return { counters: new MemoryCounters(), redis: undefined, key: options.key, close: async () => {} };
+  // The Redis client is loaded only where it is configured: a single node never pays for it at boot.
+  const { connectRedis } = await import('./redis-commands.ts');
   const redis = await connectRedis(options.redisUrl, 'rate limits and the replay guard', options.onLost, { offlineQueue: false });
   return {
     counters: new RedisCounters(redis, options.key),

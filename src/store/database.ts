@@ -1,8 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
-import pg from 'pg';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -20,6 +17,7 @@ const INT8_OID = 20;
  * (`memory://` keeps nothing). Both return int8 columns as bigint, so amounts never pass through
  * a float on their way out of SQL.
  */
+/** Each store's driver is loaded only when that store is opened, so a boot pays for one of them. */
 export async function openStore(options: { databaseUrl?: string | undefined; dataDir: string; idleInTransactionTimeoutMs?: number }): Promise<Store> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.idleInTransactionTimeoutMs);
   return openPglite(options.dataDir);
@@ -28,6 +26,7 @@ export async function openStore(options: { databaseUrl?: string | undefined; dat
 async function openPglite(dataDir: string): Promise<Store> {
   const inMemory = dataDir === 'memory://';
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
   const pglite = new PGlite(inMemory ? 'memory://' : dataDir, { parsers: { [INT8_OID]: (value: string) => BigInt(value) } });
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
@@ -40,6 +39,7 @@ async function openPglite(dataDir: string): Promise<Store> {
  * hold the engine lease's row lock for ever and no other node could take the engine over.
  */
 async function openPostgres(connectionString: string, idleInTransactionTimeoutMs?: number): Promise<Store> {
+  const { default: pg } = await import('pg');
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       if (oid === INT8_OID) return (value: string) => BigInt(value);

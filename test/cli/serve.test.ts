@@ -13,7 +13,7 @@ describe('pmx serve: what it says while it boots', () => {
 
   it('names each boot step and the signature backend, then serves, as the built JavaScript npm start runs', async () => {
     const start = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start as string;
-    assert.match(start, new RegExp(`&& node ${BUILT_CLI} serve$`), 'npm start runs the built CLI with plain node');
+    assert.match(start, new RegExp(`&& node (--enable-source-maps )?${BUILT_CLI} serve$`), 'npm start runs the built CLI with plain node');
     const port = await freePort();
     // The embedded store whatever the suite runs on (an empty DATABASE_URL is unset).
     const serve = runProgram(BUILT_CLI, ['serve', '--port', String(port), '--data-dir', 'memory://'], { LOG_LEVEL: 'info', SIGNATURE_WORKERS: '1', DATABASE_URL: '' });

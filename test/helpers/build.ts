@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 
 /** The compiled CLI that `npm start` runs with plain node (scripts/build.mjs writes it). */
-export const BUILT_CLI = 'dist/server/src/cli/main.js';
+export const BUILT_CLI = 'dist/server/main.js';
 
 let built = false;
 
