@@ -10,11 +10,15 @@ import { seedDemoSeries } from './demo-series.ts';
  */
 const DAY_MS = 86_400_000;
 
-/** The config to serve the demo with: an admin token is generated when none is configured. */
+/**
+ * The config to serve the demo with: an admin token is generated when none is configured, and the
+ * faucet is on, so that a newcomer's first bot (the SDK README's first trade) funds itself.
+ */
 export function demoConfig(config: Config): { config: Config; generatedAdminToken: string | undefined } {
-  if (config.adminToken) return { config, generatedAdminToken: undefined };
+  const demo = { ...config, faucetEnabled: true };
+  if (config.adminToken) return { config: demo, generatedAdminToken: undefined };
   const token = randomBytes(24).toString('hex');
-  return { config: { ...config, adminToken: token }, generatedAdminToken: token };
+  return { config: { ...demo, adminToken: token }, generatedAdminToken: token };
 }
 
 function demoEvents(nowMs: number, ids: { crypto: string; politics: string; sports: string; bitcoin: string; elections: string; football: string }): EventInput[] {
@@ -140,6 +144,7 @@ export function demoBanner(url: string, adminToken: string, generated: boolean, 
     `  admin token${generated ? ' (generated for this run; set ADMIN_TOKEN to keep one)' : ''}: ${adminToken}`,
     `  events:      curl ${url}/api/v1/events`,
     `  API docs:    ${url}/docs`,
+    `  faucet:      on (POST ${url}/api/v1/account/faucet credits test collateral)`,
     '',
   ].join('\n');
 }

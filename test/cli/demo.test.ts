@@ -99,13 +99,17 @@ describe('demo seed, through the SDK', () => {
     }
   });
 
-  it('generates an admin token only when none is configured, and prints it', () => {
+  it('generates an admin token only when none is configured, turns the faucet on, and prints both', () => {
     const bare = parseConfig({});
+    assert.equal(bare.faucetEnabled, false);
     const { config, generatedAdminToken } = demoConfig(bare);
     assert.match(generatedAdminToken!, /^[0-9a-f]{48}$/);
     assert.equal(config.adminToken, generatedAdminToken);
+    assert.equal(config.faucetEnabled, true);
     const configured = parseConfig({ ADMIN_TOKEN: 'configured-token-123456' });
-    assert.deepEqual(demoConfig(configured), { config: configured, generatedAdminToken: undefined });
-    assert.match(demoBanner('http://127.0.0.1:3000', 'tok', true, true), /admin token.*: tok/);
+    assert.deepEqual(demoConfig(configured), { config: { ...configured, faucetEnabled: true }, generatedAdminToken: undefined });
+    const banner = demoBanner('http://127.0.0.1:3000', 'tok', true, true);
+    assert.match(banner, /admin token.*: tok/);
+    assert.match(banner, /faucet: +on \(POST http:\/\/127\.0\.0\.1:3000\/api\/v1\/account\/faucet/);
   });
 });
