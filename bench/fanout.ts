@@ -98,7 +98,9 @@ async function runFlow(trigger: (index: number) => Promise<void>, offsets: numbe
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     measure.sends[index] = performance.now();
-    pending.push(trigger(index).then(() => void (measure.acks[index] = performance.now())));
+    pending.push(trigger(index).then(() => {
+      measure.acks[index] = performance.now();
+    }));
   }
   await Promise.all(pending);
   const drainUntil = performance.now() + DRAIN_MS;
@@ -161,7 +163,7 @@ async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], 
     const response = await trader.call('POST', '/orders', bodies[index]);
     if (response.status !== 200) throw new Error(`order ${index}: ${response.status} ${JSON.stringify(response.body)}`);
   }, Array.from({ length: ORDERS }, (_, index) => (index * 1000) / RATE), measure, subscribers);
-  sockets.forEach((socket) => socket.disconnect());
+  for (const socket of sockets) socket.disconnect();
   return { row: row('exchange', subscribers, measure, lastArrival), payloads, offsets };
 }
 
@@ -175,7 +177,7 @@ async function benchBare(url: string, subscribers: number, payloads: OrderbookPr
     const response = await fetch(`${url}/emit`, { method: 'POST', body: JSON.stringify(payloads[index]) });
     if (response.status !== 204) throw new Error(`emit ${index}: ${response.status}`);
   }, offsets, measure, subscribers);
-  sockets.forEach((socket) => socket.disconnect());
+  for (const socket of sockets) socket.disconnect();
   return row('bare Socket.IO', subscribers, measure, lastArrival);
 }
 

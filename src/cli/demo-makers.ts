@@ -43,7 +43,7 @@ export async function startDemoMakers(url: string, adminToken: string, options: 
       marketIds.push(...event.markets.filter((m) => m.status === 'ACTIVE' && !m.isPaused && !served.has(m.id)).map((m) => m.id));
     }
     if (marketIds.length === 0) return;
-    marketIds.forEach((id) => served.add(id));
+    for (const id of marketIds) served.add(id);
     const started = await Promise.all(marketIds.map((market) => startMarketMaker(maker, { market, size: '25', log })));
     // A maker stops when its market resolves (its orders are cancelled and new ones refused).
     for (const m of started) m.done.catch((error: unknown) => options.logger?.debug({ err: error }, 'a demo market maker stopped'));

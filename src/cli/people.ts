@@ -29,7 +29,10 @@ export function marketNames(client: ExchangeClient) {
   const markets = new Map<string, Promise<Market | undefined>>();
   const market = (marketId: string) => {
     let found = markets.get(marketId);
-    if (!found) markets.set(marketId, (found = client.markets.get(marketId).catch(() => undefined)));
+    if (!found) {
+      found = client.markets.get(marketId).catch(() => undefined);
+      markets.set(marketId, found);
+    }
     return found;
   };
   return {

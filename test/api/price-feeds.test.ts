@@ -44,7 +44,7 @@ describe('price feed clients against a local provider', () => {
   let baseUrl: string;
   let handler: Handler = (_q, r) => json(r, 500, {});
   const requests: string[] = [];
-  let nowMs = Date.parse('2026-11-27T14:00:30.000Z');
+  const nowMs = Date.parse('2026-11-27T14:00:30.000Z');
 
   before(async () => {
     const port = await freePort();

@@ -82,7 +82,7 @@ describe('security headers, strict JSON bodies, sockets per address', () => {
         }
       }
     } finally {
-      open.forEach((inbox) => inbox.close());
+      for (const inbox of open) inbox.close();
     }
   });
 });

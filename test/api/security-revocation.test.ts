@@ -25,7 +25,7 @@ describe('revocation reaches open sockets; POST /auth/logout', () => {
     [alice, bob] = [await newTrader(server), await newTrader(server)];
   });
   after(async () => {
-    inboxes.forEach((inbox) => inbox.close());
+    for (const inbox of inboxes) inbox.close();
     await server.close();
   });
 

@@ -13,7 +13,7 @@ const decimal = (maxWhole: number) => fc.tuple(fc.integer({ min: 0, max: maxWhol
 describe('order amounts (pure)', () => {
   it('price × size is exact and on the tick whenever an order is built', () => {
     fc.assert(fc.property(fc.constantFrom(...TICKS), fc.constantFrom('BUY' as const, 'SELL' as const), decimal(1), decimal(1000), (tick, side, price, size) => {
-      let amounts;
+      let amounts: ReturnType<typeof orderAmounts>;
       try {
         amounts = orderAmounts(side, price, size, tick);
       } catch (error) {
@@ -60,7 +60,7 @@ describe('order building against the server\'s own validation', () => {
     await fc.assert(fc.asyncProperty(fc.constantFrom(...TICKS), fc.constantFrom('BUY' as const, 'SELL' as const), fc.boolean(), decimal(1), decimal(999), async (tick, side, onToken2, price, size) => {
       const market = markets[tick]!;
       const spec = { tokenId: onToken2 ? market.tokenId2 : market.tokenId1, side, price, size, postOnly: true };
-      let body;
+      let body: Awaited<ReturnType<ExchangeClient['orders']['build']>>;
       try {
         body = await trader.orders.build(spec, market);
       } catch (error) {

@@ -61,7 +61,7 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
     traders = await Promise.all(nodes.map((node) => newTrader(node, { fund: '1000000' })));
   });
   after(async () => {
-    inboxes.forEach((inbox) => inbox.close());
+    for (const inbox of inboxes) inbox.close();
     await Promise.all(nodes.map((node) => node.stop()));
     await store?.close();
     await database?.drop();
@@ -280,7 +280,7 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
     while (!(await place(survivors[0]!, traders[1]!, false))) await sleep(25);
     const change = await feed.expect('orderbook-price-change');
     assert.equal(change.seq, resync.payload.seq + 1, 'the new engine continues from the snapshot');
-    change.changes.forEach((level) => applyLevelChange(level.side === 'buy' ? bids : asks, level));
+    for (const level of change.changes) applyLevelChange(level.side === 'buy' ? bids : asks, level);
     const rest = (await get(follower.api(`/order-book/book?token_id=${market.tokenId1}`))).body;
     const priceAndSize = (side: { price: string; size: string }[]) => side.map(({ price, size }) => ({ price, size }));
     assert.deepEqual({ bids: levels(bids, 'buy'), asks: levels(asks, 'sell'), hash: change.hash }, { bids: priceAndSize(rest.bids), asks: priceAndSize(rest.asks), hash: rest.hash });

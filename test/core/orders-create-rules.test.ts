@@ -159,7 +159,7 @@ describe('order entry rules: malformed fields are VALIDATION_FAILED', () => {
     ['feeRateBps negative', { feeRateBps: -1 }, 'feeRateBps must be an integer from 0 to 10000, got -1'],
     ['priceUint not numeric', { priceUint: '0.5' }, 'priceUint must be an integer string of at most 78 digits, got "0.5"'],
     ['maker not an address', { maker: 'alice' }, 'maker must be a 20-byte address (0x and 40 hex digits), got "alice"'],
-    ['signer not an address', { signer: '0x' + 'g'.repeat(40) }, `signer must be a 20-byte address (0x and 40 hex digits), got "0x${'g'.repeat(40)}"`],
+    ['signer not an address', { signer: `0x${'g'.repeat(40)}` }, `signer must be a 20-byte address (0x and 40 hex digits), got "0x${'g'.repeat(40)}"`],
     ['nonce negative', { nonce: -1 }, 'nonce must be a non-negative integer, got -1'],
     ['signatureType 3', { signatureType: 3 }, 'signatureType must be 0 (EOA), 1 (proxy wallet) or 2 (safe wallet), got 3'],
   ];

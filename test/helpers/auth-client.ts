@@ -104,7 +104,10 @@ const usedTimestamps = new WeakMap<ApiServer, Set<number>>();
  */
 function freshTimestamp(server: ApiServer, serverTime: number): number {
   let used = usedTimestamps.get(server);
-  if (!used) usedTimestamps.set(server, (used = new Set()));
+  if (!used) {
+    used = new Set();
+    usedTimestamps.set(server, used);
+  }
   let timestamp = serverTime;
   while (used.has(timestamp)) timestamp--;
   used.add(timestamp);

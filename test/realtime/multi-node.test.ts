@@ -43,7 +43,7 @@ describe('two server processes on one PostgreSQL and one Redis', { skip, timeout
     [maker, taker] = [await newTrader(nodeA, { fund: '1000' }), await newTrader(nodeA, { fund: '1000' })];
   });
   after(async () => {
-    inboxes.forEach((inbox) => inbox.close());
+    for (const inbox of inboxes) inbox.close();
     await nodeB?.stop();
     await nodeA?.stop();
     await database?.drop();
@@ -96,7 +96,7 @@ describe('two server processes on one PostgreSQL and one Redis', { skip, timeout
       for (const message of stream.filter((m) => m.event === 'orderbook-price-change' && m.payload.asset_id === tokenId)) {
         const change = message.payload as OrderbookPriceChange;
         assert.equal(change.seq, seq + 1, 'seq is contiguous');
-        change.changes.forEach((level) => applyLevelChange(level.side === 'buy' ? bids : asks, level));
+        for (const level of change.changes) applyLevelChange(level.side === 'buy' ? bids : asks, level);
         seq = change.seq;
       }
       const final = last[index]!;

@@ -23,7 +23,7 @@ describe('orderbook feed (default namespace)', { timeout: 20_000 }, () => {
     node.books.change(A, [{ price: '0.4', side: 'buy', size: '100' }, { price: '0.6', side: 'sell', size: '50' }]);
   });
   after(async () => {
-    inboxes.forEach((inbox) => inbox.close());
+    for (const inbox of inboxes) inbox.close();
     await node.close();
   });
 

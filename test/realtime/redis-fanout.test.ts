@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { AppError } from '../../src/api/errors.ts';
+import type { AppError } from '../../src/api/errors.ts';
 import { connectInbox, redisReachable, startRealtimeNode, TIMESTAMP_MS, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
 
 const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
@@ -29,7 +29,7 @@ describe('multi-node fan-out through Redis', { skip, timeout: 30_000 }, () => {
     nodeB.books.addToken(token, market);
   });
   after(async () => {
-    inboxes.forEach((inbox) => inbox.close());
+    for (const inbox of inboxes) inbox.close();
     await nodeA?.close();
     await nodeB?.close();
   });
@@ -115,7 +115,7 @@ describe('books relayed from the node that holds them', { skip, timeout: 30_000 
     return inbox;
   };
   after(async () => {
-    inboxes.forEach((inbox) => inbox.close());
+    for (const inbox of inboxes) inbox.close();
     for (const node of nodes) await node.close();
   });
 

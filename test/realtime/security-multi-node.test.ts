@@ -26,7 +26,7 @@ describe('the replay guard, rate limits and revocations hold across two nodes (P
     nodeB = await startProcessServer(env);
   });
   after(async () => {
-    inboxes.forEach((inbox) => inbox.close());
+    for (const inbox of inboxes) inbox.close();
     await nodeB?.stop();
     await nodeA?.stop();
     await database?.drop();

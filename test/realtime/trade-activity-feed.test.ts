@@ -25,7 +25,7 @@ describe('trade-activity feed', { timeout: 20_000 }, () => {
     node = await startRealtimeNode({ tradeActivityMinUsd: FLOOR_USD });
   });
   after(async () => {
-    inboxes.forEach((inbox) => inbox.close());
+    for (const inbox of inboxes) inbox.close();
     await node.close();
   });
 

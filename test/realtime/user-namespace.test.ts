@@ -31,7 +31,7 @@ describe('/user namespace', { timeout: 20_000 }, () => {
     });
   });
   after(async () => {
-    inboxes.forEach((inbox) => inbox.close());
+    for (const inbox of inboxes) inbox.close();
     await node.close();
   });
 

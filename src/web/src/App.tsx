@@ -14,12 +14,14 @@ const AdminPage = lazy(() => import('./pages/Admin.tsx'));
 
 function route(path: string): ReactNode {
   if (path === '/') return <Home />;
-  let params: Record<string, string> | undefined;
-  if ((params = match('/market/:slug', path))) return <MarketPage key={params.slug} slug={params.slug!} />;
-  if ((params = match('/event/:slug', path))) return <EventPage key={params.slug} slug={params.slug!} />;
+  const market = match('/market/:slug', path);
+  if (market) return <MarketPage key={market.slug} slug={market.slug!} />;
+  const event = match('/event/:slug', path);
+  if (event) return <EventPage key={event.slug} slug={event.slug!} />;
   if (path === '/portfolio') return <PortfolioPage />;
   if (path === '/rewards') return <RewardsPage />;
-  if ((params = match('/profile/:name', path))) return <ProfilePage key={params.name} name={params.name!} />;
+  const profile = match('/profile/:name', path);
+  if (profile) return <ProfilePage key={profile.name} name={profile.name!} />;
   if (path === '/admin') return <AdminPage />;
   return (
     <section className="panel">

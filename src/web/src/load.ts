@@ -15,6 +15,7 @@ export function useLoad<T>(read: () => Promise<T>, deps: DependencyList): Loaded
   const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
   const latest = useRef(0);
   const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `read` is a fresh closure each render; the caller's deps say when it means something new
   useEffect(() => {
     const request = ++latest.current;
     setState((previous) => ({ ...previous, loading: true }));
@@ -22,7 +23,6 @@ export function useLoad<T>(read: () => Promise<T>, deps: DependencyList): Loaded
       (data) => request === latest.current && setState({ data, error: undefined, loading: false }),
       (error: unknown) => request === latest.current && setState((previous) => ({ data: previous.data, error, loading: false })),
     );
-    // `read` is a fresh closure each render: the caller's deps say when it means something new.
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((value) => value + 1), []);
   return { ...state, reload };

@@ -5,7 +5,13 @@ import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type MouseE
  * left clicks. The app has six pages; a routing library would cost more bytes than it saves.
  */
 const listeners = new Set<() => void>();
-const notify = () => listeners.forEach((listener) => listener());
+const notify = () => {
+  for (const listener of listeners) listener();
+};
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
 window.addEventListener('popstate', notify);
 
 export function navigate(to: string): void {
@@ -16,12 +22,12 @@ export function navigate(to: string): void {
 }
 
 export function usePath(): string {
-  return useSyncExternalStore((listener) => (listeners.add(listener), () => listeners.delete(listener)), () => location.pathname);
+  return useSyncExternalStore(subscribe, () => location.pathname);
 }
 
 /** The query string as state (search box, filters), replaced without a history entry. */
 export function useQuery(): URLSearchParams {
-  const search = useSyncExternalStore((listener) => (listeners.add(listener), () => listeners.delete(listener)), () => location.search);
+  const search = useSyncExternalStore(subscribe, () => location.search);
   return new URLSearchParams(search);
 }
 

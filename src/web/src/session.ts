@@ -39,11 +39,14 @@ let noticeId = 0;
 
 function set(patch: Partial<Session>): void {
   state = { ...state, ...patch };
-  listeners.forEach((listener) => listener());
+  for (const listener of listeners) listener();
 }
 
 export function useSession(): Session {
-  return useSyncExternalStore((listener) => (listeners.add(listener), () => listeners.delete(listener)), () => state);
+  return useSyncExternalStore((listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }, () => state);
 }
 
 export const session = (): Session => state;

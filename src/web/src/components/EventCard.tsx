@@ -35,6 +35,7 @@ export function EventCard({ event }: { event: Event }) {
       {single ? (
         <div className="outcomes">
           {outcomePrices(single).map((price, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
             <Link key={index} to={marketPath(single)} className={`outcome ${index === 0 ? 'yes' : 'no'}`}>
               <span>{index === 0 ? single.outcome1 : single.outcome2}</span>
               <span className="num">{centsOf(price)}</span>

@@ -44,7 +44,7 @@ export function OrderBook({ client, tokenId, onPick }: { client: ExchangeClient;
   return (
     <table className="book" data-testid="order-book" aria-label="Order book">
       <thead>
-        <tr><th scope="col" className="num">Price</th><th scope="col" className="num">Shares</th><th aria-hidden="true" /></tr>
+        <tr><th scope="col" className="num">Price</th><th scope="col" className="num">Shares</th><th scope="col"><span className="sr-only">Depth</span></th></tr>
       </thead>
       <tbody className="asks">{[...depth.asks].reverse().map((level) => row(level, 'ask'))}</tbody>
       <tbody>

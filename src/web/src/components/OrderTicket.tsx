@@ -81,6 +81,7 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked }: { mar
       </div>
       <div className="segmented" role="group" aria-label="Outcome">
         {outcomes.map((label, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
           <button key={label + index} type="button" aria-pressed={outcome === index} onClick={() => onOutcome(index as 0 | 1)}>{label}</button>
         ))}
       </div>

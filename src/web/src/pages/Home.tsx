@@ -34,8 +34,8 @@ export function Home() {
     const categories = new Map<string, Category>();
     const tags = new Map<string, Tag>();
     for (const event of page.data) {
-      event.categories.forEach((c) => categories.set(c.id, c));
-      event.tags.forEach((t) => tags.set(t.id, t));
+      for (const c of event.categories) categories.set(c.id, c);
+      for (const t of event.tags) tags.set(t.id, t);
     }
     return { categories: [...categories.values()].sort((a, b) => a.position - b.position), tags: [...tags.values()] };
   }, [client]);

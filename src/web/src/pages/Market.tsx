@@ -54,6 +54,7 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
               <h2>Order book</h2>
               <div className="segmented small" role="group" aria-label="Book of outcome">
                 {[market.outcome1, market.outcome2].map((label, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
                   <button key={label + index} type="button" aria-pressed={outcome === index} onClick={() => setOutcome(index as 0 | 1)}>{label}</button>
                 ))}
               </div>
