@@ -9,6 +9,7 @@ import { createApiKey, signedRequest, signIn } from '../helpers/auth-client.ts';
 import { expectError, post } from '../helpers/http.ts';
 import { freePort } from '../helpers/process-server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 
 const KEY_1 = '11'.repeat(32);
 const KEY_2 = '22'.repeat(32);
@@ -70,7 +71,8 @@ describe('API keys per user', () => {
 /** Boots `pmx serve` with `env`, and returns what it printed once it answers /readyz. */
 async function bootOutput(env: Record<string, string>): Promise<string> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+  ensureBuild();
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'warn', CLOCK: 'real', DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', API_KEY_ENCRYPTION_KEY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,6 +5,7 @@ import { runProgram } from '../helpers/program.ts';
 import { ADMIN_TOKEN } from '../helpers/server.ts';
 import { adminClient } from '../client/helpers.ts';
 import { useCliFixture } from './pmx.ts';
+import { BUILT_CLI } from '../helpers/build.ts';
 
 /** The bots quote at their own pace on a busy machine: the test's own timeout bounds the wait, not the SDK's 30 s. */
 const NO_WAIT_LIMIT = { timeoutMs: Infinity };
@@ -91,7 +92,7 @@ describe('the CLI: categories, tags, events with markets, and the demo, through 
   });
 
   it('demo --liquidity quotes every demo market until interrupted, then cancels the quotes', async () => {
-    const liquidity = runProgram('src/cli/main.ts', ['demo', '--liquidity'], { PMX_URL: cli.server.url, PMX_CONFIG: join(cli.dir, 'demo.json'), ADMIN_TOKEN });
+    const liquidity = runProgram(BUILT_CLI, ['demo', '--liquidity'], { PMX_URL: cli.server.url, PMX_CONFIG: join(cli.dir, 'demo.json'), ADMIN_TOKEN });
     await liquidity.errorLine(/^demo liquidity running/);
     const client = adminClient(cli.server);
     const tokenIds = (await client.events.list({ limit: 100 })).data.filter((e) => e.slug.startsWith('demo-')).flatMap((e) => e.markets.map((m) => m.tokenId1!));

@@ -6,6 +6,7 @@ import { buildProgram } from '../../src/cli/program.ts';
 import { adminClient, publishedMarkets, traderClient } from '../client/helpers.ts';
 import { runProgram } from '../helpers/program.ts';
 import { useCliFixture } from './pmx.ts';
+import { BUILT_CLI } from '../helpers/build.ts';
 
 /** Every command and subcommand of the program, with its full name. */
 function commands(command: Command, prefix = ''): { name: string; command: Command }[] {
@@ -61,7 +62,7 @@ describe('the CLI: a market from creation to redemption, through child processes
 
   it('streams confirmed trades with trades --follow --json until interrupted', async () => {
     const { event, markets: [market] } = await publishedMarkets(adminClient(cli.server));
-    const follow = runProgram('src/cli/main.ts', ['trades', '--follow', '--event', event.id, '--json'], { PMX_URL: cli.server.url, PMX_CONFIG: join(cli.dir, 'follower.json') });
+    const follow = runProgram(BUILT_CLI, ['trades', '--follow', '--event', event.id, '--json'], { PMX_URL: cli.server.url, PMX_CONFIG: join(cli.dir, 'follower.json') });
     await follow.errorLine(/^following the trades of event /);
     const [maker, taker] = await Promise.all([traderClient(cli.server, '100'), traderClient(cli.server, '100')]);
     await maker.orders.place({ tokenId: market!.tokenId1, side: 'BUY', price: '0.25', size: '8' });

@@ -7,6 +7,7 @@ import { after, before } from 'node:test';
 import { promisify } from 'node:util';
 import { killPrograms } from '../helpers/program.ts';
 import { ADMIN_TOKEN, startTestServer, type ApiServer, type TestServer } from '../helpers/server.ts';
+import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 
 const exec = promisify(execFile);
 
@@ -17,13 +18,14 @@ export interface PmxResult {
 }
 
 /**
- * Runs `pmx` as a child process against a server. Each trader is a config file in `dir` named by
+ * Runs `pmx` as a child process against a server: the built CLI, as the package's `pmx` bin runs it. Each trader is a config file in `dir` named by
  * `WHO` (default `trader`); ADMIN_TOKEN is the test server's.
  */
 export function pmxRunner(server: ApiServer, dir: string) {
+  ensureBuild();
   async function pmx(args: string[], env: Record<string, string> = {}): Promise<PmxResult> {
     try {
-      const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+      const { stdout, stderr } = await exec(process.execPath, [BUILT_CLI, ...args], {
         env: { ...process.env, PMX_URL: server.url, PMX_CONFIG: join(dir, `${env.WHO ?? 'trader'}.json`), ADMIN_TOKEN, ...env },
       });
       return { stdout, stderr, code: 0 };

@@ -9,6 +9,7 @@ import { createScratchDatabase } from '../helpers/database.ts';
 import { get } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
+import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 
 /** Every open order of a user, from the API. */
 async function openOrders(trader: Trader): Promise<{ id: string; tokenId: string; side: number; price: number; amount: number; matchedAmount: number }[]> {
@@ -93,7 +94,8 @@ describe('recovery: kill -9 in the middle of order flow loses nothing acknowledg
       await server.stop();
     }
 
-    const audit = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'audit'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+    ensureBuild();
+    const audit = spawnSync(process.execPath, [BUILT_CLI, 'audit'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
     assert.equal(audit.status, 0, `audit failed:\n${audit.stdout}\n${audit.stderr}`);
   });
 });

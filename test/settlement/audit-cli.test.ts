@@ -10,6 +10,7 @@ import { COLLATERAL, createEmbeddedSettlement } from '../../src/settlement/index
 import { openStore } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { createScratchDatabase } from '../helpers/database.ts';
+import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 
 /** `npm run cli -- audit` against a real store: PGlite on disk, or a scratch PostgreSQL database. */
 describe('audit command', () => {
@@ -37,7 +38,8 @@ describe('audit command', () => {
       await store.close();
     }
   };
-  const audit = () => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'audit'], {
+  ensureBuild();
+  const audit = () => spawnSync(process.execPath, [BUILT_CLI, 'audit'], {
     env: { ...process.env, DATABASE_URL: '', ...env, LOG_LEVEL: 'silent' },
     encoding: 'utf8',
   });
