@@ -22,7 +22,7 @@ import { engineNodeBookReads } from './book-reads.ts';
 import { LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
 import { relayRevocations } from './revocation-relay.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
-import { unitsFromNumber } from './core/money.ts';
+import { BASE_UNITS_PER_UNIT, unitsFromNumber } from './core/money.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { type Db } from './store/database.ts';
 import { openAndMigrate, elapsed } from './store/open-and-migrate.ts';
@@ -109,7 +109,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const runsEngine = () => nodeLeadership.role === 'leader';
     rewards = createRewards({
       db: store.db, clock, settlement, events, logger,
-      minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? 1_000_000n,
+      minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? BASE_UNITS_PER_UNIT,
       quotesByMarket: () => engine.restingOrdersByMarket(),
       ...fenced,
     });

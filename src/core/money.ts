@@ -1,10 +1,44 @@
-import { BASE_UNITS_PER_UNIT, formatFixed } from './orders/order-price.ts';
-
 /**
+ * The one vocabulary of prices and amounts (this file, not core/prices.ts, which is about the
+ * reference prices of price-target markets, 8 decimals).
+ *
  * Collateral and token amounts at the API edge: bigint base units (6 decimals) inside, decimal
  * strings in display units outside ("12.5" = 12,500,000). Never through a float.
  */
 export const AMOUNT_DECIMALS = 6;
+
+/** Base units per display unit of collateral and of outcome tokens (6 decimals). */
+export const BASE_UNITS_PER_UNIT = 10n ** BigInt(AMOUNT_DECIMALS);
+
+/**
+ * 1.0 in price units. A price (order limit, trade, book level) is an integer of millionths of
+ * collateral per token. It is a different concept from an amount, hence its own name, but it is
+ * defined from BASE_UNITS_PER_UNIT on purpose: a price in millionths is the collateral base units
+ * one whole token costs, so `price × tokens / PRICE_ONE` is collateral in base units, and the two
+ * must move together if the decimals ever change. The book keeps prices as JS numbers (exact, far
+ * below 2^53): `Number(PRICE_ONE)` there.
+ */
+export const PRICE_ONE = BASE_UNITS_PER_UNIT;
+const PRICE_ONE_NUMBER = Number(PRICE_ONE);
+
+/**
+ * The price of the other token of the same market (one book per market): 1 − price. The maker of a
+ * cross-token fill trades the complement of the taker's price; a mirrored book level sits there.
+ */
+export function complementPrice(priceMicros: number): number;
+export function complementPrice(priceMicros: bigint): bigint;
+export function complementPrice(priceMicros: number | bigint): number | bigint {
+  return typeof priceMicros === 'bigint' ? PRICE_ONE - priceMicros : PRICE_ONE_NUMBER - priceMicros;
+}
+
+/** `value / 10^decimals` as a decimal string without trailing zeros: (1230, 4) → "0.123". */
+export function formatFixed(value: bigint, decimals: number): string {
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
 
 /** A non-negative display decimal, at most 6 decimals, no sign, exponent or leading zeros. */
 export const DISPLAY_AMOUNT_PATTERN = '^(0|[1-9][0-9]{0,39})(\\.([0-9]{1,6}))?$';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { MarketBook } from '../core/book/market-book.ts';
+import { complementPrice } from '../core/money.ts';
 import type { Fill, IncomingOrder } from '../core/book/types.ts';
 import { buyReleaseOnFill, costBaseUnits, reservationFor, type ReservationTerms } from '../core/orders/reservation.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
@@ -440,7 +441,7 @@ export class MatchingEngine {
     const otherToken = takerRow.token_id === info.tokenId1 ? info.tokenId2 : info.tokenId1;
     const prints = [
       { assetId: takerRow.token_id, price: formatPrice(priceMicros), side: takerSide },
-      { assetId: otherToken, price: formatPrice(1_000_000 - priceMicros), side: takerSide === 'buy' ? 'sell' : 'buy' },
+      { assetId: otherToken, price: formatPrice(complementPrice(priceMicros)), side: takerSide === 'buy' ? 'sell' : 'buy' },
     ] as const;
     for (const print of prints) {
       this.lastTrade.set(print.assetId, { price: print.price, side: print.side });

@@ -2,7 +2,7 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import type { Settlement, TradeFill } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { findLatestTradePerMarket, findTradesByStatus, markTradesConfirmed, markTradesMined, type TradeRow } from '../store/trades-repository.ts';
-import { unitsToNumber } from '../core/money.ts';
+import { complementPrice, unitsToNumber } from '../core/money.ts';
 import { toTradeActivity } from '../market-data/trade-activity.ts';
 import { findTradeActivity } from '../store/market-data-trades-repository.ts';
 import type { Batch } from './batch.ts';
@@ -52,7 +52,7 @@ export class SettlementRounds {
       const side = trade.side === 0 ? 'buy' : 'sell';
       const other = trade.token_id === info.tokenId1 ? info.tokenId2 : info.tokenId1;
       lastTrade.set(trade.token_id, { price: formatPrice(price), side });
-      lastTrade.set(other, { price: formatPrice(1_000_000 - price), side: side === 'buy' ? 'sell' : 'buy' });
+      lastTrade.set(other, { price: formatPrice(complementPrice(price)), side: side === 'buy' ? 'sell' : 'buy' });
     }
   }
 
@@ -100,7 +100,7 @@ export class SettlementRounds {
         account: trade.maker_wallet,
         side: sameToken ? (takerSide === 'BUY' ? 'SELL' : 'BUY') : takerSide,
         tokenId: sameToken ? trade.token_id : otherToken,
-        priceMicros: sameToken ? takerPrice : 1_000_000 - takerPrice,
+        priceMicros: sameToken ? takerPrice : complementPrice(takerPrice),
         feeBaseUnits: trade.maker_fee_base_units,
       },
     };

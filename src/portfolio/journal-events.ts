@@ -1,7 +1,6 @@
+import { complementPrice } from '../core/money.ts';
 import type { PositionEvent } from '../core/positions/position.ts';
 import type { JournalTokenMove, TokenMarket, TradeTerms } from '../store/positions-repository.ts';
-
-const ONE = 1_000_000n;
 
 /** One position event of one holder's token, with where it came from. */
 export interface KeyedPositionEvent {
@@ -45,7 +44,7 @@ function eventOf(move: JournalTokenMove, outcomeIndex: 0 | 1, market: TokenMarke
   const amount = move.amount < 0n ? -move.amount : move.amount;
   if (trade) {
     const taker = move.account === trade.takerWallet;
-    const priceMicros = taker || trade.kind === 'TRANSFER' ? trade.priceMicros : ONE - trade.priceMicros;
+    const priceMicros = taker || trade.kind === 'TRANSFER' ? trade.priceMicros : complementPrice(trade.priceMicros);
     const feeBaseUnits = taker ? trade.takerFee : trade.makerFee;
     return { type: move.amount > 0n ? 'BUY' : 'SELL', amount, priceMicros, feeBaseUnits };
   }

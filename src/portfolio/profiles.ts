@@ -1,6 +1,7 @@
 import { notFound } from '../api/errors.ts';
 import type { Clock } from '../clock.ts';
 import { formatUnits, unitsToNumber } from '../core/money.ts';
+import { notional } from '../core/positions/position.ts';
 import { averagePriceMicros, percentOf, totalPnl } from '../core/positions/valuation.ts';
 import { pnlPoints, rangeWindow, type PnlRange } from '../core/positions/pnl-history.ts';
 import type { Db } from '../store/database.ts';
@@ -124,7 +125,7 @@ export class ProfileReads {
         image: r.market_icon,
         eventImage: icons.get(r.event_id) ?? '',
         slug: r.market_slug,
-        amount: formatUnits((priceMicros * BigInt(r.amount_base_units)) / 1_000_000n),
+        amount: formatUnits(notional(priceMicros, BigInt(r.amount_base_units))),
         price: cents(priceMicros),
         timestamp: Number(BigInt(r.at_us) / 1_000n),
       };

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { complementPrice } from '../core/money.ts';
 import type { Db } from './database.ts';
 
 /** Read-only aggregates the ledger audit compares (src/settlement/audit.ts). */
@@ -97,7 +98,7 @@ export async function listMatchedTradeParties(db: Db) {
     .execute();
   return rows.flatMap((r) => {
     const takerPrice = Number(r.price_micros);
-    const makerPrice = r.maker_token_id === r.token_id ? takerPrice : 1_000_000 - takerPrice;
+    const makerPrice = r.maker_token_id === r.token_id ? takerPrice : complementPrice(takerPrice);
     const size = BigInt(r.size_base_units);
     return [
       { account: r.taker_wallet, side: r.side === 0 ? ('BUY' as const) : ('SELL' as const), tokenId: r.token_id, priceMicros: takerPrice, feeBaseUnits: BigInt(r.taker_fee_base_units), sizeBaseUnits: size },
