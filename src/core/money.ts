@@ -40,6 +40,39 @@ export function formatFixed(value: bigint, decimals: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** `value / 10^decimals` with exactly `decimals` places: (600_000, 6) → "0.600000". */
+export function formatFixedPadded(value: bigint, decimals: number): string {
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, digits.length - decimals)}.${digits.slice(digits.length - decimals)}`;
+}
+
+/**
+ * The formatters of this family, one per unit: amounts (base units) and prices (millionths) as
+ * decimal strings, or as JSON numbers for the SPEC fields typed number — always parsed from the
+ * exact decimal string, never computed in floating point.
+ */
+
+/** Millionths (prices, price distances, multipliers) as a decimal without trailing zeros: 550_000 → "0.55". */
+export function formatMillionths(value: bigint | number): string {
+  return formatFixed(BigInt(value), AMOUNT_DECIMALS);
+}
+
+/** A price in millionths as a decimal string: 550_000 → "0.55". */
+export function formatPrice(priceMicros: bigint | number): string {
+  return formatMillionths(priceMicros);
+}
+
+/** A price as a JSON number (SPEC fields typed number), from its exact decimal. */
+export function priceToNumber(priceMicros: bigint | number): number {
+  return Number(formatPrice(priceMicros));
+}
+
+/** A price in cents as a JSON number: 550_000 → 55, 123_456 → 12.3456. */
+export function priceToCents(priceMicros: bigint | number): number {
+  return Number(formatFixed(BigInt(priceMicros), AMOUNT_DECIMALS - 2));
+}
+
 /** A non-negative display decimal, at most 6 decimals, no sign, exponent or leading zeros. */
 export const DISPLAY_AMOUNT_PATTERN = '^(0|[1-9][0-9]{0,39})(\\.([0-9]{1,6}))?$';
 const DECIMAL = new RegExp(DISPLAY_AMOUNT_PATTERN);
@@ -72,4 +105,15 @@ export function unitsFromNumber(value: number): bigint | undefined {
 /** Base units as a JSON number of display units, for the few SPEC fields typed number. */
 export function unitsToNumber(baseUnits: bigint): number {
   return Number(formatUnits(baseUnits));
+}
+
+/** Base units (or millionths of a price) with exactly six places: 600_000n → "0.600000" (rewards amounts, TradeActivity price and size). */
+export function formatUnitsPadded(baseUnits: bigint): string {
+  return formatFixedPadded(baseUnits, AMOUNT_DECIMALS);
+}
+
+/** Base units as a JSON number of USD rounded half-up to cents: 1_234_567n → 1.23. */
+export function unitsToCentsNumber(baseUnits: bigint): number {
+  const perCent = BASE_UNITS_PER_UNIT / 100n;
+  return Number(formatFixed((baseUnits + perCent / 2n) / perCent, 2));
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { MarketBook } from '../core/book/market-book.ts';
-import { complementPrice } from '../core/money.ts';
+import { complementPrice, formatPrice, formatUnits } from '../core/money.ts';
 import type { Fill, IncomingOrder } from '../core/book/types.ts';
 import { buyReleaseOnFill, costBaseUnits, reservationFor, type ReservationTerms } from '../core/orders/reservation.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
@@ -12,7 +12,7 @@ import type { Db } from '../store/database.ts';
 import { findOrderById, findOrderByIdempotencyKey, findUsedHashes, loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
 import { maxTradeSeq } from '../store/trades-repository.ts';
 import { Batch } from './batch.ts';
-import { diffLevels, formatPrice, formatSize, toOrderBook, type OrderBookResponse } from './book-view.ts';
+import { diffLevels, toOrderBook, type OrderBookResponse } from './book-view.ts';
 import { GroupCommitQueue } from './group-commit-queue.ts';
 import { EngineUnavailableError, FencedError } from './queue-full-error.ts';
 import type { MarketDirectory } from './market-directory.ts';
@@ -685,7 +685,7 @@ function isTradable(info: MarketTradingInfo): boolean {
 
 function insufficientMessage(asset: string, needed: bigint, error: InsufficientBalanceError): string {
   const what = asset === COLLATERAL ? 'collateral' : `tokens of ${asset}`;
-  return `available ${what} ${formatSize(error.available)} is less than the ${formatSize(needed)} this order must reserve`;
+  return `available ${what} ${formatUnits(error.available)} is less than the ${formatUnits(needed)} this order must reserve`;
 }
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];

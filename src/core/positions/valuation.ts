@@ -1,4 +1,4 @@
-import { PRICE_ONE } from '../money.ts';
+import { formatFixed, PRICE_ONE } from '../money.ts';
 import { notional, type PositionState } from './position.ts';
 
 /**
@@ -42,5 +42,5 @@ export function totalPnl(state: PositionState, latestMicros: bigint): bigint {
 /** Percent of `part` over `whole`, as a JSON number with two decimals (0 when `whole` is 0). */
 export function percentOf(part: bigint, whole: bigint): number {
   if (whole === 0n) return 0;
-  return Number((part * 10_000n) / whole) / 100;
+  return Number(formatFixed((part * 10_000n) / whole, 2));
 }
