@@ -85,23 +85,14 @@ export class SettlementRounds {
   private async fillOf(trade: TradeRow): Promise<TradeFill> {
     const info = this.options.runtimeOf(trade.market_id) ?? (await this.options.markets.load(trade.market_id));
     if (!info) throw new Error(`trade ${trade.id} refers to unknown market ${trade.market_id}`);
-    const takerPrice = Number(trade.price_micros);
-    const takerSide = trade.side === 0 ? 'BUY' : 'SELL';
-    const otherToken = trade.token_id === info.tokenId1 ? info.tokenId2 : info.tokenId1;
-    const sameToken = trade.kind === 'TRANSFER';
+    const sideOf = (side: number) => (side === 0 ? 'BUY' : 'SELL');
     return {
       tradeId: trade.id,
       kind: trade.kind,
       market: { conditionId: info.conditionId, tokenId1: info.tokenId1, tokenId2: info.tokenId2 },
       sizeBaseUnits: trade.size_base_units,
-      taker: { account: trade.taker_wallet, side: takerSide, tokenId: trade.token_id, priceMicros: takerPrice, feeBaseUnits: trade.taker_fee_base_units },
-      maker: {
-        account: trade.maker_wallet,
-        side: sameToken ? (takerSide === 'BUY' ? 'SELL' : 'BUY') : takerSide,
-        tokenId: sameToken ? trade.token_id : otherToken,
-        priceMicros: sameToken ? takerPrice : complementPrice(takerPrice),
-        feeBaseUnits: trade.maker_fee_base_units,
-      },
+      taker: { account: trade.taker_wallet, side: sideOf(trade.side), tokenId: trade.token_id, priceMicros: Number(trade.price_micros), feeBaseUnits: trade.taker_fee_base_units },
+      maker: { account: trade.maker_wallet, side: sideOf(trade.maker_side), tokenId: trade.maker_token_id, priceMicros: Number(trade.maker_price_micros), feeBaseUnits: trade.maker_fee_base_units },
     };
   }
 }
