@@ -70,10 +70,10 @@ try {
 async function insertTrades(markets: PublishedMarket[], a: Trader, b: Trader, count: number, seqBase: number): Promise<void> {
   const nowMs = server.ctx.clock.nowMs();
   await sql`
-    INSERT INTO trades (id, seq, market_id, kind, status, token_id, side, price_micros, size_base_units, notional_base_units,
+    INSERT INTO trades (id, seq, market_id, kind, status, token_id, side, price_micros, maker_token_id, maker_side, maker_price_micros, size_base_units, notional_base_units,
       taker_order_id, maker_order_id, taker_user_id, maker_user_id, taker_wallet, maker_wallet, taker_fee_base_units, maker_fee_base_units,
       tx_hash, matched_at, mined_at, confirmed_at)
-    SELECT gen_random_uuid(), ${seqBase} + g, m.id, 'TRANSFER', 'CONFIRMED', m.token, g % 2, 500000, 10000000, 5000000,
+    SELECT gen_random_uuid(), ${seqBase} + g, m.id, 'TRANSFER', 'CONFIRMED', m.token, g % 2, 500000, m.token, 1 - g % 2, 500000, 10000000, 5000000,
       gen_random_uuid(), gen_random_uuid(),
       CASE WHEN g % 2 = 0 THEN ${a.userId}::uuid ELSE ${b.userId}::uuid END, CASE WHEN g % 2 = 0 THEN ${b.userId}::uuid ELSE ${a.userId}::uuid END,
       CASE WHEN g % 2 = 0 THEN ${a.proxyWallet.toLowerCase()} ELSE ${b.proxyWallet.toLowerCase()} END,

@@ -49,9 +49,9 @@ async function seed(server: TestServer, user: Trader, other: Trader): Promise<vo
     CROSS JOIN generate_series(0, 1) o
     CROSS JOIN LATERAL (SELECT (m.rn - 1) * 2 + o + 1 AS n) k`.execute(db);
   await sql`
-    INSERT INTO trades (id, seq, market_id, kind, status, token_id, side, price_micros, size_base_units, notional_base_units, taker_order_id, maker_order_id,
+    INSERT INTO trades (id, seq, market_id, kind, status, token_id, side, price_micros, maker_token_id, maker_side, maker_price_micros, size_base_units, notional_base_units, taker_order_id, maker_order_id,
       taker_user_id, maker_user_id, taker_wallet, maker_wallet, taker_fee_base_units, maker_fee_base_units, tx_hash, matched_at, mined_at, confirmed_at)
-    SELECT gen_random_uuid(), 1000000 + g, m.id, 'TRANSFER', 'CONFIRMED', m.token_id1, g % 2, 100000 + (g % 80) * 10000, 1000000, (100000 + (g % 80) * 10000),
+    SELECT gen_random_uuid(), 1000000 + g, m.id, 'TRANSFER', 'CONFIRMED', m.token_id1, g % 2, 100000 + (g % 80) * 10000, m.token_id1, 1 - g % 2, 100000 + (g % 80) * 10000, 1000000, (100000 + (g % 80) * 10000),
       gen_random_uuid(), gen_random_uuid(),
       CASE WHEN g % 2 = 0 THEN ${user.userId}::uuid ELSE ${other.userId}::uuid END, CASE WHEN g % 2 = 0 THEN ${other.userId}::uuid ELSE ${user.userId}::uuid END,
       CASE WHEN g % 2 = 0 THEN ${wallet} ELSE ${otherWallet} END, CASE WHEN g % 2 = 0 THEN ${otherWallet} ELSE ${wallet} END,

@@ -58,11 +58,12 @@ async function generate(store: Store): Promise<number> {
     const market = `00000000-0000-4000-8000-${String(m).padStart(12, '0')}`;
     // Minute i holds 1 + i % 2 trades, k-th at second 20k + a jitter; every third trade is on token 2 (at the complement).
     await sql`
-      INSERT INTO trades (id, seq, market_id, kind, status, token_id, side, price_micros, size_base_units, notional_base_units,
+      INSERT INTO trades (id, seq, market_id, kind, status, token_id, side, price_micros, maker_token_id, maker_side, maker_price_micros, size_base_units, notional_base_units,
         taker_order_id, maker_order_id, taker_user_id, maker_user_id, taker_wallet, maker_wallet,
         taker_fee_base_units, maker_fee_base_units, tx_hash, matched_at, mined_at, confirmed_at)
       SELECT gen_random_uuid(), n, ${market}::uuid, 'TRANSFER', 'CONFIRMED',
              CASE WHEN n % 3 = 0 THEN ${`${m}002`} ELSE ${`${m}001`} END, 0, CASE WHEN n % 3 = 0 THEN 1000000 - x ELSE x END,
+             CASE WHEN n % 3 = 0 THEN ${`${m}002`} ELSE ${`${m}001`} END, 1, CASE WHEN n % 3 = 0 THEN 1000000 - x ELSE x END,
              10000000, x * 10, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), gen_random_uuid(),
              '0x' || lpad(to_hex(n % 500), 40, '0'), '0x' || lpad(to_hex((n * 7) % 500), 40, '0'), 0, 0, NULL, t, t, t
       FROM (

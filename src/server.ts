@@ -19,13 +19,15 @@ import { createFeed, createPrices, type Prices } from './prices/index.ts';
 import { createTemplates, type Templates } from './templates/index.ts';
 import { attachRealtime, BookRelay, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
 import { engineNodeBookReads } from './book-reads.ts';
+import { declareBackgroundJobs } from './background-jobs.ts';
+import { startBackgroundJobs, type RunningJobs } from './jobs/background-job.ts';
 import { LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
 import { relayRevocations } from './revocation-relay.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
-import { unitsFromNumber } from './core/money.ts';
+import { BASE_UNITS_PER_UNIT, unitsFromNumber } from './core/money.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import { type Db } from './store/database.ts';
-import { openAndMigrate, elapsed } from './store/open-and-migrate.ts';
+import { openAndMigrate } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 
@@ -63,6 +65,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let shared: SharedState | undefined;
   let prices: Prices | undefined;
   let templates: Templates | undefined;
+  let nodeJobs: RunningJobs | undefined;
   try {
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
@@ -111,7 +114,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const runsEngine = () => nodeLeadership.role === 'leader';
     rewards = createRewards({
       db: store.db, clock, settlement, events, logger,
-      minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? 1_000_000n,
+      minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? BASE_UNITS_PER_UNIT,
       quotesByMarket: () => engine.restingOrdersByMarket(),
       ...fenced,
     });
@@ -133,7 +136,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = engineNodeBookReads(engine, relay, runsEngine);
-    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, leadership: nodeLeadership, ready: false };
+    const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, logger });
+    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens, quietRequestLogs: options.demo === true });
     const realtime = await attachRealtime(app.server, {
       events,
@@ -153,33 +157,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-    const runningOracle = oracle;
-    const runningRewards = rewards;
-    const runningPrices = prices;
-    const runningTemplates = templates;
     const redis = { fanout, relay, marketChanges, shared };
-    // What the engine's node runs, and stops when the engine moves to another node.
+    const timers = { timers: clock.kind === 'real', logger };
+    nodeJobs = await startBackgroundJobs(jobs.filter((job) => !job.leaderOnly), timers);
+    // What the engine's node runs, and stops when the engine moves to another node: the
+    // leader-only jobs (the engine first), then serving the other nodes.
+    let leaderJobs: RunningJobs | undefined;
     const duties: LeaderDuties = {
       async begin() {
-        const loadingMs = performance.now();
-        await engine.start();
-        const { books: loadedBooks, openOrders } = engine.bookStats();
-        logger.info(`engine loaded ${loadedBooks} book(s) and ${openOrders} open order(s) in ${elapsed(loadingMs)}`);
-        runningOracle.start();
-        await runningRewards.start();
+        leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
         await redis.marketChanges?.serve(refreshMarkets);
         await redis.relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });
-        runningPrices.start();
-        runningTemplates.start();
       },
       async end() {
-        await runningTemplates.stop();
-        await runningPrices.stop();
         await redis.relay?.stopServing();
         await redis.marketChanges?.stopServing();
-        await runningRewards.stop();
-        await runningOracle.stop();
-        await engine.stop();
+        await leaderJobs?.stop();
+        leaderJobs = undefined;
       },
     };
     await nodeLeadership.start(duties, config.advertiseUrl ?? advertisedUrl(config.host, port));
@@ -188,6 +182,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     let closed = false;
     const running = trading;
     const runningPortfolio = portfolio;
+    const runningNodeJobs = nodeJobs;
     return {
       app,
       ctx,
@@ -198,6 +193,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         ctx.ready = false;
         await app.close();
         await nodeLeadership.stop();
+        await runningNodeJobs.stop();
         await redis.relay?.close();
         await redis.marketChanges?.close();
         await redis.fanout?.close();
@@ -209,13 +205,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     };
   } catch (error) {
     await leadership?.stop();
+    await nodeJobs?.stop();
     await relay?.close();
     await marketChanges?.close();
     await fanout?.close();
     await shared?.close();
-    await templates?.stop();
-    await prices?.stop();
-    await oracle?.stop();
     await rewards?.stop();
     await trading?.stop();
     await portfolio?.stop();

@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import type { BookReads } from '../book-reads.ts';
 import type { Leadership } from '../cluster/leadership.ts';
 import type { Counters } from '../shared-state/counters.ts';
+import type { BackgroundJob } from '../jobs/background-job.ts';
 
 /**
  * Everything a route handler may use, built once at boot by `src/server.ts`. Handlers stay thin:
@@ -51,6 +52,8 @@ export interface AppContext {
   readonly templates: Templates;
   /** Committed work is announced here; the real-time module listens. */
   readonly events: DomainEvents;
+  /** The declared background jobs (src/background-jobs.ts), in the order POST /admin/clock ticks them. */
+  readonly jobs: readonly BackgroundJob[];
   readonly logger: Logger;
   /** Whether this node runs the matching engine, and where it is when not (src/cluster). */
   readonly leadership: Leadership;

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { addedSinceMs, endsWindow, type AddedWithin, type EndsWindow } from '../core/calendar.ts';
-import { formatUnits, unitsFromNumber, unitsToNumber } from '../core/money.ts';
+import { complementPrice, formatUnits, priceToNumber, unitsFromNumber, unitsToNumber } from '../core/money.ts';
 import { badRequest, notFound } from '../api/errors.ts';
 import type { Db } from '../store/database.ts';
 import { findEvent, listEvents, type EventReadRow, type EventSortKey, type EventStatus } from '../store/catalogue-events-repository.ts';
@@ -94,8 +94,7 @@ function liquidityBound(value: number | undefined, name: string): bigint | undef
 
 function chanceOf(row: MarketRow, last: { tokenId: string; priceMicros: bigint } | undefined): number {
   if (!last) return 0.5;
-  const price = Number(last.priceMicros) / 1e6;
-  return last.tokenId === row.token_id2 ? Math.round((1 - price) * 1e6) / 1e6 : price;
+  return priceToNumber(last.tokenId === row.token_id2 ? complementPrice(last.priceMicros) : last.priceMicros);
 }
 
 /** Markets' current reward opportunities (SPEC.md MarketReward) by market id; absent means none. */

@@ -1,4 +1,4 @@
-import { formatFixed } from './orders/order-price.ts';
+import { formatFixed } from './money.ts';
 
 /**
  * Reference prices of price-target markets (EXTENSIONS.md section 13), pure. A price is a bigint

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatUnits } from 'viem';
+import { formatPrice, formatUnits } from '../core/money.ts';
 
 /** One aggregated price level of a token's view, in that token's terms. */
 export interface LevelView {
@@ -25,8 +25,6 @@ export interface OrderBookResponse {
   tick_size: string;
 }
 
-export const formatPrice = (priceMicros: number): string => formatUnits(BigInt(priceMicros), 6);
-export const formatSize = (baseUnits: bigint): string => formatUnits(baseUnits, 6);
 
 /**
  * The book state hash: sha256 over the market, the token and every level's price and size, best
@@ -40,7 +38,7 @@ export function bookHash(market: string, assetId: string, bids: OrderBookLevel[]
 }
 
 export function toOrderBook(input: { marketId: string; tokenId: string; tickSize: string; timestampMs: number; bids: LevelView[]; asks: LevelView[] }): OrderBookResponse {
-  const level = (l: LevelView): OrderBookLevel => ({ price: formatPrice(l.priceMicros), size: formatSize(l.sizeBaseUnits), numOrders: l.orderCount });
+  const level = (l: LevelView): OrderBookLevel => ({ price: formatPrice(l.priceMicros), size: formatUnits(l.sizeBaseUnits), numOrders: l.orderCount });
   const bids = input.bids.map(level);
   const asks = input.asks.map(level);
   return {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { MarketBook } from '../core/book/market-book.ts';
+import { complementPrice, formatPrice, formatUnits } from '../core/money.ts';
 import type { Fill, IncomingOrder } from '../core/book/types.ts';
 import { buyReleaseOnFill, costBaseUnits, reservationFor, type ReservationTerms } from '../core/orders/reservation.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
@@ -11,7 +12,7 @@ import type { Db } from '../store/database.ts';
 import { findOrderById, findOrderByIdempotencyKey, findUsedHashes, loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
 import { maxTradeSeq } from '../store/trades-repository.ts';
 import { Batch } from './batch.ts';
-import { diffLevels, formatPrice, formatSize, toOrderBook, type OrderBookResponse } from './book-view.ts';
+import { diffLevels, toOrderBook, type OrderBookResponse } from './book-view.ts';
 import { GroupCommitQueue } from './group-commit-queue.ts';
 import { EngineUnavailableError, FencedError } from './queue-full-error.ts';
 import type { MarketDirectory } from './market-directory.ts';
@@ -414,6 +415,9 @@ export class MatchingEngine {
       token_id: takerRow.token_id,
       side: takerRow.side,
       price_micros: BigInt(fill.taker.priceMicros),
+      maker_token_id: makerRow.token_id,
+      maker_side: makerRow.side,
+      maker_price_micros: BigInt(fill.maker.priceMicros),
       size_base_units: fill.sizeBaseUnits,
       notional_base_units: costBaseUnits(fill.taker.priceMicros, fill.sizeBaseUnits),
       taker_order_id: takerRow.id,
@@ -440,7 +444,7 @@ export class MatchingEngine {
     const otherToken = takerRow.token_id === info.tokenId1 ? info.tokenId2 : info.tokenId1;
     const prints = [
       { assetId: takerRow.token_id, price: formatPrice(priceMicros), side: takerSide },
-      { assetId: otherToken, price: formatPrice(1_000_000 - priceMicros), side: takerSide === 'buy' ? 'sell' : 'buy' },
+      { assetId: otherToken, price: formatPrice(complementPrice(priceMicros)), side: takerSide === 'buy' ? 'sell' : 'buy' },
     ] as const;
     for (const print of prints) {
       this.lastTrade.set(print.assetId, { price: print.price, side: print.side });
@@ -684,7 +688,7 @@ function isTradable(info: MarketTradingInfo): boolean {
 
 function insufficientMessage(asset: string, needed: bigint, error: InsufficientBalanceError): string {
   const what = asset === COLLATERAL ? 'collateral' : `tokens of ${asset}`;
-  return `available ${what} ${formatSize(error.available)} is less than the ${formatSize(needed)} this order must reserve`;
+  return `available ${what} ${formatUnits(error.available)} is less than the ${formatUnits(needed)} this order must reserve`;
 }
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];

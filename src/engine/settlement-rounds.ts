@@ -2,11 +2,10 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import type { Settlement, TradeFill } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { findLatestTradePerMarket, findTradesByStatus, markTradesConfirmed, markTradesMined, type TradeRow } from '../store/trades-repository.ts';
-import { unitsToNumber } from '../core/money.ts';
+import { complementPrice, formatPrice, unitsToNumber } from '../core/money.ts';
 import { toTradeActivity } from '../market-data/trade-activity.ts';
 import { findTradeActivity } from '../store/market-data-trades-repository.ts';
 import type { Batch } from './batch.ts';
-import { formatPrice } from './book-view.ts';
 import type { MarketDirectory } from './market-directory.ts';
 import { toTradeResponse } from './shapes.ts';
 import type { MarketTradingInfo } from './types.ts';
@@ -52,7 +51,7 @@ export class SettlementRounds {
       const side = trade.side === 0 ? 'buy' : 'sell';
       const other = trade.token_id === info.tokenId1 ? info.tokenId2 : info.tokenId1;
       lastTrade.set(trade.token_id, { price: formatPrice(price), side });
-      lastTrade.set(other, { price: formatPrice(1_000_000 - price), side: side === 'buy' ? 'sell' : 'buy' });
+      lastTrade.set(other, { price: formatPrice(complementPrice(price)), side: side === 'buy' ? 'sell' : 'buy' });
     }
   }
 
@@ -86,23 +85,14 @@ export class SettlementRounds {
   private async fillOf(trade: TradeRow): Promise<TradeFill> {
     const info = this.options.runtimeOf(trade.market_id) ?? (await this.options.markets.load(trade.market_id));
     if (!info) throw new Error(`trade ${trade.id} refers to unknown market ${trade.market_id}`);
-    const takerPrice = Number(trade.price_micros);
-    const takerSide = trade.side === 0 ? 'BUY' : 'SELL';
-    const otherToken = trade.token_id === info.tokenId1 ? info.tokenId2 : info.tokenId1;
-    const sameToken = trade.kind === 'TRANSFER';
+    const sideOf = (side: number) => (side === 0 ? 'BUY' : 'SELL');
     return {
       tradeId: trade.id,
       kind: trade.kind,
       market: { conditionId: info.conditionId, tokenId1: info.tokenId1, tokenId2: info.tokenId2 },
       sizeBaseUnits: trade.size_base_units,
-      taker: { account: trade.taker_wallet, side: takerSide, tokenId: trade.token_id, priceMicros: takerPrice, feeBaseUnits: trade.taker_fee_base_units },
-      maker: {
-        account: trade.maker_wallet,
-        side: sameToken ? (takerSide === 'BUY' ? 'SELL' : 'BUY') : takerSide,
-        tokenId: sameToken ? trade.token_id : otherToken,
-        priceMicros: sameToken ? takerPrice : 1_000_000 - takerPrice,
-        feeBaseUnits: trade.maker_fee_base_units,
-      },
+      taker: { account: trade.taker_wallet, side: sideOf(trade.side), tokenId: trade.token_id, priceMicros: Number(trade.price_micros), feeBaseUnits: trade.taker_fee_base_units },
+      maker: { account: trade.maker_wallet, side: sideOf(trade.maker_side), tokenId: trade.maker_token_id, priceMicros: Number(trade.maker_price_micros), feeBaseUnits: trade.maker_fee_base_units },
     };
   }
 }

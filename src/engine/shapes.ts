@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem';
+import { formatPrice, formatUnits, priceToNumber, unitsToNumber } from '../core/money.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import type { TradeRow } from '../store/trades-repository.ts';
 
@@ -36,8 +36,6 @@ export interface OrderResponse {
   metadata?: Record<string, unknown>;
 }
 
-const displayNumber = (baseUnits: bigint): number => Number(formatUnits(baseUnits, 6));
-
 export function toOrderResponse(row: OrderRow, outcomeLabel: string): OrderResponse {
   const response: OrderResponse = {
     id: row.id,
@@ -61,9 +59,9 @@ export function toOrderResponse(row: OrderRow, outcomeLabel: string): OrderRespo
     outcome: outcomeLabel,
     status: row.status,
     createdAt: row.created_at.toISOString(),
-    amount: displayNumber(row.size_base_units),
-    price: displayNumber(BigInt(row.price_micros)),
-    matchedAmount: displayNumber(row.matched_base_units),
+    amount: unitsToNumber(row.size_base_units),
+    price: priceToNumber(row.price_micros),
+    matchedAmount: unitsToNumber(row.matched_base_units),
     hash: row.hash,
     priceUint: String(row.price_micros),
   };
@@ -94,8 +92,8 @@ export function toTradeResponse(row: TradeRow): TradeResponse {
     id: row.id,
     market: row.market_id,
     tokenId: row.token_id,
-    price: formatUnits(BigInt(row.price_micros), 6),
-    size: formatUnits(row.size_base_units, 6),
+    price: formatPrice(row.price_micros),
+    size: formatUnits(row.size_base_units),
     side: row.side,
     status: row.status,
     txHash: row.tx_hash,

@@ -1,4 +1,4 @@
-import { formatUnits, unitsToNumber } from '../core/money.ts';
+import { formatPrice, formatUnits, unitsToNumber } from '../core/money.ts';
 import type { CatalogueReads } from '../catalogue/reads.ts';
 import type { Db } from '../store/database.ts';
 import {
@@ -69,7 +69,7 @@ export function toActivity(row: ActivityRow): Activity {
     parent_collection_id: ROOT_COLLECTION,
     partition: [1, 2],
     isResolved: row.is_resolved,
-    price: formatUnits(BigInt(row.price_micros)),
+    price: formatPrice(BigInt(row.price_micros)),
     fee: unitsToNumber(BigInt(row.fee_base_units)),
     ...(row.token_id === null ? {} : { outcomeIndex: row.token_id === row.token_id1 ? 0 : 1 }),
   };

@@ -2,6 +2,7 @@ import { badRequest } from '../api/errors.ts';
 import type { CatalogueReads } from '../catalogue/reads.ts';
 import type { MarketView } from '../catalogue/views.ts';
 import { formatUnits, parseUnits } from '../core/money.ts';
+import { notional } from '../core/positions/position.ts';
 import type { Db } from '../store/database.ts';
 import { userTokenBalances, type AnonymityViewer } from '../store/market-data-positions-repository.ts';
 import { latestPricesMicros } from './latest-prices.ts';
@@ -65,7 +66,7 @@ export class EventPositionReads {
     for (const row of rows) {
       const { market, index } = byToken.get(row.asset)!;
       const amount = BigInt(row.balance);
-      const value = (amount * prices.get(row.asset)!) / 1_000_000n;
+      const value = notional(prices.get(row.asset)!, amount);
       ofUser.get(row.user_id)?.push({ value, position: toPosition(market, index, row.asset, amount, value) });
     }
     return result.filter((r) => r.positions.length > 0).map((r) => ({

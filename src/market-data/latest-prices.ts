@@ -1,9 +1,9 @@
+import { complementPrice, PRICE_ONE } from '../core/money.ts';
 import type { LatestPriceSource } from './event-positions.ts';
 import type { Db } from '../store/database.ts';
 import { latestTrades } from '../store/positions-repository.ts';
 
-const ONE = 1_000_000n;
-const HALF = 500_000n;
+const HALF = PRICE_ONE / 2n;
 
 export interface PricedToken {
   marketId: string;
@@ -33,7 +33,7 @@ export async function latestPricesMicros(db: Db, engine: LatestPriceSource, toke
   const trades = new Map((await latestTrades(db, [...new Set(missing.map((t) => t.marketId))])).map((t) => [t.marketId, t]));
   for (const t of missing) {
     const trade = trades.get(t.marketId);
-    const traded = trade && (trade.tokenId === t.tokenId ? trade.priceMicros : ONE - trade.priceMicros);
+    const traded = trade && (trade.tokenId === t.tokenId ? trade.priceMicros : complementPrice(trade.priceMicros));
     prices.set(t.tokenId, traded ?? engine.midpointMicros(t.tokenId) ?? HALF);
   }
   return prices;
@@ -41,7 +41,7 @@ export async function latestPricesMicros(db: Db, engine: LatestPriceSource, toke
 
 function resolvedPrice(t: PricedToken): bigint | undefined {
   if (t.resolvedTo === 'TIE') return HALF;
-  if (t.resolvedTo === 'YES') return t.outcomeIndex === 0 ? ONE : 0n;
-  if (t.resolvedTo === 'NO') return t.outcomeIndex === 1 ? ONE : 0n;
+  if (t.resolvedTo === 'YES') return t.outcomeIndex === 0 ? PRICE_ONE : 0n;
+  if (t.resolvedTo === 'NO') return t.outcomeIndex === 1 ? PRICE_ONE : 0n;
   return undefined;
 }

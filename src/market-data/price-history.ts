@@ -1,6 +1,6 @@
 import { badRequest, notFound } from '../api/errors.ts';
 import type { Clock } from '../clock.ts';
-import { formatUnits } from '../core/money.ts';
+import { formatPrice } from '../core/money.ts';
 import { findMarketsByTokenIds } from '../store/catalogue-lookups-repository.ts';
 import type { Db } from '../store/database.ts';
 import { firstTradeSec, pricePoints } from '../store/market-data-prices-repository.ts';
@@ -60,6 +60,6 @@ export class PriceHistoryReads {
     if (range === undefined) return [];
     const pageOffset = q.sortBy === 'timestamp' ? 0 : offset;
     const points = await pricePoints(this.db, { marketId, tokenId: q.token, ...range, stepSec: span.stepSec }, { sortBy: q.sortBy, order: q.order, offset: pageOffset, limit: q.limit });
-    return points.map((point) => ({ t: point.t, p: formatUnits(point.priceMicros) }));
+    return points.map((point) => ({ t: point.t, p: formatPrice(point.priceMicros) }));
   }
 }

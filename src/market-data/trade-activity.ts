@@ -1,3 +1,4 @@
+import { formatUnitsPadded, unitsToCentsNumber } from '../core/money.ts';
 import type { TradeActivityRow } from '../store/market-data-trades-repository.ts';
 
 /** The fixed label shown instead of an anonymous trader's name (SPEC.md section 2). */
@@ -28,17 +29,6 @@ export interface TradeActivity {
   isMultiMarket: boolean;
 }
 
-/** Base units as a decimal with exactly six places ("0.600000"), as TradeActivity's price and size are. */
-export function sixDecimals(baseUnits: bigint): string {
-  const digits = baseUnits.toString().padStart(7, '0');
-  return `${digits.slice(0, -6)}.${digits.slice(-6)}`;
-}
-
-/** USD notional rounded half-up to cents, as a number (the one float: a display value). */
-export function notionalUsd(baseUnits: bigint): number {
-  return Number((baseUnits + 5_000n) / 10_000n) / 100;
-}
-
 function outcomeOf(row: TradeActivityRow): TradeActivity['outcome'] {
   if (row.token_id === row.token_id1) return 'Side_A';
   if (row.token_id === row.token_id2) return 'Side_B';
@@ -56,9 +46,9 @@ export function toTradeActivity(row: TradeActivityRow): TradeActivity {
     side: row.side === 0 ? 'bought' : 'sold',
     sideRaw: row.side,
     outcome: outcomeOf(row),
-    notionalUsd: notionalUsd(row.notional_base_units),
-    price: sixDecimals(row.price_micros),
-    size: sixDecimals(row.size_base_units),
+    notionalUsd: unitsToCentsNumber(row.notional_base_units),
+    price: formatUnitsPadded(row.price_micros),
+    size: formatUnitsPadded(row.size_base_units),
     tokenId: row.token_id,
     marketId: row.market_id,
     marketName: row.market_name,

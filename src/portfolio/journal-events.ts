@@ -1,8 +1,6 @@
 import type { PositionEvent } from '../core/positions/position.ts';
 import type { JournalTokenMove, TokenMarket, TradeTerms } from '../store/positions-repository.ts';
 
-const ONE = 1_000_000n;
-
 /** One position event of one holder's token, with where it came from. */
 export interface KeyedPositionEvent {
   account: string;
@@ -21,9 +19,8 @@ export interface JournalLookups {
 
 /**
  * The position events of one ledger transaction's token moves (all of one `seq`). A trade's
- * parties take their price and fee from the trade row: the taker's as recorded, the maker's the
- * same price on the other side (TRANSFER) or the complementary price on the other token (MINT,
- * MERGE). A REDEEM burns both tokens for one rounded-down payout, split per token so the parts
+ * parties take their price and fee from the trade row, each its own as recorded (a MINT's or MERGE's
+ * maker: the complementary price on the other token). A REDEEM burns both tokens for one rounded-down payout, split per token so the parts
  * sum to what was paid. Any other token movement (a plain transfer) moves tokens at price 0.
  */
 export function journalEvents(moves: JournalTokenMove[], lookups: JournalLookups): KeyedPositionEvent[] {
@@ -45,7 +42,7 @@ function eventOf(move: JournalTokenMove, outcomeIndex: 0 | 1, market: TokenMarke
   const amount = move.amount < 0n ? -move.amount : move.amount;
   if (trade) {
     const taker = move.account === trade.takerWallet;
-    const priceMicros = taker || trade.kind === 'TRANSFER' ? trade.priceMicros : ONE - trade.priceMicros;
+    const priceMicros = taker ? trade.priceMicros : trade.makerPriceMicros;
     const feeBaseUnits = taker ? trade.takerFee : trade.makerFee;
     return { type: move.amount > 0n ? 'BUY' : 'SELL', amount, priceMicros, feeBaseUnits };
   }

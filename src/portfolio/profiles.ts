@@ -1,6 +1,7 @@
 import { notFound } from '../api/errors.ts';
 import type { Clock } from '../clock.ts';
-import { formatUnits, unitsToNumber } from '../core/money.ts';
+import { formatUnits, priceToCents, unitsToNumber } from '../core/money.ts';
+import { notional } from '../core/positions/position.ts';
 import { averagePriceMicros, percentOf, totalPnl } from '../core/positions/valuation.ts';
 import { pnlPoints, rangeWindow, type PnlRange } from '../core/positions/pnl-history.ts';
 import type { Db } from '../store/database.ts';
@@ -15,7 +16,6 @@ import type { ValuedPosition } from './user-positions.ts';
 export const PROFILE_POSITIONS_MAX = 1_000;
 export const PROFILE_ACTIVITY_ROWS = 100;
 
-const cents = (micros: bigint) => Number(micros) / 10_000;
 const side = (outcomeIndex: number) => (outcomeIndex === 0 ? 'SIDE_A' : 'SIDE_B');
 
 /** The market and event fields every profile position shares. */
@@ -89,19 +89,19 @@ export class ProfileReads {
     if (status === 'active') {
       return this.portfolio.withMarkets(top, (p, market) => ({
         ...positionBase(p, market),
-        avg: cents(p.value.acquisitionPriceMicros),
+        avg: priceToCents(p.value.acquisitionPriceMicros),
         bet: formatUnits(p.value.initial),
         shares: unitsToNumber(p.row.amount),
-        now: cents(p.latestMicros),
+        now: priceToCents(p.latestMicros),
         value: formatUnits(p.value.current),
         changePct: percentOf(p.value.return, p.value.initial),
       }));
     }
     return this.portfolio.withMarkets(top, (p, market) => ({
       ...positionBase(p, market),
-      avg: cents(averagePriceMicros(p.row.acquiredCost, p.row.acquiredAmount)),
+      avg: priceToCents(averagePriceMicros(p.row.acquiredCost, p.row.acquiredAmount)),
       bet: formatUnits(p.row.acquiredCost),
-      exit: cents(averagePriceMicros(p.row.disposedProceeds, p.row.disposedAmount)),
+      exit: priceToCents(averagePriceMicros(p.row.disposedProceeds, p.row.disposedAmount)),
       pnl: formatUnits(p.row.realizedPnl),
       pnlPct: percentOf(p.row.realizedPnl, p.row.acquiredCost),
     }));
@@ -124,8 +124,8 @@ export class ProfileReads {
         image: r.market_icon,
         eventImage: icons.get(r.event_id) ?? '',
         slug: r.market_slug,
-        amount: formatUnits((priceMicros * BigInt(r.amount_base_units)) / 1_000_000n),
-        price: cents(priceMicros),
+        amount: formatUnits(notional(priceMicros, BigInt(r.amount_base_units))),
+        price: priceToCents(priceMicros),
         timestamp: Number(BigInt(r.at_us) / 1_000n),
       };
     });

@@ -1,4 +1,4 @@
-import { formatUnits } from '../core/money.ts';
+import { formatPrice, formatUnits } from '../core/money.ts';
 import { valuePosition, type PositionValuation } from '../core/positions/valuation.ts';
 import type { AccountPosition, PositionMarket } from '../store/positions-repository.ts';
 
@@ -69,9 +69,9 @@ export function toUserPosition({ row, latestMicros, value }: ValuedPosition, mar
   const position: UserPosition = {
     market_uuid: row.marketId,
     tokenId: row.tokenId,
-    acquisitionPrice: formatUnits(value.acquisitionPriceMicros),
+    acquisitionPrice: formatPrice(value.acquisitionPriceMicros),
     amount: formatUnits(row.amount),
-    latest: formatUnits(latestMicros),
+    latest: formatPrice(latestMicros),
     current: formatUnits(value.current),
     initial: formatUnits(value.initial),
     return: formatUnits(value.return),

@@ -6,7 +6,6 @@ import type { PriceTargetLookup } from '../catalogue/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { formatPrice, parsePrice, priceTargetOutcome } from '../core/prices.ts';
-import { startIntervalJob } from '../jobs/interval-job.ts';
 import type { Db } from '../store/database.ts';
 import { findDueUnproposed, findFollowedPairs, findUnknownTargets, type PriceTargetRow } from '../store/price-targets-repository.ts';
 import { findPriceAtOrBefore, upsertReferencePrice } from '../store/reference-prices-repository.ts';
@@ -23,8 +22,6 @@ export { FeedError, type PullFeed } from './feed.ts';
 /** GET /prices/reference (EXTENSIONS.md section 13). */
 export interface ReferencePriceView { pair: string; price: string; at: string; source: PriceSource }
 
-/** How often the real-clock job polls the feed, derives targets and proposes outcomes. */
-const PRICE_TICK_INTERVAL_MS = 5_000;
 /** Bounds of one tick: markets looked at per step (the rest wait for the next tick). */
 const TICK_BATCH = 100;
 
@@ -37,9 +34,6 @@ export interface Prices {
   readonly targets: PriceTargetLookup;
   /** Poll the feed, derive due targets, propose due outcomes. Never throws for a feed failure. */
   tick(): Promise<void>;
-  /** The real-clock job (on the engine node); with the manual clock POST /admin/clock ticks. */
-  start(): void;
-  stop(): Promise<void>;
   /** prom-client metrics for the app's registry. */
   readonly metrics: Metric[];
 }
@@ -71,7 +65,6 @@ export function createPrices(deps: PricesDeps): Prices {
   const missedProposals = new Counter({ name: 'pmx_price_proposals_missing_price_total', help: 'Proposal attempts that found no price or no target (retried on later ticks)', registers: [] });
   /** Markets already logged as waiting, so the log says it once per market, not every tick. */
   const loggedWaiting = new Set<string>();
-  let job: { stop(): Promise<void> } | undefined;
 
   const view = (pair: string, row: { price: bigint; at: Date; source: PriceSource }): ReferencePriceView =>
     ({ pair, price: formatPrice(row.price), at: row.at.toISOString(), source: row.source });
@@ -171,15 +164,6 @@ export function createPrices(deps: PricesDeps): Prices {
     targets: async (ids) => new Map([...(await targetsWithDerivation(db, ids, clock.nowMs()))].map(([id, row]) => [id, toPriceTargetView(row)])),
 
     tick,
-
-    start() {
-      if (clock.kind === 'real' && !job) job = startIntervalJob('prices', tick, logger, PRICE_TICK_INTERVAL_MS);
-    },
-
-    async stop() {
-      await job?.stop();
-      job = undefined;
-    },
 
     metrics: [feedErrors, feedPrices, lastPriceAt, awaitingPrice, missedProposals],
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
-import { formatUsdc } from './format.ts';
+import { formatUnitsPadded } from '../core/money.ts';
 import { InsufficientBalanceError, type Settlement } from '../settlement/types.ts';
 import { REWARD_TREASURY, userAccount } from '../settlement/accounts.ts';
 import { COLLATERAL } from '../settlement/types.ts';
@@ -43,9 +43,9 @@ export class RewardClaims {
       decision = await db.transaction().execute(async (tx) => {
         const rows = await lockClaimableRows(tx, user.userId);
         const total = rows.reduce((sum, row) => sum + row.amount_base_units, 0n);
-        const base = { claimableAmountUsdc: formatUsdc(total), recipientCount: 0, rowCount: rows.length };
+        const base = { claimableAmountUsdc: formatUnitsPadded(total), recipientCount: 0, rowCount: rows.length };
         if (total === 0n) return { ...base, accepted: false, outcome: 'nothing-to-claim' as const, message: 'no claimable rewards' };
-        if (total < minPayoutBaseUnits) return { ...base, accepted: false, outcome: 'below-threshold' as const, message: `the claimable balance is below the minimum payout of ${formatUsdc(minPayoutBaseUnits)}` };
+        if (total < minPayoutBaseUnits) return { ...base, accepted: false, outcome: 'below-threshold' as const, message: `the claimable balance is below the minimum payout of ${formatUnitsPadded(minPayoutBaseUnits)}` };
         const now = new Date(clock.nowMs());
         const claim: RewardClaimRow = { id: randomUUID(), user_id: user.userId, account: userAccount(user.proxyWallet), amount_base_units: total, row_count: rows.length, state: 'dispatched', tx_hash: null, error: null, created_at: now, updated_at: now };
         await insertClaim(tx, claim);
@@ -55,7 +55,7 @@ export class RewardClaims {
     } catch (error) {
       // Another claim of this user committed first: its rows are taken, so there is nothing left.
       if (!isUniqueViolation(error)) throw error;
-      return { accepted: false, outcome: 'nothing-to-claim', claimableAmountUsdc: formatUsdc(0n), recipientCount: 0, rowCount: 0, message: 'a claim is already in flight' };
+      return { accepted: false, outcome: 'nothing-to-claim', claimableAmountUsdc: formatUnitsPadded(0n), recipientCount: 0, rowCount: 0, message: 'a claim is already in flight' };
     }
     const { claim, ...answer } = decision;
     if (claim) {
@@ -117,7 +117,7 @@ export class RewardClaims {
   private publish(claim: RewardClaimRow, state: 'dispatched' | 'in-flight' | 'paid' | 'failed', extra: { txHash?: string; error?: string } = {}): void {
     this.deps.events.publish('reward-claim-update', {
       userId: claim.user_id,
-      update: { claimId: claim.id, state, amountUsdc: formatUsdc(claim.amount_base_units), ...extra, timestamp: this.deps.clock.nowMs() },
+      update: { claimId: claim.id, state, amountUsdc: formatUnitsPadded(claim.amount_base_units), ...extra, timestamp: this.deps.clock.nowMs() },
     });
   }
 }

@@ -1,4 +1,4 @@
-import { parseUnits } from '../core/money.ts';
+import { BASE_UNITS_PER_UNIT, parseUnits, PRICE_ONE } from '../core/money.ts';
 import { DAY_MS, MULTIPLIER_ONE, type BoostWindow, type RewardWindow } from '../core/rewards/index.ts';
 import type { ScoringParams } from '../core/rewards/index.ts';
 import type { RewardConfigRow } from '../store/rewards-repository.ts';
@@ -37,7 +37,7 @@ export class RewardConfigError extends Error {}
  * pool, and low enough that a boosted day and the carried sums of many days stay inside the
  * 64-bit columns they are stored in (a larger amount would otherwise fail in the database, a 5xx).
  */
-export const MAX_REWARD_CONFIG_BASE_UNITS = 1_000_000_000n * 1_000_000n;
+export const MAX_REWARD_CONFIG_BASE_UNITS = 1_000_000_000n * BASE_UNITS_PER_UNIT;
 
 /** The highest boost multiplier accepted: a typo like 100 instead of 1.00 should not drain a treasury. */
 export const MAX_MULTIPLIER = 10n * MULTIPLIER_ONE;
@@ -122,7 +122,7 @@ function amount(text: string, field: string): bigint {
 
 function distance(text: string, field: string): number {
   const value = parseUnits(text);
-  if (value === undefined || value === 0n || value >= 1_000_000n) throw new RewardConfigError(`${field} must be a decimal above 0 and below 1, with at most 6 decimals`);
+  if (value === undefined || value === 0n || value >= PRICE_ONE) throw new RewardConfigError(`${field} must be a decimal above 0 and below 1, with at most 6 decimals`);
   return Number(value);
 }
 

@@ -5,7 +5,6 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import type { Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { findMarketStatus, findRewardConfig, isRewardsPaused, listOpenRewardConfigs, listRewardConfigsOfDate, setRewardsPaused, upsertRewardConfig } from '../store/rewards-repository.ts';
-import { startIntervalJob } from '../jobs/interval-job.ts';
 import { RewardClaims } from './claims.ts';
 import { changesFrozenFields, dayStartMs, freezesAtMs, parseRewardConfig, type RewardConfigInput } from './config.ts';
 import { DAY_MS, MINUTE_MS } from '../core/rewards/index.ts';
@@ -17,8 +16,6 @@ import { AccrualBuffer, sampleRewards } from './sampler.ts';
 export { RewardConfigError } from './config.ts';
 export type { ClaimDecision } from './claims.ts';
 
-/** How often the real-clock job samples; each tick handles every minute that started since the last. */
-export const REWARDS_TICK_INTERVAL_MS = 5_000;
 /**
  * How long sampled minutes may wait in memory before they are written (AccrualBuffer): what a
  * user's "earned so far" may lag on the real clock. The manual clock writes at every tick.
@@ -39,7 +36,9 @@ export interface Rewards {
   setPaused(paused: boolean): Promise<void>;
   /** Samples every minute up to now and closes ended days (the job, and POST /admin/clock). */
   tick(): Promise<{ samples: number; closedDays: number }>;
+  /** The job's start on the engine's node (src/background-jobs.ts): ticks sample from now on, unfinished claims resume. */
   start(): Promise<void>;
+  /** The job's stop: waits for the running tick, writes buffered minutes, lets claims finish. */
   stop(): Promise<void>;
 }
 
@@ -59,7 +58,6 @@ export function createRewards(deps: RewardsDeps): Rewards {
   const { db, clock } = deps;
   const claims = new RewardClaims(deps);
   const reads = new RewardReads({ db, nowMs: () => clock.nowMs(), quotesByMarket: deps.quotesByMarket, minPayoutBaseUnits: deps.minPayoutBaseUnits });
-  let job: { stop(): Promise<void> } | undefined;
   let started = false;
   // Ticks never overlap: the job and POST /admin/clock share this chain.
   let chain: Promise<unknown> = Promise.resolve();
@@ -121,11 +119,8 @@ export function createRewards(deps: RewardsDeps): Rewards {
     async start() {
       started = true;
       await claims.resumeUnfinished();
-      if (clock.kind === 'real' && !job) job = startIntervalJob('rewards', () => this.tick(), deps.logger, REWARDS_TICK_INTERVAL_MS);
     },
     async stop() {
-      await job?.stop();
-      job = undefined;
       started = false;
       await chain;
       // Minutes whose marks are not written are sampled again by the next engine node, so a

@@ -1,7 +1,7 @@
 import { boostAt, DAY_MS } from '../core/rewards/index.ts';
 import type { RewardConfigRow, RewardConfigWithMarket } from '../store/rewards-repository.ts';
 import { boostsOf, dayStartMs, utcDate } from './config.ts';
-import { formatMicros, formatUsdc } from './format.ts';
+import { formatMillionths, formatPrice, formatUnitsPadded } from '../core/money.ts';
 
 export interface RewardBoostWindowView { startAt: string; endAt: string; multiplier: string }
 
@@ -48,7 +48,7 @@ export function marketRewardView(config: RewardConfigRow & { market_slug: string
   const accruing = start <= nowMs;
   const windows = boostsOf(config);
   // Multipliers leave normalised ("2.50" in, "2.5" out), so a window's multiplier equals currentBoostMultiplier.
-  const boosts = windows.map((b) => ({ startAt: new Date(b.startMs).toISOString(), endAt: new Date(b.endMs).toISOString(), multiplier: formatMicros(b.multiplierMicros) }));
+  const boosts = windows.map((b) => ({ startAt: new Date(b.startMs).toISOString(), endAt: new Date(b.endMs).toISOString(), multiplier: formatMillionths(b.multiplierMicros) }));
   const active = boostAt(windows, nowMs);
   const activeView = active ? boosts[windows.indexOf(active)]! : null;
   return {
@@ -56,14 +56,14 @@ export function marketRewardView(config: RewardConfigRow & { market_slug: string
     marketSlug: config.market_slug,
     marketName: config.market_name,
     marketDisplayName: null,
-    rewardUsdc: formatUsdc(config.reward_base_units),
+    rewardUsdc: formatUnitsPadded(config.reward_base_units),
     rewardStatus: accruing ? 'ACCRUING' : 'SCHEDULED',
     accruingNow: accruing,
     rewardStartAt: config.start_at?.toISOString() ?? null,
     rewardEndAt: config.end_at?.toISOString() ?? null,
-    maxDistanceFromMid: formatMicros(config.max_distance_micros),
-    extremeMaxDistanceFromMid: formatMicros(config.extreme_max_distance_micros),
-    minOrderSizeUsdc: formatUsdc(config.min_order_size_base_units),
+    maxDistanceFromMid: formatPrice(config.max_distance_micros),
+    extremeMaxDistanceFromMid: formatPrice(config.extreme_max_distance_micros),
+    minOrderSizeUsdc: formatUnitsPadded(config.min_order_size_base_units),
     boostWindows: boosts,
     activeBoostWindow: activeView,
     currentBoostMultiplier: activeView?.multiplier ?? '1',

@@ -6,7 +6,7 @@ import {
 } from '../store/rewards-repository.ts';
 import { DAY_MS } from '../core/rewards/index.ts';
 import { scoringParamsOf, utcDate } from './config.ts';
-import { formatUsdc } from './format.ts';
+import { formatUnitsPadded, priceToNumber } from '../core/money.ts';
 import { isOpportunity, marketRewardDetailView, marketRewardView, type MarketRewardDetailView, type MarketRewardView } from './market-reward.ts';
 
 export interface RewardReadDeps {
@@ -44,21 +44,21 @@ export class RewardReads {
     return {
       todayByMarket: rows.map((r) => ({
         marketId: r.marketId, marketSlug: r.slug, marketName: r.name, marketDisplayName: null,
-        earnedSoFarUsdc: formatUsdc(r.value), pendingSettlement: r.pending, estimatedRewardUsdc: r.pending ? formatUsdc(r.value) : null,
+        earnedSoFarUsdc: formatUnitsPadded(r.value), pendingSettlement: r.pending, estimatedRewardUsdc: r.pending ? formatUnitsPadded(r.value) : null,
       })),
-      earnedSoFarUsdc: formatUsdc(sum(rows.filter((r) => !r.pending).map((r) => r.value))),
-      pendingSettlementTotalUsdc: formatUsdc(sum(rows.filter((r) => r.pending).map((r) => r.value))),
+      earnedSoFarUsdc: formatUnitsPadded(sum(rows.filter((r) => !r.pending).map((r) => r.value))),
+      pendingSettlementTotalUsdc: formatUnitsPadded(sum(rows.filter((r) => r.pending).map((r) => r.value))),
       yesterdaySettled: {
-        totalPaidUsdc: formatUsdc(sum(settled.filter((r) => r.status === 'PAID').map((r) => r.amount_base_units))),
+        totalPaidUsdc: formatUnitsPadded(sum(settled.filter((r) => r.status === 'PAID').map((r) => r.amount_base_units))),
         perMarket: settled.map((r) => ({
           marketId: r.market_id, marketSlug: r.market_slug, marketName: r.market_name, marketDisplayName: null,
-          amountUsdc: formatUsdc(r.amount_base_units), status: r.status, ...(r.tx_hash ? { txHash: r.tx_hash } : {}),
+          amountUsdc: formatUnitsPadded(r.amount_base_units), status: r.status, ...(r.tx_hash ? { txHash: r.tx_hash } : {}),
         })),
       },
-      claimableUsdc: formatUsdc(claimable),
-      allTimeEarnedUsdc: formatUsdc((await userLifetimeEarned(db, userId)) + accruing),
+      claimableUsdc: formatUnitsPadded(claimable),
+      allTimeEarnedUsdc: formatUnitsPadded((await userLifetimeEarned(db, userId)) + accruing),
       claimInFlight: inFlight,
-      minPayoutUsdc: formatUsdc(minPayoutBaseUnits),
+      minPayoutUsdc: formatUnitsPadded(minPayoutBaseUnits),
       canClaim: !inFlight && claimable > 0n && claimable >= minPayoutBaseUnits,
     };
   }
@@ -80,7 +80,7 @@ export class RewardReads {
         result.push({
           orderId: q.orderId, marketId: config.market_id, marketName: config.market_name, marketDisplayName: null,
           outcome: q.outcome === 0 ? config.outcome1 : config.outcome2, outcomeIndex: q.outcome, side: q.side,
-          price: q.priceMicros / 1e6, sizeUsdc: formatUsdc(notionalBaseUnits(q)),
+          price: priceToNumber(q.priceMicros), sizeUsdc: formatUnitsPadded(notionalBaseUnits(q)),
         });
       }
     }
@@ -91,8 +91,8 @@ export class RewardReads {
     const rows = await listUserPayouts(this.deps.db, userId, { limit, offset: (page - 1) * limit });
     const data = rows.map((r) => ({
       marketId: r.market_id, marketSlug: r.market_slug, marketName: r.market_name, marketDisplayName: null,
-      epochDate: r.reward_date, earnedUsdc: formatUsdc(r.earned_base_units), carriedInUsdc: formatUsdc(r.carried_in_base_units),
-      amountUsdc: formatUsdc(r.amount_base_units), status: r.status,
+      epochDate: r.reward_date, earnedUsdc: formatUnitsPadded(r.earned_base_units), carriedInUsdc: formatUnitsPadded(r.carried_in_base_units),
+      amountUsdc: formatUnitsPadded(r.amount_base_units), status: r.status,
       ...(r.tx_hash ? { txHash: r.tx_hash } : {}), ...(r.paid_at ? { paidAt: r.paid_at.toISOString() } : {}),
     }));
     if (!withTotal) return { data, page, limit, total: null };
@@ -121,7 +121,7 @@ export class RewardReads {
     }
     const offset = (page - 1) * limit;
     const data = groups.slice(offset, offset + limit);
-    return { first: data.length ? offset + 1 : offset, last: data.length ? offset + data.length : offset, limit, total: groups.length, totalRewardUsdc: formatUsdc(totalReward), data };
+    return { first: data.length ? offset + 1 : offset, last: data.length ? offset + data.length : offset, limit, total: groups.length, totalRewardUsdc: formatUnitsPadded(totalReward), data };
   }
 
   /** `includeRewards` on the event routes: each market's current opportunity, when it has one. */
@@ -148,7 +148,7 @@ export class RewardReads {
     const entries = totals.map((t, i) => {
       if (i === 0 || t.earned !== totals[i - 1]!.earned) rank = i + 1;
       return {
-        rank, userId: t.user_id, isCurrentUser: t.user_id === callerId, earnedUsdc: formatUsdc(t.earned),
+        rank, userId: t.user_id, isCurrentUser: t.user_id === callerId, earnedUsdc: formatUnitsPadded(t.earned),
         ...(t.anonymous ? { displayName: 'Anonymous', anonymous: true } : t.display_name ? { displayName: t.display_name, anonymous: false } : { anonymous: false }),
       };
     });

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { PRICE_ONE } from '../core/money.ts';
 import type { Db } from './database.ts';
 
 /**
@@ -17,7 +18,7 @@ export function eventVolumeSql(eventId: RawBuilder<unknown>, since?: Date): RawB
 
 /** The SQL of one event's liquidity in base units (rounded down once, after the sum). */
 export function eventLiquiditySql(eventId: RawBuilder<unknown>): RawBuilder<string> {
-  return sql<string>`(SELECT div(COALESCE(SUM(o.price_micros::numeric * (o.size_base_units - o.matched_base_units)), 0), 1000000)
+  return sql<string>`(SELECT div(COALESCE(SUM(o.price_micros::numeric * (o.size_base_units - o.matched_base_units)), 0), ${sql.lit(PRICE_ONE)})
     FROM orders o JOIN markets lm ON lm.id = o.market_id
     WHERE lm.event_id = ${eventId} AND o.status IN ('PENDING', 'EXECUTING') AND o.delayed_until IS NULL)`;
 }

@@ -91,17 +91,14 @@ export async function listOpenOrderTerms(db: Db) {
  */
 export async function listMatchedTradeParties(db: Db) {
   const rows = await db.selectFrom('trades as t')
-    .innerJoin('orders as m', 'm.id', 't.maker_order_id')
-    .select(['t.token_id', 't.side', 't.price_micros', 't.size_base_units', 't.taker_wallet', 't.maker_wallet', 't.taker_fee_base_units', 't.maker_fee_base_units', 'm.token_id as maker_token_id', 'm.side as maker_side'])
+    .select(['t.token_id', 't.side', 't.price_micros', 't.size_base_units', 't.taker_wallet', 't.maker_wallet', 't.taker_fee_base_units', 't.maker_fee_base_units', 't.maker_token_id', 't.maker_side', 't.maker_price_micros'])
     .where('t.status', '=', 'MATCHED')
     .execute();
   return rows.flatMap((r) => {
-    const takerPrice = Number(r.price_micros);
-    const makerPrice = r.maker_token_id === r.token_id ? takerPrice : 1_000_000 - takerPrice;
     const size = BigInt(r.size_base_units);
     return [
-      { account: r.taker_wallet, side: r.side === 0 ? ('BUY' as const) : ('SELL' as const), tokenId: r.token_id, priceMicros: takerPrice, feeBaseUnits: BigInt(r.taker_fee_base_units), sizeBaseUnits: size },
-      { account: r.maker_wallet, side: r.maker_side === 0 ? ('BUY' as const) : ('SELL' as const), tokenId: r.maker_token_id, priceMicros: makerPrice, feeBaseUnits: BigInt(r.maker_fee_base_units), sizeBaseUnits: size },
+      { account: r.taker_wallet, side: r.side === 0 ? ('BUY' as const) : ('SELL' as const), tokenId: r.token_id, priceMicros: Number(r.price_micros), feeBaseUnits: BigInt(r.taker_fee_base_units), sizeBaseUnits: size },
+      { account: r.maker_wallet, side: r.maker_side === 0 ? ('BUY' as const) : ('SELL' as const), tokenId: r.maker_token_id, priceMicros: Number(r.maker_price_micros), feeBaseUnits: BigInt(r.maker_fee_base_units), sizeBaseUnits: size },
     ];
   });
 }

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { PRICE_ONE } from '../core/money.ts';
 import type { Db } from './database.ts';
 
 /**
@@ -124,16 +125,14 @@ function keysetParts(page: ActivityPageQuery, sortExpr: RawBuilder<unknown>, key
 
 const whereAll = (conditions: RawBuilder<unknown>[]) => (conditions.length === 0 ? sql`` : sql`WHERE ${sql.join(conditions, sql` AND `)}`);
 
-/** The BUY/SELL rows of one party of each trade: the taker's as recorded, the maker's derived from the trade's kind. */
+/** The BUY/SELL rows of one party of each trade, each with its own side, token and price as the trade recorded them. */
 function tradeBranch(party: 'taker' | 'maker', f: ActivityFilter, page: ActivityPageQuery, rows: number): RawBuilder<unknown> | null {
   const types = wanted(f, TRADE_TYPES);
   if (types.length === 0) return null;
   const taker = party === 'taker';
-  // A TRANSFER's maker takes the other side of the same token at the same price; in a MINT or MERGE
-  // the maker holds the other token, on the same side, at the complementary price.
-  const side = taker ? sql`t.side` : sql`CASE WHEN t.kind = 'TRANSFER' THEN 1 - t.side ELSE t.side END`;
-  const token = taker ? sql`t.token_id` : sql`CASE WHEN t.kind = 'TRANSFER' THEN t.token_id WHEN t.token_id = m.token_id1 THEN m.token_id2 ELSE m.token_id1 END`;
-  const price = taker ? sql`t.price_micros` : sql`CASE WHEN t.kind = 'TRANSFER' THEN t.price_micros ELSE 1000000 - t.price_micros END`;
+  const side = taker ? sql`t.side` : sql`t.maker_side`;
+  const token = taker ? sql`t.token_id` : sql`t.maker_token_id`;
+  const price = taker ? sql`t.price_micros` : sql`t.maker_price_micros`;
   const wallet = sql.ref(`t.${party}_wallet`);
   const key = sql`(t.id::text || ${taker ? ':t' : ':m'}) COLLATE "C"`;
   const sortExpr = page.sort === 'timestamp' ? sql`t.matched_at` : sql`t.size_base_units::numeric`;
@@ -166,8 +165,8 @@ function ledgerBranch(f: ActivityFilter, page: ActivityPageQuery, rows: number):
   const { conditions, orderBy } = keysetParts(page, sortExpr, key);
   return sql`(SELECT l.market_id, l.account, l.type, NULL::text AS token_id,
       (CASE WHEN l.type = 'REDEEM'
-        THEN div(coalesce((SELECT p.amount FROM ledger_entries p WHERE p.tx_seq = l.seq AND p.reason = 'REDEEM_PAYOUT'), 0) * 1000000, l.amount)
-        ELSE 1000000 END)::text AS price_micros,
+        THEN div(coalesce((SELECT p.amount FROM ledger_entries p WHERE p.tx_seq = l.seq AND p.reason = 'REDEEM_PAYOUT'), 0) * ${sql.lit(PRICE_ONE)}, l.amount)
+        ELSE ${sql.lit(PRICE_ONE)} END)::text AS price_micros,
       l.amount, 0::numeric AS fee, l.hash, l.at, ${sortExpr} AS sort_value, ${key} AS row_key
     FROM (
       SELECT m.id AS market_id, le.account, lt.kind AS type, lt.tx_hash AS hash, lt.created_at AS at, lt.seq,

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PRICE_ONE } from '../core/money.ts';
 import type { Db } from './database.ts';
 
 /**
@@ -53,7 +54,7 @@ const CARRY_SCALE = 2_097_152;
  */
 export async function pricePoints(db: Db, range: BucketRange, order: PointOrder): Promise<PricePoint[]> {
   const { marketId, tokenId, fromSec, toSec, stepSec } = range;
-  const tradePrice = sql`CASE WHEN token_id = ${tokenId} THEN price_micros ELSE 1000000 - price_micros END`;
+  const tradePrice = sql`CASE WHEN token_id = ${tokenId} THEN price_micros ELSE ${sql.lit(PRICE_ONE)} - price_micros END`;
   const step = sql`make_interval(secs => ${stepSec})`;
   const lastInBucket = stepSec <= SCAN_MAX_BUCKET_MINUTES * 60
     ? sql`

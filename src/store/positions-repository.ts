@@ -113,6 +113,8 @@ export interface TradeTerms {
   tokenId: string;
   side: number;
   priceMicros: bigint;
+  /** The maker's own price (the complement for a MINT or MERGE maker). */
+  makerPriceMicros: bigint;
   takerWallet: string;
   makerWallet: string;
   takerFee: bigint;
@@ -122,11 +124,11 @@ export interface TradeTerms {
 export async function findTradeTerms(db: Db, tradeIds: string[]): Promise<TradeTerms[]> {
   if (tradeIds.length === 0) return [];
   const rows = await db.selectFrom('trades')
-    .select(['id', 'kind', 'token_id', 'side', 'price_micros', 'taker_wallet', 'maker_wallet', 'taker_fee_base_units', 'maker_fee_base_units'])
+    .select(['id', 'kind', 'token_id', 'side', 'price_micros', 'maker_price_micros', 'taker_wallet', 'maker_wallet', 'taker_fee_base_units', 'maker_fee_base_units'])
     .where('id', '=', sql<string>`ANY(${tradeIds}::uuid[])`)
     .execute();
   return rows.map((r) => ({
-    id: r.id, kind: r.kind, tokenId: r.token_id, side: r.side, priceMicros: BigInt(r.price_micros),
+    id: r.id, kind: r.kind, tokenId: r.token_id, side: r.side, priceMicros: BigInt(r.price_micros), makerPriceMicros: BigInt(r.maker_price_micros),
     takerWallet: r.taker_wallet, makerWallet: r.maker_wallet, takerFee: BigInt(r.taker_fee_base_units), makerFee: BigInt(r.maker_fee_base_units),
   }));
 }
@@ -324,8 +326,7 @@ export async function countConfirmedBuyOrders(db: Db, wallet: string): Promise<n
     SELECT count(DISTINCT order_id)::text AS n FROM (
       SELECT taker_order_id AS order_id FROM trades WHERE taker_wallet = ${wallet} AND status = 'CONFIRMED' AND side = 0
       UNION ALL
-      SELECT maker_order_id FROM trades WHERE maker_wallet = ${wallet} AND status = 'CONFIRMED'
-        AND (kind = 'MINT' OR (kind = 'TRANSFER' AND side = 1))
+      SELECT maker_order_id FROM trades WHERE maker_wallet = ${wallet} AND status = 'CONFIRMED' AND maker_side = 0
     ) o`.execute(db);
   return Number(rows[0]!.n);
 }

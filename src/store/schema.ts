@@ -84,6 +84,10 @@ export interface TradesTable {
   size_base_units: bigint;
   /** price × size of the taker's fill, the trade's USD volume. */
   notional_base_units: bigint;
+  /** The maker's own token, side and price (a MINT's or MERGE's maker: the other token, 1 − price). */
+  maker_token_id: string;
+  maker_side: number;
+  maker_price_micros: bigint;
   taker_order_id: string;
   maker_order_id: string;
   taker_user_id: string;

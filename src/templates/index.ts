@@ -4,7 +4,6 @@ import { badRequest, conflict, notFound } from '../api/errors.ts';
 import { ianaTimezone, type CatalogueAdmin } from '../catalogue/admin.ts';
 import type { Clock } from '../clock.ts';
 import type { TemplatePeriod } from '../core/prices.ts';
-import { startIntervalJob } from '../jobs/interval-job.ts';
 import { parseRewardConfig, RewardConfigError } from '../rewards/config.ts';
 import { findEventRow } from '../store/catalogue-events-repository.ts';
 import { findCategoriesOfEvents, findTagsOfEvents } from '../store/catalogue-taxonomy-repository.ts';
@@ -42,8 +41,6 @@ export interface TemplateInput {
 export type TemplatePatch = Partial<Pick<TemplateInput, 'description' | 'lead' | 'displayTimezone' | 'tickSize' | 'orderFeeRateBps' | 'passiveOrderFeeRateBps' | 'rewards'>> & { enabled?: boolean | undefined };
 
 export const DEFAULT_LEAD = 1;
-/** How often the real-clock job publishes due periods; a period is at least 15 minutes. */
-const TEMPLATES_TICK_INTERVAL_MS = 10_000;
 
 export interface Templates {
   create(input: TemplateInput): Promise<TemplateView>;
@@ -51,8 +48,6 @@ export interface Templates {
   patch(id: string, patch: TemplatePatch): Promise<TemplateView>;
   /** Publishes due periods of every enabled template; returns how many markets it created. */
   tick(): Promise<number>;
-  start(): void;
-  stop(): Promise<void>;
 }
 
 export interface TemplatesDeps extends PublisherDeps {
@@ -61,7 +56,6 @@ export interface TemplatesDeps extends PublisherDeps {
 
 export function createTemplates(deps: TemplatesDeps): Templates {
   const { db, clock } = deps;
-  let job: { stop(): Promise<void> } | undefined;
 
   async function view(row: TemplateRow): Promise<TemplateView> {
     const [event, categories, tags] = await Promise.all([findEventRow(db, row.event_id), findCategoriesOfEvents(db, [row.event_id]), findTagsOfEvents(db, [row.event_id])]);
@@ -134,14 +128,5 @@ export function createTemplates(deps: TemplatesDeps): Templates {
     },
 
     tick,
-
-    start() {
-      if (clock.kind === 'real' && !job) job = startIntervalJob('templates', tick, deps.logger, TEMPLATES_TICK_INTERVAL_MS);
-    },
-
-    async stop() {
-      await job?.stop();
-      job = undefined;
-    },
   };
 }

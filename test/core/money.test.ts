@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { formatUnits, parseUnits, unitsFromNumber, unitsToNumber } from '../../src/core/money.ts';
+import {
+  complementPrice, formatPrice, formatUnits, formatUnitsPadded, parseUnits, PRICE_ONE, priceToCents, priceToNumber, unitsFromNumber, unitsToCentsNumber, unitsToNumber,
+} from '../../src/core/money.ts';
 
 describe('money', () => {
   it('formats base units as display decimals without trailing zeros', () => {
@@ -32,5 +34,23 @@ describe('money', () => {
     assert.equal(unitsFromNumber(Number.POSITIVE_INFINITY), undefined);
     assert.equal(unitsFromNumber(1e16), undefined);
     assert.equal(unitsToNumber(12_345_000n), 12.345);
+  });
+
+  it('has one 1.0 for prices and one complement, for bigint and number prices alike', () => {
+    assert.equal(PRICE_ONE, 1_000_000n);
+    assert.equal(complementPrice(550_000n), 450_000n);
+    assert.equal(complementPrice(550_000), 450_000);
+  });
+
+  it('formats prices from integers, and makes JSON numbers from the exact decimals', () => {
+    assert.equal(formatPrice(550_000n), '0.55');
+    assert.equal(formatPrice(1), '0.000001');
+    assert.equal(priceToNumber(123_457), 0.123457);
+    assert.equal(priceToCents(123_456n), 12.3456);
+    assert.equal(formatUnitsPadded(600_000n), '0.600000');
+    assert.equal(formatUnitsPadded(-1n), '-0.000001');
+    assert.equal(unitsToCentsNumber(1_234_999n), 1.23);
+    assert.equal(unitsToCentsNumber(1_235_000n), 1.24);
+    fc.assert(fc.property(fc.integer({ min: 1, max: 999_999 }), (p) => priceToNumber(p) === p / 1e6 && priceToNumber(complementPrice(p)) === Math.round((1 - p / 1e6) * 1e6) / 1e6));
   });
 });

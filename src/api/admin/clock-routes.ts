@@ -1,14 +1,15 @@
 import { Type } from 'typebox';
 import { isManualClock } from '../../clock.ts';
 import type { AppContext } from '../context.ts';
+import { tickBackgroundJobs } from '../../jobs/background-job.ts';
 import { AppError, badRequest, notFound } from '../errors.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { DateTime, errorResponses } from '../schemas/common.ts';
 
 /**
  * POST /admin/clock: moves the manual clock (tests); 404 on the real clock (EXTENSIONS.md section 11).
- * The engine and the oracle run their timers at once, so a test that moves time sees the expiries
- * and oracle settlements it caused.
+ * Every declared background job ticks at once (src/background-jobs.ts), so a test that moves time
+ * sees the expiries, oracle settlements, reward minutes and publications it caused.
  */
 export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/admin/clock', {
@@ -34,16 +35,9 @@ export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
     } catch (error) {
       throw new AppError('VALIDATION_FAILED', (error as Error).message);
     }
-    // What became due at the new time (expiries, speed bumps) happens before the call returns.
-    await ctx.trading.engine.tick();
-    // Oracle windows that ended settle, and their markets resolve, before the call returns too.
-    await ctx.oracle.service.tick();
-    // Reward minutes the jump passed over are sampled one by one, and ended days closed.
-    await ctx.rewards.tick();
-    // Templates publish the periods now due, then the feed is polled, due targets derived and
-    // due price-target markets proposed.
-    await ctx.templates.tick();
-    await ctx.prices.tick();
+    // What became due at the new time happens before the call returns: engine expiries and speed
+    // bumps, oracle windows, reward minutes, template periods, then reference prices, in that order.
+    await tickBackgroundJobs(ctx.jobs);
     return { now: new Date(ms).toISOString() };
   });
 }

@@ -1,8 +1,7 @@
-/** Prices are integer millionths of collateral per token. */
-export const PRICE_SCALE = 1_000_000n;
+import { complementPrice, PRICE_ONE } from '../money.ts';
+
 const BPS_SCALE = 10_000n;
-const SCALE = 1_000_000;
-const DIVISOR = BPS_SCALE * PRICE_SCALE;
+const DIVISOR = BPS_SCALE * PRICE_ONE;
 
 /**
  * The fee on one fill (DESIGN.md "Exact amounts"): bps × min(p, 1 − p) × size, rounded down to a
@@ -12,7 +11,8 @@ const DIVISOR = BPS_SCALE * PRICE_SCALE;
 export function feeBaseUnits(feeRateBps: number, priceMicros: number, sizeBaseUnits: bigint): bigint {
   // Most makers pay no fee; skipping the bigint work for them is measurable on the matching path.
   if (feeRateBps === 0) return 0n;
-  const edge = priceMicros < SCALE - priceMicros ? priceMicros : SCALE - priceMicros;
+  const other = complementPrice(priceMicros);
+  const edge = priceMicros < other ? priceMicros : other;
   // bps × edge stays below 10^10, exact as a number, so one BigInt conversion suffices.
   return (BigInt(feeRateBps * edge) * sizeBaseUnits) / DIVISOR;
 }

@@ -1,11 +1,10 @@
-import { feeBaseUnits, PRICE_SCALE } from './fees.ts';
+import { complementPrice, PRICE_ONE } from '../money.ts';
+import { feeBaseUnits } from './fees.ts';
 import type { BookEntry } from './price-level.ts';
 import type { Fill, FillKind, IncomingOrder } from './types.ts';
 
-const SCALE = Number(PRICE_SCALE);
-
 /** An order's price translated into the book's terms (outcome 0's token), or back: the map is its own inverse. */
-export const toBookPrice = (outcome: 0 | 1, priceMicros: number): number => (outcome === 0 ? priceMicros : SCALE - priceMicros);
+export const toBookPrice = (outcome: 0 | 1, priceMicros: number): number => (outcome === 0 ? priceMicros : complementPrice(priceMicros));
 
 /** Whether the order sits on the bid side of the one book: BUY outcome 0 or SELL outcome 1. */
 export const isBookBid = (order: { outcome: 0 | 1; side: 'BUY' | 'SELL' }): boolean => (order.side === 'BUY') === (order.outcome === 0);
@@ -47,7 +46,7 @@ export function makeFill(taker: IncomingOrder, maker: BookEntry, sizeBaseUnits: 
  * create or destroy collateral.
  */
 function assertWholeCollateral(priceMicros: number, sizeBaseUnits: bigint): void {
-  if ((BigInt(priceMicros) * sizeBaseUnits) % PRICE_SCALE !== 0n) {
+  if ((BigInt(priceMicros) * sizeBaseUnits) % PRICE_ONE !== 0n) {
     throw new Error(`fill of ${sizeBaseUnits} base units at ${priceMicros} micros is not a whole amount of collateral: size is off the tick grid`);
   }
 }

@@ -1,11 +1,11 @@
+import { complementPrice, PRICE_ONE } from '../money.ts';
 import { ExpiryHeap } from './expiry-heap.ts';
 import { isBookBid, makeFill, toBookPrice } from './fill.ts';
-import { PRICE_SCALE } from './fees.ts';
 import type { BookEntry } from './price-level.ts';
 import { SideIndex } from './side-index.ts';
 import type { BookLevel, BookLevels, Fill, IncomingOrder, RestingOrder, RestingOrderInit, SubmitResult } from './types.ts';
 
-const SCALE = Number(PRICE_SCALE);
+const SCALE = Number(PRICE_ONE);
 
 /** What one pass of matching did, before the order's own outcome is decided. */
 interface MatchOutcome {
@@ -210,7 +210,7 @@ const isExpired = (entry: BookEntry, nowSec: number): boolean => entry.expiratio
 function view(side: SideIndex, mirrored: boolean): BookLevel[] {
   const levels: BookLevel[] = [];
   for (let rank = 0, level = side.at(0); level; level = side.at(++rank)) {
-    levels.push({ priceMicros: mirrored ? SCALE - level.priceMicros : level.priceMicros, sizeBaseUnits: level.totalBaseUnits, orderCount: level.orderCount });
+    levels.push({ priceMicros: mirrored ? complementPrice(level.priceMicros) : level.priceMicros, sizeBaseUnits: level.totalBaseUnits, orderCount: level.orderCount });
   }
   return levels;
 }

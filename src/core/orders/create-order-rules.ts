@@ -1,6 +1,6 @@
 import { violation, type OrderRuleViolation } from './order-rule-codes.ts';
+import { formatFixed } from '../money.ts';
 import {
-  formatFixed,
   formatRational,
   isStrictlyBetweenZeroAndOne,
   nearestTickPrices,

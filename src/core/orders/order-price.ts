@@ -1,11 +1,11 @@
+import { formatFixed, PRICE_ONE } from '../money.ts';
+
 /**
  * Exact price arithmetic of an order, in bigint rationals: a price is collateral / tokens, both in
  * base units, and never passes through a float.
  */
 export type TickSize = '0.1' | '0.01' | '0.001' | '0.0001';
 
-/** Base units per display unit of collateral and of outcome tokens (6 decimals). */
-export const BASE_UNITS_PER_UNIT = 1_000_000n;
 
 /** The number of decimals of a tick: 0.01 → 2. A tick is always 10^-d. */
 export function tickDecimals(tickSize: TickSize): number {
@@ -39,16 +39,7 @@ export function nearestTickPrices(price: RationalPrice, decimals: number): strin
 
 /** The price in millionths, exact for any price on a tick of at most 6 decimals. */
 export function priceMicrosOf(price: RationalPrice): bigint {
-  return (price.numerator * BASE_UNITS_PER_UNIT) / price.denominator;
-}
-
-/** `value / 10^decimals` as a decimal string without trailing zeros: (1230, 4) → "0.123". */
-export function formatFixed(value: bigint, decimals: number): string {
-  const negative = value < 0n;
-  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals);
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+  return (price.numerator * PRICE_ONE) / price.denominator;
 }
 
 /**

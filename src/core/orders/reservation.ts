@@ -3,11 +3,12 @@
  * what they could spend). Prices are integer millionths of collateral per token, sizes bigint
  * token base units, fee rates basis points.
  */
-import { feeBaseUnits, PRICE_SCALE } from '../book/fees.ts';
+import { feeBaseUnits } from '../book/fees.ts';
+import { PRICE_ONE } from '../money.ts';
 
 /** Collateral cost of `size` tokens at `priceMicros`; exact because sizes sit on the tick grid. */
 export function costBaseUnits(priceMicros: number, sizeBaseUnits: bigint): bigint {
-  return (BigInt(priceMicros) * sizeBaseUnits) / PRICE_SCALE;
+  return (BigInt(priceMicros) * sizeBaseUnits) / PRICE_ONE;
 }
 
 /**

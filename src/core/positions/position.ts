@@ -1,3 +1,5 @@
+import { PRICE_ONE } from '../money.ts';
+
 /**
  * One holder's position in one outcome token, folded from an ordered stream of position events.
  * Pure and exact: amounts and money are bigint base units (6 decimals), prices integer millionths.
@@ -9,7 +11,6 @@
  * once a position is closed its realised P&L is exactly what it received minus what it paid, and
  * over a closed market every holder's P&L plus the fees sums to zero.
  */
-export const MICROS_PER_UNIT = 1_000_000n;
 
 export type PositionEvent =
   /** A fill that bought `amount` tokens at `priceMicros`, paying `feeBaseUnits` on top. */
@@ -56,7 +57,7 @@ export function completeSetShare(amount: bigint, outcomeIndex: 0 | 1): bigint {
 
 /** What `amount` tokens at `priceMicros` cost: exact, since sizes sit on the tick grid. */
 export function notional(priceMicros: bigint, amount: bigint): bigint {
-  return (priceMicros * amount) / MICROS_PER_UNIT;
+  return (priceMicros * amount) / PRICE_ONE;
 }
 
 function acquire(state: PositionState, amount: bigint, cost: bigint): PositionState {

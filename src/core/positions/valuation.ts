@@ -1,4 +1,5 @@
-import { MICROS_PER_UNIT, notional, type PositionState } from './position.ts';
+import { formatFixed, PRICE_ONE } from '../money.ts';
+import { notional, type PositionState } from './position.ts';
 
 /**
  * What a position is worth and what it made, at a token's latest price (EXTENSIONS.md section 11).
@@ -21,7 +22,7 @@ export interface PositionValuation {
 
 /** A ratio of money to tokens as a price in millionths (0 when there are no tokens). */
 export function averagePriceMicros(money: bigint, amount: bigint): bigint {
-  return amount === 0n ? 0n : (money * MICROS_PER_UNIT) / amount;
+  return amount === 0n ? 0n : (money * PRICE_ONE) / amount;
 }
 
 export function valuePosition(state: PositionState, latestMicros: bigint): PositionValuation {
@@ -41,5 +42,5 @@ export function totalPnl(state: PositionState, latestMicros: bigint): bigint {
 /** Percent of `part` over `whole`, as a JSON number with two decimals (0 when `whole` is 0). */
 export function percentOf(part: bigint, whole: bigint): number {
   if (whole === 0n) return 0;
-  return Number((part * 10_000n) / whole) / 100;
+  return Number(formatFixed((part * 10_000n) / whole, 2));
 }

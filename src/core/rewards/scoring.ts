@@ -1,3 +1,5 @@
+import { complementPrice, PRICE_ONE } from '../money.ts';
+
 /**
  * The two-sided quadratic liquidity score (EXTENSIONS.md section 5), in exact integers.
  *
@@ -8,7 +10,7 @@
  * divisor `v2²` is the same for every order of one market sample, so it is left out: scores are
  * only ever compared within one sample, where a common factor changes no share.
  */
-export const PRICE_ONE = 1_000_000;
+const ONE = Number(PRICE_ONE);
 /** The midpoint range, inclusive, where a single-sided maker still scores (one third). */
 export const NORMAL_RANGE_LOW = 100_000;
 export const NORMAL_RANGE_HIGH = 900_000;
@@ -40,22 +42,22 @@ export const bookSideOf = (q: Pick<RestingQuote, 'outcome' | 'side'>): BookSide 
   (q.outcome === 0) === (q.side === 'BUY') ? 'BID' : 'ASK';
 
 export const bookPriceOf = (q: Pick<RestingQuote, 'outcome' | 'priceMicros'>): number =>
-  q.outcome === 0 ? q.priceMicros : PRICE_ONE - q.priceMicros;
+  q.outcome === 0 ? q.priceMicros : complementPrice(q.priceMicros);
 
 /** Remaining notional in base units: own price × remaining size (a SELL of 100 at 0.51 is 51). */
 export const notionalBaseUnits = (q: Pick<RestingQuote, 'priceMicros' | 'remainingBaseUnits'>): bigint =>
-  (BigInt(q.priceMicros) * q.remainingBaseUnits) / BigInt(PRICE_ONE);
+  (BigInt(q.priceMicros) * q.remainingBaseUnits) / PRICE_ONE;
 
 /** Twice the midpoint (best bid + best ask), or undefined when a side of the book is empty. */
 export function doubledMidpoint(quotes: readonly RestingQuote[]): number | undefined {
   let bestBid = -1;
-  let bestAsk = PRICE_ONE + 1;
+  let bestAsk = ONE + 1;
   for (const q of quotes) {
     const price = bookPriceOf(q);
     if (bookSideOf(q) === 'BID') bestBid = Math.max(bestBid, price);
     else bestAsk = Math.min(bestAsk, price);
   }
-  return bestBid < 0 || bestAsk > PRICE_ONE ? undefined : bestBid + bestAsk;
+  return bestBid < 0 || bestAsk > ONE ? undefined : bestBid + bestAsk;
 }
 
 /** Whether the midpoint lies in [0.10, 0.90], where single-sided quotes still count. */

@@ -1,3 +1,4 @@
+import { PRICE_ONE } from '../../core/money.ts';
 import { costBaseUnits } from '../../core/orders/reservation.ts';
 import { marketFeeAccount, marketLockAccount } from '../accounts.ts';
 import { COLLATERAL, LedgerStateError, type Asset, type MarketTokens, type PartyFill, type TradeFill } from '../types.ts';
@@ -94,9 +95,9 @@ function checkFill(fill: TradeFill): void {
   if (size <= 0n) throw new LedgerStateError(`${where}: size must be positive`);
   for (const p of [taker, maker]) {
     if (p.tokenId !== market.tokenId1 && p.tokenId !== market.tokenId2) throw new LedgerStateError(`${where}: token ${p.tokenId} is not the market's`);
-    if (!Number.isInteger(p.priceMicros) || p.priceMicros <= 0 || p.priceMicros >= 1_000_000) throw new LedgerStateError(`${where}: price out of (0, 1)`);
+    if (!Number.isInteger(p.priceMicros) || p.priceMicros <= 0 || p.priceMicros >= Number(PRICE_ONE)) throw new LedgerStateError(`${where}: price out of (0, 1)`);
     if (p.feeBaseUnits < 0n) throw new LedgerStateError(`${where}: negative fee`);
-    if ((BigInt(p.priceMicros) * size) % 1_000_000n !== 0n) throw new LedgerStateError(`${where}: price × size is not a whole base unit`);
+    if ((BigInt(p.priceMicros) * size) % PRICE_ONE !== 0n) throw new LedgerStateError(`${where}: price × size is not a whole base unit`);
   }
   if (fill.kind === 'TRANSFER') {
     if (taker.tokenId !== maker.tokenId || taker.side === maker.side || taker.priceMicros !== maker.priceMicros) {

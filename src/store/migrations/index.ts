@@ -15,6 +15,7 @@ import * as m0014 from './0014_trade_indexes.ts';
 import * as m0015 from './0015_engine_leadership.ts';
 import * as m0016 from './0016_ended_sessions.ts';
 import * as m0017 from './0017_price_markets.ts';
+import * as m0018 from './0018_trade_maker_fields.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0015_engine_leadership': m0015,
   '0016_ended_sessions': m0016,
   '0017_price_markets': m0017,
+  '0018_trade_maker_fields': m0018,
 };
