@@ -168,7 +168,7 @@ export class MatchingEngine {
   /** Adds or refreshes a market after the catalogue changed it (publish, pause, fees, tick). */
   async refreshMarket(marketId: string): Promise<void> {
     const info = await this.options.markets.load(marketId);
-    if (!info || info.status !== 'ACTIVE') return;
+    if (info?.status !== 'ACTIVE') return;
     const existing = this.runtimes.get(marketId);
     if (existing) existing.info = info;
     else this.addRuntime(info);

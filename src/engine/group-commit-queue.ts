@@ -61,16 +61,16 @@ export class GroupCommitQueue<C, R> {
       try {
         const results = await this.options.processBatch(batch.map((p) => p.command));
         if (results.length !== batch.length) throw new Error(`processBatch returned ${results.length} results for ${batch.length} commands`);
-        batch.forEach((pending, i) => pending.resolve(results[i]!));
+        batch.forEach((pending, i) => { pending.resolve(results[i]!); });
       } catch (error) {
-        batch.forEach((pending) => pending.reject(error));
+        for (const pending of batch) pending.reject(error);
       }
       if (this.waiting.length < this.options.maxBatch) await nextTurn();
     }
     this.running = false;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
-    waiters.forEach((resolve) => resolve());
+    for (const resolve of waiters) resolve();
   }
 }
 

@@ -1,4 +1,4 @@
-import { formatPrice, formatUnits, unitsToNumber } from '../core/money.ts';
+import { formatPrice, unitsToNumber } from '../core/money.ts';
 import type { CatalogueReads } from '../catalogue/reads.ts';
 import type { Db } from '../store/database.ts';
 import {

@@ -45,7 +45,7 @@ export class Redemptions {
     const candidates: Array<{ marketId: string; tokens: MarketTokens }> = [];
     for (const id of marketIds) {
       const row = rows.get(id.toLowerCase());
-      if (!row || !row.is_resolved || !row.condition_id || !row.token_id1 || !row.token_id2) excluded.push({ marketId: id, reason: 'not-redeemable' });
+      if (!row?.is_resolved || !row.condition_id || !row.token_id1 || !row.token_id2) excluded.push({ marketId: id, reason: 'not-redeemable' });
       else candidates.push({ marketId: row.id, tokens: { conditionId: row.condition_id, tokenId1: row.token_id1, tokenId2: row.token_id2 } });
     }
     if (candidates.length === 0) return { txHash: '', included: [], excluded };

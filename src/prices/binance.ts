@@ -1,5 +1,5 @@
 import { parsePrice } from '../core/prices.ts';
-import { fetchJson, FeedError, joinUrl, MAX_PRICE_AGE_MS, type Observation, type PullFeed } from './feed.ts';
+import { fetchJson, FeedError, joinUrl, MAX_PRICE_AGE_MS, type PullFeed } from './feed.ts';
 
 const MINUTE_MS = 60_000;
 /** Binance's code for an unknown symbol (HTTP 400 `{"code": -1121, "msg": "Invalid symbol."}`). */

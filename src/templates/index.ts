@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, conflict, notFound } from '../api/errors.ts';
 import { ianaTimezone, type CatalogueAdmin } from '../catalogue/admin.ts';
-import type { Clock } from '../clock.ts';
 import type { TemplatePeriod } from '../core/prices.ts';
 import { parseRewardConfig, RewardConfigError } from '../rewards/config.ts';
 import { findEventRow } from '../store/catalogue-events-repository.ts';
 import { findCategoriesOfEvents, findTagsOfEvents } from '../store/catalogue-taxonomy-repository.ts';
-import type { Db } from '../store/database.ts';
 import type { TemplateRewards } from '../store/schema.ts';
 import { findTemplate, insertTemplate, listTemplates, templateSlugTaken, updateTemplate, type TemplateRow } from '../store/templates-repository.ts';
 import { isUniqueViolation } from '../store/unique-violation.ts';
