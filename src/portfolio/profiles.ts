@@ -1,4 +1,4 @@
-import { notFound } from '../api/errors.ts';
+import { notFound } from '../contract/errors.ts';
 import type { Clock } from '../clock.ts';
 import { formatUnits, unitsToNumber } from '../core/money.ts';
 import { averagePriceMicros, percentOf, totalPnl } from '../core/positions/valuation.ts';

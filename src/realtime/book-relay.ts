@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../api/errors.ts';
+import { AppError } from '../contract/errors.ts';
 import type { RedisFanout } from './redis-fanout.ts';
 import type { BookSnapshot, RealtimeLogger } from './types.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { badRequest, conflict, notFound } from '../api/errors.ts';
+import { badRequest, conflict, notFound } from '../contract/errors.ts';
 import { ianaTimezone, type CatalogueAdmin } from '../catalogue/admin.ts';
 import type { Clock } from '../clock.ts';
 import type { TemplatePeriod } from '../core/prices.ts';

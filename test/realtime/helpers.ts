@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
-import { AppError } from '../../src/api/errors.ts';
+import { AppError } from '../../src/contract/errors.ts';
 import { DomainEvents } from '../../src/events/domain-events.ts';
 import { attachRealtime, type Realtime } from '../../src/realtime/attach.ts';
 import { BookRelay } from '../../src/realtime/book-relay.ts';

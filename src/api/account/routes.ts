@@ -3,7 +3,7 @@ import { updateUserProfile } from '../../store/account-repository.ts';
 import { findUserById } from '../../store/users-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { conflict, unauthorized } from '../errors.ts';
+import { conflict, unauthorized } from '../../contract/errors.ts';
 import { errorResponses } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { AccountSchema, toAccount } from './schemas.ts';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { isManualClock } from '../../clock.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, badRequest, notFound } from '../errors.ts';
+import { AppError, badRequest, notFound } from '../../contract/errors.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { DateTime, errorResponses } from '../schemas/common.ts';
 

@@ -3,7 +3,7 @@ import { formatUnits } from '../../core/money.ts';
 import { RewardConfigError, RewardConfigRefused } from '../../rewards/index.ts';
 import { REWARD_TREASURY } from '../../settlement/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../contract/errors.ts';
 import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
 import { errorResponses, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';

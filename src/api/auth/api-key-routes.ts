@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { forbidden, notFound } from '../../contract/errors.ts';
 import { DateTime, errorResponses, Nullable, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { requireCaller } from './caller.ts';

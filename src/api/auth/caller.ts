@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { unauthorized } from '../errors.ts';
+import { unauthorized } from '../../contract/errors.ts';
 import type { Caller } from './types.ts';
 
 /** The authenticated caller of a route whose auth mode guarantees one. */

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../../contract/errors.ts';
 import { errorResponses, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { IdOrSlugParams, MarketSchema, MarketVolumeSchema } from './schemas.ts';

@@ -5,7 +5,7 @@ import { userAccount } from '../../settlement/accounts.ts';
 import { findMarketById } from '../../store/catalogue-markets-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, notFound } from '../../contract/errors.ts';
 import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
 import { errorResponses, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { ActivityType } from '../../store/market-data-activity-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../../contract/errors.ts';
 import { errorResponses, Nullable, UnixSeconds, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { ActivitySchema, activityOffsetPageSchema, listQuery, offsetPaging } from './activity-routes.ts';

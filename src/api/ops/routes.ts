@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { errorBody } from '../errors.ts';
+import { errorBody } from '../../contract/errors.ts';
 
 /** Operational routes at the root (EXTENSIONS.md sections 7 and 11). */
 export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Registry): void {

@@ -4,7 +4,7 @@ import { toOrderResponse } from '../../engine/shapes.ts';
 import type { CreateOrderRequest, EntryOutcome } from '../../orders/order-entry.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, notFound } from '../../contract/errors.ts';
 import { errorResponses, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { BatchCancelOrderResultSchema, BatchOrderResultSchema, CancelAllOrdersResponseSchema, CreateOrderSchema, OrderSchema } from './schemas.ts';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../contract/errors.ts';
 import { errorResponses } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../contract/errors.ts';
 import { requireCaller } from '../auth/caller.ts';
 import { ClampedLimit, errorResponses, PageNumber, Uuid } from '../schemas/common.ts';
 import type { TypedApp } from '../typed-app.ts';

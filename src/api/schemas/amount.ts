@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DISPLAY_AMOUNT_PATTERN, parseUnits } from '../../core/money.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../../contract/errors.ts';
 
 /** A request amount in display units (EXTENSIONS.md: ≤ 6 decimals, not negative, never rounded). */
 export const DisplayAmount = Type.String({ pattern: DISPLAY_AMOUNT_PATTERN, description: 'decimal string in display units, at most 6 decimals', examples: ['12.5'] });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../../contract/errors.ts';
 import { Uuid } from './common.ts';
 
 /** The hard maximum of a redeem or merge batch (SPEC.md section 8); POSITION_BATCH_MAX (default 50) applies below it. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { notFoundHandler } from '../errors.ts';
+import { notFoundHandler } from '../error-handler.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 /** Where `npm run build:web` (and the install's `prepare`) writes the web app. */
