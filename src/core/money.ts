@@ -1,3 +1,4 @@
+import { DISPLAY_AMOUNT_PATTERN } from '../contract/formats.ts';
 import { BASE_UNITS_PER_UNIT, formatFixed } from './orders/order-price.ts';
 
 /**
@@ -6,8 +7,6 @@ import { BASE_UNITS_PER_UNIT, formatFixed } from './orders/order-price.ts';
  */
 export const AMOUNT_DECIMALS = 6;
 
-/** A non-negative display decimal, at most 6 decimals, no sign, exponent or leading zeros. */
-export const DISPLAY_AMOUNT_PATTERN = '^(0|[1-9][0-9]{0,39})(\\.([0-9]{1,6}))?$';
 const DECIMAL = new RegExp(DISPLAY_AMOUNT_PATTERN);
 
 /** Base units as a display decimal without trailing zeros: 12_500_000n → "12.5", 0n → "0". */

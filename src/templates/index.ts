@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, conflict, notFound } from '../contract/errors.ts';
 import { ianaTimezone, type CatalogueAdmin } from '../catalogue/admin.ts';
 import type { Clock } from '../clock.ts';
-import type { TemplatePeriod } from '../core/prices.ts';
+import type { TemplatePeriod } from '../contract/formats.ts';
 import { startIntervalJob } from '../jobs/interval-job.ts';
 import { parseRewardConfig, RewardConfigError } from '../rewards/config.ts';
 import { findEventRow } from '../store/catalogue-events-repository.ts';
