@@ -10,8 +10,9 @@ import { BookRelay } from '../../src/realtime/book-relay.ts';
 import { exchangeInfo, type ApiCredentials } from '../helpers/auth-client.ts';
 import type { ApiServer } from '../helpers/server.ts';
 import { connectRedisFanout } from '../../src/realtime/redis-fanout.ts';
-import type { ClientToServerEvents, LevelChange, ServerToClientEvents } from '../../src/realtime/messages.ts';
-import type { BookLevel, BookSnapshot, BookSnapshotSource, RealtimeLogger, UserHandshakeVerifier } from '../../src/realtime/types.ts';
+import type { ClientToServerEvents, LevelChange, ServerToClientEvents } from '../../src/contract/realtime.ts';
+import type { BookLevel, BookSnapshot } from '../../src/contract/realtime.ts';
+import type { BookSnapshotSource, RealtimeLogger, UserHandshakeVerifier } from '../../src/realtime/types.ts';
 
 export type Client = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
 

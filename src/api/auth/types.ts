@@ -1,7 +1,5 @@
 import type { Caller } from '../../identity/caller.ts';
 
-export type { Caller };
-
 /**
  * Route-level authentication choices. A route declares one in `config.auth`; the auth hook
  * enforces it before validation, so a bad credential is a 401 whatever the body holds.
