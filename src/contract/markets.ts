@@ -53,7 +53,7 @@ export const offsetPaging = (limitDefault: number, totalDefault: boolean) => ({
   page: PageNumber,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: limitDefault }),
   total: Type.Boolean({ default: totalDefault, description: 'count the matching rows (bounded; totalCapped flags the bound)' }),
-  // The keys of SORTS, written out so the SDK's request type is a union of them.
+  // The sort names the routes map onto columns (SPEC.md's `usersactivityview.*` and short ones), written out so the SDK's request type is a union of them.
   sortBy: Type.Union([Type.Literal('usersactivityview.timestamp'), Type.Literal('timestamp'), Type.Literal('usersactivityview.amount'), Type.Literal('amount')], { default: 'usersactivityview.timestamp' }),
   order: Type.Union([Type.Literal('ASC'), Type.Literal('DESC')], { default: 'DESC' }),
 });
