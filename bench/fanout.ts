@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { OrderbookPriceChange } from '../src/realtime/messages.ts';
+import type { OrderbookPriceChange } from '../src/contract/realtime.ts';
 import { createPublishedEvent } from '../test/helpers/catalogue.ts';
 import { startProcessServer } from '../test/helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../test/helpers/trader.ts';

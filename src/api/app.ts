@@ -1,13 +1,13 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
-import { errorHandler } from './errors.ts';
+import { errorHandler } from './error-handler.ts';
 import { registerNulGuard } from './nul-guard.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerCompilers } from './validation.ts';
 import { registerAuth } from './auth/plugin.ts';
 import { RequestLimits } from './limits/request-limits.ts';
-import type { UserAuthenticator } from './auth/types.ts';
+import type { UserAuthenticator } from '../identity/caller.ts';
 import { registerHttpMetrics } from './ops/metrics.ts';
 import { registerExchangeMetrics } from './ops/exchange-metrics.ts';
 import { registerOpsRoutes } from './ops/routes.ts';

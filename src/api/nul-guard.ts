@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from './errors.ts';
+import { badRequest } from '../contract/errors.ts';
 
 /**
  * PostgreSQL text cannot hold U+0000, so a NUL anywhere in a request's path parameters, query or

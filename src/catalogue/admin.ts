@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
-import { badRequest, conflict, notFound } from '../api/errors.ts';
+import { badRequest, conflict, notFound } from '../contract/errors.ts';
 import type { Clock } from '../clock.ts';
 import { parseUnits } from '../core/money.ts';
 import type { TickSize } from '../core/orders/order-price.ts';

@@ -1,4 +1,4 @@
-import { badRequest } from '../api/errors.ts';
+import { badRequest } from '../contract/errors.ts';
 import { formatPrice, parsePrice } from '../core/prices.ts';
 import type { PriceTargetRow } from '../store/price-targets-repository.ts';
 

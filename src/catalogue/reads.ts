@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { addedSinceMs, endsWindow, type AddedWithin, type EndsWindow } from '../core/calendar.ts';
 import { complementPrice, formatUnits, priceToNumber, unitsFromNumber, unitsToNumber } from '../core/money.ts';
-import { badRequest, notFound } from '../api/errors.ts';
+import { badRequest, notFound } from '../contract/errors.ts';
 import type { Db } from '../store/database.ts';
 import { findEvent, listEvents, type EventReadRow, type EventSortKey, type EventStatus } from '../store/catalogue-events-repository.ts';
 import { findCurrentMarketsOfEvents, findMarketById, findMarketBySlug, findMarketsByIds, findMarketsOfEvents, findRecentMarketsOfEvent, type MarketRow } from '../store/catalogue-markets-repository.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { badRequest, conflict } from '../api/errors.ts';
+import { badRequest, conflict } from '../contract/errors.ts';
 import { isValidSlug, slugify, withSuffix } from '../core/slug.ts';
 
 export interface SlugRequest {

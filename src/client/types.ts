@@ -1,49 +1,43 @@
 /**
- * Request and response types of the routes, taken from the TypeBox schemas the server validates
- * with (type-only imports: nothing of the server is loaded at runtime).
+ * Request and response types of the routes, taken from the TypeBox schemas of `src/contract` that
+ * the server validates with (type-only imports: nothing is loaded at runtime).
  */
 import type { Static } from 'typebox';
-import type { AccountSchema } from '../api/account/schemas.ts';
-import type { BalanceResponse } from '../api/account/balance-routes.ts';
-import type { CategoryInputSchema, EventInputSchema, MarketInputSchema, MarketPatchSchema, TagInputSchema } from '../api/admin/catalogue-routes.ts';
-import type { ApiKeySummarySchema } from '../api/auth/api-key-routes.ts';
-import type { CategorySchema, EventPageSchema, EventSchema, MarketSchema, MarketVolumeSchema, TagSchema } from '../api/catalogue/schemas.ts';
-import type { EventListQuery, EventReadQuery } from '../api/catalogue/event-routes.ts';
-import type { ExchangeSchema } from '../api/exchange/routes.ts';
-import type { OrderbookEventPageSchema } from '../api/orders/events-routes.ts';
+import type { AccountPatch as AccountPatchSchema, AccountSchema, BalanceResponse } from '../contract/account.ts';
 import type {
-  BatchCancelOrderResultSchema, BatchOrderResultSchema, CancelAllOrdersResponseSchema, CreateOrderSchema, OrderPaginationSchema, OrderSchema, OrderWithMarketSchema,
-} from '../api/orders/schemas.ts';
-import type { OrderBookSchema } from '../api/prices/order-book-routes.ts';
-import type { PriceHistoryQuery, PriceHistorySchema } from '../api/prices/price-history-routes.ts';
-import type { TradeActivityQuery, TradesQuery } from '../api/trades/routes.ts';
-import type { TradeActivityListSchema, TradeActivitySchema, TradeSchema, TradesListSchema } from '../api/trades/schemas.ts';
-import type { ActivityPageSchema, ActivitySchema, AllMarketsActivityQuery, MarketActivityQuery } from '../api/markets/activity-routes.ts';
-import type { MarketHoldersSchema } from '../api/markets/holders-routes.ts';
-import type { EventUserPositionSchema } from '../api/markets/event-positions-routes.ts';
-import type { BatchRedeemResponseSchema, RedeemablePositionSchema } from '../api/markets/redeem-routes.ts';
-import type { ResolutionSchema } from '../api/oracle/schemas.ts';
-import type { PositionsQuery, UserPositionSchema, UserPositionsResponseSchema, UserPositionValueSchema, ValueQuery } from '../api/portfolio/position-routes.ts';
-import type { UserActivityPageSchema, UserActivityQuery, UserActivitySchema } from '../api/markets/user-activity-routes.ts';
-import type { BatchMergeResponseSchema, MergeablePositionSchema } from '../api/markets/merge-routes.ts';
+  CategoryInputSchema, EventInputSchema, MarketInputSchema, MarketPatchSchema, ReferencePriceInputSchema, RewardsPauseSchema, TagInputSchema, TemplateInputSchema,
+  TemplatePatchSchema, TemplateSchema, TreasuryBalanceSchema,
+} from '../contract/admin.ts';
+import type { ApiKeySummarySchema, SignInSessionSchema } from '../contract/auth.ts';
+import type { CategorySchema, EventListQuery, EventPageSchema, EventReadQuery, EventSchema, MarketSchema, MarketVolumeSchema, TagSchema } from '../contract/catalogue.ts';
+import type { ExchangeSchema } from '../contract/exchange.ts';
+import type {
+  ActivityPageSchema, ActivitySchema, AllMarketsActivityQuery, EventPositionsSchema, EventUserPositionSchema, MarketActivityQuery, MarketHoldersSchema,
+} from '../contract/markets.ts';
+import type { ResolutionSchema } from '../contract/oracle.ts';
+import type {
+  BatchCancelOrderResultSchema, BatchOrderResultSchema, CancelAllOrdersResponseSchema, CreateOrderSchema, OrderbookEventPageSchema, OrderPaginationSchema, OrderSchema,
+  OrderWithMarketSchema,
+} from '../contract/orders.ts';
+import type {
+  BatchMergeResponseSchema, BatchRedeemResponseSchema, MergeablePositionSchema, PositionsQuery, RedeemablePositionSchema, UserActivityPageSchema, UserActivityQuery,
+  UserActivitySchema, UserPositionSchema, UserPositionsResponseSchema, UserPositionValueSchema, ValueQuery,
+} from '../contract/portfolio.ts';
+import type { LastTradePriceSchema, OrderBookSchema, PriceHistoryQuery, PriceHistorySchema, ReferencePriceSchema } from '../contract/prices.ts';
 import type {
   ActiveProfilePositionSchema, ClosedProfilePositionSchema, PnlHistorySchema, PnlRangeSchema, ProfileActivitySchema, ProfileSummarySchema,
-} from '../api/profiles/profile-routes.ts';
-import type { LeaderboardQuery, PayoutHistoryQuery, RewardPoolsQuery } from '../api/rewards/routes.ts';
+} from '../contract/profiles.ts';
 import type {
-  ClaimResponse as ClaimResponseSchema, MarketReward as MarketRewardSchema, MarketRewardDetail as MarketRewardDetailSchema, PayoutHistoryPage as PayoutHistoryPageSchema,
-  PublicRewardsMarketPoolPage as PublicRewardsMarketPoolPageSchema, QualifyingOrder as QualifyingOrderSchema, RewardConfigInput,
+  ClaimResponse as ClaimResponseSchema, LeaderboardQuery, MarketReward as MarketRewardSchema, MarketRewardDetail as MarketRewardDetailSchema, PayoutHistoryPage as PayoutHistoryPageSchema,
+  PayoutHistoryQuery, PublicRewardsMarketPoolPage as PublicRewardsMarketPoolPageSchema, QualifyingOrder as QualifyingOrderSchema, RewardConfigInput, RewardPoolsQuery,
   RewardsLeaderboardResponse as RewardsLeaderboardResponseSchema, UserRewardsSummary as UserRewardsSummarySchema,
-} from '../api/rewards/schemas.ts';
-import type { RewardsPauseSchema, TreasuryBalanceSchema } from '../api/admin/reward-routes.ts';
-import type { ReferencePriceInputSchema } from '../api/admin/price-routes.ts';
-import type { ReferencePriceSchema } from '../api/prices/reference-routes.ts';
-import type { TemplateInputSchema, TemplatePatchSchema, TemplateSchema } from '../api/admin/template-routes.ts';
+} from '../contract/rewards.ts';
+import type { TradeActivityListSchema, TradeActivityQuery, TradeActivitySchema, TradeSchema, TradesListSchema, TradesQuery } from '../contract/trades.ts';
 
 export type ExchangeInfo = Static<typeof ExchangeSchema>;
 export type Account = Static<typeof AccountSchema>;
-export type AccountPatch = { displayName?: string | null; avatarUrl?: string | null; anonymous?: boolean };
-export type SignInSession = { token: string; expiresAt: string; user: Account };
+export type AccountPatch = Static<typeof AccountPatchSchema>;
+export type SignInSession = Static<typeof SignInSessionSchema>;
 export type ApiKeySummary = Static<typeof ApiKeySummarySchema>;
 export type Balances = Static<typeof BalanceResponse>;
 
@@ -85,7 +79,7 @@ export type CancelAllOrdersResponse = Static<typeof CancelAllOrdersResponseSchem
 export type OrderbookEventPage = Static<typeof OrderbookEventPageSchema>;
 export type OrderBook = Static<typeof OrderBookSchema>;
 export type OrderBookLevel = OrderBook['bids'][number];
-export type LastTradePrice = { price: string; side: 'buy' | 'sell' };
+export type LastTradePrice = Static<typeof LastTradePriceSchema>;
 
 export type EventInput = Static<typeof EventInputSchema>;
 export type MarketInput = Static<typeof MarketInputSchema>;
@@ -113,7 +107,7 @@ export type AllMarketsActivityParams = Partial<Static<typeof AllMarketsActivityQ
 export type MarketActivityParams = Partial<Static<typeof MarketActivityQuery>>;
 export type MarketHolders = Static<typeof MarketHoldersSchema>;
 export type EventUserPosition = Static<typeof EventUserPositionSchema>;
-export type EventPositions = { userId: string; positions: EventUserPosition[] }[];
+export type EventPositions = Static<typeof EventPositionsSchema>;
 export type RedeemablePosition = Static<typeof RedeemablePositionSchema>;
 export type BatchRedeemResponse = Static<typeof BatchRedeemResponseSchema>;
 

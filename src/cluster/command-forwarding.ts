@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errorBody } from '../api/errors.ts';
+import { AppError, errorBody } from '../contract/errors.ts';
 import type { Leadership } from './leadership.ts';
 
 declare module 'fastify' {

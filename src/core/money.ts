@@ -1,3 +1,5 @@
+import { DISPLAY_AMOUNT_PATTERN } from '../contract/formats.ts';
+
 /**
  * The one vocabulary of prices and amounts (this file, not core/prices.ts, which is about the
  * reference prices of price-target markets, 8 decimals).
@@ -73,8 +75,6 @@ export function priceToCents(priceMicros: bigint | number): number {
   return Number(formatFixed(BigInt(priceMicros), AMOUNT_DECIMALS - 2));
 }
 
-/** A non-negative display decimal, at most 6 decimals, no sign, exponent or leading zeros. */
-export const DISPLAY_AMOUNT_PATTERN = '^(0|[1-9][0-9]{0,39})(\\.([0-9]{1,6}))?$';
 const DECIMAL = new RegExp(DISPLAY_AMOUNT_PATTERN);
 
 /** Base units as a display decimal without trailing zeros: 12_500_000n → "12.5", 0n → "0". */

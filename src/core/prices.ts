@@ -1,3 +1,4 @@
+import type { TemplatePeriod } from '../contract/formats.ts';
 import { formatFixed } from './money.ts';
 
 /**
@@ -33,14 +34,9 @@ export function priceFromMantissa(mantissa: bigint, exponent: number): bigint | 
   return units > 0n && units <= MAX_PRICE_UNITS ? units : undefined;
 }
 
-/** `BASE/QUOTE`, upper-case letters and digits, e.g. `BTC/USD`. */
-export const PAIR_PATTERN = '^[A-Z0-9]{2,10}/[A-Z0-9]{2,10}$';
-
 /** Outcome 1 ("Up", "Yes") wins when the price at resolveAt is at or above the target. */
 export const priceTargetOutcome = (priceUnits: bigint, targetUnits: bigint): 'YES' | 'NO' => (priceUnits >= targetUnits ? 'YES' : 'NO');
 
-export const TEMPLATE_PERIODS = ['15m', '1h', '4h', '1d'] as const;
-export type TemplatePeriod = (typeof TEMPLATE_PERIODS)[number];
 export const PERIOD_MS: Record<TemplatePeriod, number> = { '15m': 900_000, '1h': 3_600_000, '4h': 14_400_000, '1d': 86_400_000 };
 
 /**

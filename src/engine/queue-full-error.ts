@@ -1,4 +1,4 @@
-import { AppError } from '../api/errors.ts';
+import { AppError } from '../contract/errors.ts';
 
 /**
  * A bounded queue refused work (EXTENSIONS.md section 9: 503 SERVICE_UNAVAILABLE, safe to retry).

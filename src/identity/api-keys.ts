@@ -4,7 +4,7 @@ import type { Db } from '../store/database.ts';
 import {
   countActiveApiKeys, findActiveApiKey, findApiKeyOwner, insertApiKey, listActiveSecrets, updateApiKeySecret, isApiKeyActive, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeySummary,
 } from '../store/api-keys-repository.ts';
-import { badRequest } from '../api/errors.ts';
+import { badRequest } from '../contract/errors.ts';
 import type { Revocations } from './revocations.ts';
 import { decryptSecret, encryptSecret, generateCredentials, hashPassphrase, type ApiKeyCredentials } from './api-key-crypto.ts';
 

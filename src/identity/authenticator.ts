@@ -1,6 +1,5 @@
-import type { FastifyRequest } from 'fastify';
-import { unauthorized } from '../api/errors.ts';
-import type { Caller, UserAuthenticator } from '../api/auth/types.ts';
+import { unauthorized } from '../contract/errors.ts';
+import type { Caller, SignedHttpRequest, UserAuthenticator } from './caller.ts';
 import type { Clock } from '../clock.ts';
 import { passphraseMatches } from './api-key-crypto.ts';
 import type { ApiKeyService } from './api-keys.ts';
@@ -62,7 +61,7 @@ export class IdentityAuthenticator implements UserAuthenticator {
     return this.sessions.verify(token);
   }
 
-  fromHmac(request: FastifyRequest): Promise<Caller> {
+  fromHmac(request: SignedHttpRequest): Promise<Caller> {
     const header = (name: string) => request.headers[name];
     const credentials: ApiKeyCredentialsSent = {
       apiKey: header(this.headerNames.apiKey),
@@ -74,7 +73,7 @@ export class IdentityAuthenticator implements UserAuthenticator {
     return this.verifyApiKey(credentials, content, { replay: 'refuse' });
   }
 
-  hasHmacHeaders(request: FastifyRequest): boolean {
+  hasHmacHeaders(request: SignedHttpRequest): boolean {
     return Object.values(this.headerNames).some((name) => request.headers[name] !== undefined);
   }
 

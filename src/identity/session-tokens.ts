@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { getAddress, isAddress } from 'viem';
-import { unauthorized } from '../api/errors.ts';
-import type { Caller } from '../api/auth/types.ts';
+import { unauthorized } from '../contract/errors.ts';
+import type { Caller } from './caller.ts';
 import type { Clock } from '../clock.ts';
 import type { User } from '../store/users-repository.ts';
 import type { EndedSessions } from './revocations.ts';

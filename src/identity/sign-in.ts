@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Hex } from 'viem';
-import { unauthorized } from '../api/errors.ts';
+import { unauthorized } from '../contract/errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/database.ts';
 import { consumeNonce, insertNonce } from '../store/nonces-repository.ts';

@@ -1,6 +1,6 @@
 import { isAddressEqual, recoverMessageAddress, type Address, type Hex } from 'viem';
 import { parseSiweMessage, validateSiweMessage, type SiweMessage } from 'viem/siwe';
-import { badRequest, unauthorized } from '../api/errors.ts';
+import { badRequest, unauthorized } from '../contract/errors.ts';
 
 /**
  * Checks an EIP-4361 sign-in message and its signature. What is checked (README.md):

@@ -1,4 +1,4 @@
-import { badRequest } from '../api/errors.ts';
+import { badRequest } from '../contract/errors.ts';
 import type { ActivityKeyset, ActivitySortKey, SortOrder } from '../store/market-data-activity-repository.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { badRequest } from '../api/errors.ts';
+import { badRequest } from '../contract/errors.ts';
 import type { CatalogueReads } from '../catalogue/reads.ts';
 import type { MarketView } from '../catalogue/views.ts';
 import { formatUnits, parseUnits } from '../core/money.ts';

@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '../api/errors.ts';
+import { badRequest, notFound } from '../contract/errors.ts';
 import type { Clock } from '../clock.ts';
 import { formatPrice } from '../core/money.ts';
 import { findMarketsByTokenIds } from '../store/catalogue-lookups-repository.ts';

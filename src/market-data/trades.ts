@@ -1,4 +1,4 @@
-import { badRequest } from '../api/errors.ts';
+import { badRequest } from '../contract/errors.ts';
 import { unitsFromNumber } from '../core/money.ts';
 import { toTradeResponse, type TradeResponse } from '../engine/shapes.ts';
 import type { Db } from '../store/database.ts';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, notFound } from '../api/errors.ts';
+import { AppError, notFound } from '../contract/errors.ts';
 import type { Clock } from '../clock.ts';
 import { toResolutionView, type ResolutionView } from '../core/oracle/resolution-view.ts';
 import { applyOracle, type Caller, type OracleCommand, type OracleOutcome, type OracleResult } from '../core/oracle/state-machine.ts';

@@ -1,4 +1,4 @@
-import { AppError, notFound, type OrderRuleCode } from '../api/errors.ts';
+import { AppError, notFound, type OrderRuleCode } from '../contract/errors.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 

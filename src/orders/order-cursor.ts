@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { badRequest } from '../api/errors.ts';
+import { badRequest } from '../contract/errors.ts';
 
 /** Where a page of `/orders/paginated` ended: the last row's keyset and its one-based position. */
 export interface OrderCursor {

@@ -1,8 +1,8 @@
 import { checkCreateOrder, type CreateOrderInput, type OrderMarket } from '../core/orders/create-order-rules.ts';
 import { orderStructOf } from '../core/orders/eip712-order.ts';
 import type { TickSize } from '../core/orders/order-price.ts';
-import { AppError, type ErrorCode, type OrderRuleCode } from '../api/errors.ts';
-import type { Caller } from '../api/auth/types.ts';
+import { AppError, type ErrorCode, type OrderRuleCode } from '../contract/errors.ts';
+import type { Caller } from '../identity/caller.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { EngineUnavailableError } from '../engine/queue-full-error.ts';

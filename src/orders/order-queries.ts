@@ -1,4 +1,4 @@
-import { badRequest, notFound } from '../api/errors.ts';
+import { badRequest, notFound } from '../contract/errors.ts';
 import { toOrderResponse, type OrderResponse } from '../engine/shapes.ts';
 import type { Db } from '../store/database.ts';
 import { findOrderById, type OrderRow } from '../store/orders-repository.ts';

@@ -1,4 +1,4 @@
-import { notFound } from '../api/errors.ts';
+import { notFound } from '../contract/errors.ts';
 import type { Clock } from '../clock.ts';
 import { formatUnits, priceToCents, unitsToNumber } from '../core/money.ts';
 import { notional } from '../core/positions/position.ts';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Counter, Gauge, type Metric } from 'prom-client';
-import { badRequest, notFound } from '../api/errors.ts';
+import { badRequest, notFound } from '../contract/errors.ts';
 import { toPriceTargetView } from '../catalogue/price-targets.ts';
 import type { PriceTargetLookup } from '../catalogue/index.ts';
 import type { Clock } from '../clock.ts';

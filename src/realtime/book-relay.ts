@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../api/errors.ts';
+import { AppError } from '../contract/errors.ts';
 import type { RedisFanout } from './redis-fanout.ts';
-import type { BookSnapshot, RealtimeLogger } from './types.ts';
+import type { BookSnapshot } from '../contract/realtime.ts';
+import type { RealtimeLogger } from './types.ts';
 
 export interface LastTrade {
   price: string;

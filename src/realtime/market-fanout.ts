@@ -2,7 +2,8 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import { listenSafely } from './bus-listener.ts';
 import { ALL_TRADE_ACTIVITY_ROOM, bookRoom, eventTradeActivityRoom } from './rooms.ts';
 import type { RealtimeNamespace } from './server-types.ts';
-import type { BookSnapshot, RealtimeLogger } from './types.ts';
+import type { BookSnapshot } from '../contract/realtime.ts';
+import type { RealtimeLogger } from './types.ts';
 
 /**
  * Forwards the bus's market events to the rooms of the default namespace. Only the node whose

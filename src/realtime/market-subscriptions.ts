@@ -1,4 +1,4 @@
-import type { SubscriptionAck, SubscriptionError } from './messages.ts';
+import type { SubscriptionAck, SubscriptionError } from '../contract/realtime.ts';
 import { ALL_TRADE_ACTIVITY_ROOM, bookRoom, eventTradeActivityRoom, isBookRoom, isTradeActivityRoom, tokenOfBookRoom } from './rooms.ts';
 import type { RealtimeNamespace, RealtimeSocket } from './server-types.ts';
 import { MAX_TOKENS_PER_CALL, MAX_TOKENS_PER_CONNECTION, parseTokenIds, parseTradeActivityFilter, subscriptionError } from './subscription-requests.ts';

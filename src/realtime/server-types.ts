@@ -1,5 +1,6 @@
 import type { Namespace, Server, Socket } from 'socket.io';
-import type { ClientToServerEvents, ServerToClientEvents, SocketData } from './messages.ts';
+import type { ClientToServerEvents, ServerToClientEvents } from '../contract/realtime.ts';
+import type { SocketData } from './socket-data.ts';
 
 /** No events travel between the nodes themselves; the adapter carries room broadcasts only. */
 type InterServerEvents = Record<never, never>;

@@ -1,5 +1,6 @@
 import type { BookRelay } from './book-relay.ts';
-import type { BookSnapshot, BookSnapshotSource } from './types.ts';
+import type { BookSnapshot } from '../contract/realtime.ts';
+import type { BookSnapshotSource } from './types.ts';
 
 export type SnapshotResult =
   | { ok: true; snapshots: BookSnapshot[] }

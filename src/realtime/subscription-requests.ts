@@ -1,4 +1,4 @@
-import type { ClientToServerEvents, SubscriptionError } from './messages.ts';
+import type { ClientToServerEvents, SubscriptionError } from '../contract/realtime.ts';
 
 /** At most this many token ids in one `orderbook-market-connect` (EXTENSIONS.md section 6). */
 export const MAX_TOKENS_PER_CALL = 100;

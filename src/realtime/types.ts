@@ -1,26 +1,7 @@
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { BookRelay } from './book-relay.ts';
 import type { RedisFanout } from './redis-fanout.ts';
-
-/** One price level as the socket snapshots show it (OrderBookLevel; `numOrders` may be absent). */
-export interface BookLevel {
-  price: string;
-  size: string;
-  numOrders?: number;
-}
-
-/** The REST OrderBook shape of one token plus the seq of the state it shows. */
-export interface BookSnapshot {
-  market: string;
-  asset_id: string;
-  hash: string;
-  /** Integer Unix milliseconds. */
-  timestamp: number;
-  bids: BookLevel[];
-  asks: BookLevel[];
-  tick_size: string;
-  seq: number;
-}
+import type { BookSnapshot } from '../contract/realtime.ts';
 
 /**
  * Implemented by the engine (its in-memory books). The snapshot must show exactly the state of

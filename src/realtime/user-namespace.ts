@@ -1,4 +1,4 @@
-import { AppError } from '../api/errors.ts';
+import { AppError } from '../contract/errors.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { listenSafely } from './bus-listener.ts';
 import { userRoom } from './rooms.ts';

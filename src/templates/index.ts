@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, notFound } from '../api/errors.ts';
+import { badRequest, conflict, notFound } from '../contract/errors.ts';
 import { ianaTimezone, type CatalogueAdmin } from '../catalogue/admin.ts';
-import type { TemplatePeriod } from '../core/prices.ts';
+import type { TemplatePeriod } from '../contract/formats.ts';
 import { parseRewardConfig, RewardConfigError } from '../rewards/config.ts';
 import { findEventRow } from '../store/catalogue-events-repository.ts';
 import { findCategoriesOfEvents, findTagsOfEvents } from '../store/catalogue-taxonomy-repository.ts';

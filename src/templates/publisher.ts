@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../api/errors.ts';
+import { AppError } from '../contract/errors.ts';
 import type { CatalogueAdmin } from '../catalogue/index.ts';
 import type { Clock } from '../clock.ts';
 import { duePeriods, PERIOD_MS, periodMarketName } from '../core/prices.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuth } from '../../src/api/auth/plugin.ts';
-import { errorHandler } from '../../src/api/errors.ts';
+import { errorHandler } from '../../src/api/error-handler.ts';
 import { bearer, createApiKey, exchangeInfo, hmacHeaders, signIn, type ApiCredentials } from '../helpers/auth-client.ts';
 import { expectError, get } from '../helpers/http.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';

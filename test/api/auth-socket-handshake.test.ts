@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { AppError } from '../../src/api/errors.ts';
+import { AppError } from '../../src/contract/errors.ts';
 import { createApiKey, exchangeInfo, signIn, type ApiCredentials, type SignedInUser } from '../helpers/auth-client.ts';
 import { post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

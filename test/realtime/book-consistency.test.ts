@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import fc from 'fast-check';
-import type { LevelChange, OrderbookPriceChange } from '../../src/realtime/messages.ts';
+import type { LevelChange, OrderbookPriceChange } from '../../src/contract/realtime.ts';
 import { applyLevelChange, bookHash, connectInbox, levels, redisReachable, startRealtimeNode, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
 
 const levelChange: fc.Arbitrary<LevelChange> = fc.record({

@@ -3,15 +3,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
-import { AppError } from '../../src/api/errors.ts';
+import { AppError } from '../../src/contract/errors.ts';
 import { DomainEvents } from '../../src/events/domain-events.ts';
 import { attachRealtime, type Realtime } from '../../src/realtime/attach.ts';
 import { BookRelay } from '../../src/realtime/book-relay.ts';
 import { exchangeInfo, type ApiCredentials } from '../helpers/auth-client.ts';
 import type { ApiServer } from '../helpers/server.ts';
 import { connectRedisFanout } from '../../src/realtime/redis-fanout.ts';
-import type { ClientToServerEvents, LevelChange, ServerToClientEvents } from '../../src/realtime/messages.ts';
-import type { BookLevel, BookSnapshot, BookSnapshotSource, RealtimeLogger, UserHandshakeVerifier } from '../../src/realtime/types.ts';
+import type { ClientToServerEvents, LevelChange, ServerToClientEvents } from '../../src/contract/realtime.ts';
+import type { BookLevel, BookSnapshot } from '../../src/contract/realtime.ts';
+import type { BookSnapshotSource, RealtimeLogger, UserHandshakeVerifier } from '../../src/realtime/types.ts';
 
 export type Client = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { OrderbookPriceChange } from '../../src/realtime/messages.ts';
-import type { BookLevel, BookSnapshot } from '../../src/realtime/types.ts';
+import type { OrderbookPriceChange } from '../../src/contract/realtime.ts';
+import type { BookLevel, BookSnapshot } from '../../src/contract/realtime.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
 import { expectError, get } from '../helpers/http.ts';

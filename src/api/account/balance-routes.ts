@@ -1,21 +1,16 @@
-import { Type } from 'typebox';
 import { formatUnits } from '../../core/money.ts';
 import { userAccount, type BalanceRow } from '../../settlement/index.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
-import { errorResponses, Uuid } from '../schemas/common.ts';
+import { BalanceResponse, FaucetResponse } from '../../contract/account.ts';
+import { AmountBody } from '../../contract/amount.ts';
+import { errorResponses } from '../../contract/common.ts';
+import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
 import type { DescribeTokens } from '../../catalogue/trading-lookups.ts';
 
 /** Until the catalogue is wired in, no token is known, so balance rows list collateral only. */
 export const describeNoTokens: DescribeTokens = async () => new Map();
-
-const BalanceFields = { balance: DisplayAmountOut, locked: DisplayAmountOut, available: DisplayAmountOut };
-export const BalanceResponse = Type.Object({
-  collateral: Type.Object(BalanceFields),
-  tokens: Type.Array(Type.Object({ tokenId: Type.String(), marketId: Uuid, outcome: Type.String(), ...BalanceFields })),
-}, { description: 'balance = available + locked, display units' });
 
 const display = (row: BalanceRow) => ({ balance: formatUnits(row.balance), locked: formatUnits(row.locked), available: formatUnits(row.available) });
 
@@ -43,8 +38,8 @@ export function registerBalanceRoutes(api: TypedApp, ctx: AppContext, deps: { de
       tags: ['account'],
       summary: 'Credit test collateral to the caller (only on servers run with the faucet)',
       security: [{ apiKey: [] }],
-      body: Type.Object({ amount: DisplayAmount }),
-      response: { 200: Type.Object({ balance: DisplayAmountOut }), ...errorResponses(400, 401) },
+      body: AmountBody,
+      response: { 200: FaucetResponse, ...errorResponses(400, 401) },
     },
   }, async (request) => {
     const caller = requireCaller(request);

@@ -1,10 +1,10 @@
-import { Type } from 'typebox';
 import { isManualClock } from '../../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tickBackgroundJobs } from '../../jobs/background-job.ts';
-import { AppError, badRequest, notFound } from '../errors.ts';
+import { AppError, badRequest, notFound } from '../../contract/errors.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { DateTime, errorResponses } from '../schemas/common.ts';
+import { ClockBody, ClockResponse } from '../../contract/admin.ts';
+import { errorResponses } from '../../contract/common.ts';
 
 /**
  * POST /admin/clock: moves the manual clock (tests); 404 on the real clock (EXTENSIONS.md section 11).
@@ -18,11 +18,8 @@ export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['admin'],
       summary: 'Advance or set the manual clock',
       security: [{ bearer: [] }],
-      body: Type.Object({
-        advanceMs: Type.Optional(Type.Integer({ minimum: 0 })),
-        now: Type.Optional(DateTime),
-      }),
-      response: { 200: Type.Object({ now: DateTime }), ...errorResponses(400, 401, 404) },
+      body: ClockBody,
+      response: { 200: ClockResponse, ...errorResponses(400, 401, 404) },
     },
   }, async (request) => {
     const clock = ctx.clock;

@@ -1,10 +1,10 @@
-import { Type } from 'typebox';
 import { formatUnits } from '../../core/money.ts';
 import { userAccount } from '../../settlement/index.ts';
 import { findOrCreateUserByAddress } from '../../store/users-repository.ts';
 import type { AppContext } from '../context.ts';
-import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
-import { Address, errorResponses } from '../schemas/common.ts';
+import { CreditBody, CreditResponse } from '../../contract/admin.ts';
+import { errorResponses } from '../../contract/common.ts';
+import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 /**
@@ -18,8 +18,8 @@ export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['admin'],
       summary: "Deposit collateral for a user's sign-in address",
       security: [{ bearer: [] }],
-      body: Type.Object({ address: Address, amount: DisplayAmount }),
-      response: { 200: Type.Object({ address: Address, balance: DisplayAmountOut }), ...errorResponses(400, 401) },
+      body: CreditBody,
+      response: { 200: CreditResponse, ...errorResponses(400, 401) },
     },
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
-import { MarketIdParams, OutcomeBody, ResolutionSchema } from '../oracle/schemas.ts';
-import { errorResponses } from '../schemas/common.ts';
+import { errorResponses, MarketIdParams } from '../../contract/common.ts';
+import { OutcomeBody, ResolutionSchema } from '../../contract/oracle.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 /**

@@ -1,16 +1,10 @@
-import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { ReferencePriceSchema } from '../prices/reference-routes.ts';
-import { DateTime, errorResponses } from '../schemas/common.ts';
+import { ReferencePriceInputSchema } from '../../contract/admin.ts';
+import { errorResponses } from '../../contract/common.ts';
+import { ReferencePriceSchema } from '../../contract/prices.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { PairText, PriceText } from './catalogue-routes.ts';
 
-/**
- * POST /admin/prices (EXTENSIONS.md section 13): the operator records a reference price, with any
- * PRICE_FEED (with `manual` it is the only source). `at` defaults to now and may not be later.
- */
-export const ReferencePriceInputSchema = Type.Object({ pair: PairText, price: PriceText, at: Type.Optional(DateTime) }, { additionalProperties: false });
-
+/** POST /admin/prices (EXTENSIONS.md section 13): the operator records a reference price; `at` defaults to now. */
 export function registerPriceAdminRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/admin/prices', {
     config: { auth: 'admin' },

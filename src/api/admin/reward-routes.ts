@@ -1,17 +1,14 @@
-import { Type } from 'typebox';
 import { formatUnits } from '../../core/money.ts';
 import { RewardConfigError, RewardConfigRefused } from '../../rewards/index.ts';
 import { REWARD_TREASURY } from '../../settlement/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, badRequest, conflict, notFound } from '../errors.ts';
-import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
-import { errorResponses, Uuid } from '../schemas/common.ts';
+import { AppError, badRequest, conflict, notFound } from '../../contract/errors.ts';
+import { RewardsPauseSchema, TreasuryBalanceSchema } from '../../contract/admin.ts';
+import { AmountBody } from '../../contract/amount.ts';
+import { errorResponses, MarketIdParams } from '../../contract/common.ts';
+import { MarketRewardDetail, RewardConfigInput } from '../../contract/rewards.ts';
+import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { MarketRewardDetail, RewardConfigInput } from '../rewards/schemas.ts';
-
-/** The body and answer of the global pause. */
-export const RewardsPauseSchema = Type.Object({ paused: Type.Boolean() }, { additionalProperties: false });
-export const TreasuryBalanceSchema = Type.Object({ balance: DisplayAmountOut });
 
 /**
  * The rewards admin routes (EXTENSIONS.md sections 3 and 5): a market's configuration for a UTC
@@ -24,7 +21,7 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
       tags: ['admin'],
       summary: "Set a market's reward configuration for a UTC date (frozen once its window opens, except enabled)",
       security: [{ bearer: [] }],
-      params: Type.Object({ marketId: Uuid }),
+      params: MarketIdParams,
       body: RewardConfigInput,
       response: { 200: MarketRewardDetail, ...errorResponses(400, 401, 404, 409) },
     },
@@ -62,7 +59,7 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
       tags: ['admin'],
       summary: 'Deposit collateral into the reward treasury',
       security: [{ bearer: [] }],
-      body: Type.Object({ amount: DisplayAmount }),
+      body: AmountBody,
       response: { 200: TreasuryBalanceSchema, ...errorResponses(400, 401) },
     },
   }, async (request) => {

@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { forbidden, notFound } from '../errors.ts';
-import { DateTime, errorResponses, Nullable, Uuid } from '../schemas/common.ts';
+import { forbidden, notFound } from '../../contract/errors.ts';
+import { ApiKeyCredentialsSchema, ApiKeyParams, ApiKeySummarySchema } from '../../contract/auth.ts';
+import { errorResponses } from '../../contract/common.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { requireCaller } from './caller.ts';
-
-export const ApiKeySummarySchema = Type.Object({ apiKey: Uuid, createdAt: DateTime, lastUsedAt: Nullable(DateTime) });
 
 /** Creating, listing and revoking API keys (EXTENSIONS.md section 2). */
 export function registerApiKeyRoutes(api: TypedApp, ctx: AppContext): void {
@@ -17,7 +16,7 @@ export function registerApiKeyRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['auth'],
       summary: 'Create an API key; the secret and passphrase are shown only in this response (at most API_KEYS_PER_USER unrevoked keys, else 400)',
       security: [{ bearer: [] }],
-      response: { 201: Type.Object({ apiKey: Uuid, secret: Type.String(), passphrase: Type.String() }), ...errorResponses(400, 401) },
+      response: { 201: ApiKeyCredentialsSchema, ...errorResponses(400, 401) },
     },
   }, async (request, reply) => {
     const credentials = await apiKeys.create(requireCaller(request).userId);
@@ -43,7 +42,7 @@ export function registerApiKeyRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['auth'],
       summary: 'Revoke one of the caller\'s API keys; it stops working at once',
       security: [{ bearer: [] }, { apiKey: [] }],
-      params: Type.Object({ apiKey: Uuid }),
+      params: ApiKeyParams,
       response: { 204: Type.Null({ description: 'revoked' }), ...errorResponses(400, 401, 403, 404) },
     },
   }, async (request, reply) => {

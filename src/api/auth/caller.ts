@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { unauthorized } from '../errors.ts';
-import type { Caller } from './types.ts';
+import { unauthorized } from '../../contract/errors.ts';
+import type { Caller } from '../../identity/caller.ts';
 
 /** The authenticated caller of a route whose auth mode guarantees one. */
 export function requireCaller(request: FastifyRequest): Caller {

@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, unauthorized } from '../errors.ts';
+import { AppError, unauthorized } from '../../contract/errors.ts';
 import type { RequestLimits } from '../limits/request-limits.ts';
-import type { Caller, UserAuthenticator } from './types.ts';
+import type { Caller, UserAuthenticator } from '../../identity/caller.ts';
+import type { AuthMode } from './types.ts';
 
 export interface AuthOptions {
   adminToken: string | undefined;
@@ -46,7 +47,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
 
 /** Enforces the route's declared auth mode, setting `request.caller` and `request.isAdmin`. */
 async function authenticate(request: FastifyRequest, options: AuthOptions): Promise<void> {
-  const mode = request.routeOptions.config.auth ?? 'public';
+  const mode: AuthMode = request.routeOptions.config.auth ?? 'public';
   const bearer = bearerToken(request);
   const isAdmin = bearer !== undefined && isAdminToken(bearer, options.adminToken);
   request.isAdmin = isAdmin;

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../../identity/caller.ts';
 
 /**
  * Route-level authentication choices. A route declares one in `config.auth`; the auth hook
@@ -11,26 +11,6 @@ import type { FastifyRequest } from 'fastify';
  * - admin: the operator's bearer token
  */
 export type AuthMode = 'public' | 'optionalUser' | 'apiKey' | 'jwt' | 'jwtOrApiKey' | 'admin';
-
-export interface Caller {
-  readonly userId: string;
-  readonly address: `0x${string}`;
-  readonly proxyWallet: `0x${string}`;
-  readonly via: 'jwt' | 'apiKey';
-  /** The API key that signed the request, when `via` is apiKey. */
-  readonly apiKey?: string;
-  /** The session (JWT `jti`) and when it expires (server clock, ms), when `via` is jwt. */
-  readonly sessionId?: string;
-  readonly expiresAtMs?: number;
-}
-
-/** Verifies user credentials; implemented by the identity module. Both throw 401 AppErrors. */
-export interface UserAuthenticator {
-  fromJwt(token: string): Promise<Caller>;
-  fromHmac(request: FastifyRequest): Promise<Caller>;
-  /** True when the request carries the API-key headers at all. */
-  hasHmacHeaders(request: FastifyRequest): boolean;
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { badRequest } from '../errors.ts';
-import { errorResponses, Uuid } from '../schemas/common.ts';
+import { badRequest } from '../../contract/errors.ts';
+import { IdOrSlugParams, MarketIdsQuery, MarketSchema, MarketVolumeSchema } from '../../contract/catalogue.ts';
+import { errorResponses, MarketIdParams } from '../../contract/common.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { IdOrSlugParams, MarketSchema, MarketVolumeSchema } from './schemas.ts';
 
 /** The most ids one GET /markets call reads. */
 export const MAX_MARKET_IDS = 200;
@@ -27,7 +27,7 @@ export function registerMarketRoutes(api: TypedApp, ctx: AppContext): void {
     schema: {
       tags: ['markets'],
       summary: 'Markets by id (an empty array without ids)',
-      querystring: Type.Object({ ids: Type.Optional(Type.Array(Type.String({ maxLength: 8000 }), { description: 'comma-separated UUIDs, or repeated' })) }),
+      querystring: MarketIdsQuery,
       response: { 200: Type.Array(MarketSchema), ...errorResponses(400) },
     },
   }, async (request) => reads.listMarkets(parseIds(request.query.ids), request.isAdmin));
@@ -39,6 +39,6 @@ export function registerMarketRoutes(api: TypedApp, ctx: AppContext): void {
 
   api.get('/markets/:marketId/volume', {
     config: { auth: 'public' },
-    schema: { tags: ['markets'], summary: 'All-time and 24-hour USD volume of a market', params: Type.Object({ marketId: Uuid }), response: { 200: MarketVolumeSchema, ...errorResponses(400, 404) } },
+    schema: { tags: ['markets'], summary: 'All-time and 24-hour USD volume of a market', params: MarketIdParams, response: { 200: MarketVolumeSchema, ...errorResponses(400, 404) } },
   }, async (request) => reads.getMarketVolume(request.params.marketId, request.isAdmin));
 }

@@ -1,18 +1,6 @@
-import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { Address } from '../schemas/common.ts';
-
-export const ExchangeSchema = Type.Object({
-  chainId: Type.Integer(),
-  eip712: Type.Object({ name: Type.String(), version: Type.String(), verifyingContract: Address }),
-  negRiskVerifyingContract: Address,
-  collateral: Type.Object({ symbol: Type.String(), decimals: Type.Integer(), address: Address }),
-  conditionalTokens: Address,
-  headerPrefix: Type.String(),
-  settlement: Type.String(),
-  serverTime: Type.Integer({ description: 'server clock, Unix milliseconds' }),
-});
+import { ExchangeSchema } from '../../contract/exchange.ts';
 
 /** GET /exchange: what a client needs to sign orders and HMACs (EXTENSIONS.md section 1). */
 export function registerExchangeRoutes(api: TypedApp, ctx: AppContext): void {

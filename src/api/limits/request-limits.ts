@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { RateWindow } from '../../config.ts';
 import type { Counters } from '../../shared-state/counters.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../contract/errors.ts';
 
 /** EXTENSIONS.md section 10: RATE_LIMIT_ORDERS, RATE_LIMIT_REQUESTS, RATE_LIMIT_PUBLIC (empty: off). */
 export interface RatePolicy {

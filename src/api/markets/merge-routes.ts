@@ -2,12 +2,10 @@ import { Type } from 'typebox';
 import { PositionMerges } from '../../portfolio/position-merges.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { errorResponses } from '../schemas/common.ts';
-import { batchResponseSchema, checkPositionBatch, PositionBatchBody, PositionMarketSchema } from '../schemas/position-batch.ts';
+import { errorResponses } from '../../contract/common.ts';
+import { BatchMergeResponseSchema, MergeablePositionSchema, PositionBatchBody } from '../../contract/portfolio.ts';
+import { checkPositionBatch } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
-
-export const MergeablePositionSchema = PositionMarketSchema;
-export const BatchMergeResponseSchema = batchResponseSchema(['not-mergeable', 'only-one-side', 'not-binary']);
 
 /** SPEC.md section 4.3: mergeable positions and batch merge (API key HMAC). */
 export function registerMergeRoutes(api: TypedApp, ctx: AppContext): void {

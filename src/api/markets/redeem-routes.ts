@@ -1,12 +1,10 @@
 import { Type } from 'typebox';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { errorResponses } from '../schemas/common.ts';
-import { batchResponseSchema, checkPositionBatch, PositionBatchBody, PositionMarketSchema } from '../schemas/position-batch.ts';
+import { errorResponses } from '../../contract/common.ts';
+import { BatchRedeemResponseSchema, RedeemablePositionSchema, PositionBatchBody } from '../../contract/portfolio.ts';
+import { checkPositionBatch } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
-
-export const RedeemablePositionSchema = PositionMarketSchema;
-export const BatchRedeemResponseSchema = batchResponseSchema(['not-redeemable', 'zero-onchain-balance', 'not-binary']);
 
 /** SPEC.md section 4.3: redeemable positions and batch redeem (API key HMAC). */
 export function registerRedeemRoutes(api: TypedApp, ctx: AppContext): void {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Type } from 'typebox';
 import { formatUnits } from '../../core/money.ts';
 import { userAccount } from '../../settlement/accounts.ts';
 import { findMarketById } from '../../store/catalogue-markets-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, notFound } from '../errors.ts';
-import { DisplayAmount, DisplayAmountOut, positiveAmount } from '../schemas/amount.ts';
-import { errorResponses, Uuid } from '../schemas/common.ts';
+import { AppError, notFound } from '../../contract/errors.ts';
+import { AmountBody } from '../../contract/amount.ts';
+import { errorResponses, MarketIdParams } from '../../contract/common.ts';
+import { SplitResponse } from '../../contract/portfolio.ts';
+import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 /**
@@ -22,9 +23,9 @@ export function registerSplitRoutes(api: TypedApp, ctx: AppContext): void {
       tags: ['markets'],
       summary: 'Split collateral into a complete set of both outcome tokens',
       security: [{ apiKey: [] }],
-      params: Type.Object({ marketId: Uuid }),
-      body: Type.Object({ amount: DisplayAmount }),
-      response: { 200: Type.Object({ txHash: Type.String(), amount: DisplayAmountOut }), ...errorResponses(400, 401, 404) },
+      params: MarketIdParams,
+      body: AmountBody,
+      response: { 200: SplitResponse, ...errorResponses(400, 401, 404) },
     },
   }, async (request) => {
     const caller = requireCaller(request);

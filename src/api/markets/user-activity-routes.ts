@@ -1,32 +1,11 @@
-import { Type } from 'typebox';
 import type { ActivityType } from '../../store/market-data-activity-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { badRequest } from '../errors.ts';
-import { errorResponses, Nullable, UnixSeconds, Uuid } from '../schemas/common.ts';
+import { badRequest } from '../../contract/errors.ts';
+import { errorResponses } from '../../contract/common.ts';
+import { TradedCountSchema, UserActivityPageSchema, UserActivityQuery } from '../../contract/portfolio.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { ActivitySchema, activityOffsetPageSchema, listQuery, offsetPaging } from './activity-routes.ts';
-
-/** SPEC.md section 2: the user variant adds the market's display name and its event. */
-export const UserActivitySchema = Type.Object({
-  ...ActivitySchema.properties,
-  displayName: Nullable(Type.String({ description: 'null: show `name`' })),
-  isMultiMarket: Type.Boolean(),
-  eventId: Type.Optional(Nullable(Uuid)),
-  eventName: Type.Optional(Nullable(Type.String())),
-});
-
-export const UserActivityPageSchema = activityOffsetPageSchema(UserActivitySchema);
-
-export const UserActivityQuery = Type.Object({
-  term: Type.Optional(Type.String({ maxLength: 50, description: "case-insensitive partial match on the market's name or slug, or the event's name" })),
-  name: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive partial match on the market's name" })),
-  market: Type.Optional(Uuid),
-  types: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 5, description: 'BUY, SELL, SPLIT, MERGE, REDEEM: comma-separated, or repeated' })),
-  fromTimestamp: Type.Optional(UnixSeconds('inclusive')),
-  toTimestamp: Type.Optional(UnixSeconds('inclusive')),
-  ...offsetPaging(10, true),
-});
+import { listQuery } from './activity-routes.ts';
 
 const ACTIVITY_TYPES: readonly ActivityType[] = ['BUY', 'SELL', 'SPLIT', 'MERGE', 'REDEEM'];
 
@@ -64,7 +43,7 @@ export function registerUserActivityRoutes(api: TypedApp, ctx: AppContext): void
       tags: ['portfolio'],
       summary: 'How many distinct markets the caller has traded in',
       security: [{ apiKey: [] }],
-      response: { 200: Type.Integer({ minimum: 0 }), ...errorResponses(401) },
+      response: { 200: TradedCountSchema, ...errorResponses(401) },
     },
   }, async (request) => reads.tradedCount(requireCaller(request).proxyWallet));
 }

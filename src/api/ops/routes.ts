@@ -1,23 +1,22 @@
-import { Type } from 'typebox';
 import type { Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { errorBody } from '../errors.ts';
+import { errorBody } from '../../contract/errors.ts';
+import { HealthSchema, MetricsText, NotReadySchema, ReadySchema } from '../../contract/ops.ts';
 
 /** Operational routes at the root (EXTENSIONS.md sections 7 and 11). */
 export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Registry): void {
   app.get('/healthz', {
-    schema: { tags: ['operations'], summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+    schema: { tags: ['operations'], summary: 'Liveness', response: { 200: HealthSchema } },
   }, async () => ({ status: 'ok' as const }));
 
-  const Role = Type.Union([Type.Literal('leader'), Type.Literal('follower')]);
   app.get('/readyz', {
     schema: {
       tags: ['operations'],
       summary: 'Readiness: the store answers and this node can serve order commands, itself (leader) or through the node that runs the engine (follower)',
       response: {
-        200: Type.Object({ status: Type.Literal('ready'), role: Role }),
-        503: Type.Object({ statusCode: Type.Integer(), error: Type.String(), code: Type.String(), message: Type.String(), status: Type.Literal('not-ready'), role: Role }),
+        200: ReadySchema,
+        503: NotReadySchema,
       },
     },
   }, async (_request, reply) => {
@@ -29,7 +28,7 @@ export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Regi
   });
 
   app.get('/metrics', {
-    schema: { tags: ['operations'], summary: 'Prometheus metrics', produces: ['text/plain'], response: { 200: Type.String() } },
+    schema: { tags: ['operations'], summary: 'Prometheus metrics', produces: ['text/plain'], response: { 200: MetricsText } },
   }, async (_request, reply) => {
     reply.type(registry.contentType);
     return registry.metrics();

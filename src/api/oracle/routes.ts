@@ -1,9 +1,9 @@
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { errorResponses } from '../schemas/common.ts';
+import { errorResponses, MarketIdParams } from '../../contract/common.ts';
+import { OutcomeBody, ResolutionSchema } from '../../contract/oracle.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { userAccount } from '../../settlement/accounts.ts';
-import { MarketIdParams, OutcomeBody, ResolutionSchema } from './schemas.ts';
 
 /**
  * EXTENSIONS.md section 4: a market's Resolution, and users' proposals and disputes (each locks the

@@ -4,10 +4,12 @@ import { toOrderResponse } from '../../engine/shapes.ts';
 import type { CreateOrderRequest, EntryOutcome } from '../../orders/order-entry.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, notFound } from '../errors.ts';
-import { errorResponses, Uuid } from '../schemas/common.ts';
+import { AppError, notFound } from '../../contract/errors.ts';
+import { errorResponses } from '../../contract/common.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { BatchCancelOrderResultSchema, BatchOrderResultSchema, CancelAllOrdersResponseSchema, CreateOrderSchema, OrderSchema } from './schemas.ts';
+import {
+  BatchCancelBody, BatchCancelResponse, BatchOrdersBody, BatchOrdersResponse, CancelAllOrdersResponseSchema, CancelEventOrdersBody, CancelMarketOrdersBody, CreateOrderSchema, OrderIdParams, OrderSchema,
+} from '../../contract/orders.ts';
 
 const security = [{ apiKey: [] }];
 /**
@@ -15,7 +17,6 @@ const security = [{ apiKey: [] }];
  * the engine's node (a node without it passes the request on, src/cluster).
  */
 const command = { auth: 'apiKey' as const, orderCommand: true, engineCommand: true };
-const BATCH_MAX = 50;
 /** Batch items are checked one by one so that one malformed item fails alone (SPEC.md section 7). */
 const createOrderItem = Compile(CreateOrderSchema);
 
@@ -38,8 +39,8 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
       tags: ['orders'],
       summary: 'Place up to 50 orders; each succeeds or fails on its own, results in request order',
       security,
-      body: Type.Object({ orders: Type.Array(Type.Object({}, { additionalProperties: true, description: 'a CreateOrder' }), { minItems: 1, maxItems: BATCH_MAX }) }),
-      response: { 200: Type.Object({ results: Type.Array(BatchOrderResultSchema) }), ...errorResponses(400, 401, 503) },
+      body: BatchOrdersBody,
+      response: { 200: BatchOrdersResponse, ...errorResponses(400, 401, 503) },
     },
   }, async (request) => {
     const caller = requireCaller(request);
@@ -53,7 +54,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
 
   api.post('/orders/:id/cancel', {
     config: command,
-    schema: { tags: ['orders'], summary: 'Cancel one open order', security, params: Type.Object({ id: Uuid }), response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 503) } },
+    schema: { tags: ['orders'], summary: 'Cancel one open order', security, params: OrderIdParams, response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request) => {
     const row = await orderCancels.cancelOne(requireCaller(request).userId, request.params.id);
     return toOrderResponse(row, ctx.trading.engine.outcomeLabelOf(row));
@@ -65,14 +66,14 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
       tags: ['orders'],
       summary: 'Cancel up to 50 orders; results in request order',
       security,
-      body: Type.Object({ orderIds: Type.Array(Uuid, { minItems: 1, maxItems: BATCH_MAX }) }),
-      response: { 200: Type.Object({ results: Type.Array(BatchCancelOrderResultSchema) }), ...errorResponses(400, 401, 503) },
+      body: BatchCancelBody,
+      response: { 200: BatchCancelResponse, ...errorResponses(400, 401, 503) },
     },
   }, async (request) => ({ results: await orderCancels.cancelMany(requireCaller(request).userId, request.body.orderIds) }));
 
   api.post('/orders/cancel', {
     config: command,
-    schema: { tags: ['orders'], summary: "Cancel the caller's open orders in one market", security, body: Type.Object({ market: Uuid }), response: { 200: Type.Array(OrderSchema), ...errorResponses(400, 401, 404, 503) } },
+    schema: { tags: ['orders'], summary: "Cancel the caller's open orders in one market", security, body: CancelMarketOrdersBody, response: { 200: Type.Array(OrderSchema), ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => {
     const caller = requireCaller(request);
     if (!(await ctx.trading.markets.load(request.body.market))) throw notFound(`market ${request.body.market}`);
@@ -83,7 +84,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
 
   api.post('/orders/cancel-event', {
     config: command,
-    schema: { tags: ['orders'], summary: "Cancel the caller's open orders in every market of an event", security, body: Type.Object({ eventId: Uuid }), response: { 200: CancelAllOrdersResponseSchema, ...errorResponses(400, 401, 404, 503) } },
+    schema: { tags: ['orders'], summary: "Cancel the caller's open orders in every market of an event", security, body: CancelEventOrdersBody, response: { 200: CancelAllOrdersResponseSchema, ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => {
     const marketIds = await ctx.trading.eventMarketIds(request.body.eventId);
     if (!marketIds) throw notFound(`event ${request.body.eventId}`);

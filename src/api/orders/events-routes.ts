@@ -1,41 +1,11 @@
-import { Type } from 'typebox';
 import { countOrderBookEvents, listOrderBookEvents } from '../../store/catalogue-lookups-repository.ts';
 import type { AppContext } from '../context.ts';
-import { DateTime, errorResponses, Nullable, PageNumber, Uuid } from '../schemas/common.ts';
+import { errorResponses } from '../../contract/common.ts';
+import { OrderbookEventPageSchema, OrderbookEventsQuery } from '../../contract/orders.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 /** `total=true` counts at most this many events, then flags `totalCapped` (SPEC.md section 8). */
 const TOTAL_CAP = 10_000;
-
-const OrderbookEventMarketSchema = Type.Object({
-  id: Type.Optional(Uuid),
-  name: Type.String(),
-  tokenId1: Type.String(),
-  tokenId2: Type.String(),
-  outcome1: Type.String(),
-  outcome2: Type.String(),
-  orderFeeRateBps: Type.Integer(),
-  passiveOrderFeeRateBps: Type.Integer(),
-});
-
-const OrderbookEventSchema = Type.Object({
-  id: Type.Optional(Uuid),
-  name: Type.Optional(Type.String()),
-  slug: Type.Optional(Type.String()),
-  createdAt: Type.Optional(DateTime),
-  startDate: Type.Optional(DateTime),
-  endDate: Type.Optional(DateTime),
-  single: Type.Optional(Type.Boolean()),
-  marketsView: Type.Optional(Type.Array(OrderbookEventMarketSchema)),
-});
-
-export const OrderbookEventPageSchema = Type.Object({
-  data: Type.Array(OrderbookEventSchema),
-  total: Nullable(Type.Integer()),
-  totalCapped: Type.Boolean(),
-  page: Type.Integer(),
-  limit: Type.Integer(),
-});
 
 /** GET /orders/events (SPEC.md 4.4): events with ACTIVE markets, newest first, with those markets. */
 export function registerOrderEventsRoutes(api: TypedApp, ctx: AppContext): void {
@@ -45,11 +15,7 @@ export function registerOrderEventsRoutes(api: TypedApp, ctx: AppContext): void 
       tags: ['orders'],
       summary: 'Events whose markets trade on the order book, newest first',
       security: [{ apiKey: [] }],
-      querystring: Type.Object({
-        page: PageNumber,
-        limit: Type.Integer({ minimum: 1, maximum: 100, default: 30 }),
-        total: Type.Boolean({ default: true }),
-      }),
+      querystring: OrderbookEventsQuery,
       response: { 200: OrderbookEventPageSchema, ...errorResponses(400, 401) },
     },
   }, async (request) => {

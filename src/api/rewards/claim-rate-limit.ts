@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import type { Counters } from '../../shared-state/counters.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../contract/errors.ts';
 
 /**
  * The claim limit (SPEC.md section 8, EXTENSIONS.md section 5): `limit` requests per user in any

@@ -1,34 +1,19 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound } from '../../contract/errors.ts';
 import { requireCaller } from '../auth/caller.ts';
-import { ClampedLimit, errorResponses, PageNumber, Uuid } from '../schemas/common.ts';
+import { errorResponses, MarketIdParams } from '../../contract/common.ts';
+import {
+  ClaimResponse, LeaderboardQuery, MarketRewardDetail, PayoutHistoryPage, PayoutHistoryQuery, PublicRewardsMarketPoolPage, QualifyingOrder, RewardPoolsQuery, RewardsLeaderboardResponse,
+  UserRewardsSummary,
+} from '../../contract/rewards.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { ClaimRateLimiter } from './claim-rate-limit.ts';
-import { ClaimResponse, MarketRewardDetail, PayoutHistoryPage, PublicRewardsMarketPoolPage, QualifyingOrder, RewardsLeaderboardResponse, UserRewardsSummary } from './schemas.ts';
 
 const user = { config: { auth: 'jwtOrApiKey' as const } };
 const userSecurity: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
 /** SPEC.md clamps these limits rather than refusing them. */
 const clamp = (value: number, max: number) => Math.min(value, max);
-
-export const PayoutHistoryQuery = Type.Object({
-  page: PageNumber,
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  total: Type.Boolean({ default: false }),
-});
-/** `limit` above 50 is clamped, not refused. */
-export const RewardPoolsQuery = Type.Object({
-  page: PageNumber,
-  limit: ClampedLimit(20),
-  search: Type.Optional(Type.String({ maxLength: 200 })),
-});
-/** `limit` above 100 is clamped, not refused. */
-export const LeaderboardQuery = Type.Object({
-  window: Type.Union([Type.Literal('24h'), Type.Literal('week'), Type.Literal('all')], { default: '24h' }),
-  page: PageNumber,
-  limit: ClampedLimit(20),
-});
 
 /** SPEC.md section 4.7: the caller's rewards, the public pools and leaderboard, and claims. */
 export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
@@ -65,7 +50,7 @@ export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
   api.get('/rewards/markets/:marketId/pool', {
     schema: {
       tags: ['rewards'], summary: "A market's current reward opportunity",
-      params: Type.Object({ marketId: Uuid }),
+      params: MarketIdParams,
       response: { 200: MarketRewardDetail, ...errorResponses(400, 404) },
     },
   }, async (request) => {

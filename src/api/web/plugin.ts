@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { notFoundHandler } from '../errors.ts';
+import { notFoundHandler } from '../error-handler.ts';
 import type { TypedApp } from '../typed-app.ts';
 
 /**

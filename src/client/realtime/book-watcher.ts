@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../realtime/messages.ts';
+import type { ClientToServerEvents, ServerToClientEvents } from '../../contract/realtime.ts';
 import { Listeners } from './listeners.ts';
 import { LocalBook, type BookSnapshotMessage, type Level, type PriceChangeMessage } from './local-book.ts';
 

@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents, SubscriptionError } from '../../realtime/messages.ts';
+import type { ClientToServerEvents, ServerToClientEvents, SubscriptionError } from '../../contract/realtime.ts';
 import type { TradeActivity } from '../types.ts';
 import { MessageQueue } from './message-queue.ts';
 

@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, OrderUpdateMessage, ServerToClientEvents } from '../../realtime/messages.ts';
+import type { ClientToServerEvents, OrderUpdateMessage, ServerToClientEvents } from '../../contract/realtime.ts';
 import type { Order } from '../types.ts';
 import { MessageQueue } from './message-queue.ts';
 

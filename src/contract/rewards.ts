@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../schemas/common.ts';
+import { ClampedLimit, DateTime, Nullable, PageNumber, Uuid } from './common.ts';
 
 /** Reward amounts: decimal strings with 6 decimals (SPEC.md "Rewards shapes"). */
 const Usdc = Type.String({ description: 'decimal string, 6 decimals', examples: ['1.250000'] });
+
 const NullableString = Nullable(Type.String());
 
 export const RewardBoostWindow = Type.Object({ startAt: DateTime, endAt: DateTime, multiplier: Type.String() });
@@ -24,7 +25,9 @@ const MarketRewardFields = {
   activeBoostWindow: Nullable(RewardBoostWindow),
   currentBoostMultiplier: Type.String(),
 };
+
 export const MarketReward = Type.Object(MarketRewardFields);
+
 export const MarketRewardDetail = Type.Object({
   ...MarketRewardFields,
   eventId: Uuid,
@@ -90,6 +93,7 @@ const LeaderboardEntry = Type.Object({
   rank: Type.Integer(), userId: Uuid, displayName: Type.Optional(Type.String()), anonymous: Type.Optional(Type.Boolean()),
   isCurrentUser: Type.Boolean(), earnedUsdc: Usdc,
 });
+
 export const RewardsLeaderboardResponse = Type.Object({
   first: Type.Integer(), last: Type.Integer(), limit: Type.Integer(), total: Type.Integer(),
   data: Type.Array(LeaderboardEntry), window: Type.Union([Type.Literal('24h'), Type.Literal('week'), Type.Literal('all')]),
@@ -112,4 +116,24 @@ export const PayoutHistoryPage = Type.Object({
   limit: Type.Integer(),
   total: Nullable(Type.Integer()),
   totalCapped: Type.Optional(Type.Boolean()),
+});
+
+export const PayoutHistoryQuery = Type.Object({
+  page: PageNumber,
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  total: Type.Boolean({ default: false }),
+});
+
+/** `limit` above 50 is clamped, not refused. */
+export const RewardPoolsQuery = Type.Object({
+  page: PageNumber,
+  limit: ClampedLimit(20),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+/** `limit` above 100 is clamped, not refused. */
+export const LeaderboardQuery = Type.Object({
+  window: Type.Union([Type.Literal('24h'), Type.Literal('week'), Type.Literal('all')], { default: '24h' }),
+  page: PageNumber,
+  limit: ClampedLimit(20),
 });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Address, Nullable, Uuid } from '../schemas/common.ts';
+import { Address, EpochMicros, Nullable, UnixSeconds, UsdQueryAmount, Uuid } from './common.ts';
 
 /** Trade (raw) of SPEC.md section 2: the taker's token, side, price and size; Unix seconds. */
 export const TradeSchema = Type.Object({
@@ -45,3 +45,24 @@ export const TradeActivitySchema = Type.Object({
 });
 
 export const TradeActivityListSchema = Type.Object({ data: Type.Array(TradeActivitySchema), hasMore: Type.Boolean() });
+
+export const TradesQuery = Type.Object({
+  id: Type.Optional(Uuid),
+  market: Type.Optional(Uuid),
+  taker: Type.Optional(Address),
+  maker: Type.Optional(Address),
+  user: Type.Optional(Address),
+  limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+  before: Type.Optional(UnixSeconds('exclusive')),
+  after: Type.Optional(UnixSeconds('exclusive')),
+  beforeId: Type.Optional(Type.String({ format: 'uuid', description: 'tie-break cursor; requires before' })),
+});
+
+export const TradeActivityQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  before: Type.Optional(EpochMicros('exclusive; not with after')),
+  after: Type.Optional(EpochMicros('exclusive; not with before')),
+  beforeId: Type.Optional(Type.String({ format: 'uuid', description: 'requires before' })),
+  eventId: Type.Optional(Uuid),
+  minAmount: Type.Optional(UsdQueryAmount('notional minimum; cannot go below the platform floor')),
+});

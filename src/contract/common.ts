@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 
-/** Shapes shared by many routes. Route files declare their own request and response schemas. */
+/** Shapes shared by many request and response schemas. */
 export const ErrorBodySchema = Type.Object(
   {
     statusCode: Type.Integer(),
@@ -45,3 +45,15 @@ export const ClampedLimit = (defaultValue: number) => Type.Integer({ minimum: 1,
 /** Standard error responses to attach to a route's `response` map. */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, ErrorBodySchema])) as Record<number, TSchema>;
+
+/** A string enum as `{type: 'string', enum}` (a union of literals in TypeScript). */
+export const oneOf = <const T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+
+/**
+ * `type: [T, null]` rather than anyOf: with the app's type coercion an anyOf would coerce null
+ * into "" or 0 while trying its branches.
+ */
+export const orNull = <T>(schema: Record<string, unknown>) => Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
+
+export const MarketIdParams = Type.Object({ marketId: Uuid });

@@ -1,9 +1,27 @@
-import type { BookSnapshot } from './types.ts';
-
 /**
  * The Socket.IO events of EXTENSIONS.md section 6 with their payloads, shared by the server and
  * by typed clients (`io<ServerToClientEvents, ClientToServerEvents>(...)`).
  */
+
+/** One price level as the socket snapshots show it (OrderBookLevel; `numOrders` may be absent). */
+export interface BookLevel {
+  price: string;
+  size: string;
+  numOrders?: number;
+}
+
+/** The REST OrderBook shape of one token plus the seq of the state it shows. */
+export interface BookSnapshot {
+  market: string;
+  asset_id: string;
+  hash: string;
+  /** Integer Unix milliseconds. */
+  timestamp: number;
+  bids: BookLevel[];
+  asks: BookLevel[];
+  tick_size: string;
+  seq: number;
+}
 
 export interface LevelChange {
   price: string;
@@ -74,12 +92,3 @@ export interface ClientToServerEvents {
 }
 
 export type SubscriptionAck = { ok: true } | { ok: false; error: SubscriptionError };
-
-export interface SocketData {
-  /** Set on `/user` sockets by the handshake. */
-  userId: string;
-  /** The credential that opened a `/user` socket: its API key, or its session and expiry. */
-  apiKey?: string | undefined;
-  sessionId?: string | undefined;
-  expiresAtMs?: number | undefined;
-}

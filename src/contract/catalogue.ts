@@ -1,16 +1,17 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../schemas/common.ts';
-import { MarketReward } from '../rewards/schemas.ts';
+import { DateTime, Nullable, oneOf, PageNumber, UsdQueryAmount, Uuid } from './common.ts';
+import { ResolutionSchema } from './oracle.ts';
+import { MarketReward } from './rewards.ts';
 
-/** SPEC.md section 2 shapes of the catalogue: Event, Market, Tag, Category, MarketVolume. */
-export const oneOf = <const T extends string>(values: readonly T[], description?: string) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+/** SPEC.md section 2 shapes of the catalogue: Event, Market, Tag, Category, MarketVolume; the queries of SPEC.md sections 4.1 and 4.2. */
 
 export const TICK_SIZES = ['0.1', '0.01', '0.001', '0.0001'] as const;
+
 export const TickSizeSchema = oneOf(TICK_SIZES, 'minimum price increment');
+
 export const MarketStatusSchema = oneOf(['DRAFT', 'ACTIVE', 'RESOLVED'] as const);
+
 export const EventStatusSchema = oneOf(['DRAFT', 'ACTIVE', 'RESOLVED', 'ENDED'] as const);
-export const OracleOutcome = oneOf(['YES', 'NO', 'TIE'] as const);
 
 export const TagSchema = Type.Object({ id: Uuid, slug: Type.String(), label: Type.String(), type: Type.String() });
 
@@ -24,18 +25,6 @@ export const CategorySchema = Type.Object({
   active: Type.Boolean(),
   position: Type.Integer(),
 });
-
-export const ResolutionSchema = Type.Object({
-  marketId: Uuid,
-  status: oneOf(['UNPROPOSED', 'PROPOSED', 'DISPUTED', 'SETTLED', 'RESOLVED'] as const),
-  proposedOutcome: Nullable(OracleOutcome),
-  proposedAt: Nullable(DateTime),
-  disputeEndsAt: Nullable(DateTime),
-  disputed: Type.Boolean(),
-  finalOutcome: Nullable(OracleOutcome),
-  settledAt: Nullable(DateTime),
-  resolvedAt: Nullable(DateTime),
-}, { description: 'EXTENSIONS.md section 4 Resolution' });
 
 const nullableText = Nullable(Type.String());
 
@@ -147,3 +136,44 @@ export const EventPageSchema = Type.Object({
 export const MarketVolumeSchema = Type.Object({ marketId: Uuid, eventId: Uuid, tradeVolumeUsd: Type.String(), tradeVolumeUsd24h: Type.String() });
 
 export const IdOrSlugParams = Type.Object({ idOrSlug: Type.String({ minLength: 1, maxLength: 200 }) });
+
+const SORT_KEYS = ['id', 'name', 'startDate', 'endDate', 'tradeVolumeUsd', 'tradeVolumeUsd24h', 'createdAt', 'eventStatus', 'slug', 'liquidity'] as const;
+
+export const EventListQuery = Type.Object({
+  eventStatus: Type.Optional(EventStatusSchema),
+  term: Type.Optional(Type.String({ maxLength: 200, description: 'searches event names, slugs and descriptions' })),
+  category: Type.Optional(Uuid),
+  tag: Type.Optional(Type.String({ format: 'uuid', description: 'alone filters by tag; with category, both must match' })),
+  ends: Type.Optional(oneOf(['TODAY', 'THIS_WEEK', 'THIS_MONTH'] as const)),
+  addedWithin: Type.Optional(oneOf(['LAST_24H', 'LAST_7D', 'LAST_30D'] as const)),
+  minLiquidity: Type.Optional(UsdQueryAmount('inclusive')),
+  maxLiquidity: Type.Optional(UsdQueryAmount('inclusive')),
+  isSettled: Type.Optional(Type.Boolean()),
+  isResolved: Type.Optional(Type.Boolean()),
+  endDateFrom: Type.Optional(DateTime),
+  endDateTo: Type.Optional(DateTime),
+  includeVolume: Type.Optional(Type.Boolean()),
+  includeResolution: Type.Optional(Type.Boolean({ default: false })),
+  includeRewards: Type.Optional(Type.Boolean({ default: false })),
+  protected: Type.Optional(Type.Boolean({ default: false, description: 'true includes protected events beside the others' })),
+  single: Type.Optional(Type.Boolean()),
+  sortBy: Type.Optional(oneOf(SORT_KEYS, 'default createdAt; liquidity needs minLiquidity or maxLiquidity')),
+  order: Type.Optional(oneOf(['ASC', 'DESC'] as const, 'default DESC')),
+  page: Type.Optional(PageNumber),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  total: Type.Optional(Type.Boolean({ default: true })),
+});
+
+export const EventReadQuery = Type.Object({
+  includeVolume: Type.Optional(Type.Boolean()),
+  includeResolution: Type.Optional(Type.Boolean({ default: false })),
+  includeRewards: Type.Optional(Type.Boolean({ default: false })),
+  marketScope: Type.Optional(oneOf(['AUTO', 'RECENT', 'ALL'] as const, 'public default AUTO, admin default ALL')),
+  marketLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+});
+
+/** GET /events/{idOrSlug}/volume: the event's total USD volume. */
+export const EventVolumeSchema = Type.Number();
+
+/** GET /markets: UUIDs as one comma-separated value or repeated parameters (EXTENSIONS.md section 11). */
+export const MarketIdsQuery = Type.Object({ ids: Type.Optional(Type.Array(Type.String({ maxLength: 8000 }), { description: 'comma-separated UUIDs, or repeated' })) });

@@ -1,0 +1,13 @@
+import { Type } from 'typebox';
+
+/** Operational routes at the root (EXTENSIONS.md sections 7, 11 and 12). */
+
+export const HealthSchema = Type.Object({ status: Type.Literal('ok') });
+
+const Role = Type.Union([Type.Literal('leader'), Type.Literal('follower')]);
+export const ReadySchema = Type.Object({ status: Type.Literal('ready'), role: Role });
+/** Section 12's body, inside the error body of section 9 that every non-2xx carries. */
+export const NotReadySchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), code: Type.String(), message: Type.String(), status: Type.Literal('not-ready'), role: Role });
+
+/** Prometheus text. */
+export const MetricsText = Type.String();

@@ -1,0 +1,9 @@
+/** What the server keeps on each socket (`socket.data`); the events and their payloads are `src/contract/realtime.ts`. */
+export interface SocketData {
+  /** Set on `/user` sockets by the handshake. */
+  userId: string;
+  /** The credential that opened a `/user` socket: its API key, or its session and expiry. */
+  apiKey?: string | undefined;
+  sessionId?: string | undefined;
+  expiresAtMs?: number | undefined;
+}
