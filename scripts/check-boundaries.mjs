@@ -120,12 +120,10 @@ export function violations(imports, rules = RULES) {
     const rule = rules[name];
     if (!rule || rule.ignore?.includes(imported.file)) continue;
     const { target } = imported;
-    if (target !== undefined && target.startsWith('../')) {
+    if (target?.startsWith('../')) {
       out.push({ ...imported, why: 'reaches outside src/' });
     } else if (target !== undefined && moduleOf(target) === name) {
-      continue;
     } else if (target === undefined && rule.anyPackage) {
-      continue;
     } else if (!rule.allow.some((entry) => matches(entry, imported))) {
       const allowed = rule.allow.length > 0 ? `only ${rule.allow.join(', ')}` : 'nothing outside itself';
       out.push({ ...imported, why: `${name}/ may import ${allowed}${rule.anyPackage ? ' (and npm packages)' : ''}` });

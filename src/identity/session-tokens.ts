@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { getAddress, isAddress } from 'viem';
 import { unauthorized } from '../contract/errors.ts';
 import type { Caller } from './caller.ts';
@@ -41,7 +41,7 @@ export class SessionTokens {
   }
 
   async verify(token: string): Promise<Caller> {
-    let payload;
+    let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.secret, {
         algorithms: [ALGORITHM],

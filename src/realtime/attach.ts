@@ -67,11 +67,11 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
       if (closed) return;
       closed = true;
       clearInterval(sweep);
-      stopForwarding.forEach((stop) => stop());
+      for (const stop of stopForwarding) stop();
       for (const namespace of [market, user]) {
         // Local sockets only: io.disconnectSockets() would go through the adapter and disconnect
         // the clients of every node.
-        namespace.sockets.forEach((socket) => socket.disconnect(true));
+        for (const socket of namespace.sockets.values()) socket.disconnect(true);
         await namespace.adapter.close();
       }
       io.engine.close();

@@ -40,5 +40,5 @@ export function forwardMarketEvents(namespace: RealtimeNamespace, events: Domain
       namespace.to(rooms).emit('trade-activity', trade.activity);
     }),
   ];
-  return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+  return () => unsubscribers.forEach((unsubscribe) => { unsubscribe(); });
 }

@@ -46,13 +46,17 @@ function subscribeBooks(socket: RealtimeSocket, tokenIds: string[], result: Snap
   const event = 'orderbook-market-connect';
   // Snapshots from another node arrive later: the client may have left meanwhile.
   if (socket.disconnected) return;
-  if (!result.ok) return refuse(socket, subscriptionError(event, result.code, result.message, result.tokenIds));
+  if (!result.ok) {
+    refuse(socket, subscriptionError(event, result.code, result.message, result.tokenIds));
+    return;
+  }
 
   const subscribed = subscribedTokens(socket);
   const added = tokenIds.filter((tokenId) => !subscribed.has(tokenId));
   if (subscribed.size + added.length > MAX_TOKENS_PER_CONNECTION) {
     const message = `at most ${MAX_TOKENS_PER_CONNECTION} tokens per connection: ${subscribed.size} subscribed, ${added.length} more asked`;
-    return refuse(socket, subscriptionError(event, 'VALIDATION_FAILED', message, added));
+    refuse(socket, subscriptionError(event, 'VALIDATION_FAILED', message, added));
+    return;
   }
 
   // Already subscribed tokens are answered too: asking again is how a client that saw a gap in
@@ -64,7 +68,10 @@ function subscribeBooks(socket: RealtimeSocket, tokenIds: string[], result: Snap
 /** Leaves the token rooms; ids that were not subscribed are ignored, so leaving is idempotent. */
 function unsubscribeBooks(socket: RealtimeSocket, payload: unknown): void {
   const parsed = parseTokenIds('orderbook-market-disconnect', payload, MAX_TOKENS_PER_CONNECTION);
-  if (!parsed.ok) return refuse(socket, parsed.error);
+  if (!parsed.ok) {
+    refuse(socket, parsed.error);
+    return;
+  }
   for (const tokenId of parsed.value) void socket.leave(bookRoom(tokenId));
 }
 
@@ -77,7 +84,8 @@ function subscribeTradeActivity(socket: RealtimeSocket, payload: unknown, ack: u
   const parsed = parseTradeActivityFilter(payload);
   if (!parsed.ok) {
     refuse(socket, parsed.error);
-    return answer({ ok: false, error: parsed.error });
+    answer({ ok: false, error: parsed.error });
+    return;
   }
   for (const room of socket.rooms) if (isTradeActivityRoom(room)) void socket.leave(room);
   const { eventId } = parsed.value;

@@ -63,7 +63,7 @@ export function forwardUserEvents(namespace: RealtimeNamespace, events: DomainEv
       namespace.to(userRoom(userId)).emit('user-reward-claim-update', update);
     }),
   ];
-  return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+  return () => unsubscribers.forEach((unsubscribe) => { unsubscribe(); });
 }
 
 /**

@@ -93,7 +93,7 @@ export class RewardClaims {
     try {
       const txHash = await settlement.transaction(async (tx) => {
         const claim = await lockClaim(tx, claimId);
-        if (!claim || claim.state !== 'in-flight') return undefined;
+        if (claim?.state !== 'in-flight') return undefined;
         const now = new Date(clock.nowMs());
         const receipt = await settlement.transfer(tx, { from: REWARD_TREASURY, to: claim.account, asset: COLLATERAL, amount: claim.amount_base_units, kind: 'REWARD', ref: `reward-claim:${claim.id}` });
         await finishClaimRows(tx, claimId, { status: 'PAID', txHash: receipt.txHash, paidAt: now });

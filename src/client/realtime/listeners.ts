@@ -1,10 +1,13 @@
 /** A minimal typed listener registry (no node:events, so the SDK also runs in browsers). */
-export class Listeners<Events extends Record<string, (...args: any[]) => void>> {
+export class Listeners<Events extends Record<string, (...args: never[]) => void>> {
   private readonly byEvent = new Map<keyof Events, Set<Events[keyof Events]>>();
 
   on<E extends keyof Events>(event: E, listener: Events[E]): () => void {
     let set = this.byEvent.get(event);
-    if (!set) this.byEvent.set(event, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.byEvent.set(event, set);
+    }
     set.add(listener);
     return () => set.delete(listener);
   }

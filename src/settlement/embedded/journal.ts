@@ -22,7 +22,7 @@ export async function recordPostings(tx: Db, postings: Posting[], nowMs: number)
     const hashed = legs.map((l) => ({ account: l.account, asset: l.asset, amount: l.balanceDelta, reason: l.reason }));
     const txHash = transactionHash({ seq, kind: posting.kind, ref: posting.ref, createdAtMs: nowMs, entries: hashed });
     txs.push({ seq, txHash, kind: posting.kind, ref: posting.ref, createdAt });
-    hashed.forEach((e, idx) => entries.push({ txSeq: seq, idx, ...e }));
+    hashed.forEach((e, idx) => { entries.push({ txSeq: seq, idx, ...e }); });
   });
   await insertJournal(tx, txs, entries);
   await applyBalanceChanges(tx, netChanges(postings));
