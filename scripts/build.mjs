@@ -54,7 +54,7 @@ const BUNDLED_PACKAGES = ['viem', 'typebox', 'kysely', '@noble/hashes', 'jose', 
 /**
  * The server as JavaScript for plain node: one module for the CLI and the server (the CLI's other
  * commands load their parts as chunks), and the signature worker beside it (the pool starts
- * `worker.js` from the directory of the module that starts it).
+ * `worker.js` from the directory of the module that starts it, which may be a chunk).
  */
 async function buildServer() {
   const esbuild = await import('esbuild').catch(() => fail('cannot build: esbuild is not installed (install the development dependencies: npm install)'));
@@ -65,7 +65,8 @@ async function buildServer() {
     absWorkingDir: root,
     entryPoints: { main: 'src/cli/main.ts', worker: 'src/engine/signatures/worker.ts' },
     outdir,
-    chunkNames: 'chunks/[name]-[hash]',
+    // Chunks sit beside main.js and worker.js: the signature pool, wherever it lands, starts `./worker.js`.
+    chunkNames: '[name]-[hash]',
     bundle: true,
     splitting: true,
     format: 'esm',

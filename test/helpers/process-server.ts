@@ -38,10 +38,10 @@ export async function startProcessServer(env: Record<string, string>, port?: num
   ensureBuild();
   const child = spawn(process.execPath, [BUILT_CLI, 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', process.env.PMX_DEBUG ? 'inherit' : 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); if (process.env.PMX_DEBUG) process.stderr.write(chunk); });
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, child, () => stderr);
   return {
