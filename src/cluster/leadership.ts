@@ -112,8 +112,14 @@ export class LeaseLeadership implements Leadership {
     return this.serving && this.holds() ? 'leader' : 'follower';
   }
 
+  /**
+   * Where the engine runs when it is not here. Never this node's own URL: a node restarted in place
+   * (same address) finds the lease of its dead predecessor, and must wait for it to expire rather
+   * than pass commands to itself or call itself ready.
+   */
   get leaderUrl(): string | undefined {
-    return this.token === undefined ? this.knownLeaderUrl : undefined;
+    if (this.token !== undefined || this.knownLeaderUrl === this.url) return undefined;
+    return this.knownLeaderUrl;
   }
 
   get canServeCommands(): boolean {

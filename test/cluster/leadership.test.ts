@@ -94,6 +94,25 @@ describe('the engine lease', () => {
       await b.stop();
     }
   });
+
+  it('a node restarted in place does not follow its dead predecessor: not ready until the old lease expires, then the leader', async () => {
+    await freeLease(store);
+    // The crashed process held the lease at the very address the new one now listens on.
+    await takeEngineLease(store.db, { id: 'crashed-incarnation', url: NODE_A.url }, 300);
+    const restarted = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 500, logger: pino({ level: 'silent' }) });
+    const duties = recordingDuties();
+    await restarted.start(duties, NODE_A.url);
+    try {
+      assert.equal(restarted.role, 'follower');
+      assert.equal(restarted.leaderUrl, undefined, 'commands are never passed to its own address');
+      assert.equal(restarted.canServeCommands, false, 'so it is not ready');
+      await until(() => restarted.role === 'leader', 'it takes the engine once the old lease expired');
+      assert.equal(restarted.canServeCommands, true);
+      assert.deepEqual(duties.log, ['begin']);
+    } finally {
+      await restarted.stop();
+    }
+  });
 });
 
 describe('the engine lease under concurrent writes', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL (DATABASE_URL): PGlite has one connection' }, () => {
