@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds what the repository ships: the SDK package (packages/client/dist), the server
-// (dist/server/main.js, JavaScript that `npm start` runs with plain node) and the web app
+// (dist/server/main.js, JavaScript that `npm start` runs with plain node), the template a new
+// embedded database starts from (dist/pglite-template.tar.gz) and the web app
 // (dist/web, served at /). Run by `npm install` / `npm ci` (the `prepare` script) and `npm run build`.
 // With --if-stale (npm start, npm test) a part is rebuilt only when one of its inputs is newer
 // than its output, so a fresh checkout builds once and an edited source never runs stale.
@@ -27,6 +28,12 @@ const PARTS = [
     build: buildServer,
   },
   {
+    name: 'embedded database template',
+    output: 'dist/pglite-template.tar.gz',
+    inputs: ['src/store', 'package-lock.json'],
+    build: () => run(['--import', 'tsx', '--input-type=module', '-e', "const { writePgliteTemplate } = await import('./src/store/pglite-template.ts'); await writePgliteTemplate('dist/pglite-template.tar.gz');"]),
+  },
+  {
     name: 'web app',
     output: 'dist/web/index.html',
     inputs: ['src/web', 'src/client', 'src/contract', 'src/core'],
@@ -37,8 +44,12 @@ const PARTS = [
 function tsc(project) {
   const compiler = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   if (!existsSync(compiler)) fail(`cannot build: TypeScript is not installed (install the development dependencies: npm install)`);
-  const result = spawnSync(process.execPath, [compiler, '-p', join(root, project)], { stdio: 'inherit' });
-  if (result.status !== 0) fail(`the build of ${project} failed`);
+  run([compiler, '-p', join(root, project)]);
+}
+
+function run(args) {
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) fail(`the build step failed: node ${args.join(' ')}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
+import { templateFor } from './pglite-template.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -18,16 +19,21 @@ const INT8_OID = 20;
  * a float on their way out of SQL.
  */
 /** Each store's driver is loaded only when that store is opened, so a boot pays for one of them. */
-export async function openStore(options: { databaseUrl?: string | undefined; dataDir: string; idleInTransactionTimeoutMs?: number }): Promise<Store> {
+export async function openStore(options: { databaseUrl?: string | undefined; dataDir: string; idleInTransactionTimeoutMs?: number; pgliteTemplate?: URL }): Promise<Store> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.idleInTransactionTimeoutMs);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.pgliteTemplate);
 }
 
-async function openPglite(dataDir: string): Promise<Store> {
+/** A new data directory starts from `template` (pglite-template.ts) when the build made one. */
+async function openPglite(dataDir: string, template?: URL): Promise<Store> {
   const inMemory = dataDir === 'memory://';
+  const initial = inMemory ? undefined : templateFor(dataDir, template);
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
-  const pglite = new PGlite(inMemory ? 'memory://' : dataDir, { parsers: { [INT8_OID]: (value: string) => BigInt(value) } });
+  const pglite = new PGlite(inMemory ? 'memory://' : dataDir, {
+    parsers: { [INT8_OID]: (value: string) => BigInt(value) },
+    ...(initial ? { loadDataDir: initial } : {}),
+  });
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: 'pglite', close: () => db.destroy() };

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type Store } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
+import { PGLITE_TEMPLATE } from './pglite-template.ts';
 
 /**
  * Opens the store and brings its schema up to date, saying what it is doing and how long each
@@ -27,8 +28,9 @@ function describeStore(options: { databaseUrl?: string | undefined; dataDir: str
   if (options.databaseUrl) return 'the PostgreSQL database of DATABASE_URL';
   if (options.dataDir === 'memory://') return 'an in-memory PGlite database';
   // PGlite writes PG_VERSION when it initialises a data directory; creating one takes longest.
-  const exists = existsSync(join(options.dataDir, 'PG_VERSION'));
-  return `the embedded PGlite database in ${options.dataDir}${exists ? '' : ' (creating it: the first start takes longer)'}`;
+  if (existsSync(join(options.dataDir, 'PG_VERSION'))) return `the embedded PGlite database in ${options.dataDir}`;
+  const how = existsSync(PGLITE_TEMPLATE) ? "from the build's template" : 'the first start takes longer';
+  return `the embedded PGlite database in ${options.dataDir} (creating it: ${how})`;
 }
 
 export const elapsed = (startedMs: number): string => `${Math.round(performance.now() - startedMs)} ms`;
