@@ -3,8 +3,7 @@
  * GET /readyz, on the embedded store, for the built server that `npm start` runs (node on
  * dist/server/main.js) beside its reference, the TypeScript source through tsx (what `npm start`
  * ran before there was a build). Each is measured on an existing ./data (the common restart) and on
- * an empty one (the first start: the built server loads the build's database template, the source
- * has none and creates the cluster and runs every migration), BENCH_ROUNDS
+ * an empty one (the first start, from the build's database template), BENCH_ROUNDS
  * times (default 3), median and range printed.
  */
 import { spawn } from 'node:child_process';

@@ -169,6 +169,7 @@ async function benchStore(label: string, env: Record<string, string>): Promise<R
       return JSON.stringify(createOrderJson(order, sign(order, trader)));
     });
     const cancel = (ids: string[]) => () => {
+      // Run out of resting orders, a cancel names none that exists: it is answered 404 and counted as an error.
       const id = ids.pop() ?? '00000000-0000-4000-8000-000000000000';
       const trader = traders[owners.get(id) ?? 0]!;
       const path = `/api/v1/orders/${id}/cancel`;

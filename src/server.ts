@@ -30,6 +30,7 @@ import type { Db } from './store/database.ts';
 import { openAndMigrate } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
+import { buildOutput } from './build-output.ts';
 
 export interface RunningServer {
   readonly app: TypedApp;
@@ -53,7 +54,10 @@ export interface StartOptions {
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = pino({ level: config.logLevel });
-  const store = await openAndMigrate({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleInTransactionTimeoutMs: config.failoverTimeoutMs }, (line) => logger.info(line));
+  const store = await openAndMigrate(
+    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleInTransactionTimeoutMs: config.failoverTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
+    (line) => logger.info(line),
+  );
   let trading: Trading | undefined;
   let leadership: Leadership | undefined;
   let oracle: Oracle | undefined;

@@ -16,16 +16,16 @@ const INT8_OID = 20;
 /**
  * Opens the store: PostgreSQL when a connection string is given, else PGlite under `dataDir`
  * (`memory://` keeps nothing). Both return int8 columns as bigint, so amounts never pass through
- * a float on their way out of SQL.
+ * a float on their way out of SQL. Each store's driver is loaded only when that store is opened,
+ * so a boot pays for one of them.
  */
-/** Each store's driver is loaded only when that store is opened, so a boot pays for one of them. */
-export async function openStore(options: { databaseUrl?: string | undefined; dataDir: string; idleInTransactionTimeoutMs?: number; pgliteTemplate?: URL }): Promise<Store> {
+export async function openStore(options: { databaseUrl?: string | undefined; dataDir: string; idleInTransactionTimeoutMs?: number; pgliteTemplate?: string }): Promise<Store> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.idleInTransactionTimeoutMs);
   return openPglite(options.dataDir, options.pgliteTemplate);
 }
 
 /** A new data directory starts from `template` (pglite-template.ts) when the build made one. */
-async function openPglite(dataDir: string, template?: URL): Promise<Store> {
+async function openPglite(dataDir: string, template?: string): Promise<Store> {
   const inMemory = dataDir === 'memory://';
   const initial = inMemory ? undefined : templateFor(dataDir, template);
   if (!inMemory) mkdirSync(dataDir, { recursive: true });

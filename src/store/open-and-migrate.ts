@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type Store } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
-import { PGLITE_TEMPLATE } from './pglite-template.ts';
+import { startsFromTemplate } from './pglite-template.ts';
 
 /**
  * Opens the store and brings its schema up to date, saying what it is doing and how long each
@@ -24,12 +24,12 @@ export async function openAndMigrate(options: Parameters<typeof openStore>[0], p
   }
 }
 
-function describeStore(options: { databaseUrl?: string | undefined; dataDir: string }): string {
+function describeStore(options: { databaseUrl?: string | undefined; dataDir: string; pgliteTemplate?: string }): string {
   if (options.databaseUrl) return 'the PostgreSQL database of DATABASE_URL';
   if (options.dataDir === 'memory://') return 'an in-memory PGlite database';
   // PGlite writes PG_VERSION when it initialises a data directory; creating one takes longest.
   if (existsSync(join(options.dataDir, 'PG_VERSION'))) return `the embedded PGlite database in ${options.dataDir}`;
-  const how = existsSync(PGLITE_TEMPLATE) ? "from the build's template" : 'the first start takes longer';
+  const how = startsFromTemplate(options.dataDir, options.pgliteTemplate) ? "from the build's template" : 'the first start takes longer';
   return `the embedded PGlite database in ${options.dataDir} (creating it: ${how})`;
 }
 

@@ -1,25 +1,27 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { Kysely } from 'kysely';
-import type { Database } from './schema.ts';
-import { migrateToLatest } from './migrate.ts';
-
 /**
  * A new embedded database starts from a template instead of an empty cluster. PGlite takes seconds
  * to create a cluster (initdb in WebAssembly) and then every migration runs; loading the build's
  * copy of a freshly migrated, empty database takes under one. The template holds the schema and
  * the rows the migrations insert, and nothing of any one exchange: keys, ids and the cluster key
  * are made at boot, after it is loaded. Migrations newer than the template run as usual on top.
- *
- * Built, the store sits in dist/server/ and the build writes the template to dist/ (below). Run from
- * source there is none, and PGlite creates the cluster as before.
+ * The build writes it (scripts/build.mjs) and the server names it (src/server.ts); without a build
+ * there is none, and PGlite creates the cluster as before.
  */
-export const PGLITE_TEMPLATE = new URL('../pglite-template.tar.gz', import.meta.url);
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+import { migrateToLatest } from './migrate.ts';
 
-/** The template's bytes when there is one and `dataDir` holds no database yet, else undefined. */
-export function templateFor(dataDir: string, template: URL = PGLITE_TEMPLATE): Blob | undefined {
+/** Whether a database opened in `dataDir` starts from `template`: there is one, and no database yet. */
+export function startsFromTemplate(dataDir: string, template: string | undefined): template is string {
+  if (template === undefined) return false;
   const empty = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
-  if (!empty || !existsSync(template)) return undefined;
-  return new Blob([readFileSync(template)]);
+  return empty && existsSync(template);
+}
+
+/** The template's bytes when a database opened in `dataDir` starts from it, else undefined. */
+export function templateFor(dataDir: string, template: string | undefined): Blob | undefined {
+  return startsFromTemplate(dataDir, template) ? new Blob([readFileSync(template)]) : undefined;
 }
 
 /** Writes the template: an in-memory PGlite brought to the latest migration, dumped gzipped. */

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore } from '../../src/store/database.ts';
@@ -12,11 +11,11 @@ import { templateFor, writePgliteTemplate } from '../../src/store/pglite-templat
 
 describe('the embedded database template', () => {
   let dir: string;
-  let template: URL;
+  let template: string;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pmx-template-'));
-    template = pathToFileURL(join(dir, 'template.tar.gz'));
-    await writePgliteTemplate(template.pathname);
+    template = join(dir, 'template.tar.gz');
+    await writePgliteTemplate(template);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

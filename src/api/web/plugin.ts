@@ -1,23 +1,12 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { buildOutput } from '../../build-output.ts';
 import { notFoundHandler } from '../error-handler.ts';
 import type { TypedApp } from '../typed-app.ts';
 
-/**
- * Where `npm run build` (and the install's `prepare`) writes the web app: dist/web of the
- * project, found from this file whether it runs as source (src/api/web) or built
- * (dist/server/src/api/web).
- */
-export const WEB_APP_DIR = join(projectRoot(), 'dist', 'web');
-
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
+/** Where `npm run build` (and the install's `prepare`) writes the web app. */
+export const WEB_APP_DIR = buildOutput('web');
 
 /** Paths that belong to the server, never to the web app: their 404s stay JSON (EXTENSIONS.md §9). */
 const SERVER_PREFIXES = ['/api/', '/docs', '/openapi.json', '/healthz', '/readyz', '/metrics', '/socket.io'];
