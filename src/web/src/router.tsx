@@ -14,6 +14,9 @@ const subscribe = (listener: () => void) => {
 };
 window.addEventListener('popstate', notify);
 
+/** The page of a market, by its slug (the app's one spelling of that path). */
+export const marketPath = (slug: string) => `/market/${encodeURIComponent(slug)}`;
+
 export function navigate(to: string): void {
   if (to === location.pathname + location.search) return;
   history.pushState(null, '', to);

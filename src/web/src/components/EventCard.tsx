@@ -1,6 +1,6 @@
 import type { Event, Market } from '../../../client/index.ts';
 import { amount, centsOf, percent, units, usd } from '../format.ts';
-import { Link } from '../router.tsx';
+import { Link, marketPath } from '../router.tsx';
 
 /** The two outcome prices of a market from its `chance` (outcome 1's last price), in base units. */
 export function outcomePrices(market: Market): [bigint, bigint] {
@@ -13,8 +13,7 @@ export function sumUsd(values: (string | undefined)[]): bigint {
   return values.reduce((total, value) => total + (units(value) ?? 0n), 0n);
 }
 
-export const marketPath = (market: Market) => `/market/${encodeURIComponent(market.slug)}`;
-export const eventPath = (event: Event) => (event.markets.length === 1 ? marketPath(event.markets[0]!) : `/event/${encodeURIComponent(event.slug)}`);
+export const eventPath = (event: Event) => (event.markets.length === 1 ? marketPath(event.markets[0]!.slug) : `/event/${encodeURIComponent(event.slug)}`);
 
 /**
  * One event on the home page: a single market shows both outcome prices; a negRisk or
@@ -36,7 +35,7 @@ export function EventCard({ event }: { event: Event }) {
         <div className="outcomes">
           {outcomePrices(single).map((price, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
-            <Link key={index} to={marketPath(single)} className={`outcome ${index === 0 ? 'yes' : 'no'}`}>
+            <Link key={index} to={marketPath(single.slug)} className={`outcome ${index === 0 ? 'yes' : 'no'}`}>
               <span>{index === 0 ? single.outcome1 : single.outcome2}</span>
               <span className="num">{centsOf(price)}</span>
             </Link>
@@ -46,7 +45,7 @@ export function EventCard({ event }: { event: Event }) {
         <ul className="candidates">
           {[...event.markets].sort((a, b) => b.chance - a.chance).slice(0, 4).map((market) => (
             <li key={market.id}>
-              <Link to={marketPath(market)}>{market.name}</Link>
+              <Link to={marketPath(market.slug)}>{market.name}</Link>
               <span className="num">{percent(market.chance)}</span>
             </li>
           ))}

@@ -2,7 +2,7 @@ import { useAction } from '../action.ts';
 import { useSession } from '../session.ts';
 import { cents, describeOrder, shares } from '../format.ts';
 import { useLoad } from '../load.ts';
-import { Link } from '../router.tsx';
+import { Link, marketPath } from '../router.tsx';
 
 /** The trader's resting orders (of one market, or all), with cancel and cancel-all; live from /user. */
 export function OpenOrders({ marketId }: { marketId?: string }) {
@@ -29,7 +29,7 @@ export function OpenOrders({ marketId }: { marketId?: string }) {
           <tbody>
             {rows.map((order) => (
               <tr key={order.id}>
-                {!marketId && <td><Link to={`/market/${encodeURIComponent(order.marketInfo.slug)}`}>{order.marketInfo.title}</Link></td>}
+                {!marketId && <td><Link to={marketPath(order.marketInfo.slug)}>{order.marketInfo.title}</Link></td>}
                 <td className={order.side === 0 ? 'up' : 'down'}>{order.side === 0 ? 'Buy' : 'Sell'} {order.outcome}</td>
                 <td className="num">{cents(String(order.price))}</td>
                 <td className="num">{shares(String(order.matchedAmount))} / {shares(String(order.amount))}</td>

@@ -1,8 +1,8 @@
 import type { Market } from '../../../client/index.ts';
-import { marketPath, outcomePrices, sumUsd } from '../components/EventCard.tsx';
+import { outcomePrices, sumUsd } from '../components/EventCard.tsx';
 import { amount, centsOf, date, errorText, percent, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
-import { Link, useTitle } from '../router.tsx';
+import { Link, marketPath, useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
 
 /** A multi-market or negRisk event: one row per candidate or question, each opening its market. */
@@ -33,10 +33,10 @@ function Row({ market }: { market: Market }) {
   const [yes, no] = outcomePrices(market);
   return (
     <tr>
-      <td><Link to={marketPath(market)}>{market.name}</Link></td>
+      <td><Link to={marketPath(market.slug)}>{market.name}</Link></td>
       <td className="num">{percent(market.chance)}</td>
-      <td className="num"><Link to={marketPath(market)} className="outcome yes">{centsOf(yes)}</Link></td>
-      <td className="num"><Link to={marketPath(market)} className="outcome no">{centsOf(no)}</Link></td>
+      <td className="num"><Link to={marketPath(market.slug)} className="outcome yes">{centsOf(yes)}</Link></td>
+      <td className="num"><Link to={marketPath(market.slug)} className="outcome no">{centsOf(no)}</Link></td>
     </tr>
   );
 }

@@ -4,7 +4,7 @@ import { OpenOrders } from '../components/OpenOrders.tsx';
 import { PnlChart } from '../components/PnlChart.tsx';
 import { cents, errorText, shares, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
-import { Link, useTitle } from '../router.tsx';
+import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { notify, useSession } from '../session.ts';
 
@@ -79,7 +79,7 @@ function Positions() {
           <tbody>
             {rows.map((row) => (
               <tr key={row.tokenId}>
-                <td>{row.slug ? <Link to={`/market/${encodeURIComponent(row.slug)}`}>{row.title ?? row.slug}</Link> : row.title}</td>
+                <td>{row.slug ? <Link to={marketPath(row.slug)}>{row.title ?? row.slug}</Link> : row.title}</td>
                 <td>{row.outcome}</td>
                 <td className="num">{shares(row.amount)}</td>
                 <td className="num">{cents(row.acquisitionPrice)}</td>
@@ -117,7 +117,7 @@ function Batches() {
         <ul className="plain">
           {rows.map((row) => (
             <li key={row.marketId}>
-              <Link to={`/market/${encodeURIComponent(row.slug)}`}>{row.name}</Link>
+              <Link to={marketPath(row.slug)}>{row.name}</Link>
               <button type="button" disabled={busy} onClick={() => run(label, () => action([row.marketId]))}>{label}</button>
             </li>
           ))}
@@ -148,7 +148,7 @@ function Activity() {
               <tr key={`${row.hash}${row.type}${row.outcomeIndex ?? ''}`}>
                 <td className="muted">{new Date(row.timestamp * 1000).toLocaleString()}</td>
                 <td>{row.type}{row.outcomeIndex !== undefined ? ` ${row.outcomeIndex === 0 ? row.outcome1 : row.outcome2}` : ''}</td>
-                <td><Link to={`/market/${encodeURIComponent(row.slug)}`}>{row.name}</Link></td>
+                <td><Link to={marketPath(row.slug)}>{row.name}</Link></td>
                 <td className="num">{shares(String(row.amount))}</td>
                 <td className="num">{cents(row.price)}</td>
               </tr>

@@ -1,7 +1,7 @@
 import { PnlChart } from '../components/PnlChart.tsx';
 import { errorText, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
-import { Link, useTitle } from '../router.tsx';
+import { Link, marketPath, useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
 
 /** A public profile by display name: summary, P&L chart, active positions and recent trades. */
@@ -43,7 +43,7 @@ export default function ProfilePage({ name }: { name: string }) {
         <h2>Recent trades</h2>
         <ul className="plain">
           {activity.map((row) => (
-            <li key={row.id}><span>{row.action} {sideLabel(row.side)} · {row.slug ? <Link to={`/market/${encodeURIComponent(row.slug)}`}>{row.market}</Link> : row.market}</span><span className="num">{usd(row.amount)} at {row.price}¢</span></li>
+            <li key={row.id}><span>{row.action} {sideLabel(row.side)} · {row.slug ? <Link to={marketPath(row.slug)}>{row.market}</Link> : row.market}</span><span className="num">{usd(row.amount)} at {row.price}¢</span></li>
           ))}
         </ul>
       </section>

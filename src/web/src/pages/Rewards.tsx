@@ -1,6 +1,6 @@
 import { cents, errorText, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
-import { Link, useTitle } from '../router.tsx';
+import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { useSession } from '../session.ts';
 
@@ -22,7 +22,7 @@ export default function RewardsPage() {
           <tbody>
             {pools.data?.data.flatMap((event) => event.markets.map((market) => (
               <tr key={market.marketId}>
-                <td>{market.marketSlug ? <Link to={`/market/${encodeURIComponent(market.marketSlug)}`}>{market.marketDisplayName ?? market.marketName}</Link> : market.marketName}</td>
+                <td>{market.marketSlug ? <Link to={marketPath(market.marketSlug)}>{market.marketDisplayName ?? market.marketName}</Link> : market.marketName}</td>
                 <td className="num">{usd(market.rewardUsdc)}</td>
                 <td className="num">±{cents(market.maxDistanceFromMid)}</td>
                 <td className="num">{usd(market.minOrderSizeUsdc)}</td>
