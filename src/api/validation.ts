@@ -9,7 +9,8 @@ const COMMON: Options = { useDefaults: true, allErrors: false, addUsedSchema: fa
 
 /**
  * The request validators and response serializers of every route, compiled on first use (see
- * FirstUseCompilation). Two validators, one per kind of input (Fastify's one ajv would apply one set of options to all):
+ * FirstUseCompilation). Two validators, one per kind of input (Fastify's one ajv would apply one
+ * set of options to all):
  * - bodies are JSON, so their types are exact: no coercion (`{"amount": 1000}` for a string field
  *   is 400) and no silent stripping: a property the schema does not declare is 400, in every body
  *   schema and at every depth (objects that do not say otherwise get `additionalProperties: false`);
