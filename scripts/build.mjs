@@ -60,7 +60,7 @@ function run(args) {
  * pino's transports), the native secp256k1 binding, and the drivers loaded only when configured
  * (pg, redis). `pmx-client` is the SDK's own source (src/client, through tsconfig paths).
  */
-const BUNDLED_PACKAGES = ['viem', 'typebox', 'kysely', '@noble/hashes', 'jose', 'commander', 'ajv', 'ajv-formats', 'fast-json-stringify', 'prom-client', 'fastify', '@fastify/type-provider-typebox', '@fastify/helmet', 'socket.io-client', 'pmx-client'];
+const BUNDLED_PACKAGES = ['viem', 'typebox', 'kysely', '@noble/hashes', 'jose', 'commander', 'ajv', 'ajv-formats', 'fast-json-stringify', 'prom-client', 'fastify', '@fastify/type-provider-typebox', 'helmet', 'socket.io-client', 'pmx-client'];
 
 /**
  * The server as JavaScript for plain node: one module for the CLI and the server (the CLI's other
