@@ -28,6 +28,9 @@ import { startProcessServer, type ProcessServer } from '../test/helpers/process-
 
 type Hex = `0x${string}`;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
+/** BENCH_SCENARIOS=unsigned,mix runs only those (with /healthz, always): to profile one of them. */
+const SCENARIOS = process.env.BENCH_SCENARIOS?.split(',') ?? ['unsigned', 'batch', 'signed', 'cancel', 'mix'];
+const wanted = (scenario: string) => SCENARIOS.includes(scenario);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const ZERO = '0x0000000000000000000000000000000000000000';
 const hashOrder = createMarketOrderHasher(parseConfig({}));
@@ -163,7 +166,7 @@ async function benchStore(label: string, env: Record<string, string>): Promise<R
       const body = JSON.stringify({ orders });
       return { method: 'POST' as const, path: '/api/v1/orders/batch', body, headers: hmacHeaders(trader, 'POST', '/api/v1/orders/batch', body) };
     };
-    const signedBodies = Array.from({ length: 60_000 }, (_, n) => {
+    const signedBodies = Array.from({ length: wanted('signed') ? 60_000 : 0 }, (_, n) => {
       const trader = traders[n % 2]!;
       const order = orderStruct(n, trader, market);
       return JSON.stringify(createOrderJson(order, sign(order, trader)));
@@ -192,16 +195,16 @@ async function benchStore(label: string, env: Record<string, string>): Promise<R
       return single()();
     };
 
-    const rows = [
-      await run(`${label}: GET /healthz (HTTP ceiling)`, server, 0, null),
-      await run(`${label}: POST /orders unsigned`, server, 1, single()),
-      await run(`${label}: POST /orders/batch ×50 unsigned`, server, 50, batch),
-      await run(`${label}: POST /orders signed`, server, 1, single(signedBodies)),
-    ];
-    // Resting orders to cancel, placed through batches (non-crossing prices: i % 10 !== 9).
-    const toCancel = await placeResting(server, traders, market, owners, 1_000);
-    rows.push(await run(`${label}: POST /orders/{id}/cancel`, server, 1, cancel(toCancel)));
-    rows.push(await run(`${label}: maker mix (70% place, 30% cancel)`, server, 1, mixed, remember));
+    const rows = [await run(`${label}: GET /healthz (HTTP ceiling)`, server, 0, null)];
+    if (wanted('unsigned')) rows.push(await run(`${label}: POST /orders unsigned`, server, 1, single()));
+    if (wanted('batch')) rows.push(await run(`${label}: POST /orders/batch ×50 unsigned`, server, 50, batch));
+    if (wanted('signed')) rows.push(await run(`${label}: POST /orders signed`, server, 1, single(signedBodies)));
+    if (wanted('cancel')) {
+      // Resting orders to cancel, placed through batches (non-crossing prices: i % 10 !== 9).
+      const toCancel = await placeResting(server, traders, market, owners, 1_000);
+      rows.push(await run(`${label}: POST /orders/{id}/cancel`, server, 1, cancel(toCancel)));
+    }
+    if (wanted('mix')) rows.push(await run(`${label}: maker mix (70% place, 30% cancel)`, server, 1, mixed, remember));
     return rows;
   } finally {
     await server.stop();

@@ -36,7 +36,9 @@ export async function freePort(): Promise<number> {
 export async function startProcessServer(env: Record<string, string>, port?: number): Promise<ProcessServer> {
   port ??= await freePort();
   ensureBuild();
-  const child = spawn(process.execPath, [BUILT_CLI, 'serve'], {
+  // PMX_SERVER_NODE_ARGS passes node flags to the server (say --cpu-prof to profile a bench run).
+  const nodeArgs = process.env.PMX_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, BUILT_CLI, 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', process.env.PMX_DEBUG ? 'inherit' : 'ignore', 'pipe'],
   });
