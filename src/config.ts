@@ -38,6 +38,8 @@ export interface Config {
   readonly priceFeed: 'manual' | 'pyth' | 'binance';
   /** Base URL of the pyth (Hermes) or binance API; required by those two, unused by manual. */
   readonly priceFeedUrl: string | undefined;
+  /** SETTLEMENT_BLOCK_MS: least time between two settlement rounds (blocks) of the embedded settlement. */
+  readonly settlementBlockMs: number;
   /** Several nodes (EXTENSIONS.md section 12): how long the engine's node may be silent before another takes over. */
   readonly failoverTimeoutMs: number;
   /** Where the other nodes send this node order commands while it runs the engine; default http://HOST:PORT. */
@@ -121,6 +123,7 @@ export function parseConfig(source: Source): Config {
     rewardsMinPayoutUsdc: decimal(read, 'REWARDS_MIN_PAYOUT_USDC', 1),
     logLevel: oneOf(read, 'LOG_LEVEL', 'info', LOG_LEVELS),
     signatureWorkers: integer(read, 'SIGNATURE_WORKERS', availableParallelism(), 0, 64),
+    settlementBlockMs: integer(read, 'SETTLEMENT_BLOCK_MS', 250, 0, 60_000),
     failoverTimeoutMs: integer(read, 'FAILOVER_TIMEOUT_MS', 5_000, 500, 600_000),
     advertiseUrl: optionalUrl(read, 'ADVERTISE_URL', ['http:', 'https:']),
     siweDomains: hostList(read, 'SIWE_DOMAINS'),

@@ -62,6 +62,12 @@ export interface EngineOptions {
   queueCapacity?: number;
   maxBatch?: number;
   /**
+   * Least time between the starts of two automatic settlement rounds (a block). A round costs the
+   * store about as much as a batch of orders, so running one after every batch halved order entry;
+   * trades wait at most this long to be mined. 0 runs a round as soon as the queue is free.
+   */
+  settlementBlockMs: number;
+  /**
    * Runs first inside every batch transaction and throws when this node no longer holds the engine
    * (src/cluster/leadership.ts): a node that lost it writes nothing more.
    */
@@ -85,6 +91,9 @@ export class MatchingEngine {
   private nextBookSeq = 1n;
   private nextTradeSeq = 1n;
   private timer: NodeJS.Timeout | undefined;
+  private settlementTimer: NodeJS.Timeout | undefined;
+  /** When the last settlement round started (performance.now()), for the block interval. */
+  private lastRoundMs = -Infinity;
   private running = false;
 
   constructor(private readonly options: EngineOptions) {
@@ -122,6 +131,8 @@ export class MatchingEngine {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    clearTimeout(this.settlementTimer);
+    this.settlementTimer = undefined;
     await this.queue.idle();
     this.runtimes.clear();
     this.marketOfToken.clear();
@@ -283,7 +294,10 @@ export class MatchingEngine {
     batch.publish();
     this.options.events.publish('engine-batch', { commands: commands.length, trades: batch.trades.length, durationMs: performance.now() - startedMs });
     if (batch.trades.length > 0) this.rounds.noteMatched();
-    if (commands.some((c) => c.kind === 'settle')) await this.sealBlock();
+    if (commands.some((c) => c.kind === 'settle')) {
+      this.lastRoundMs = startedMs;
+      await this.sealBlock();
+    }
     this.scheduleSettlement();
     return results;
   }
@@ -623,9 +637,14 @@ export class MatchingEngine {
     }
   }
 
+  /** One automatic round per block: the next round starts a block after the last one started. */
   private scheduleSettlement(): void {
-    if (!this.rounds.hasWork) return;
-    setImmediate(() => void this.settle().catch((error) => this.options.logger.error({ err: error }, 'settlement round failed')));
+    if (!this.rounds.hasWork || this.settlementTimer || !this.running) return;
+    const waitMs = Math.max(0, this.lastRoundMs + this.options.settlementBlockMs - performance.now());
+    this.settlementTimer = setTimeout(() => {
+      this.settlementTimer = undefined;
+      if (this.running && this.rounds.hasWork) void this.submit({ kind: 'settle' }).catch((error) => this.options.logger.error({ err: error }, 'settlement round failed'));
+    }, waitMs);
   }
 
   private addRuntime(info: MarketTradingInfo): MarketRuntime {
