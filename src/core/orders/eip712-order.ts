@@ -1,4 +1,4 @@
-import { keccak256 } from 'viem';
+import sha3 from 'js-sha3';
 import type { NormalizedOrder } from './create-order-rules.ts';
 
 /**
@@ -7,6 +7,8 @@ import type { NormalizedOrder } from './create-order-rules.ts';
  * words and hashed, then the digest `keccak256(0x1901 ‖ domainSeparator ‖ structHash)` is taken.
  * It gives the same digest as viem's generic `hashTypedData` (the tests check it on random orders)
  * at a fraction of the cost, and is the order `hash` of the API, for signed and unsigned orders.
+ * Keccak comes from js-sha3, about three times faster than viem's (noble) on these 416 bytes: the
+ * hash is taken on the event loop for every order.
  */
 
 type Address = `0x${string}`;
@@ -53,8 +55,9 @@ export type OrderHasher = (order: OrderStruct) => Hex;
 const WORD = 32;
 const ORDER_WORDS = 13;
 const utf8 = new TextEncoder();
-const ORDER_TYPE_HASH = keccak256(utf8.encode(ORDER_TYPE), 'bytes');
-const DOMAIN_TYPE_HASH = keccak256(utf8.encode(DOMAIN_TYPE), 'bytes');
+const keccak256 = (data: Uint8Array): Uint8Array => new Uint8Array(sha3.keccak256.arrayBuffer(data));
+const ORDER_TYPE_HASH = keccak256(utf8.encode(ORDER_TYPE));
+const DOMAIN_TYPE_HASH = keccak256(utf8.encode(DOMAIN_TYPE));
 const MAX_UINT256 = 2n ** 256n - 1n;
 
 export function orderDomains(config: OrderDomainConfig): { exchange: OrderDomain; negRisk: OrderDomain } {
@@ -68,11 +71,11 @@ export function orderDomains(config: OrderDomainConfig): { exchange: OrderDomain
 export function domainSeparator(domain: OrderDomain): Uint8Array {
   const words = new Uint8Array(5 * WORD);
   words.set(DOMAIN_TYPE_HASH, 0);
-  words.set(keccak256(utf8.encode(domain.name), 'bytes'), WORD);
-  words.set(keccak256(utf8.encode(domain.version), 'bytes'), 2 * WORD);
+  words.set(keccak256(utf8.encode(domain.name)), WORD);
+  words.set(keccak256(utf8.encode(domain.version)), 2 * WORD);
   writeUint(words, 3, BigInt(domain.chainId));
   writeAddress(words, 4, domain.verifyingContract);
-  return keccak256(words, 'bytes');
+  return keccak256(words);
 }
 
 export function createOrderHasher(domain: OrderDomain): OrderHasher {
@@ -96,8 +99,8 @@ export function createOrderHasher(domain: OrderDomain): OrderHasher {
     digestInput[0] = 0x19;
     digestInput[1] = 0x01;
     digestInput.set(separator, 2);
-    digestInput.set(keccak256(words, 'bytes'), 2 + WORD);
-    return keccak256(digestInput);
+    digestInput.set(keccak256(words), 2 + WORD);
+    return `0x${sha3.keccak256.hex(digestInput)}`;
   };
 }
 
