@@ -2,10 +2,11 @@ import type { Address } from 'viem';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/database.ts';
 import {
-  countActiveApiKeys, findActiveApiKey, findApiKeyOwner, insertApiKey, listActiveSecrets, updateApiKeySecret, isApiKeyActive, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeySummary,
+  countActiveApiKeys, findActiveApiKey, findApiKeyOwner, insertApiKey, listActiveSecrets, updateApiKeySecret, activeApiKeysAmong, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeySummary,
 } from '../store/api-keys-repository.ts';
 import { badRequest } from '../contract/errors.ts';
 import type { Revocations } from './revocations.ts';
+import { TurnBatchedLookup } from './turn-batched-lookup.ts';
 import { decryptSecret, encryptSecret, generateCredentials, hashPassphrase, type ApiKeyCredentials } from './api-key-crypto.ts';
 
 /** A usable key as held in memory: the decrypted secret, so signed requests cost no decryption. */
@@ -56,8 +57,12 @@ export class ApiKeyService {
   private readonly unknown = new Map<string, number>();
   /** Counts revocations on this node, so a load that raced one is not cached. */
   private revocations = 0;
+  /** On a shared store: whether keys are still unrevoked, asked of it once per event-loop turn. */
+  private readonly stillActive: TurnBatchedLookup;
 
-  constructor(private readonly options: ApiKeyServiceOptions) {}
+  constructor(private readonly options: ApiKeyServiceOptions) {
+    this.stillActive = new TurnBatchedLookup((apiKeys) => activeApiKeysAmong(options.db, apiKeys));
+  }
 
   /** A new key; 400 when the user already holds API_KEYS_PER_USER unrevoked keys. */
   async create(userId: string): Promise<ApiKeyCredentials> {
@@ -104,7 +109,7 @@ export class ApiKeyService {
     if ((this.unknown.get(apiKey) ?? 0) > this.options.clock.nowMs()) return undefined;
     const cached = this.cache.get(apiKey);
     if (cached) {
-      if (this.options.storeIsShared && !(await isApiKeyActive(this.options.db, apiKey))) {
+      if (this.options.storeIsShared && !(await this.stillActive.has(apiKey))) {
         this.cache.delete(apiKey);
         return undefined;
       }

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/database.ts';
-import { insertEndedSession, isSessionEnded, listEndedSessions } from '../store/ended-sessions-repository.ts';
+import { endedSessionsAmong, insertEndedSession, listEndedSessions } from '../store/ended-sessions-repository.ts';
+import { TurnBatchedLookup } from './turn-batched-lookup.ts';
 
 /** A credential that stopped working: a revoked API key, or an ended session (JWT id and expiry). */
 export type Revocation = { apiKey: string } | { sessionId: string; expiresAtMs: number };
@@ -27,13 +28,16 @@ export class Revocations {
 /**
  * Sessions ended by POST /auth/logout before their expiry. The ids live in the database (a
  * restarted node and every other node agree) and in memory, loaded at boot. With PostgreSQL,
- * where other nodes may end a session, a session not known to be ended here is looked up (one
- * primary-key read per JWT request); PGlite is one process, so its memory is complete.
+ * where other nodes may end a session, a session not known to be ended here is looked up (the JWT
+ * requests of one event-loop turn share one read); PGlite is one process, so its memory is complete.
  */
 export class EndedSessions {
   private readonly ended = new Map<string, number>();
+  private readonly endedInStore: TurnBatchedLookup;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly storeIsShared: boolean, private readonly revocations: Revocations) {}
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly storeIsShared: boolean, private readonly revocations: Revocations) {
+    this.endedInStore = new TurnBatchedLookup((sessionIds) => endedSessionsAmong(db, sessionIds));
+  }
 
   async load(): Promise<void> {
     for (const row of await listEndedSessions(this.db, new Date(this.clock.nowMs()))) this.remember(row.sessionId, row.expiresAt.getTime());
@@ -54,6 +58,6 @@ export class EndedSessions {
 
   async isEnded(sessionId: string): Promise<boolean> {
     if (this.ended.has(sessionId)) return true;
-    return this.storeIsShared && isSessionEnded(this.db, sessionId);
+    return this.storeIsShared && this.endedInStore.has(sessionId);
   }
 }

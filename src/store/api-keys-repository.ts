@@ -46,9 +46,10 @@ export async function findActiveApiKey(db: Db, apiKey: string): Promise<StoredAp
   };
 }
 
-export async function isApiKeyActive(db: Db, apiKey: string): Promise<boolean> {
-  const row = await db.selectFrom('api_keys').select('id').where('id', '=', apiKey).where('revoked_at', 'is', null).executeTakeFirst();
-  return row !== undefined;
+/** Which of these keys are issued and unrevoked, in one read. */
+export async function activeApiKeysAmong(db: Db, apiKeys: string[]): Promise<Set<string>> {
+  const rows = await db.selectFrom('api_keys').select('id').where('id', 'in', apiKeys).where('revoked_at', 'is', null).execute();
+  return new Set(rows.map((row) => row.id));
 }
 
 export async function countActiveApiKeys(db: Db, userId: string): Promise<number> {

@@ -6,9 +6,10 @@ export async function insertEndedSession(db: Db, sessionId: string, expiresAt: D
   await db.insertInto('ended_sessions').values({ session_id: sessionId, expires_at: expiresAt }).onConflict((oc) => oc.column('session_id').doNothing()).execute();
 }
 
-export async function isSessionEnded(db: Db, sessionId: string): Promise<boolean> {
-  const row = await db.selectFrom('ended_sessions').select('session_id').where('session_id', '=', sessionId).executeTakeFirst();
-  return row !== undefined;
+/** Which of these sessions were ended, in one read. */
+export async function endedSessionsAmong(db: Db, sessionIds: string[]): Promise<Set<string>> {
+  const rows = await db.selectFrom('ended_sessions').select('session_id').where('session_id', 'in', sessionIds).execute();
+  return new Set(rows.map((row) => row.session_id));
 }
 
 /** The ended sessions whose tokens have not expired yet: what a starting node must refuse. */
