@@ -10,23 +10,21 @@
  * Orders are BUYs of both tokens from two traders, about one in ten crossing, so the engine
  * matches (MINT) as well as rests. Every request carries a fresh HMAC, as a client must.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import secp256k1 from 'secp256k1';
 import { hexToBytes, bytesToHex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseConfig } from '../src/config.ts';
 import { createMarketOrderHasher, type OrderStruct } from '../src/core/orders/eip712-order.ts';
-import { deriveProxyWallet } from '../src/core/proxy-wallet.ts';
 import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
 import { createScratchDatabase } from '../test/helpers/database.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
+import { hmacHeaders, json, setUpMarket, setUpTrader, type BenchTrader, type Hex } from './exchange-client.ts';
 
-type Hex = `0x${string}`;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
 /** BENCH_SCENARIOS=unsigned,mix runs only those (with /healthz, always): to profile one of them. */
 const SCENARIOS = process.env.BENCH_SCENARIOS?.split(',') ?? ['unsigned', 'batch', 'signed', 'cancel', 'mix'];
@@ -34,48 +32,6 @@ const wanted = (scenario: string) => SCENARIOS.includes(scenario);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const ZERO = '0x0000000000000000000000000000000000000000';
 const hashOrder = createMarketOrderHasher(parseConfig({}));
-
-interface BenchTrader {
-  privateKey: Hex;
-  account: PrivateKeyAccount;
-  proxyWallet: Hex;
-  apiKey: string;
-  secret: string;
-  passphrase: string;
-}
-
-async function json(url: string, init: RequestInit = {}): Promise<any> {
-  const response = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
-  const body = await response.json();
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${JSON.stringify(body)}`);
-  return body;
-}
-
-async function setUpTrader(server: ProcessServer): Promise<BenchTrader> {
-  const privateKey = generatePrivateKey();
-  const account = privateKeyToAccount(privateKey);
-  const exchange = await json(server.api('/exchange'));
-  const { nonce } = await json(server.api('/auth/nonce'));
-  const message = createSiweMessage({ address: account.address, chainId: exchange.chainId, domain: new URL(server.url).host, nonce, uri: server.url, version: '1', issuedAt: new Date(exchange.serverTime) });
-  const login = await json(server.api('/auth/login'), { method: 'POST', body: JSON.stringify({ message, signature: await account.signMessage({ message }) }) });
-  const key = await json(server.api('/auth/api-keys'), { method: 'POST', headers: { authorization: `Bearer ${login.token}` } });
-  await json(server.api('/admin/credits'), { method: 'POST', headers: server.adminHeaders, body: JSON.stringify({ address: account.address, amount: '1000000000' }) });
-  return { privateKey, account, proxyWallet: deriveProxyWallet(account.address), ...key };
-}
-
-async function setUpMarket(server: ProcessServer): Promise<{ tokenId1: string; tokenId2: string }> {
-  const event = await json(server.api('/admin/events'), { method: 'POST', headers: server.adminHeaders, body: JSON.stringify({ name: `Bench ${randomBytes(4).toString('hex')}`, description: 'bench', markets: [{ name: 'Bench market' }] }) });
-  const published = await json(server.api(`/admin/events/${event.id}/publish`), { method: 'POST', headers: server.adminHeaders });
-  return published.markets[0];
-}
-
-let clockSkewMs = 0;
-function hmacHeaders(trader: BenchTrader, method: string, path: string, body: string): Record<string, string> {
-  const timestamp = String(Date.now() + clockSkewMs);
-  clockSkewMs = (clockSkewMs + 1) % 1000;
-  const signature = createHmac('sha256', trader.secret).update(`${timestamp}${method}${path}${body}`).digest('hex');
-  return { 'content-type': 'application/json', 'svc-api-key': trader.apiKey, 'svc-signature': signature, 'svc-timestamp': timestamp, 'svc-passphrase': trader.passphrase };
-}
 
 /** The i-th order of the stream: BUYs of both tokens, one in ten crossing the other side. */
 function orderStruct(i: number, trader: BenchTrader, market: { tokenId1: string; tokenId2: string }): OrderStruct {
