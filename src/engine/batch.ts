@@ -1,6 +1,7 @@
 import type { LockSession } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { insertOrders, updateOrderFills, type OrderRow } from '../store/orders-repository.ts';
+import type { EngineOrder } from './engine-order.ts';
 import { insertTrades, type NewTradeRow } from '../store/trades-repository.ts';
 import type { DomainEventMap, DomainEventName, DomainEvents } from '../events/domain-events.ts';
 
@@ -14,7 +15,9 @@ export class Batch {
   readonly now: Date;
   readonly nowSec: number;
   private readonly inserted = new Map<string, OrderRow>();
-  private readonly updated = new Map<string, OrderRow>();
+  private readonly updated = new Map<string, EngineOrder>();
+  /** Orders this batch announces or answers with: their details are read before it commits. */
+  readonly ordersToDetail = new Set<EngineOrder>();
   readonly trades: NewTradeRow[] = [];
   /** Markets whose books changed; their level diffs are published after commit. */
   readonly touchedMarkets = new Set<string>();
@@ -34,14 +37,19 @@ export class Batch {
   }
 
   /** An existing order whose fills or status changed in this batch. */
-  orderChanged(row: OrderRow): void {
+  orderChanged(row: EngineOrder): void {
     row.updated_at = this.now;
     if (!this.inserted.has(row.id)) this.updated.set(row.id, row);
   }
 
   /** The order as this batch left it, when the batch inserted or changed it (the store still shows the state before). */
-  changedOrder(orderId: string): OrderRow | undefined {
+  changedOrder(orderId: string): EngineOrder | undefined {
     return this.inserted.get(orderId) ?? this.updated.get(orderId);
+  }
+
+  /** The batch announces or answers with this order: it needs the order whole. */
+  needsDetails(order: EngineOrder): void {
+    this.ordersToDetail.add(order);
   }
 
   addTrade(row: NewTradeRow): void {

@@ -9,16 +9,17 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import { isRetryable } from '../settlement/embedded/retry.ts';
 import { COLLATERAL, InsufficientBalanceError, type LockSession, type Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
-import { findOrderById, findOrderByIdempotencyKey, findUsedHashes, loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
+import { findOrderById, findOrderByIdempotencyKey, findOrderDetails, findUsedHashes, loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
 import { maxTradeSeq } from '../store/trades-repository.ts';
 import { Batch } from './batch.ts';
+import { detailed, fillInDetails, type EngineOrder } from './engine-order.ts';
 import { diffLevels, toOrderBook, type OrderBookResponse } from './book-view.ts';
 import { GroupCommitQueue } from './group-commit-queue.ts';
 import { EngineUnavailableError, FencedError } from './queue-full-error.ts';
 import type { MarketDirectory } from './market-directory.ts';
 import { toOrderResponse, toTradeResponse } from './shapes.ts';
 import { SettlementRounds } from './settlement-rounds.ts';
-import { failure, type CancelOrderOutcome, type MarketTradingInfo, type PlaceOrderOutcome, type PlaceOrderRequest } from './types.ts';
+import { failure, type CancelOrderOutcome, type EngineFailure, type MarketTradingInfo, type PlaceOrderOutcome, type PlaceOrderRequest } from './types.ts';
 import type { RestingQuote } from '../core/rewards/index.ts';
 
 const MAX_BATCH_ATTEMPTS = 3;
@@ -40,7 +41,8 @@ interface UsedKeys {
 /** Work that records markets' resolution in the engine's transaction and names the markets it resolved. */
 export type RetireWork<T> = (tx: Db) => Promise<{ marketIds: string[]; result: T }>;
 
-type CommandResult = PlaceOrderOutcome | CancelOrderOutcome | { ok: true; cancelled: OrderRow[] } | { ok: true } | { ok: true; result: unknown };
+type CancelOutcome = { ok: true; order: EngineOrder } | EngineFailure;
+type CommandResult = PlaceOrderOutcome | CancelOutcome | { ok: true; cancelled: EngineOrder[] } | { ok: true } | { ok: true; result: unknown };
 
 interface MarketRuntime {
   info: MarketTradingInfo;
@@ -83,8 +85,8 @@ export interface EngineOptions {
 export class MatchingEngine {
   private readonly runtimes = new Map<string, MarketRuntime>();
   private readonly marketOfToken = new Map<string, string>();
-  /** Open orders (resting or speed-bumped), by id. */
-  private readonly open = new Map<string, OrderRow>();
+  /** Open orders (resting or speed-bumped), by id; those loaded at start without their details until needed. */
+  private readonly open = new Map<string, EngineOrder>();
   private readonly lastTrade = new Map<string, { price: string; side: 'buy' | 'sell' }>();
   private readonly queue: GroupCommitQueue<Command, CommandResult>;
   private readonly rounds: SettlementRounds;
@@ -144,14 +146,15 @@ export class MatchingEngine {
     return this.submit({ kind: 'place', request }) as Promise<PlaceOrderOutcome>;
   }
 
-  cancel(userId: string, orderId: string): Promise<CancelOrderOutcome> {
-    return this.submit({ kind: 'cancel', userId, orderId }) as Promise<CancelOrderOutcome>;
+  async cancel(userId: string, orderId: string): Promise<CancelOrderOutcome> {
+    const outcome = (await this.submit({ kind: 'cancel', userId, orderId })) as CancelOutcome;
+    return outcome.ok ? { ok: true, order: detailed(outcome.order) } : outcome;
   }
 
   /** Cancels every open order of the user in the given markets. */
   async cancelInMarkets(userId: string, marketIds: string[]): Promise<OrderRow[]> {
-    const result = (await this.submit({ kind: 'cancel-markets', userId, marketIds })) as { cancelled: OrderRow[] };
-    return result.cancelled;
+    const result = (await this.submit({ kind: 'cancel-markets', userId, marketIds })) as { cancelled: EngineOrder[] };
+    return result.cancelled.map(detailed);
   }
 
   /** Markets where the user has open orders (resting or speed-bumped). */
@@ -286,6 +289,7 @@ export class MatchingEngine {
         applied.push(await this.apply(tx, batch, command, used));
         if (command.kind === 'settle') batch.locks = await this.openLocks(tx, commands.slice(i + 1));
       }
+      await fillInDetails(tx, batch.ordersToDetail);
       await batch.locks.flush();
       await batch.write(tx);
       return applied;
@@ -377,11 +381,17 @@ export class MatchingEngine {
       this.announceOrder(batch, row, 'PLACEMENT');
       return { ok: true, order: row, replayed: false };
     }
-    return this.match(batch, runtime, row, 'PLACEMENT');
+    if (!this.match(batch, runtime, row, 'PLACEMENT')) {
+      return { ...failure('POST_ONLY_WOULD_CROSS', 'the post-only order would cross the book and take liquidity; nothing rests'), order: row };
+    }
+    return { ok: true, order: row, replayed: false };
   }
 
-  /** Puts an accepted order to the book: fills, rests or ends, and settles its reservation. */
-  private match(batch: Batch, runtime: MarketRuntime, row: OrderRow, announceAs: 'PLACEMENT' | 'UPDATE'): PlaceOrderOutcome {
+  /**
+   * Puts an accepted order to the book: fills, rests or ends, and settles its reservation. False
+   * when it is a post-only order that would have taken liquidity (it is rejected, nothing rests).
+   */
+  private match(batch: Batch, runtime: MarketRuntime, row: EngineOrder, announceAs: 'PLACEMENT' | 'UPDATE'): boolean {
     const result = runtime.book.submit(toIncoming(row), batch.nowSec);
     batch.touchedMarkets.add(runtime.info.id);
     for (const gone of [...result.expired, ...result.cancelledOwn]) this.closeOpenOrder(batch, gone.id);
@@ -389,7 +399,7 @@ export class MatchingEngine {
       this.releaseRemaining(batch, row);
       row.status = 'REJECTED';
       batch.orderChanged(row);
-      return { ...failure('POST_ONLY_WOULD_CROSS', 'the post-only order would cross the book and take liquidity; nothing rests'), order: row };
+      return false;
     }
     for (const fill of result.fills) this.recordFill(batch, runtime, fill, row);
     row.status = result.status;
@@ -401,10 +411,10 @@ export class MatchingEngine {
       this.releaseRemaining(batch, row);
     }
     this.announceOrder(batch, row, announceAs);
-    return { ok: true, order: row, replayed: false };
+    return true;
   }
 
-  private recordFill(batch: Batch, runtime: MarketRuntime, fill: Fill, takerRow: OrderRow): void {
+  private recordFill(batch: Batch, runtime: MarketRuntime, fill: Fill, takerRow: EngineOrder): void {
     const makerRow = this.open.get(fill.maker.orderId);
     if (!makerRow) throw new Error(`resting order ${fill.maker.orderId} is not open in the engine`);
     for (const [row, party] of [[makerRow, fill.maker], [takerRow, fill.taker]] as const) {
@@ -453,7 +463,7 @@ export class MatchingEngine {
   }
 
   /** Last trade price of both tokens: the taker's price and side, and their mirror on the other token. */
-  private recordLastTrade(batch: Batch, info: MarketTradingInfo, takerRow: OrderRow, priceMicros: number): void {
+  private recordLastTrade(batch: Batch, info: MarketTradingInfo, takerRow: EngineOrder, priceMicros: number): void {
     const takerSide = takerRow.side === 0 ? 'buy' : 'sell';
     const otherToken = takerRow.token_id === info.tokenId1 ? info.tokenId2 : info.tokenId1;
     const prints = [
@@ -466,7 +476,7 @@ export class MatchingEngine {
     }
   }
 
-  private async cancelOrder(tx: Db, batch: Batch, userId: string, orderId: string): Promise<CancelOrderOutcome> {
+  private async cancelOrder(tx: Db, batch: Batch, userId: string, orderId: string): Promise<CancelOutcome> {
     // An earlier command of this batch may have closed the order: its status is not written yet.
     const row = this.open.get(orderId) ?? batch.changedOrder(orderId) ?? (await findOrderById(tx, orderId));
     if (!row) return failure('NOT_FOUND', 'order not found');
@@ -476,7 +486,7 @@ export class MatchingEngine {
     return { ok: true, order: row };
   }
 
-  private cancelUserOrders(batch: Batch, userId: string, marketIds: Set<string>): OrderRow[] {
+  private cancelUserOrders(batch: Batch, userId: string, marketIds: Set<string>): EngineOrder[] {
     const mine = [...this.open.values()].filter((row) => row.user_id === userId && marketIds.has(row.market_id));
     for (const row of mine) this.closeOpenOrder(batch, row.id);
     return mine;
@@ -522,7 +532,7 @@ export class MatchingEngine {
     this.announceOrder(batch, row, 'CANCELLATION');
   }
 
-  private releaseRemaining(batch: Batch, row: OrderRow): void {
+  private releaseRemaining(batch: Batch, row: EngineOrder): void {
     const amount = reservationFor(termsOf(row), row.size_base_units - row.matched_base_units);
     if (amount === 0n) return;
     const asset = row.side === 0 ? COLLATERAL : row.token_id;
@@ -595,14 +605,23 @@ export class MatchingEngine {
   }
 
   /** The outcome label of an order of a loaded market ("" once its market is gone from the engine). */
-  outcomeLabelOf(row: OrderRow): string {
+  outcomeLabelOf(row: Pick<OrderRow, 'market_id' | 'outcome_index'>): string {
     const info = this.runtimes.get(row.market_id)?.info;
     return info ? (row.outcome_index === 0 ? info.outcome1 : info.outcome2) : '';
   }
 
-  private announceOrder(batch: Batch, row: OrderRow, type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION'): void {
-    batch.announce(this.options.events, 'order-update', { userId: row.user_id, type, order: toOrderResponse(row, this.outcomeLabelOf(row)) });
+  /**
+   * The order's update as it stands now, sent after commit. Its details (the signed fields) may be
+   * read only later in the batch (engine-order.ts), so the changing fields are taken now and the
+   * message is made when it is sent.
+   */
+  private announceOrder(batch: Batch, row: EngineOrder, type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION'): void {
+    const now = { status: row.status, matched_base_units: row.matched_base_units };
+    const outcome = this.outcomeLabelOf(row);
+    batch.needsDetails(row);
+    batch.afterCommit(() => this.options.events.publish('order-update', { userId: row.user_id, type, order: toOrderResponse({ ...detailed(row), ...now }, outcome) }));
   }
+
 
   private view(runtime: MarketRuntime, outcome: 0 | 1, timestampMs: number): OrderBookResponse {
     const levels = runtime.book.levels(outcome);
@@ -681,11 +700,11 @@ export class MatchingEngine {
   }
 }
 
-function termsOf(row: OrderRow): ReservationTerms {
+function termsOf(row: EngineOrder): ReservationTerms {
   return { side: row.side === 0 ? 'BUY' : 'SELL', limitMicros: Number(row.price_micros), takerFeeBps: row.fee_rate_bps, makerFeeBps: row.passive_fee_rate_bps };
 }
 
-function toIncoming(row: OrderRow): IncomingOrder {
+function toIncoming(row: EngineOrder): IncomingOrder {
   return {
     id: row.id,
     ownerId: row.user_id,

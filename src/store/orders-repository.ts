@@ -5,6 +5,22 @@ import type { OrdersTable, OrderStatus } from './schema.ts';
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrderRow = Insertable<OrdersTable>;
 
+/**
+ * The columns of an order that matching, reservations and fills read or change: what the engine
+ * keeps of every open order. The rest (`ORDER_DETAIL_COLUMNS`: the signed fields, hash,
+ * idempotency key, metadata, creation time) never change once the order is accepted, except
+ * `updated_at`, which the engine only writes (it is part of no answer).
+ */
+const OPEN_ORDER_COLUMNS = [
+  'id', 'user_id', 'account', 'market_id', 'token_id', 'outcome_index', 'side', 'order_type', 'post_only', 'status', 'price_micros', 'size_base_units',
+  'matched_base_units', 'expiration', 'fee_rate_bps', 'passive_fee_rate_bps', 'book_seq', 'delayed_until',
+] as const satisfies readonly (keyof OrderRow)[];
+export const ORDER_DETAIL_COLUMNS = [
+  'salt', 'maker', 'signer', 'taker', 'maker_amount', 'taker_amount', 'nonce', 'signature_type', 'signature', 'hash', 'idempotency_key', 'metadata', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof OrderRow)[];
+export type OpenOrderRow = Pick<OrderRow, (typeof OPEN_ORDER_COLUMNS)[number]>;
+export type OrderDetails = Pick<OrderRow, 'id' | (typeof ORDER_DETAIL_COLUMNS)[number]>;
+
 export interface OrderFillUpdate {
   id: string;
   matchedBaseUnits: bigint;
@@ -47,9 +63,19 @@ export async function findOrdersByIds(db: Db, ids: string[]): Promise<OrderRow[]
   return db.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
 }
 
-/** Open orders in time priority, to rebuild the books after a restart. */
-export async function loadOpenOrders(db: Db): Promise<OrderRow[]> {
-  return db.selectFrom('orders').selectAll().where('status', 'in', ['PENDING', 'EXECUTING']).orderBy('book_seq').execute();
+/**
+ * Open orders in time priority, to rebuild the books after a restart: only the columns the engine
+ * keeps, which is most of why a million of them load in seconds (the signature and the other
+ * signed fields are two thirds of a row's bytes).
+ */
+export async function loadOpenOrders(db: Db): Promise<OpenOrderRow[]> {
+  return db.selectFrom('orders').select(OPEN_ORDER_COLUMNS).where('status', 'in', ['PENDING', 'EXECUTING']).orderBy('book_seq').execute();
+}
+
+/** The fields an open order's full shape adds to what the engine keeps (`OpenOrderRow`), by id. */
+export async function findOrderDetails(db: Db, ids: string[]): Promise<OrderDetails[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('orders').select(['id', ...ORDER_DETAIL_COLUMNS]).where('id', 'in', ids).execute();
 }
 
 export async function maxBookSeq(db: Db): Promise<bigint> {
