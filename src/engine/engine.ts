@@ -9,7 +9,7 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import { isRetryable } from '../settlement/embedded/retry.ts';
 import { COLLATERAL, InsufficientBalanceError, type LockSession, type Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
-import { findOrderById, findOrderByIdempotencyKey, findOrderDetails, findUsedHashes, loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
+import { findOrderById, findOrderByIdempotencyKey, findUsedHashes, loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
 import { maxTradeSeq } from '../store/trades-repository.ts';
 import { Batch } from './batch.ts';
 import { detailed, fillInDetails, type EngineOrder } from './engine-order.ts';
