@@ -9,6 +9,7 @@
  * (issue 19's targets are ratios: unsigned singles at 25% of /healthz, signed at 60% of unsigned).
  * Orders are BUYs of both tokens from two traders, about one in ten crossing, so the engine
  * matches (MINT) as well as rests. Every request carries a fresh HMAC, as a client must.
+ * BENCH_SCENARIOS picks scenarios, BENCH_REFERENCE adds another checkout's build as a reference.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -104,8 +105,8 @@ async function cryptoCeiling(): Promise<number> {
 /** The benchmark measures throughput: one API key places far more than a trader may (README "Security"). */
 const UNLIMITED = { RATE_LIMIT_ORDERS: 'off', RATE_LIMIT_REQUESTS: 'off' };
 
-async function benchStore(label: string, env: Record<string, string>): Promise<Row[]> {
-  const server = await startProcessServer({ ...env, LOG_LEVEL: 'warn', ...UNLIMITED });
+async function benchStore(label: string, env: Record<string, string>, cli?: string): Promise<Row[]> {
+  const server = await startProcessServer({ ...env, LOG_LEVEL: 'warn', ...UNLIMITED }, undefined, cli);
   try {
     const market = await setUpMarket(server);
     const traders = [await setUpTrader(server), await setUpTrader(server)];
@@ -185,18 +186,28 @@ async function placeResting(server: ProcessServer, traders: BenchTrader[], marke
   return ids;
 }
 
+/**
+ * BENCH_REFERENCE=<another checkout> also runs every scenario against that checkout's built server
+ * (its dist/server/main.js), store by store beside this one, in the same run: a before/after.
+ */
+const builds: { name: string; cli?: string }[] = [
+  ...(process.env.BENCH_REFERENCE ? [{ name: 'reference ', cli: join(process.env.BENCH_REFERENCE, 'dist/server/main.js') }] : []),
+  { name: '' },
+];
 const rows: Row[] = [];
-const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-'));
-try {
-  rows.push(...(await benchStore('PGlite', { DATA_DIR: dir })));
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+for (const build of builds) {
+  const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-'));
+  try {
+    rows.push(...(await benchStore(`${build.name}PGlite`, { DATA_DIR: dir }, build.cli)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-if (databaseUrl) {
-  const scratch = await createScratchDatabase(databaseUrl);
+for (const build of databaseUrl ? builds : []) {
+  const scratch = await createScratchDatabase(databaseUrl!);
   try {
-    rows.push(...(await benchStore('PostgreSQL', { DATABASE_URL: scratch.url })));
+    rows.push(...(await benchStore(`${build.name}PostgreSQL`, { DATABASE_URL: scratch.url }, build.cli)));
   } finally {
     await scratch.drop();
   }

@@ -32,13 +32,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the server; pass the `port` of a crashed one to bring it back where its clients look. */
-export async function startProcessServer(env: Record<string, string>, port?: number): Promise<ProcessServer> {
+/**
+ * Starts the server; pass the `port` of a crashed one to bring it back where its clients look.
+ * `cli` runs another build (a benchmark's reference: another checkout's dist/server/main.js).
+ */
+export async function startProcessServer(env: Record<string, string>, port?: number, cli = BUILT_CLI): Promise<ProcessServer> {
   port ??= await freePort();
-  ensureBuild();
+  if (cli === BUILT_CLI) ensureBuild();
   // PMX_SERVER_NODE_ARGS passes node flags to the server (say --cpu-prof to profile a bench run).
   const nodeArgs = process.env.PMX_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, BUILT_CLI, 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', process.env.PMX_DEBUG ? 'inherit' : 'ignore', 'pipe'],
   });
