@@ -5,9 +5,10 @@
  * (BENCH_RATE orders per second, default 20, for BENCH_SECONDS, default 5). Each order is a
  * resting BUY at a price of its own (tick 0.001), so the level it adds names it in the
  * `orderbook-price-change` that carries it (orders of one group commit share one change).
- * Measured: the messages delivered per second over all subscribers, and per order and subscriber
- * the time from the order's acknowledgement (its HTTP response) to the delivery of its change;
- * negative when the change arrives first (events are published after commit, before the reply).
+ * Measured: the messages delivered per second over all subscribers; per order the time from its
+ * send to its acknowledgement (its HTTP response: what watchers must not slow); and per order and
+ * subscriber the time from the acknowledgement to the delivery of its change (negative when the
+ * change arrives first) and from the send to that delivery.
  *
  * The ceiling, in the same run and with the same clients: a bare Socket.IO server in its own
  * process (bench/fanout-bare-server.ts) broadcasting the very payloads the exchange sent, each at
@@ -51,6 +52,8 @@ interface Row {
   messages: number;
   'changes delivered': string;
   perSecond: number;
+  'ack p50': number;
+  'ack p99': number;
   'ack→delivery p50': number;
   'ack→delivery p99': number;
   'send→delivery p50': number;
@@ -111,14 +114,18 @@ async function runFlow(trigger: (index: number) => Promise<void>, offsets: numbe
   return last;
 }
 
+/** p50 and p99 of the latencies, in ms with one decimal. */
+function quantiles(latencies: number[]): readonly [number, number] {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN).toFixed(1));
+  return [at(0.5), at(0.99)] as const;
+}
+
 function row(target: string, subscribers: number, measure: Measure, lastArrival: number): Row {
-  const quantiles = (from: number[]) => {
-    const latencies = measure.arrivals.flatMap((times, index) => times.map((time) => time - from[index]!)).sort((a, b) => a - b);
-    const at = (q: number) => Number((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN).toFixed(1));
-    return [at(0.5), at(0.99)] as const;
-  };
-  const [ackP50, ackP99] = quantiles(measure.acks);
-  const [sendP50, sendP99] = quantiles(measure.sends);
+  const deliveries = (from: number[]) => quantiles(measure.arrivals.flatMap((times, index) => times.map((time) => time - from[index]!)));
+  const [sendAckP50, sendAckP99] = quantiles(measure.acks.map((ack, index) => ack - measure.sends[index]!));
+  const [ackP50, ackP99] = deliveries(measure.acks);
+  const [sendP50, sendP99] = deliveries(measure.sends);
   const complete = measure.arrivals.reduce((sum, times) => sum + times.length, 0);
   return {
     target,
@@ -126,6 +133,8 @@ function row(target: string, subscribers: number, measure: Measure, lastArrival:
     messages: measure.delivered,
     'changes delivered': `${complete}/${subscribers * measure.arrivals.length}`,
     perSecond: Math.round(measure.delivered / ((lastArrival - measure.firstSend) / 1000)),
+    'ack p50': sendAckP50,
+    'ack p99': sendAckP99,
     'ack→delivery p50': ackP50,
     'ack→delivery p99': ackP99,
     'send→delivery p50': sendP50,
@@ -206,5 +215,5 @@ try {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`${RATE} orders/s, ${ORDERS} orders per run; perSecond: messages delivered per second; latencies in ms, negative: delivered before the acknowledgement`);
+console.log(`${RATE} orders/s, ${ORDERS} orders per run; perSecond: messages delivered per second; latencies in ms: ack is send→acknowledgement (the HTTP response), ack→delivery negative when delivered before the acknowledgement`);
 console.table(rows);
