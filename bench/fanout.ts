@@ -9,6 +9,7 @@
  * send to its acknowledgement (its HTTP response: what watchers must not slow); and per order and
  * subscriber the time from the acknowledgement to the delivery of its change (negative when the
  * change arrives first) and from the send to that delivery.
+ * Each target first runs BENCH_WARMUP_S (default 1) seconds of the same flow, unmeasured.
  *
  * The ceiling, in the same run and with the same clients: a bare Socket.IO server in its own
  * process (bench/fanout-bare-server.ts) broadcasting the very payloads the exchange sent, each at
@@ -32,6 +33,12 @@ const RATE = Number(process.env.BENCH_RATE ?? 20);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 /** Orders per run; each at its own price, 0.001 apart, so at most 999. */
 const ORDERS = Math.min(999, RATE * DURATION_S);
+/**
+ * Triggers sent, unmeasured, before each measured flow, at the same rate (BENCH_WARMUP_S seconds,
+ * default 1): a server that has just started compiles its hot paths during the first few hundred
+ * milliseconds, and those acknowledgements would otherwise be the p99.
+ */
+const WARMUP = Math.min(ORDERS, Math.round(RATE * Number(process.env.BENCH_WARMUP_S ?? 1)));
 /** How long to wait for the last deliveries once the flow stopped; what has not arrived by then counts as lost. */
 const DRAIN_MS = 30_000;
 const CONNECT_BATCH = 200;
@@ -157,21 +164,28 @@ async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], 
       socket.emit('orderbook-market-connect', [tokenId]);
     }),
   );
+  // Bodies are built before the flow, so the flow measures the exchange, not the client.
+  const build = (count: number) => Promise.all(Array.from({ length: count }, (_, index) =>
+    orderBody(api, trader, { tokenId, side: 'BUY', price: ((index + 1) / 1000).toFixed(3), size: '1', signed: false })));
+  const [warmup, bodies] = [await build(WARMUP), await build(ORDERS)];
+  const place = async (body: Record<string, unknown>, index: number) => {
+    const response = await trader.call('POST', '/orders', body);
+    if (response.status !== 200) throw new Error(`order ${index}: ${response.status} ${JSON.stringify(response.body)}`);
+  };
+  await runFlow((index) => place(warmup[index]!, index), Array.from({ length: WARMUP }, (_, index) => (index * 1000) / RATE), newMeasure(WARMUP), 0);
+  await trader.call('POST', '/orders/cancel-all');
+  // The cancels' changes reach every subscriber before the measured flow starts.
+  await sleep(1000);
+
   const measure = newMeasure(ORDERS);
   const offsets: number[] = [];
   sockets[0]!.on('orderbook-price-change', (change: OrderbookPriceChange) => {
     payloads.push(change);
     offsets.push(performance.now() - measure.firstSend);
   });
-  // Bodies are built before the flow, so the flow measures the exchange, not the client.
-  const bodies = await Promise.all(Array.from({ length: ORDERS }, (_, index) =>
-    orderBody(api, trader, { tokenId, side: 'BUY', price: ((index + 1) / 1000).toFixed(3), size: '1', signed: false })));
   // Order i rests alone at (i + 1) thousandths: a new bid level at that price is its change.
   listen(sockets, measure, (change) => change.changes.filter((level) => level.side === 'buy' && level.size !== '0').map((level) => Math.round(Number(level.price) * 1000) - 1));
-  const lastArrival = await runFlow(async (index) => {
-    const response = await trader.call('POST', '/orders', bodies[index]);
-    if (response.status !== 200) throw new Error(`order ${index}: ${response.status} ${JSON.stringify(response.body)}`);
-  }, Array.from({ length: ORDERS }, (_, index) => (index * 1000) / RATE), measure, subscribers);
+  const lastArrival = await runFlow((index) => place(bodies[index]!, index), Array.from({ length: ORDERS }, (_, index) => (index * 1000) / RATE), measure, subscribers);
   for (const socket of sockets) socket.disconnect();
   return { row: row('exchange', subscribers, measure, lastArrival), payloads, offsets };
 }
@@ -179,13 +193,18 @@ async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], 
 /** The ceiling: the same payloads at the same moments, broadcast by a bare Socket.IO server. */
 async function benchBare(url: string, subscribers: number, payloads: OrderbookPriceChange[], offsets: number[]): Promise<Row> {
   const sockets = await connectClients(url, subscribers, async (socket) => void (await socket.emitWithAck('join')));
+  const emit = async (payload: OrderbookPriceChange, index: number) => {
+    const response = await fetch(`${url}/emit`, { method: 'POST', body: JSON.stringify(payload) });
+    if (response.status !== 204) throw new Error(`emit ${index}: ${response.status}`);
+  };
+  // The warm-up: the payloads of the first second or so, unmeasured.
+  const warmup = offsets.filter((offset) => offset < (WARMUP * 1000) / RATE).length;
+  await runFlow((index) => emit(payloads[index]!, index), offsets.slice(0, warmup), newMeasure(warmup), 0);
+  await sleep(1000);
   const measure = newMeasure(payloads.length);
   const indexOfSeq = new Map(payloads.map((payload, index) => [payload.seq, index]));
   listen(sockets, measure, (change) => [indexOfSeq.get(change.seq)!]);
-  const lastArrival = await runFlow(async (index) => {
-    const response = await fetch(`${url}/emit`, { method: 'POST', body: JSON.stringify(payloads[index]) });
-    if (response.status !== 204) throw new Error(`emit ${index}: ${response.status}`);
-  }, offsets, measure, subscribers);
+  const lastArrival = await runFlow((index) => emit(payloads[index]!, index), offsets, measure, subscribers);
   for (const socket of sockets) socket.disconnect();
   return row('bare Socket.IO', subscribers, measure, lastArrival);
 }
@@ -215,5 +234,5 @@ try {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`${RATE} orders/s, ${ORDERS} orders per run; perSecond: messages delivered per second; latencies in ms: ack is send→acknowledgement (the HTTP response), ack→delivery negative when delivered before the acknowledgement`);
+console.log(`${RATE} orders/s, ${ORDERS} orders per run after ${WARMUP} unmeasured; perSecond: messages delivered per second; latencies in ms: ack is send→acknowledgement (the HTTP response), ack→delivery negative when delivered before the acknowledgement`);
 console.table(rows);
