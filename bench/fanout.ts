@@ -5,9 +5,11 @@
  * (BENCH_RATE orders per second, default 20, for BENCH_SECONDS, default 5). Each order is a
  * resting BUY at a price of its own (tick 0.001), so the level it adds names it in the
  * `orderbook-price-change` that carries it (orders of one group commit share one change).
- * Measured: the messages delivered per second over all subscribers, and per order and subscriber
- * the time from the order's acknowledgement (its HTTP response) to the delivery of its change;
- * negative when the change arrives first (events are published after commit, before the reply).
+ * Measured: the messages delivered per second over all subscribers; per order the time from its
+ * send to its acknowledgement (its HTTP response: what watchers must not slow); and per order and
+ * subscriber the time from the acknowledgement to the delivery of its change (negative when the
+ * change arrives first) and from the send to that delivery.
+ * Each target first runs BENCH_WARMUP_S (default 1) seconds of the same flow, unmeasured.
  *
  * The ceiling, in the same run and with the same clients: a bare Socket.IO server in its own
  * process (bench/fanout-bare-server.ts) broadcasting the very payloads the exchange sent, each at
@@ -31,6 +33,12 @@ const RATE = Number(process.env.BENCH_RATE ?? 20);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 /** Orders per run; each at its own price, 0.001 apart, so at most 999. */
 const ORDERS = Math.min(999, RATE * DURATION_S);
+/**
+ * Triggers sent, unmeasured, before each measured flow, at the same rate (BENCH_WARMUP_S seconds,
+ * default 1): a server that has just started compiles its hot paths during the first few hundred
+ * milliseconds, and those acknowledgements would otherwise be the p99.
+ */
+const WARMUP = Math.min(ORDERS, Math.round(RATE * Number(process.env.BENCH_WARMUP_S ?? 1)));
 /** How long to wait for the last deliveries once the flow stopped; what has not arrived by then counts as lost. */
 const DRAIN_MS = 30_000;
 const CONNECT_BATCH = 200;
@@ -51,6 +59,8 @@ interface Row {
   messages: number;
   'changes delivered': string;
   perSecond: number;
+  'ack p50': number;
+  'ack p99': number;
   'ack→delivery p50': number;
   'ack→delivery p99': number;
   'send→delivery p50': number;
@@ -111,14 +121,18 @@ async function runFlow(trigger: (index: number) => Promise<void>, offsets: numbe
   return last;
 }
 
+/** p50 and p99 of the latencies, in ms with one decimal. */
+function quantiles(latencies: number[]): readonly [number, number] {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN).toFixed(1));
+  return [at(0.5), at(0.99)] as const;
+}
+
 function row(target: string, subscribers: number, measure: Measure, lastArrival: number): Row {
-  const quantiles = (from: number[]) => {
-    const latencies = measure.arrivals.flatMap((times, index) => times.map((time) => time - from[index]!)).sort((a, b) => a - b);
-    const at = (q: number) => Number((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN).toFixed(1));
-    return [at(0.5), at(0.99)] as const;
-  };
-  const [ackP50, ackP99] = quantiles(measure.acks);
-  const [sendP50, sendP99] = quantiles(measure.sends);
+  const deliveries = (from: number[]) => quantiles(measure.arrivals.flatMap((times, index) => times.map((time) => time - from[index]!)));
+  const [sendAckP50, sendAckP99] = quantiles(measure.acks.map((ack, index) => ack - measure.sends[index]!));
+  const [ackP50, ackP99] = deliveries(measure.acks);
+  const [sendP50, sendP99] = deliveries(measure.sends);
   const complete = measure.arrivals.reduce((sum, times) => sum + times.length, 0);
   return {
     target,
@@ -126,6 +140,8 @@ function row(target: string, subscribers: number, measure: Measure, lastArrival:
     messages: measure.delivered,
     'changes delivered': `${complete}/${subscribers * measure.arrivals.length}`,
     perSecond: Math.round(measure.delivered / ((lastArrival - measure.firstSend) / 1000)),
+    'ack p50': sendAckP50,
+    'ack p99': sendAckP99,
     'ack→delivery p50': ackP50,
     'ack→delivery p99': ackP99,
     'send→delivery p50': sendP50,
@@ -148,21 +164,28 @@ async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], 
       socket.emit('orderbook-market-connect', [tokenId]);
     }),
   );
+  // Bodies are built before the flow, so the flow measures the exchange, not the client.
+  const build = (count: number) => Promise.all(Array.from({ length: count }, (_, index) =>
+    orderBody(api, trader, { tokenId, side: 'BUY', price: ((index + 1) / 1000).toFixed(3), size: '1', signed: false })));
+  const [warmup, bodies] = [await build(WARMUP), await build(ORDERS)];
+  const place = async (body: Record<string, unknown>, index: number) => {
+    const response = await trader.call('POST', '/orders', body);
+    if (response.status !== 200) throw new Error(`order ${index}: ${response.status} ${JSON.stringify(response.body)}`);
+  };
+  await runFlow((index) => place(warmup[index]!, index), Array.from({ length: WARMUP }, (_, index) => (index * 1000) / RATE), newMeasure(WARMUP), 0);
+  await trader.call('POST', '/orders/cancel-all');
+  // The cancels' changes reach every subscriber before the measured flow starts.
+  await sleep(1000);
+
   const measure = newMeasure(ORDERS);
   const offsets: number[] = [];
   sockets[0]!.on('orderbook-price-change', (change: OrderbookPriceChange) => {
     payloads.push(change);
     offsets.push(performance.now() - measure.firstSend);
   });
-  // Bodies are built before the flow, so the flow measures the exchange, not the client.
-  const bodies = await Promise.all(Array.from({ length: ORDERS }, (_, index) =>
-    orderBody(api, trader, { tokenId, side: 'BUY', price: ((index + 1) / 1000).toFixed(3), size: '1', signed: false })));
   // Order i rests alone at (i + 1) thousandths: a new bid level at that price is its change.
   listen(sockets, measure, (change) => change.changes.filter((level) => level.side === 'buy' && level.size !== '0').map((level) => Math.round(Number(level.price) * 1000) - 1));
-  const lastArrival = await runFlow(async (index) => {
-    const response = await trader.call('POST', '/orders', bodies[index]);
-    if (response.status !== 200) throw new Error(`order ${index}: ${response.status} ${JSON.stringify(response.body)}`);
-  }, Array.from({ length: ORDERS }, (_, index) => (index * 1000) / RATE), measure, subscribers);
+  const lastArrival = await runFlow((index) => place(bodies[index]!, index), Array.from({ length: ORDERS }, (_, index) => (index * 1000) / RATE), measure, subscribers);
   for (const socket of sockets) socket.disconnect();
   return { row: row('exchange', subscribers, measure, lastArrival), payloads, offsets };
 }
@@ -170,13 +193,18 @@ async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], 
 /** The ceiling: the same payloads at the same moments, broadcast by a bare Socket.IO server. */
 async function benchBare(url: string, subscribers: number, payloads: OrderbookPriceChange[], offsets: number[]): Promise<Row> {
   const sockets = await connectClients(url, subscribers, async (socket) => void (await socket.emitWithAck('join')));
+  const emit = async (payload: OrderbookPriceChange, index: number) => {
+    const response = await fetch(`${url}/emit`, { method: 'POST', body: JSON.stringify(payload) });
+    if (response.status !== 204) throw new Error(`emit ${index}: ${response.status}`);
+  };
+  // The warm-up: the payloads of the first second or so, unmeasured.
+  const warmup = offsets.filter((offset) => offset < (WARMUP * 1000) / RATE).length;
+  await runFlow((index) => emit(payloads[index]!, index), offsets.slice(0, warmup), newMeasure(warmup), 0);
+  await sleep(1000);
   const measure = newMeasure(payloads.length);
   const indexOfSeq = new Map(payloads.map((payload, index) => [payload.seq, index]));
   listen(sockets, measure, (change) => [indexOfSeq.get(change.seq)!]);
-  const lastArrival = await runFlow(async (index) => {
-    const response = await fetch(`${url}/emit`, { method: 'POST', body: JSON.stringify(payloads[index]) });
-    if (response.status !== 204) throw new Error(`emit ${index}: ${response.status}`);
-  }, offsets, measure, subscribers);
+  const lastArrival = await runFlow((index) => emit(payloads[index]!, index), offsets, measure, subscribers);
   for (const socket of sockets) socket.disconnect();
   return row('bare Socket.IO', subscribers, measure, lastArrival);
 }
@@ -206,5 +234,5 @@ try {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`${RATE} orders/s, ${ORDERS} orders per run; perSecond: messages delivered per second; latencies in ms, negative: delivered before the acknowledgement`);
+console.log(`${RATE} orders/s, ${ORDERS} orders per run after ${WARMUP} unmeasured; perSecond: messages delivered per second; latencies in ms: ack is send→acknowledgement (the HTTP response), ack→delivery negative when delivered before the acknowledgement`);
 console.table(rows);

@@ -59,6 +59,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** SOCKETS_PER_ADDRESS: open Socket.IO connections per client address; 0 is no bound. */
   readonly socketsPerAddress: number;
+  /** BOOK_FRAME_MS: the least time between two publications of a book's changes to its subscribers; 0 publishes every batch's. */
+  readonly bookFrameMs: number;
   /** API_KEYS_PER_USER: unrevoked API keys one user may hold. */
   readonly apiKeysPerUser: number;
 }
@@ -133,6 +135,7 @@ export function parseConfig(source: Source): Config {
     rateLimitPublic: rateWindows(read, 'RATE_LIMIT_PUBLIC', 'off'),
     trustProxy: boolean(read, 'TRUST_PROXY', false),
     socketsPerAddress: integer(read, 'SOCKETS_PER_ADDRESS', 1000, 0, 1_000_000),
+    bookFrameMs: integer(read, 'BOOK_FRAME_MS', 50, 0, 1_000),
     apiKeysPerUser: integer(read, 'API_KEYS_PER_USER', 50, 1, 10_000),
     ...priceFeed(read),
   };

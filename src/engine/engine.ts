@@ -12,8 +12,9 @@ import type { Db } from '../store/database.ts';
 import { findOrderById, findOrderByIdempotencyKey, findUsedHashes, loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
 import { maxTradeSeq } from '../store/trades-repository.ts';
 import { Batch } from './batch.ts';
+import { BookPublisher } from './book-publisher.ts';
+import { toOrderBook, type OrderBookResponse } from './book-view.ts';
 import { detailed, fillInDetails, type EngineOrder } from './engine-order.ts';
-import { diffLevels, toOrderBook, type OrderBookResponse } from './book-view.ts';
 import { GroupCommitQueue } from './group-commit-queue.ts';
 import { EngineUnavailableError, FencedError } from './queue-full-error.ts';
 import type { MarketDirectory } from './market-directory.ts';
@@ -47,9 +48,6 @@ type CommandResult = PlaceOrderOutcome | CancelOutcome | { ok: true; cancelled: 
 interface MarketRuntime {
   info: MarketTradingInfo;
   book: MarketBook;
-  /** Per outcome: the seq and the book last published, to diff against. */
-  seq: [number, number];
-  published: [OrderBookResponse, OrderBookResponse];
   /** Speed-bumped taker orders, FIFO, with the time they may enter the book. */
   delayed: { orderId: string; dueMs: number }[];
 }
@@ -63,6 +61,8 @@ export interface EngineOptions {
   logger: FastifyBaseLogger;
   queueCapacity?: number;
   maxBatch?: number;
+  /** The least time between two publications of the book changes (BOOK_FRAME_MS, BookPublisher). */
+  bookFrameMs: number;
   /**
    * Least time between the starts of two automatic settlement rounds (a block). A round costs the
    * store about as much as a batch of orders, so running one after every batch halved order entry;
@@ -90,6 +90,7 @@ export class MatchingEngine {
   private readonly lastTrade = new Map<string, { price: string; side: 'buy' | 'sell' }>();
   private readonly queue: GroupCommitQueue<Command, CommandResult>;
   private readonly rounds: SettlementRounds;
+  private readonly publisher: BookPublisher;
   private nextBookSeq = 1n;
   private nextTradeSeq = 1n;
   private timer: NodeJS.Timeout | undefined;
@@ -105,12 +106,13 @@ export class MatchingEngine {
       processBatch: (commands) => this.processBatch(commands),
     });
     this.rounds = new SettlementRounds({ ...options, runtimeOf: (marketId) => this.runtimes.get(marketId)?.info });
+    this.publisher = new BookPublisher({ events: options.events, clock: options.clock, frameMs: options.bookFrameMs });
   }
 
   /** Loads markets and open orders, then starts the timers for expiry, speed bumps and settlement. */
   async start(): Promise<void> {
     await this.load();
-    this.announceSnapshots();
+    this.publisher.announceSnapshots();
     this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
     this.timer.unref();
     this.running = true;
@@ -128,7 +130,10 @@ export class MatchingEngine {
     return this.queue.submit(command);
   }
 
-  /** Stops taking commands, lets queued ones finish, and forgets the books: another node may run them now. */
+  /**
+   * Stops taking commands, lets queued ones finish, publishes their pending book changes, and
+   * forgets the books: another node may run them now.
+   */
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
@@ -136,6 +141,7 @@ export class MatchingEngine {
     clearTimeout(this.settlementTimer);
     this.settlementTimer = undefined;
     await this.queue.idle();
+    this.publisher.stop();
     this.runtimes.clear();
     this.marketOfToken.clear();
     this.open.clear();
@@ -185,7 +191,7 @@ export class MatchingEngine {
     if (info?.status !== 'ACTIVE') return;
     const existing = this.runtimes.get(marketId);
     if (existing) existing.info = info;
-    else this.addRuntime(info);
+    else this.publisher.load(info, this.addRuntime(info).book);
   }
 
   /**
@@ -214,13 +220,15 @@ export class MatchingEngine {
     return this.view(runtime, tokenId === runtime.info.tokenId1 ? 0 : 1, this.options.clock.nowMs());
   }
 
-  /** The book with the seq it was last published under, for real-time snapshots. */
+  /**
+   * The book as last published, with its seq, for real-time snapshots: it may trail `orderBook`
+   * (the live book) by one frame of the BookPublisher.
+   */
   bookSnapshot(tokenId: string): (OrderBookResponse & { seq: number }) | undefined {
     const marketId = this.marketOfToken.get(tokenId);
     const runtime = marketId ? this.runtimes.get(marketId) : undefined;
     if (!runtime) return undefined;
-    const outcome = tokenId === runtime.info.tokenId1 ? 0 : 1;
-    return { ...runtime.published[outcome], timestamp: this.options.clock.nowMs(), seq: runtime.seq[outcome] };
+    return this.publisher.snapshot(runtime.info.id, tokenId === runtime.info.tokenId1 ? 0 : 1);
   }
 
   /**
@@ -246,9 +254,7 @@ export class MatchingEngine {
 
   /** Books held (one per market), their price levels as last published, and open orders. */
   bookStats(): { books: number; levels: number; openOrders: number } {
-    let levels = 0;
-    for (const runtime of this.runtimes.values()) levels += runtime.published[0].bids.length + runtime.published[0].asks.length;
-    return { books: this.runtimes.size, levels, openOrders: this.open.size };
+    return { books: this.runtimes.size, levels: this.publisher.levelCount(), openOrders: this.open.size };
   }
 
   lastTradePrice(tokenId: string): { price: string; side: 'buy' | 'sell' } | undefined {
@@ -510,6 +516,7 @@ export class MatchingEngine {
   private dropRuntime(marketId: string): void {
     const runtime = this.runtimes.get(marketId);
     if (!runtime) return;
+    this.publisher.forget(marketId);
     this.runtimes.delete(marketId);
     this.marketOfToken.delete(runtime.info.tokenId1);
     this.marketOfToken.delete(runtime.info.tokenId2);
@@ -629,30 +636,11 @@ export class MatchingEngine {
     return toOrderBook({ marketId: info.id, tokenId: outcome === 0 ? info.tokenId1 : info.tokenId2, tickSize: info.tickSize, timestampMs, bids: levels.bids, asks: levels.asks });
   }
 
+  /** The committed state of the books the batch touched; the publisher sends their changes in its next frame. */
   private publishBookChanges(batch: Batch): void {
     for (const marketId of batch.touchedMarkets) {
       const runtime = this.runtimes.get(marketId);
-      if (!runtime) continue;
-      for (const outcome of [0, 1] as const) {
-        const after = this.view(runtime, outcome, batch.nowMs);
-        const changes = diffLevels(runtime.published[outcome], after);
-        if (changes.length === 0) continue;
-        runtime.seq[outcome] += 1;
-        runtime.published[outcome] = after;
-        this.options.events.publish('book-change', { marketId, assetId: after.asset_id, seq: runtime.seq[outcome], hash: after.hash, timestampMs: batch.nowMs, changes });
-      }
-    }
-  }
-
-  /**
-   * Every book as loaded, before the first command: subscribers of any node replace what they hold
-   * (after a takeover, what the previous engine node published) and follow this node's seq.
-   */
-  private announceSnapshots(): void {
-    for (const runtime of this.runtimes.values()) {
-      for (const tokenId of [runtime.info.tokenId1, runtime.info.tokenId2]) {
-        this.options.events.publish('book-snapshot', { assetId: tokenId, snapshot: this.bookSnapshot(tokenId) });
-      }
+      if (runtime) this.publisher.committed(runtime.info, runtime.book, batch.nowMs);
     }
   }
 
@@ -668,8 +656,7 @@ export class MatchingEngine {
 
   private addRuntime(info: MarketTradingInfo): MarketRuntime {
     const book = new MarketBook();
-    const runtime: MarketRuntime = { info, book, seq: [0, 0], published: [undefined!, undefined!], delayed: [] };
-    runtime.published = [this.view(runtime, 0, 0), this.view(runtime, 1, 0)];
+    const runtime: MarketRuntime = { info, book, delayed: [] };
     this.runtimes.set(info.id, runtime);
     this.marketOfToken.set(info.tokenId1, info.id);
     this.marketOfToken.set(info.tokenId2, info.id);
@@ -690,10 +677,8 @@ export class MatchingEngine {
       if (row.delayed_until) runtime.delayed.push({ orderId: row.id, dueMs: row.delayed_until.getTime() });
       else runtime.book.restore({ ...toIncoming(row), sizeBaseUnits: row.size_base_units, remainingBaseUnits: row.size_base_units - row.matched_base_units });
     }
-    for (const runtime of this.runtimes.values()) {
-      runtime.seq = [runtime.seq[0] + 1, runtime.seq[1] + 1];
-      runtime.published = [this.view(runtime, 0, 0), this.view(runtime, 1, 0)];
-    }
+    for (const runtime of this.runtimes.values()) this.publisher.load(runtime.info, runtime.book);
+    this.publisher.retain(new Set(this.runtimes.keys()));
     this.nextBookSeq = (await maxBookSeq(db)) + 1n;
     this.nextTradeSeq = (await maxTradeSeq(db)) + 1n;
     await this.rounds.load(db, this.lastTrade, (marketId) => this.runtimes.get(marketId)?.info);

@@ -12,7 +12,7 @@ export interface DomainEventMap {
   'order-update': { userId: string; type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION'; order: unknown };
   /** A trade reached a status (MATCHED, MINED, CONFIRMED, FAILED); sent to both parties. */
   'trade-update': { userIds: string[]; trade: unknown };
-  /** One token's book changed: the levels whose totals changed, with the book's new seq and hash. */
+  /** One token's book changed: the levels whose totals changed since its previous change (net over the batches of a frame), with the book's new seq and hash. */
   'book-change': { marketId: string; assetId: string; seq: number; hash: string; timestampMs: number; changes: { price: string; side: 'buy' | 'sell'; size: string }[] };
   /**
    * The engine started on this node (a boot or a takeover): the whole book of one token, with the

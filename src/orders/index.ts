@@ -45,7 +45,10 @@ export interface TradingDeps {
 }
 
 export function createTrading(deps: TradingDeps): Trading {
-  const engine = new MatchingEngine({ db: deps.db, settlement: deps.settlement, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger, settlementBlockMs: deps.config.settlementBlockMs, ...(deps.fence ? { fence: deps.fence } : {}) });
+  const engine = new MatchingEngine({
+    db: deps.db, settlement: deps.settlement, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger,
+    settlementBlockMs: deps.config.settlementBlockMs, bookFrameMs: deps.config.bookFrameMs, ...(deps.fence ? { fence: deps.fence } : {}),
+  });
   const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
   deps.logger.info(`order signatures: ${signatureBackend()}, ${verifier.workers === 0 ? 'on the main thread' : `${verifier.workers} worker thread(s)`}`);
   const hashOrder = createMarketOrderHasher(deps.config);

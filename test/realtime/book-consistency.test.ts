@@ -83,7 +83,7 @@ for (const setup of setups) describe(`snapshot plus stream equals the source boo
     for (const change of changes.slice(0, before)) node.books.change(token, change);
 
     // The subscription reaches the server at some point while the rest is being published,
-    // one change per event-loop turn, as the engine publishes after each commit.
+    // one change per event-loop turn, as the engine publishes its frames.
     inbox.emit('orderbook-market-connect', [token]);
     const publishing = (async () => {
       for (const change of changes.slice(before)) {
