@@ -109,10 +109,16 @@ export class BookPublisher {
     this.scheduleFrame();
   }
 
-  /** The book as last published with its seq, for real-time snapshots; undefined for a book not followed. */
+  /**
+   * The book with its seq, for real-time snapshots; undefined for a book not followed. A change
+   * still waiting for its frame is published first: a snapshot asked for after an acknowledgement
+   * shows the acknowledged order (EXTENSIONS.md section 12, read your writes), and the sockets
+   * already subscribed get that change ahead of the snapshot, so seq stays continuous for them.
+   */
   snapshot(marketId: string, outcome: 0 | 1): (OrderBookResponse & { seq: number }) | undefined {
     const feed = this.feeds.get(marketId);
     if (!feed) return undefined;
+    if (this.dirty.delete(marketId)) this.publish(feed);
     return { ...feed.published[outcome], timestamp: this.options.clock.nowMs(), seq: feed.seq[outcome] };
   }
 

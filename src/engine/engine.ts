@@ -221,8 +221,8 @@ export class MatchingEngine {
   }
 
   /**
-   * The book as last published, with its seq, for real-time snapshots: it may trail `orderBook`
-   * (the live book) by one frame of the BookPublisher.
+   * The committed book with its seq, for real-time snapshots (a change waiting for its frame is
+   * published first: BookPublisher.snapshot).
    */
   bookSnapshot(tokenId: string): (OrderBookResponse & { seq: number }) | undefined {
     const marketId = this.marketOfToken.get(tokenId);

@@ -166,6 +166,22 @@ describe('BookPublisher: book changes in frames', () => {
     assert.equal(publisher.snapshot(info.id, 0)!.hash, changes[2]!.hash);
   });
 
+  it('a snapshot asked while a change waits for its frame publishes the change first, and shows it', () => {
+    const { publisher, frames, changes, info, book } = setup();
+    book.set('bid', 400_000, 1_000_000n);
+    publisher.committed(info, book, 1);
+    frames.advance(0);
+    book.set('bid', 450_000, 2_000_000n);
+    publisher.committed(info, book, 2);
+    assert.equal(changes.length, 2, 'the second change waits for the next frame');
+
+    const snapshot = publisher.snapshot(info.id, 0)!;
+    assert.deepEqual(changes.slice(2).map((c) => [c.assetId, c.seq]), [['m1-yes', 2], ['m1-no', 2]], 'published ahead of the snapshot');
+    assert.deepEqual([snapshot.seq, snapshot.hash, snapshot.bids.map((l) => l.price)], [2, changes[2]!.hash, ['0.45', '0.4']]);
+    frames.advance(FRAME_MS);
+    assert.equal(changes.length, 4, 'the frame has nothing left to publish');
+  });
+
   it('publishes nothing, and keeps seq, when a frame nets out', () => {
     const { publisher, frames, changes, info, book } = setup();
     book.set('ask', 700_000, 1_000_000n);
