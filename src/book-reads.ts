@@ -1,4 +1,4 @@
-import type { MatchingEngine } from './engine/engine.ts';
+import type { EngineReads } from './engine/engine-reads.ts';
 import type { OrderBookResponse } from './engine/book-view.ts';
 import type { BookRelay, LastTrade } from './realtime/index.ts';
 
@@ -15,7 +15,7 @@ export interface BookReads {
 }
 
 /** The engine's books while this node runs it, else the engine node's through the relay (when there is one). */
-export function engineNodeBookReads(engine: MatchingEngine, relay: BookRelay | undefined, runsEngine: () => boolean): BookReads {
+export function engineNodeBookReads(engine: EngineReads, relay: BookRelay | undefined, runsEngine: () => boolean): BookReads {
   const local = engineBookReads(engine);
   const remote = relay ? relayBookReads(relay) : undefined;
   const source = () => (remote && !runsEngine() ? remote : local);
@@ -25,7 +25,7 @@ export function engineNodeBookReads(engine: MatchingEngine, relay: BookRelay | u
   };
 }
 
-function engineBookReads(engine: MatchingEngine): BookReads {
+function engineBookReads(engine: EngineReads): BookReads {
   return {
     orderBook: async (tokenId) => engine.orderBook(tokenId),
     lastTradePrice: async (tokenId) => engine.lastTradePrice(tokenId),
