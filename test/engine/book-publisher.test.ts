@@ -7,6 +7,7 @@ import { BookPublisher, type FrameTimer } from '../../src/engine/book-publisher.
 import { bookHash } from '../../src/engine/book-view.ts';
 import type { MarketTradingInfo } from '../../src/engine/types.ts';
 import { DomainEvents, type DomainEventMap } from '../../src/events/domain-events.ts';
+import { applyLevelChange } from '../realtime/helpers.ts';
 
 type Change = DomainEventMap['book-change'];
 
@@ -121,11 +122,7 @@ class Subscriber {
 
   apply(change: Change): void {
     assert.equal(change.seq, this.seq + 1, 'seq is contiguous');
-    for (const level of change.changes) {
-      const side = level.side === 'buy' ? this.bids : this.asks;
-      if (level.size === '0') side.delete(level.price);
-      else side.set(level.price, level.size);
-    }
+    for (const level of change.changes) applyLevelChange(level.side === 'buy' ? this.bids : this.asks, level);
     this.seq = change.seq;
     this.hash = change.hash;
     assert.equal(this.hash, bookHash(change.marketId, change.assetId, this.levels(this.bids, true), this.levels(this.asks, false)), 'the hash is that of the book after the change');

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
-import { createScratchDatabase } from '../helpers/database.ts';
+import { durableStore } from '../helpers/database.ts';
 import { get } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
@@ -41,15 +38,7 @@ describe('recovery: kill -9 in the middle of order flow loses nothing acknowledg
   let cleanup: () => Promise<void>;
 
   before(async () => {
-    if (process.env.DATABASE_URL) {
-      const database = await createScratchDatabase(process.env.DATABASE_URL);
-      env = { DATABASE_URL: database.url };
-      cleanup = () => database.drop();
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'pmx-recovery-'));
-      env = { DATA_DIR: dir };
-      cleanup = async () => rmSync(dir, { recursive: true, force: true });
-    }
+    ({ env, cleanup } = await durableStore('pmx-recovery-'));
   });
   after(async () => cleanup());
 

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
-import { createScratchDatabase } from '../helpers/database.ts';
+import { durableStore } from '../helpers/database.ts';
 import { freePort } from '../helpers/process-server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
@@ -22,15 +19,7 @@ describe('orders loaded at start are answered and announced whole', () => {
   let cleanup: () => Promise<void>;
 
   before(async () => {
-    if (process.env.DATABASE_URL) {
-      const database = await createScratchDatabase(process.env.DATABASE_URL);
-      env = { DATABASE_URL: database.url };
-      cleanup = () => database.drop();
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'pmx-restart-'));
-      env = { DATA_DIR: dir };
-      cleanup = async () => rmSync(dir, { recursive: true, force: true });
-    }
+    ({ env, cleanup } = await durableStore('pmx-restart-'));
   });
   after(async () => cleanup());
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
@@ -54,4 +57,18 @@ export async function postgresReachable(url: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The environment of a store that outlives its server, for tests that restart or kill one: a
+ * scratch database on the PostgreSQL of DATABASE_URL when it is set, else a PGlite directory on
+ * disk. `cleanup()` drops or deletes it.
+ */
+export async function durableStore(prefix: string): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const database = await createScratchDatabase(process.env.DATABASE_URL);
+    return { env: { DATABASE_URL: database.url }, cleanup: () => database.drop() };
+  }
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { env: { DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -13,18 +13,23 @@ export interface TwoTraders {
 
 /**
  * One test file's world: a server, one published single-market event and two traders funded with
- * 100 each, opened before the file's tests and audited and closed after them. Read the fields
- * inside tests (they are set once the `before` hook has run).
+ * `fund` each (default 100), who split `split` of it into both outcome tokens when given, opened
+ * before the file's tests; trades settled, audited and closed after them. Read the fields inside
+ * tests (they are set once the `before` hook has run).
  */
-export function useTwoTraders(): TwoTraders {
+export function useTwoTraders(options: { fund?: string; split?: string } = {}): TwoTraders {
   const world = {} as TwoTraders;
   before(async () => {
     world.server = await startTestServer();
     world.event = await createPublishedEvent(world.server, { markets: 1 });
-    world.alice = await newTrader(world.server, { fund: '100' });
-    world.bob = await newTrader(world.server, { fund: '100' });
+    world.alice = await newTrader(world.server, { fund: options.fund ?? '100' });
+    world.bob = await newTrader(world.server, { fund: options.fund ?? '100' });
+    if (options.split) {
+      for (const trader of [world.alice, world.bob]) await trader.call('POST', `/markets/${world.event.markets[0]!.id}/split`, { amount: options.split });
+    }
   });
   after(async () => {
+    await world.server.ctx.trading.engine.settle();
     await expectAuditClean(world.server);
     await world.server.close();
   });

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { io as connect, type Socket } from 'socket.io-client';
-import type { BookSnapshot, ClientToServerEvents, OrderbookPriceChange, ServerToClientEvents } from '../../src/contract/realtime.ts';
-import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { get } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
+import { describe, it } from 'node:test';
+import type { BookSnapshot, OrderbookPriceChange } from '../../src/contract/realtime.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { placeOrder, type Trader } from '../helpers/trader.ts';
+import { useTwoTraders } from '../helpers/two-traders.ts';
 import { bookHash } from '../../src/engine/book-view.ts';
-import { levels } from './helpers.ts';
-
-type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
+import { applyLevelChange, levels, restBook, subscribeBooks, until } from './helpers.ts';
 
 /**
  * A subscriber's book that checks every change as it applies it: seq follows the snapshot's one
@@ -35,11 +31,7 @@ class CheckedBook {
   apply(change: OrderbookPriceChange): void {
     if (this.seq < 0) return; // before the snapshot: not subscribed yet
     if (change.seq !== this.seq + 1) this.problems.push(`seq ${change.seq} after ${this.seq}`);
-    for (const level of change.changes) {
-      const side = level.side === 'buy' ? this.bids : this.asks;
-      if (level.size === '0') side.delete(level.price);
-      else side.set(level.price, level.size);
-    }
+    for (const level of change.changes) applyLevelChange(level.side === 'buy' ? this.bids : this.asks, level);
     this.seq = change.seq;
     this.hash = change.hash;
     this.changes += 1;
@@ -53,49 +45,16 @@ class CheckedBook {
 }
 
 /** A subscriber of both tokens of a market, each book checked as it goes. */
-async function subscribe(server: TestServer, tokenIds: string[]): Promise<{ client: Client; books: Map<string, CheckedBook> }> {
-  const client: Client = connect(server.url, { transports: ['websocket'], forceNew: true });
-  const books = new Map(tokenIds.map((id) => [id, new CheckedBook()]));
-  client.on('orderbook', (snapshot) => books.get(snapshot.asset_id)?.snapshot(snapshot));
-  client.on('orderbook-price-change', (change) => books.get(change.asset_id)?.apply(change));
-  await new Promise<void>((resolve, reject) => {
-    client.once('connect', resolve);
-    client.once('connect_error', reject);
-  });
-  client.emit('orderbook-market-connect', tokenIds);
-  await until(() => [...books.values()].every((book) => book.seq >= 0), 'the snapshots');
-  return { client, books };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-const restBook = async (server: TestServer, tokenId: string) => (await get(server.api(`/order-book/book?token_id=${tokenId}`))).body;
+const subscribe = (server: TestServer, tokenIds: string[]) => subscribeBooks(server.url, tokenIds, () => new CheckedBook());
 const priceAndSize = (side: { price: string; size: string }[]) => side.map(({ price, size }) => ({ price, size }));
 
 describe('book changes in frames, over real sockets', () => {
-  let server: TestServer;
-  let market: PublishedMarket;
-  let traders: Trader[];
-
-  before(async () => {
-    server = await startTestServer();
-    market = (await createPublishedEvent(server)).markets[0]!;
-    traders = [await newTrader(server, { fund: '100000' }), await newTrader(server, { fund: '100000' })];
-    for (const trader of traders) await trader.call('POST', `/markets/${market.id}/split`, { amount: '1000' });
-  });
-  after(async () => {
-    await server.ctx.trading.engine.settle();
-    await expectAuditClean(server);
-    await server.close();
-  });
+  const world = useTwoTraders({ fund: '100000', split: '1000' });
 
   it('many quick orders: every subscriber, early or joining mid-flow, gets contiguous seq, and snapshot plus changes is the REST book, hash included', async () => {
+    const { server } = world;
+    const market = world.event.markets[0]!;
+    const traders = [world.alice, world.bob];
     const tokens = [market.tokenId1, market.tokenId2];
     const early = await subscribe(server, tokens);
     const subscribers = [early];

@@ -2,16 +2,14 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, OrderbookPriceChange, ServerToClientEvents } from '../../src/contract/realtime.ts';
-import type { BookSnapshot } from '../../src/contract/realtime.ts';
+import { io as connect } from 'socket.io-client';
+import type { BookSnapshot, OrderbookPriceChange } from '../../src/contract/realtime.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { createApiKey } from '../helpers/auth-client.ts';
 import { get } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
-
-type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
+import { restBook, subscribeBooks, until, type Client } from './helpers.ts';
 
 /** A subscriber as a trading client keeps it: a snapshot, then every change applied in seq order. */
 class LocalBook {
@@ -45,30 +43,7 @@ class LocalBook {
   }
 }
 
-async function subscribe(server: TestServer, tokenIds: string[]): Promise<{ client: Client; books: Map<string, LocalBook> }> {
-  const client: Client = connect(server.url, { transports: ['websocket'], forceNew: true });
-  const books = new Map(tokenIds.map((id) => [id, new LocalBook()]));
-  client.on('orderbook', (snapshot) => books.get(snapshot.asset_id)?.snapshot(snapshot));
-  client.on('orderbook-price-change', (change) => books.get(change.asset_id)?.apply(change));
-  await new Promise<void>((resolve, reject) => {
-    client.once('connect', resolve);
-    client.once('connect_error', reject);
-  });
-  client.emit('orderbook-market-connect', tokenIds);
-  await until(() => [...books.values()].every((b) => b.seq >= 0), 'the first snapshots');
-  return { client, books };
-}
-
-/** Waits for a condition the server reaches asynchronously; fails with `what` after 5 s. */
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-const restBook = async (server: TestServer, tokenId: string) => (await get(server.api(`/order-book/book?token_id=${tokenId}`))).body;
+const subscribe = (server: TestServer, tokenIds: string[]) => subscribeBooks(server.url, tokenIds, () => new LocalBook());
 
 describe('real-time order books from the engine, over real sockets', () => {
   let server: TestServer;

@@ -8,9 +8,10 @@ import { DomainEvents } from '../../src/events/domain-events.ts';
 import { attachRealtime, type Realtime } from '../../src/realtime/attach.ts';
 import { BookRelay } from '../../src/realtime/book-relay.ts';
 import { exchangeInfo, type ApiCredentials } from '../helpers/auth-client.ts';
+import { get } from '../helpers/http.ts';
 import type { ApiServer } from '../helpers/server.ts';
 import { connectRedisFanout } from '../../src/realtime/redis-fanout.ts';
-import type { ClientToServerEvents, LevelChange, ServerToClientEvents } from '../../src/contract/realtime.ts';
+import type { ClientToServerEvents, LevelChange, OrderbookPriceChange, ServerToClientEvents } from '../../src/contract/realtime.ts';
 import type { BookLevel, BookSnapshot } from '../../src/contract/realtime.ts';
 import type { BookSnapshotSource, RealtimeLogger, UserHandshakeVerifier } from '../../src/realtime/types.ts';
 
@@ -250,3 +251,37 @@ export async function redisReachable(url: string): Promise<boolean> {
     return false;
   }
 }
+
+/** A subscriber's copy of one token's book: a snapshot, then the changes that follow it. */
+export interface FollowedBook {
+  seq: number;
+  snapshot(snapshot: BookSnapshot): void;
+  apply(change: OrderbookPriceChange): void;
+}
+
+/** Subscribes a new socket to the tokens' books, each followed in a book `follow` makes, once their snapshots arrived. */
+export async function subscribeBooks<B extends FollowedBook>(url: string, tokenIds: string[], follow: () => B): Promise<{ client: Client; books: Map<string, B> }> {
+  const client: Client = connect(url, { transports: ['websocket'], forceNew: true });
+  const books = new Map(tokenIds.map((id) => [id, follow()]));
+  client.on('orderbook', (snapshot) => books.get(snapshot.asset_id)?.snapshot(snapshot));
+  client.on('orderbook-price-change', (change) => books.get(change.asset_id)?.apply(change));
+  await new Promise<void>((resolve, reject) => {
+    client.once('connect', resolve);
+    client.once('connect_error', reject);
+  });
+  client.emit('orderbook-market-connect', tokenIds);
+  await until(() => [...books.values()].every((book) => book.seq >= 0), 'the first snapshots');
+  return { client, books };
+}
+
+/** Waits for a condition the server reaches asynchronously; fails with `what` after 10 s. */
+export async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The REST book of a token. */
+export const restBook = async (server: ApiServer, tokenId: string) => (await get(server.api(`/order-book/book?token_id=${tokenId}`))).body;
