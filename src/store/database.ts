@@ -55,6 +55,11 @@ async function openPostgres(connectionString: string, idleInTransactionTimeoutMs
   const pool = new pg.Pool({ connectionString, max: 10, types, ...(idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: idleInTransactionTimeoutMs } : {}) });
   // A failed idle connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  // Nor may a connection that fails while checked out between two queries (the pool listens only
+  // to idle ones): PostgreSQL ends the session of a node frozen inside a transaction
+  // (idle_in_transaction_session_timeout), and that node, thawing, must step down, not crash. The
+  // transaction's next query fails with the error, and the pool drops the connection on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
