@@ -10,6 +10,16 @@ import type { ProcessServer } from '../test/helpers/process-server.ts';
 
 export type Hex = `0x${string}`;
 
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/** The body of an unsigned GTC BUY (POST /orders): the server takes the caller's wallet as maker. */
+export function unsignedBuyJson(order: { salt: bigint; tokenId: bigint | string; makerAmount: bigint; takerAmount: bigint }): Record<string, unknown> {
+  return {
+    salt: order.salt.toString(), taker: ZERO_ADDRESS, tokenId: order.tokenId.toString(), makerAmount: order.makerAmount.toString(),
+    takerAmount: order.takerAmount.toString(), expiration: 0, side: 0, orderType: 'GTC',
+  };
+}
+
 export interface BenchTrader {
   privateKey: Hex;
   account: PrivateKeyAccount;

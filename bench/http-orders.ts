@@ -12,8 +12,7 @@
  * BENCH_SCENARIOS picks scenarios, BENCH_REFERENCE adds another checkout's build as a reference.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import secp256k1 from 'secp256k1';
@@ -22,16 +21,15 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseConfig } from '../src/config.ts';
 import { createMarketOrderHasher, type OrderStruct } from '../src/core/orders/eip712-order.ts';
 import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
-import { createScratchDatabase } from '../test/helpers/database.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
-import { hmacHeaders, json, setUpMarket, setUpTrader, type BenchTrader, type Hex } from './exchange-client.ts';
+import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson, ZERO_ADDRESS, type BenchTrader, type Hex } from './exchange-client.ts';
+import { onEachStore } from './stores.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
 /** BENCH_SCENARIOS=unsigned,mix runs only those (with /healthz, always): to profile one of them. */
 const SCENARIOS = process.env.BENCH_SCENARIOS?.split(',') ?? ['unsigned', 'batch', 'signed', 'cancel', 'mix'];
 const wanted = (scenario: string) => SCENARIOS.includes(scenario);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
-const ZERO = '0x0000000000000000000000000000000000000000';
 const hashOrder = createMarketOrderHasher(parseConfig({}));
 
 /** The i-th order of the stream: BUYs of both tokens, one in ten crossing the other side. */
@@ -44,7 +42,7 @@ function orderStruct(i: number, trader: BenchTrader, market: { tokenId1: string;
     salt: BigInt(`0x${randomBytes(12).toString('hex')}`),
     maker: trader.proxyWallet,
     signer: trader.account.address,
-    taker: ZERO,
+    taker: ZERO_ADDRESS,
     tokenId: BigInt(onToken1 ? market.tokenId1 : market.tokenId2),
     makerAmount: (BigInt(priceCents) * size) / 100n,
     takerAmount: size,
@@ -57,10 +55,7 @@ function orderStruct(i: number, trader: BenchTrader, market: { tokenId1: string;
 }
 
 function createOrderJson(order: OrderStruct, signature?: Hex): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    salt: order.salt.toString(), taker: ZERO, tokenId: order.tokenId.toString(), makerAmount: order.makerAmount.toString(),
-    takerAmount: order.takerAmount.toString(), expiration: 0, side: 0, orderType: 'GTC',
-  };
+  const body = unsignedBuyJson(order);
   if (signature) Object.assign(body, { signature, maker: order.maker, signer: order.signer, nonce: 0, signatureType: 1, feeRateBps: 0 });
   return body;
 }
@@ -195,23 +190,7 @@ const builds: { name: string; cli?: string }[] = [
   { name: '' },
 ];
 const rows: Row[] = [];
-for (const build of builds) {
-  const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-'));
-  try {
-    rows.push(...(await benchStore(`${build.name}PGlite`, { DATA_DIR: dir }, build.cli)));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-for (const build of databaseUrl ? builds : []) {
-  const scratch = await createScratchDatabase(databaseUrl!);
-  try {
-    rows.push(...(await benchStore(`${build.name}PostgreSQL`, { DATABASE_URL: scratch.url }, build.cli)));
-  } finally {
-    await scratch.drop();
-  }
-}
+for (const build of builds) rows.push(...(await onEachStore((label, env) => benchStore(`${build.name}${label}`, env, build.cli))).flat());
 const verifyRate = await cryptoCeiling();
 
 console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s per scenario, ${availableParallelism()} CPUs (client and server share them)`);

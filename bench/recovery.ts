@@ -11,18 +11,14 @@
  * After the restart the book must hold exactly what was written, and after `kill -9` and a second
  * restart its hash must be the one before the kill.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openStore } from '../src/store/database.ts';
-import { createScratchDatabase } from '../test/helpers/database.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
-import { hmacHeaders, json, setUpMarket, setUpTrader } from './exchange-client.ts';
+import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson } from './exchange-client.ts';
+import { onEachStore } from './stores.ts';
 
 const SIZES = (process.env.BENCH_OPEN_ORDERS ?? '100000,200000').split(',').map(Number);
 const ORDER_SIZE_UNITS = 10;
-const ZERO = '0x0000000000000000000000000000000000000000';
 
 interface Row { store: string; openOrders: number; readyMs: number; afterKillMs: number; bookLevels: number }
 
@@ -61,7 +57,7 @@ async function benchStore(label: string, env: Record<string, string>, count: num
   const market = await setUpMarket(server);
   const trader = await setUpTrader(server);
   const sizeBaseUnits = ORDER_SIZE_UNITS * 1_000_000;
-  const body = JSON.stringify({ salt: '1', taker: ZERO, tokenId: market.tokenId1, makerAmount: String(sizeBaseUnits / 100), takerAmount: String(sizeBaseUnits), expiration: 0, side: 0, orderType: 'GTC' });
+  const body = JSON.stringify(unsignedBuyJson({ salt: 1n, tokenId: market.tokenId1, makerAmount: BigInt(sizeBaseUnits / 100), takerAmount: BigInt(sizeBaseUnits) }));
   const template = await json(server.api('/orders'), { method: 'POST', headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body), body });
   await server.stop();
 
@@ -81,26 +77,6 @@ async function benchStore(label: string, env: Record<string, string>, count: num
   } finally {
     await afterKill.server.stop();
   }
-}
-
-async function onEachStore(run: (label: string, env: Record<string, string>) => Promise<Row>): Promise<Row[]> {
-  const rows: Row[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'pmx-recovery-'));
-  try {
-    rows.push(await run('PGlite', { DATA_DIR: dir }));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (databaseUrl) {
-    const scratch = await createScratchDatabase(databaseUrl);
-    try {
-      rows.push(await run('PostgreSQL', { DATABASE_URL: scratch.url }));
-    } finally {
-      await scratch.drop();
-    }
-  }
-  return rows;
 }
 
 const rows: Row[] = [];
