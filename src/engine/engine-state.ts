@@ -66,9 +66,7 @@ export class EngineState {
 
   /** Forgets everything (the engine stopped: another node may run it now). */
   clear(): void {
-    this.runtimes.clear();
-    this.marketOfToken.clear();
-    this.open.clear();
+    this.forgetBooks();
     this.lastTrade.clear();
   }
 
@@ -78,9 +76,7 @@ export class EngineState {
    * are the settlement rounds' to load (settlement-rounds.ts).
    */
   async load(db: Db, markets: MarketDirectory): Promise<void> {
-    this.runtimes.clear();
-    this.marketOfToken.clear();
-    this.open.clear();
+    this.forgetBooks();
     for (const info of await markets.loadActive()) this.addRuntime(info);
     for (const row of await loadOpenOrders(db)) {
       const runtime = this.runtimes.get(row.market_id);
@@ -91,6 +87,13 @@ export class EngineState {
     }
     this.nextBookSeq = (await maxBookSeq(db)) + 1n;
     this.nextTradeSeq = (await maxTradeSeq(db)) + 1n;
+  }
+
+  /** Drops the books and open orders; last trades stay until the settlement rounds reload them. */
+  private forgetBooks(): void {
+    this.runtimes.clear();
+    this.marketOfToken.clear();
+    this.open.clear();
   }
 }
 
