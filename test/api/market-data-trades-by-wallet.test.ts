@@ -31,6 +31,8 @@ describe('market data: trades by wallet', () => {
       await mint(taker, maker);
       await post(server.api('/admin/clock'), { advanceMs: 1_000 }, server.adminHeaders);
     }
+    // Settled before the reads: a trade mined between two reads would differ only in status.
+    await server.ctx.trading.engine.settle();
   });
   after(async () => {
     await server?.close();
