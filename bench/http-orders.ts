@@ -13,7 +13,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import secp256k1 from 'secp256k1';
 import { hexToBytes, bytesToHex } from 'viem';
@@ -23,6 +22,7 @@ import { createMarketOrderHasher, type OrderStruct } from '../src/core/orders/ei
 import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson, ZERO_ADDRESS, type BenchTrader, type Hex } from './exchange-client.ts';
+import { benchBuilds } from './builds.ts';
 import { onEachStore } from './stores.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
@@ -181,16 +181,8 @@ async function placeResting(server: ProcessServer, traders: BenchTrader[], marke
   return ids;
 }
 
-/**
- * BENCH_REFERENCE=<another checkout> also runs every scenario against that checkout's built server
- * (its dist/server/main.js), store by store beside this one, in the same run: a before/after.
- */
-const builds: { name: string; cli?: string }[] = [
-  ...(process.env.BENCH_REFERENCE ? [{ name: 'reference ', cli: join(process.env.BENCH_REFERENCE, 'dist/server/main.js') }] : []),
-  { name: '' },
-];
 const rows: Row[] = [];
-for (const build of builds) rows.push(...(await onEachStore((label, env) => benchStore(`${build.name}${label}`, env, build.cli))).flat());
+for (const build of benchBuilds()) rows.push(...(await onEachStore((label, env) => benchStore(`${build.name}${label}`, env, build.cli))).flat());
 const verifyRate = await cryptoCeiling();
 
 console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s per scenario, ${availableParallelism()} CPUs (client and server share them)`);

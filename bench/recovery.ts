@@ -3,7 +3,8 @@
  * ready again, against the number of open orders it must put back in its books, on PGlite on disk
  * and (with BENCH_DATABASE_URL or DATABASE_URL) on PostgreSQL. Beside it, the same server's restart
  * with no open order: the cold start every restart pays (issue 19 item 6 asks for 1,000,000 open
- * orders within 10 s). BENCH_OPEN_ORDERS lists the sizes (default 100000,200000).
+ * orders within 10 s). BENCH_OPEN_ORDERS lists the sizes (default 100000,200000); BENCH_REFERENCE
+ * runs the same against another checkout's build, size by size (bench/builds.ts).
  *
  * The open orders are written straight into the store while the server is down, as copies of one
  * order placed through the API with fresh ids, hashes and book positions and prices that never
@@ -15,6 +16,7 @@ import { sql } from 'kysely';
 import { openStore } from '../src/store/database.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson } from './exchange-client.ts';
+import { benchBuilds } from './builds.ts';
 import { onEachStore } from './stores.ts';
 
 const SIZES = (process.env.BENCH_OPEN_ORDERS ?? '100000,200000').split(',').map(Number);
@@ -42,9 +44,9 @@ async function seedOpenOrders(env: Record<string, string>, templateId: string, c
   }
 }
 
-async function readyAfterStart(env: Record<string, string>, port?: number): Promise<{ server: ProcessServer; ms: number }> {
+async function readyAfterStart(env: Record<string, string>, cli: string | undefined, port?: number): Promise<{ server: ProcessServer; ms: number }> {
   const started = performance.now();
-  const server = await startProcessServer(env, port);
+  const server = await startProcessServer(env, port, cli);
   return { server, ms: performance.now() - started };
 }
 
@@ -52,8 +54,8 @@ async function book(server: ProcessServer, tokenId: string): Promise<{ hash: str
   return json(server.api(`/order-book/book?token_id=${tokenId}`));
 }
 
-async function benchStore(label: string, env: Record<string, string>, count: number): Promise<Row> {
-  let { server } = await readyAfterStart(env);
+async function benchStore(label: string, env: Record<string, string>, count: number, cli: string | undefined): Promise<Row> {
+  let { server } = await readyAfterStart(env, cli);
   const market = await setUpMarket(server);
   const trader = await setUpTrader(server);
   const sizeBaseUnits = ORDER_SIZE_UNITS * 1_000_000;
@@ -62,14 +64,14 @@ async function benchStore(label: string, env: Record<string, string>, count: num
   await server.stop();
 
   await seedOpenOrders(env, template.id, count);
-  const restart = await readyAfterStart(env);
+  const restart = await readyAfterStart(env, cli);
   server = restart.server;
   const before = await book(server, market.tokenId1);
   const resting = before.bids.reduce((sum, level) => sum + Number(level.size), 0);
   if (resting !== (count + 1) * ORDER_SIZE_UNITS) throw new Error(`the book holds ${resting} units, not the ${(count + 1) * ORDER_SIZE_UNITS} seeded`);
 
   await server.crash();
-  const afterKill = await readyAfterStart(env, server.port);
+  const afterKill = await readyAfterStart(env, cli, server.port);
   try {
     const after = await book(afterKill.server, market.tokenId1);
     if (after.hash !== before.hash) throw new Error(`the book hash after kill -9 is ${after.hash}, before it was ${before.hash}`);
@@ -80,7 +82,9 @@ async function benchStore(label: string, env: Record<string, string>, count: num
 }
 
 const rows: Row[] = [];
-for (const count of [0, ...SIZES]) rows.push(...(await onEachStore((label, env) => benchStore(label, env, count))));
+for (const count of [0, ...SIZES]) {
+  for (const build of benchBuilds()) rows.push(...(await onEachStore((label, env) => benchStore(`${build.name}${label}`, env, count, build.cli))));
+}
 console.table(rows.map((row) => {
   const cold = rows.find((r) => r.store === row.store && r.openOrders === 1)!;
   return {

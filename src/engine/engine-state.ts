@@ -72,21 +72,23 @@ export class EngineState {
 
   /**
    * Rebuilds the books from the store: the tradable markets, then their open orders in time
-   * priority (`book_seq`, acceptance order), speed-bumped ones back in their queue. Last trades
+   * priority within each market (`book_seq`, acceptance order), speed-bumped ones back in their
+   * queue. The reads go out together (on PostgreSQL, on as many connections). Last trades
    * are the settlement rounds' to load (settlement-rounds.ts).
    */
   async load(db: Db, markets: MarketDirectory): Promise<void> {
     this.forgetBooks();
-    for (const info of await markets.loadActive()) this.addRuntime(info);
-    for (const row of await loadOpenOrders(db)) {
+    const [active, openOrders, lastBookSeq, lastTradeSeq] = await Promise.all([markets.loadActive(), loadOpenOrders(db), maxBookSeq(db), maxTradeSeq(db)]);
+    for (const info of active) this.addRuntime(info);
+    for (const row of openOrders) {
       const runtime = this.runtimes.get(row.market_id);
       if (!runtime) continue;
       this.open.set(row.id, row);
       if (row.delayed_until) runtime.delayed.push({ orderId: row.id, dueMs: row.delayed_until.getTime() });
       else runtime.book.restore({ ...toIncoming(row), sizeBaseUnits: row.size_base_units, remainingBaseUnits: row.size_base_units - row.matched_base_units });
     }
-    this.nextBookSeq = (await maxBookSeq(db)) + 1n;
-    this.nextTradeSeq = (await maxTradeSeq(db)) + 1n;
+    this.nextBookSeq = lastBookSeq + 1n;
+    this.nextTradeSeq = lastTradeSeq + 1n;
   }
 
   /** Drops the books and open orders; last trades stay until the settlement rounds reload them. */

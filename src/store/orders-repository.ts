@@ -64,12 +64,34 @@ export async function findOrdersByIds(db: Db, ids: string[]): Promise<OrderRow[]
 }
 
 /**
- * Open orders in time priority, to rebuild the books after a restart: only the columns the engine
- * keeps, which is most of why a million of them load in seconds (the signature and the other
- * signed fields are two thirds of a row's bytes).
+ * Open orders, to rebuild the books after a restart: only the columns the engine keeps, in time
+ * priority within each market (`book_seq`, read in that order off `orders_open_by_market`, so the
+ * store does not sort them). Each order travels as one comma-separated text line (no column it
+ * holds can contain a comma): both drivers pay per field, PGlite's protocol parser most, and one
+ * field per row instead of eighteen loads a million orders in seconds instead of a minute.
  */
 export async function loadOpenOrders(db: Db): Promise<OpenOrderRow[]> {
-  return db.selectFrom('orders').select(OPEN_ORDER_COLUMNS).where('status', 'in', ['PENDING', 'EXECUTING']).orderBy('book_seq').execute();
+  const { rows } = await sql<{ line: string }>`
+    SELECT concat_ws(',', id, user_id, account, market_id, token_id, outcome_index, side, order_type, post_only::int, status,
+      price_micros, size_base_units, matched_base_units, expiration, fee_rate_bps, passive_fee_rate_bps, book_seq,
+      coalesce((extract(epoch FROM delayed_until) * 1000)::bigint::text, '')) AS line
+    FROM orders WHERE status IN ('PENDING', 'EXECUTING') ORDER BY market_id, book_seq`.execute(db);
+  return rows.map(({ line }) => parseOpenOrderLine(line));
+}
+
+/** The text of each of `OPEN_ORDER_COLUMNS`, in that order: one line of `loadOpenOrders`. */
+type OpenOrderLine = AsText<typeof OPEN_ORDER_COLUMNS>;
+type AsText<Columns> = { [K in keyof Columns]: string };
+
+function parseOpenOrderLine(line: string): OpenOrderRow {
+  const [id, userId, account, marketId, tokenId, outcome, side, type, postOnly, status, price, size, matched, expiration, takerFee, makerFee, bookSeq, delayedUntilMs] =
+    line.split(',') as unknown as OpenOrderLine;
+  return {
+    id, user_id: userId, account, market_id: marketId, token_id: tokenId, outcome_index: Number(outcome), side: Number(side),
+    order_type: type as OpenOrderRow['order_type'], post_only: postOnly === '1', status: status as OrderStatus, price_micros: BigInt(price),
+    size_base_units: BigInt(size), matched_base_units: BigInt(matched), expiration: BigInt(expiration), fee_rate_bps: Number(takerFee),
+    passive_fee_rate_bps: Number(makerFee), book_seq: BigInt(bookSeq), delayed_until: delayedUntilMs ? new Date(Number(delayedUntilMs)) : null,
+  };
 }
 
 /** The fields an open order's full shape adds to what the engine keeps (`OpenOrderRow`), by id. */
