@@ -39,6 +39,8 @@ async function seedOpenOrders(env: Record<string, string>, templateId: string, c
              (SELECT max(book_seq) FROM orders) + g, NULL, t.created_at, t.updated_at
       FROM orders t, generate_series(1, ${count}::int) g
       WHERE t.id = ${templateId}`.execute(store.db);
+    // The planner's statistics, as autovacuum keeps them on a table that grew to this size.
+    await sql`ANALYZE orders`.execute(store.db);
   } finally {
     await store.close();
   }

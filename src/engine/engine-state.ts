@@ -1,5 +1,5 @@
 import { MarketBook } from '../core/book/market-book.ts';
-import type { IncomingOrder } from '../core/book/types.ts';
+import type { IncomingOrder, RestingOrderInit } from '../core/book/types.ts';
 import type { ReservationTerms } from '../core/orders/reservation.ts';
 import type { Db } from '../store/database.ts';
 import { loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
@@ -85,7 +85,7 @@ export class EngineState {
       if (!runtime) continue;
       this.open.set(row.id, row);
       if (row.delayed_until) runtime.delayed.push({ orderId: row.id, dueMs: row.delayed_until.getTime() });
-      else runtime.book.restore({ ...toIncoming(row), sizeBaseUnits: row.size_base_units, remainingBaseUnits: row.size_base_units - row.matched_base_units });
+      else runtime.book.restore(toResting(row));
     }
     this.nextBookSeq = lastBookSeq + 1n;
     this.nextTradeSeq = lastTradeSeq + 1n;
@@ -101,6 +101,15 @@ export class EngineState {
 
 export function termsOf(row: EngineOrder): ReservationTerms {
   return { side: row.side === 0 ? 'BUY' : 'SELL', limitMicros: Number(row.price_micros), takerFeeBps: row.fee_rate_bps, makerFeeBps: row.passive_fee_rate_bps };
+}
+
+/**
+ * The order as the book takes it back after a restart: its size as accepted and what remains.
+ * `Object.assign` onto `toIncoming`'s object, not a spread into a new one: over a million orders
+ * at start the spread alone cost seconds.
+ */
+function toResting(row: EngineOrder): RestingOrderInit {
+  return Object.assign(toIncoming(row), { sizeBaseUnits: row.size_base_units, remainingBaseUnits: row.size_base_units - row.matched_base_units });
 }
 
 /** The order as the book takes it: what remains of it. */
