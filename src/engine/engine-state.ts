@@ -2,7 +2,7 @@ import { MarketBook } from '../core/book/market-book.ts';
 import type { IncomingOrder, RestingOrderInit } from '../core/book/types.ts';
 import type { ReservationTerms } from '../core/orders/reservation.ts';
 import type { Db } from '../store/database.ts';
-import { loadOpenOrders, maxBookSeq, type OrderRow } from '../store/orders-repository.ts';
+import { maxBookSeq, openOrderChunks, type OrderRow } from '../store/orders-repository.ts';
 import { maxTradeSeq } from '../store/trades-repository.ts';
 import type { EngineOrder } from './engine-order.ts';
 import type { MarketDirectory } from './market-directory.ts';
@@ -73,19 +73,23 @@ export class EngineState {
   /**
    * Rebuilds the books from the store: the tradable markets, then their open orders in time
    * priority within each market (`book_seq`, acceptance order), speed-bumped ones back in their
-   * queue. The reads go out together (on PostgreSQL, on as many connections). Last trades
+   * queue. The reads go out together (on PostgreSQL, on as many connections), and the books
+   * are built chunk by chunk while the next chunk is read. Last trades
    * are the settlement rounds' to load (settlement-rounds.ts).
    */
   async load(db: Db, markets: MarketDirectory): Promise<void> {
     this.forgetBooks();
-    const [active, openOrders, lastBookSeq, lastTradeSeq] = await Promise.all([markets.loadActive(), loadOpenOrders(db), maxBookSeq(db), maxTradeSeq(db)]);
+    const openOrders = openOrderChunks(db);
+    const [active, lastBookSeq, lastTradeSeq] = await Promise.all([markets.loadActive(), maxBookSeq(db), maxTradeSeq(db)]);
     for (const info of active) this.addRuntime(info);
-    for (const row of openOrders) {
-      const runtime = this.runtimes.get(row.market_id);
-      if (!runtime) continue;
-      this.open.set(row.id, row);
-      if (row.delayed_until) runtime.delayed.push({ orderId: row.id, dueMs: row.delayed_until.getTime() });
-      else runtime.book.restore(toResting(row));
+    for await (const chunk of openOrders) {
+      for (const row of chunk) {
+        const runtime = this.runtimes.get(row.market_id);
+        if (!runtime) continue;
+        this.open.set(row.id, row);
+        if (row.delayed_until) runtime.delayed.push({ orderId: row.id, dueMs: row.delayed_until.getTime() });
+        else runtime.book.restore(toResting(row));
+      }
     }
     this.nextBookSeq = lastBookSeq + 1n;
     this.nextTradeSeq = lastTradeSeq + 1n;

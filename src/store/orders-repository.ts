@@ -63,23 +63,48 @@ export async function findOrdersByIds(db: Db, ids: string[]): Promise<OrderRow[]
   return db.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
 }
 
+/** Open orders per read of `openOrderChunks`. */
+const OPEN_ORDERS_PER_READ = 100_000;
+
 /**
  * Open orders, to rebuild the books after a restart: only the columns the engine keeps, in time
- * priority within each market (`book_seq`, read in that order off `orders_open_by_market`, so the
- * store does not sort them). Each order travels as one comma-separated text line (no column it
- * holds can contain a comma): both drivers pay per field, PGlite's protocol parser most, and one
- * field per row instead of eighteen loads a million orders in seconds instead of a minute.
+ * priority within each market (`book_seq`), in chunks read one after the other by keyset off
+ * `orders_open_by_market` (market, book_seq), so the store never sorts them. The first read starts
+ * at the call and each next one as soon as the previous arrives, so on PostgreSQL the store reads
+ * the next chunk while this process builds books from the last.
+ *
+ * Each order travels as one comma-separated text line (no column it holds can contain a comma):
+ * both drivers pay per field, PGlite's protocol parser most, and one field per row instead of
+ * eighteen loads a million orders in seconds instead of a minute.
  */
-export async function loadOpenOrders(db: Db): Promise<OpenOrderRow[]> {
-  const { rows } = await sql<{ line: string }>`
+export function openOrderChunks(db: Db, perRead = OPEN_ORDERS_PER_READ): AsyncGenerator<OpenOrderRow[]> {
+  return chunksFrom(db, perRead, readOpenOrderLines(db, perRead));
+}
+
+async function* chunksFrom(db: Db, perRead: number, first: Promise<string[]>): AsyncGenerator<OpenOrderRow[]> {
+  for (let reading: Promise<string[]> | undefined = first; reading; ) {
+    const lines: string[] = await reading;
+    const last: OpenOrderRow | undefined = lines.length === perRead ? parseOpenOrderLine(lines.at(-1)!) : undefined;
+    reading = last && readOpenOrderLines(db, perRead, last);
+    yield lines.map(parseOpenOrderLine);
+  }
+}
+
+/** One chunk of open orders after `after` (from the start without it), as text lines. */
+function readOpenOrderLines(db: Db, perRead: number, after?: Pick<OpenOrderRow, 'market_id' | 'book_seq'>): Promise<string[]> {
+  const read = sql<{ line: string }>`
     SELECT concat_ws(',', id, user_id, account, market_id, token_id, outcome_index, side, order_type, post_only::int, status,
       price_micros, size_base_units, matched_base_units, expiration, fee_rate_bps, passive_fee_rate_bps, book_seq,
       coalesce((extract(epoch FROM delayed_until) * 1000)::bigint::text, '')) AS line
-    FROM orders WHERE status IN ('PENDING', 'EXECUTING') ORDER BY market_id, book_seq`.execute(db);
-  return rows.map(({ line }) => parseOpenOrderLine(line));
+    FROM orders
+    WHERE status IN ('PENDING', 'EXECUTING') ${after ? sql`AND (market_id, book_seq) > (${after.market_id}::uuid, ${after.book_seq}::bigint)` : sql``}
+    ORDER BY market_id, book_seq LIMIT ${perRead}`.execute(db).then(({ rows }) => rows.map((row) => row.line));
+  // A read started ahead whose chunk is never asked for (the caller gave up) must not fail unhandled.
+  read.catch(() => undefined);
+  return read;
 }
 
-/** The text of each of `OPEN_ORDER_COLUMNS`, in that order: one line of `loadOpenOrders`. */
+/** The text of each of `OPEN_ORDER_COLUMNS`, in that order: one line of `openOrderChunks`. */
 type OpenOrderLine = AsText<typeof OPEN_ORDER_COLUMNS>;
 type AsText<Columns> = { [K in keyof Columns]: string };
 

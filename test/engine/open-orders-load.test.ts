@@ -3,13 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Store } from '../../src/store/database.ts';
-import { loadOpenOrders, type NewOrderRow } from '../../src/store/orders-repository.ts';
+import { openOrderChunks, type NewOrderRow, type OpenOrderRow } from '../../src/store/orders-repository.ts';
 import { openTestStore } from '../helpers/database.ts';
 
 /**
- * A restart reads every open order as one text line (orders-repository.ts `loadOpenOrders`): each
- * field must come back as the typed row read column by column gives it, only open orders, in time
- * priority within each market. On PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * A restart reads every open order as one text line, in chunks by keyset (orders-repository.ts
+ * `openOrderChunks`): each field must come back as the typed row read column by column gives it,
+ * only open orders, in time priority within each market, each once whatever the chunk size. On
+ * PGlite, and on PostgreSQL when DATABASE_URL is set.
  */
 describe('loading open orders for a restart', () => {
   let store: Store;
@@ -36,6 +37,12 @@ describe('loading open orders for a restart', () => {
     order(4n, marketB, { status: 'CANCELLED' }),
   ];
 
+  async function loaded(perRead?: number): Promise<OpenOrderRow[][]> {
+    const chunks: OpenOrderRow[][] = [];
+    for await (const chunk of openOrderChunks(store.db, perRead)) chunks.push(chunk);
+    return chunks;
+  }
+
   before(async () => {
     store = await openTestStore();
     await sql`INSERT INTO users (id, address, proxy_wallet) VALUES (${userId}, '0xa', '0xb')`.execute(store.db);
@@ -50,7 +57,17 @@ describe('loading open orders for a restart', () => {
       'size_base_units', 'matched_base_units', 'expiration', 'fee_rate_bps', 'passive_fee_rate_bps', 'book_seq', 'delayed_until'] as const;
     const expected = await store.db.selectFrom('orders').select(columns).where('status', 'in', ['PENDING', 'EXECUTING']).orderBy('market_id').orderBy('book_seq').execute();
     assert.equal(expected.length, 4);
-    assert.deepEqual(await loadOpenOrders(store.db), expected);
-    assert.deepEqual((await loadOpenOrders(store.db)).map((r) => r.book_seq), [1n, 3n, 5n, 7n]);
+    assert.deepEqual(await loaded(), [expected]);
+    assert.deepEqual(expected.map((r) => r.book_seq), [1n, 3n, 5n, 7n]);
+  });
+
+  it('reads chunk after chunk across markets, each order once, ending on a short or empty chunk', async () => {
+    const all = (await loaded()).flat();
+    for (const perRead of [1, 2, 3, 4, 5]) {
+      const chunks = await loaded(perRead);
+      assert.deepEqual(chunks.flat(), all, `${perRead} per read`);
+      assert.ok(chunks.every((chunk) => chunk.length <= perRead));
+      assert.equal(chunks.length, Math.floor(all.length / perRead) + 1, 'a full last chunk asks once more and gets none');
+    }
   });
 });
