@@ -1,7 +1,7 @@
 /**
  * Real-time fan-out: `npm run bench -- fanout`. N socket.io-client subscribers (BENCH_SUBSCRIBERS,
  * default 100,1000,5000) on one token of one market, in this process; the exchange in its own
- * process (src/cli/main.ts serve, PGlite on disk) under a steady, open-loop order flow
+ * process (src/cli/main.ts serve, PGlite on disk; more targets in `targets` below) under a steady, open-loop order flow
  * (BENCH_RATE orders per second, default 20, for BENCH_SECONDS, default 5). Each order is a
  * resting BUY at a price of its own (tick 0.001), so the level it adds names it in the
  * `orderbook-price-change` that carries it (orders of one group commit share one change).
@@ -25,7 +25,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { OrderbookPriceChange } from '../src/contract/realtime.ts';
 import { createPublishedEvent } from '../test/helpers/catalogue.ts';
-import { startProcessServer } from '../test/helpers/process-server.ts';
+import { createScratchDatabase } from '../test/helpers/database.ts';
+import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../test/helpers/trader.ts';
 
 const SUBSCRIBERS = (process.env.BENCH_SUBSCRIBERS ?? '100,1000,5000').split(',').map(Number);
@@ -152,7 +153,7 @@ function row(target: string, subscribers: number, measure: Measure, lastArrival:
 const newMeasure = (triggers: number): Measure => ({ sends: [], acks: [], arrivals: Array.from({ length: triggers }, () => []), firstSend: 0, delivered: 0 });
 
 /** The exchange: N subscribers of token 1, resting BUYs through POST /orders. Returns the payloads it delivered and when the first subscriber got them. */
-async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], trader: Trader, tokenId: string, subscribers: number): Promise<{ row: Row; payloads: OrderbookPriceChange[]; offsets: number[] }> {
+async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], trader: Trader, tokenId: string, subscribers: number, name: string): Promise<{ row: Row; payloads: OrderbookPriceChange[]; offsets: number[] }> {
   let baseSeq = -1;
   const payloads: OrderbookPriceChange[] = [];
   const sockets = await connectClients(url, subscribers, (socket) =>
@@ -187,7 +188,7 @@ async function benchExchange(url: string, api: Parameters<typeof newTrader>[0], 
   listen(sockets, measure, (change) => change.changes.filter((level) => level.side === 'buy' && level.size !== '0').map((level) => Math.round(Number(level.price) * 1000) - 1));
   const lastArrival = await runFlow((index) => place(bodies[index]!, index), Array.from({ length: ORDERS }, (_, index) => (index * 1000) / RATE), measure, subscribers);
   for (const socket of sockets) socket.disconnect();
-  return { row: row('exchange', subscribers, measure, lastArrival), payloads, offsets };
+  return { row: row(name, subscribers, measure, lastArrival), payloads, offsets };
 }
 
 /** The ceiling: the same payloads at the same moments, broadcast by a bare Socket.IO server. */
@@ -215,24 +216,63 @@ async function startBareServer(): Promise<{ url: string; stop(): void }> {
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-fanout-'));
-const server = await startProcessServer({ DATA_DIR: dir, SOCKETS_PER_ADDRESS: '0' });
+/**
+ * Where orders go and where subscribers connect. Always one node on PGlite on disk; with
+ * BENCH_DATABASE_URL (or DATABASE_URL) and BENCH_REDIS_URL (or REDIS_URL) also one node on
+ * PostgreSQL, and two nodes on the same PostgreSQL and Redis with the subscribers on the second:
+ * the engine's node then writes no subscriber socket (the feeds of the second node follow it
+ * through the book relay), which is how several nodes keep watchers off the order path.
+ */
+interface Target {
+  name: string;
+  orders: ProcessServer;
+  feeds: ProcessServer;
+  stop(): Promise<void>;
+}
+
+async function* targets(): AsyncGenerator<Target> {
+  const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-fanout-'));
+  const embedded = await startProcessServer({ DATA_DIR: dir, SOCKETS_PER_ADDRESS: '0' });
+  yield { name: 'exchange, PGlite', orders: embedded, feeds: embedded, stop: async () => {
+    await embedded.stop();
+    rmSync(dir, { recursive: true, force: true });
+  } };
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+  const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL;
+  if (!databaseUrl || !redisUrl) return;
+  for (const feedNode of [false, true]) {
+    const scratch = await createScratchDatabase(databaseUrl);
+    const env = { DATABASE_URL: scratch.url, REDIS_URL: redisUrl, SOCKETS_PER_ADDRESS: '0' };
+    const leader = await startProcessServer(env);
+    const follower = feedNode ? await startProcessServer(env) : leader;
+    yield { name: feedNode ? 'exchange, PostgreSQL, feeds on a 2nd node' : 'exchange, PostgreSQL, one node', orders: leader, feeds: follower, stop: async () => {
+      if (follower !== leader) await follower.stop();
+      await leader.stop();
+      await scratch.drop();
+    } };
+  }
+}
+
 const bare = await startBareServer();
 const rows: Row[] = [];
 try {
-  const market = (await createPublishedEvent(server, { tickSize: '0.001' })).markets[0]!;
-  const trader = await newTrader(server, { fund: '1000000' });
-  for (const subscribers of SUBSCRIBERS) {
-    const exchange = await benchExchange(server.url, server, trader, market.tokenId1, subscribers);
-    rows.push(exchange.row);
-    rows.push(await benchBare(bare.url, subscribers, exchange.payloads, exchange.offsets));
-    // Cancel the book's growth between sizes, so every size starts from a similar book.
-    await trader.call('POST', '/orders/cancel-all');
+  for await (const target of targets()) {
+    try {
+      const market = (await createPublishedEvent(target.orders, { tickSize: '0.001' })).markets[0]!;
+      const trader = await newTrader(target.orders, { fund: '1000000' });
+      for (const subscribers of SUBSCRIBERS) {
+        const exchange = await benchExchange(target.feeds.url, target.orders, trader, market.tokenId1, subscribers, target.name);
+        rows.push(exchange.row);
+        if (target.orders === target.feeds && target.name.endsWith('PGlite')) rows.push(await benchBare(bare.url, subscribers, exchange.payloads, exchange.offsets));
+        // Cancel the book's growth between sizes, so every size starts from a similar book.
+        await trader.call('POST', '/orders/cancel-all');
+      }
+    } finally {
+      await target.stop();
+    }
   }
 } finally {
   bare.stop();
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
 }
 console.log(`${RATE} orders/s, ${ORDERS} orders per run after ${WARMUP} unmeasured; perSecond: messages delivered per second; latencies in ms: ack is send→acknowledgement (the HTTP response), ack→delivery negative when delivered before the acknowledgement`);
 console.table(rows);
