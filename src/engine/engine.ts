@@ -355,6 +355,6 @@ export class MatchingEngine implements EngineReads {
     await this.state.load(this.options.db, this.options.markets);
     for (const runtime of this.state.runtimes.values()) this.publisher.load(runtime.info, runtime.book);
     this.publisher.retain(new Set(this.state.runtimes.keys()));
-    await this.rounds.load(this.options.db, this.state.lastTrade, (marketId) => this.state.runtimes.get(marketId)?.info);
+    await this.rounds.load(this.options.db, this.state.lastTrade);
   }
 }

@@ -41,11 +41,11 @@ export class SettlementRounds {
   }
 
   /** After a (re)start: is anything left to settle, and what was each token's last trade. */
-  async load(db: Db, lastTrade: Map<string, { price: string; side: 'buy' | 'sell' }>, infoOf: (marketId: string) => MarketTradingInfo | undefined): Promise<void> {
+  async load(db: Db, lastTrade: Map<string, { price: string; side: 'buy' | 'sell' }>): Promise<void> {
     this.work = (await findTradesByStatus(db, 'MATCHED', 1)).length + (await findTradesByStatus(db, 'MINED', 1)).length > 0;
     lastTrade.clear();
     for (const trade of await findLatestTradePerMarket(db)) {
-      const info = infoOf(trade.market_id);
+      const info = this.options.runtimeOf(trade.market_id);
       if (!info) continue;
       const price = Number(trade.price_micros);
       const side = trade.side === 0 ? 'buy' : 'sell';
