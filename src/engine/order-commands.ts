@@ -203,7 +203,12 @@ export class OrderCommands {
       if (row.delayed_until) runtime.delayed = runtime.delayed.filter((d) => d.orderId !== orderId);
       else if (runtime.book.cancel(orderId)) batch.touchedMarkets.add(row.market_id);
     }
-    this.state.open.delete(orderId);
+    this.recordCancelled(batch, row);
+  }
+
+  /** An open order leaves the engine CANCELLED: its reservation freed, the change written and announced. */
+  private recordCancelled(batch: Batch, row: EngineOrder): void {
+    this.state.open.delete(row.id);
     this.releaseRemaining(batch, row);
     row.status = 'CANCELLED';
     row.delayed_until = null;
@@ -237,12 +242,7 @@ export class OrderCommands {
   /** The book already dropped the expired order; free its reservation and record it. */
   private closeExpired(batch: Batch, orderId: string): void {
     const row = this.state.open.get(orderId);
-    if (!row) return;
-    this.state.open.delete(orderId);
-    this.releaseRemaining(batch, row);
-    row.status = 'CANCELLED';
-    batch.orderChanged(row);
-    this.announceOrder(batch, row, 'CANCELLATION');
+    if (row) this.recordCancelled(batch, row);
   }
 
   private newOrderRow(batch: Batch, request: PlaceOrderRequest, info: MarketTradingInfo): OrderRow {
