@@ -147,8 +147,7 @@ export class BookPublisher {
   stop(): void {
     this.scheduled?.cancel();
     this.scheduled = undefined;
-    for (const marketId of this.dirty) this.publish(this.feeds.get(marketId)!);
-    this.dirty.clear();
+    this.publishDirty();
     this.feeds.clear();
   }
 
@@ -169,6 +168,10 @@ export class BookPublisher {
   private frame(): void {
     this.scheduled = undefined;
     this.lastFrameMs = this.timer.nowMs();
+    this.publishDirty();
+  }
+
+  private publishDirty(): void {
     for (const marketId of this.dirty) this.publish(this.feeds.get(marketId)!);
     this.dirty.clear();
   }
