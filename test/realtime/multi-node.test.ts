@@ -8,7 +8,7 @@ import { expectError, get } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { newTrader, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
-import { applyLevelChange, connectInbox, levels, redisReachable, type Inbox, type Received } from './helpers.ts';
+import { applyLevelChange, connectInbox, levels, redisReachable, restBook, type Inbox, type Received } from './helpers.ts';
 
 const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
@@ -54,7 +54,6 @@ describe('two server processes on one PostgreSQL and one Redis', { skip, timeout
     inboxes.push(inbox);
     return inbox;
   };
-  const restBook = async (node: ProcessServer, tokenId: string) => (await get(node.api(`/order-book/book?token_id=${tokenId}`))).body;
 
   it('a subscriber on node B follows the books and its user updates caused by orders placed through node A', async () => {
     const tokens = [market.tokenId1, market.tokenId2];
