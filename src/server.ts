@@ -118,6 +118,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const runsEngine = () => nodeLeadership.role === 'leader';
     rewards = createRewards({
       db: store.db, clock, settlement, events, logger,
+      moveBalances: (work) => engine.moveBalances(work),
       minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? BASE_UNITS_PER_UNIT,
       quotesByMarket: () => engine.restingOrdersByMarket(),
       ...fenced,

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { RestingQuote } from '../core/rewards/index.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
@@ -28,10 +29,17 @@ type Command =
   | { kind: 'cancel'; userId: string; orderId: string }
   | { kind: 'cancel-markets'; userId: string; marketIds: string[] }
   | { kind: 'retire'; work: RetireWork<unknown> }
+  | { kind: 'ledger'; work: (tx: Db) => Promise<unknown> }
   | { kind: 'tick' }
   | { kind: 'settle' };
 
-type CommandResult = PlaceOrderOutcome | CancelOutcome | { ok: true; cancelled: EngineOrder[] } | { ok: true } | { ok: true; result: unknown };
+type CommandResult = PlaceOrderOutcome | CancelOutcome | { ok: true; cancelled: EngineOrder[] } | { ok: true } | WorkOutcome;
+
+/** What work run inside a batch gave: its result, or the error it threw (its changes rolled back). */
+type WorkOutcome = { ok: true; result: unknown } | { ok: false; error: unknown };
+
+/** Commands whose work moves balances in SQL: the batch's reservations are written before them and read again after. */
+const movesBalancesInSql = (command: Command) => command.kind === 'settle' || command.kind === 'ledger' || command.kind === 'retire';
 
 export interface EngineOptions {
   db: Db;
@@ -177,11 +185,21 @@ export class MatchingEngine implements EngineReads {
    * order of those markets (releasing their reservations, users told by `order-update`), so no order
    * can slip in between. After the commit their books are published empty and dropped from memory;
    * `refreshMarket` and restarts never load them again because they are no longer ACTIVE. If `work`
-   * throws, the batch fails and the books are rebuilt from the store: nothing changed.
+   * throws, its statements are rolled back and its caller gets the error: nothing changed.
    */
   async retireMarkets<T>(work: RetireWork<T>): Promise<T> {
-    const outcome = (await this.submit({ kind: 'retire', work })) as { result: T };
-    return outcome.result;
+    return resultOf<T>((await this.submit({ kind: 'retire', work })) as WorkOutcome);
+  }
+
+  /**
+   * Runs work that moves balances (credits, transfers, splits, merges, redemptions, bonds) inside
+   * an engine batch: the engine's node is the only writer of balances, so what the engine reserves
+   * from never changes under it (README "One writer of balances"). The work runs under a savepoint:
+   * when it throws, its changes are rolled back, its caller gets the error, and the rest of the
+   * batch goes on.
+   */
+  async moveBalances<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+    return resultOf<T>((await this.submit({ kind: 'ledger', work })) as WorkOutcome);
   }
 
   /** The loaded market trading this token: every published market that has not resolved. */
@@ -269,11 +287,15 @@ export class MatchingEngine implements EngineReads {
       batch.locks = await this.openLocks(tx, commands);
       const applied: CommandResult[] = [];
       for (const [i, command] of commands.entries()) {
-        // A settle round moves balances in SQL: write the batch's reservations first, and read
-        // the balances again after it for the commands still to come.
-        if (command.kind === 'settle') await batch.locks.flush();
+        // Settle rounds, ledger work and retirements move balances in SQL: write the batch's
+        // reservations first, and after them write what they released (a retirement cancels
+        // orders) and read the balances again for the commands still to come.
+        if (movesBalancesInSql(command)) await batch.locks.flush();
         applied.push(await this.apply(tx, batch, command, used));
-        if (command.kind === 'settle') batch.locks = await this.openLocks(tx, commands.slice(i + 1));
+        if (movesBalancesInSql(command)) {
+          await batch.locks.flush();
+          batch.locks = await this.openLocks(tx, commands.slice(i + 1));
+        }
       }
       await fillInDetails(tx, batch.ordersToDetail);
       await batch.locks.flush();
@@ -310,7 +332,9 @@ export class MatchingEngine implements EngineReads {
       case 'cancel-markets':
         return { ok: true, cancelled: this.commands.cancelUserOrders(batch, command.userId, new Set(command.marketIds)) };
       case 'retire':
-        return { ok: true, result: await this.commands.retire(tx, batch, command.work) };
+        return isolated(tx, (savepoint) => this.commands.retire(savepoint, batch, command.work));
+      case 'ledger':
+        return isolated(tx, command.work);
       case 'tick':
         this.commands.expireAndRelease(batch);
         return { ok: true };
@@ -357,4 +381,28 @@ export class MatchingEngine implements EngineReads {
     this.publisher.retain(new Set(this.state.runtimes.keys()));
     await this.rounds.load(this.options.db, this.state.lastTrade);
   }
+}
+
+/**
+ * Runs work under a savepoint of the batch transaction: if it throws, only its own statements are
+ * rolled back and the error becomes its outcome, so one caller's refused split or failed
+ * resolution never fails the other commands of the batch.
+ */
+async function isolated(tx: Db, work: (tx: Db) => Promise<unknown>): Promise<WorkOutcome> {
+  await sql`SAVEPOINT engine_work`.execute(tx);
+  try {
+    const result = await work(tx);
+    await sql`RELEASE SAVEPOINT engine_work`.execute(tx);
+    return { ok: true, result };
+  } catch (error) {
+    // A lost lease or a deadlock victim fails the whole batch (processBatch retries the latter).
+    if (error instanceof FencedError || isRetryable(error)) throw error;
+    await sql`ROLLBACK TO SAVEPOINT engine_work`.execute(tx);
+    return { ok: false, error };
+  }
+}
+
+function resultOf<T>(outcome: WorkOutcome): T {
+  if (!outcome.ok) throw outcome.error;
+  return outcome.result as T;
 }

@@ -16,9 +16,10 @@ export interface Oracle {
 }
 
 export function createOracle(deps: { db: Db; clock: Clock; settlement: Settlement; logger: FastifyBaseLogger; engine: MatchingEngine }): Oracle {
-  const service = new OracleService({ db: deps.db, clock: deps.clock, settlement: deps.settlement, logger: deps.logger, retireMarkets: (work) => deps.engine.retireMarkets(work) });
+  const moveBalances = <T>(work: (tx: Db) => Promise<T>) => deps.engine.moveBalances(work);
+  const service = new OracleService({ db: deps.db, clock: deps.clock, settlement: deps.settlement, logger: deps.logger, retireMarkets: (work) => deps.engine.retireMarkets(work), moveBalances });
   return {
     service,
-    redemptions: new Redemptions({ db: deps.db, clock: deps.clock, settlement: deps.settlement }),
+    redemptions: new Redemptions({ db: deps.db, clock: deps.clock, settlement: deps.settlement, moveBalances }),
   };
 }

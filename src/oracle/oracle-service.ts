@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import { toResolutionView, type ResolutionView } from '../core/oracle/resolution-view.ts';
 import { applyOracle, type Caller, type OracleCommand, type OracleOutcome, type OracleResult } from '../core/oracle/state-machine.ts';
 import type { RetireWork } from '../engine/engine.ts';
-import type { Settlement } from '../settlement/types.ts';
+import type { MoveBalances, Settlement } from '../settlement/types.ts';
 import { findEventRow } from '../store/catalogue-events-repository.ts';
 import { findMarketById } from '../store/catalogue-markets-repository.ts';
 import type { Db } from '../store/database.ts';
@@ -24,13 +24,16 @@ export interface OracleDeps {
   logger: FastifyBaseLogger;
   /** MatchingEngine.retireMarkets: resolution runs inside the engine's queue and transaction. */
   retireMarkets<T>(work: RetireWork<T>): Promise<T>;
+  /** Bonds are reserved where the engine runs, like every balance change. */
+  moveBalances: MoveBalances;
 }
 
 /**
  * The optimistic oracle (EXTENSIONS.md section 4): reads, user and operator proposals, disputes,
  * the operator's decision, and the tick that settles proposals whose window has ended. Proposals
- * and disputes run in their own transaction; anything that settles a question goes through the
- * engine (`retireMarkets`) so the market stops trading in the same transaction that resolves it.
+ * and disputes run in the engine's queue (`moveBalances`: they reserve bonds); anything that settles
+ * a question goes through the engine (`retireMarkets`) so the market stops trading in the same
+ * transaction that resolves it.
  */
 export class OracleService {
   constructor(private readonly deps: OracleDeps) {}
@@ -83,7 +86,7 @@ export class OracleService {
   private async bondCommand(marketId: string, command: Extract<OracleCommand, { kind: 'propose' | 'dispute' }>): Promise<ResolutionView> {
     await this.requirePublished(marketId);
     const { settlement, clock } = this.deps;
-    const result: OracleResult = await settlement.transaction(async (tx) => {
+    const result: OracleResult = await this.deps.moveBalances(async (tx) => {
       const market = (await lockMarketRow(tx, marketId))!;
       const event = (await findEventRow(tx, market.event_id))!;
       const nowMs = clock.nowMs();

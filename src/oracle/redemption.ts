@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { userAccount } from '../settlement/accounts.ts';
-import type { MarketTokens, Settlement } from '../settlement/types.ts';
+import type { MarketTokens, MoveBalances, Settlement } from '../settlement/types.ts';
 import { findMarketsByIds } from '../store/catalogue-markets-repository.ts';
 import { findRedeemableMarkets, insertRedemptions } from '../store/oracle-redemptions-repository.ts';
 import type { PositionMarketRef } from '../store/position-market-columns.ts';
@@ -31,14 +31,14 @@ export interface Redeemer {
  * the later one finds nothing left.
  */
 export class Redemptions {
-  constructor(private readonly deps: { db: Db; clock: Clock; settlement: Settlement }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; settlement: Settlement; moveBalances: MoveBalances }) {}
 
   async redeemable(user: Redeemer): Promise<RedeemablePosition[]> {
     return findRedeemableMarkets(this.deps.db, userAccount(user.proxyWallet));
   }
 
   async redeem(user: Redeemer, marketIds: string[]): Promise<BatchRedeemResult> {
-    const { db, settlement, clock } = this.deps;
+    const { db, settlement, clock, moveBalances } = this.deps;
     const account = userAccount(user.proxyWallet);
     const rows = new Map((await findMarketsByIds(db, marketIds.map((id) => id.toLowerCase()), false)).map((m) => [m.id, m]));
     const excluded: BatchRedeemResult['excluded'] = [];
@@ -49,7 +49,7 @@ export class Redemptions {
       else candidates.push({ marketId: row.id, tokens: { conditionId: row.condition_id, tokenId1: row.token_id1, tokenId2: row.token_id2 } });
     }
     if (candidates.length === 0) return { txHash: '', included: [], excluded };
-    const receipt = await settlement.transaction(async (tx) => {
+    const receipt = await moveBalances(async (tx) => {
       const batch = await settlement.redeemBatch(tx, { account, markets: candidates.map((c) => c.tokens), ref: `redeem:${randomUUID()}` });
       if (!batch) return null;
       const at = new Date(clock.nowMs());

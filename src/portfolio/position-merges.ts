@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { userAccount } from '../settlement/accounts.ts';
-import type { MarketTokens, Settlement } from '../settlement/types.ts';
+import type { MarketTokens, MoveBalances, Settlement } from '../settlement/types.ts';
 import { findMarketsByIds } from '../store/catalogue-markets-repository.ts';
 import type { PositionMarketRef } from '../store/position-market-columns.ts';
 import type { Db } from '../store/database.ts';
@@ -32,14 +32,14 @@ export interface Merger {
  * market still merges: pausing stops order entry, not the conditional-token operations.
  */
 export class PositionMerges {
-  constructor(private readonly deps: { db: Db; settlement: Settlement }) {}
+  constructor(private readonly deps: { db: Db; settlement: Settlement; moveBalances: MoveBalances }) {}
 
   async mergeable(user: Merger): Promise<MergeablePosition[]> {
     return findMergeableMarkets(this.deps.db, userAccount(user.proxyWallet));
   }
 
   async merge(user: Merger, marketIds: string[]): Promise<BatchMergeResult> {
-    const { db, settlement } = this.deps;
+    const { db, settlement, moveBalances } = this.deps;
     const rows = new Map((await findMarketsByIds(db, marketIds.map((id) => id.toLowerCase()), false)).map((m) => [m.id, m]));
     const excluded: BatchMergeResult['excluded'] = [];
     const candidates: Array<{ marketId: string; tokens: MarketTokens }> = [];
@@ -50,7 +50,7 @@ export class PositionMerges {
     }
     if (candidates.length === 0) return { txHash: '', included: [], excluded };
     const account = userAccount(user.proxyWallet);
-    const receipt = await settlement.transaction((tx) => settlement.mergeBatch(tx, { account, markets: candidates.map((c) => c.tokens), ref: `merge:${randomUUID()}` }));
+    const receipt = await moveBalances((tx) => settlement.mergeBatch(tx, { account, markets: candidates.map((c) => c.tokens), ref: `merge:${randomUUID()}` }));
     const merged = new Set(receipt?.markets.map((m) => m.conditionId));
     const included: string[] = [];
     for (const c of candidates) {

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { formatUnitsPadded } from '../core/money.ts';
-import { InsufficientBalanceError, type Settlement } from '../settlement/types.ts';
+import { InsufficientBalanceError, type MoveBalances, type Settlement } from '../settlement/types.ts';
 import { REWARD_TREASURY, userAccount } from '../settlement/accounts.ts';
 import { COLLATERAL } from '../settlement/types.ts';
 import { attachRowsToClaim, finishClaimRows, insertClaim, listUnfinishedClaims, lockClaim, lockClaimableRows, updateClaim, type RewardClaimRow } from '../store/rewards-repository.ts';
@@ -34,7 +34,7 @@ export const HISTORY_PATH = '/api/v1/rewards/me/history';
 export class RewardClaims {
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly deps: { db: import('../store/database.ts').Db; clock: Clock; settlement: Settlement; events: DomainEvents; logger: FastifyBaseLogger; minPayoutBaseUnits: bigint }) {}
+  constructor(private readonly deps: { db: import('../store/database.ts').Db; clock: Clock; settlement: Settlement; moveBalances: MoveBalances; events: DomainEvents; logger: FastifyBaseLogger; minPayoutBaseUnits: bigint }) {}
 
   async claim(user: { userId: string; proxyWallet: string }): Promise<ClaimDecision> {
     const { db, clock, minPayoutBaseUnits } = this.deps;
@@ -81,7 +81,7 @@ export class RewardClaims {
   }
 
   private async pay(claimId: string): Promise<void> {
-    const { db, clock, settlement } = this.deps;
+    const { db, clock, settlement, moveBalances } = this.deps;
     const started = await db.transaction().execute(async (tx) => {
       const claim = await lockClaim(tx, claimId);
       if (!claim || (claim.state !== 'dispatched' && claim.state !== 'in-flight')) return undefined;
@@ -91,7 +91,7 @@ export class RewardClaims {
     if (!started) return;
     this.publish(started, 'in-flight');
     try {
-      const txHash = await settlement.transaction(async (tx) => {
+      const txHash = await moveBalances(async (tx) => {
         const claim = await lockClaim(tx, claimId);
         if (claim?.state !== 'in-flight') return undefined;
         const now = new Date(clock.nowMs());

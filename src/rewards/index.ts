@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { RestingQuote } from '../core/rewards/index.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
-import type { Settlement } from '../settlement/types.ts';
+import type { MoveBalances, Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { findMarketStatus, findRewardConfig, isRewardsPaused, listOpenRewardConfigs, listRewardConfigsOfDate, setRewardsPaused, upsertRewardConfig } from '../store/rewards-repository.ts';
 import { RewardClaims } from './claims.ts';
@@ -46,6 +46,8 @@ export interface RewardsDeps {
   db: Db;
   clock: Clock;
   settlement: Settlement;
+  /** Claims pay from the treasury where the engine runs, like every balance change. */
+  moveBalances: MoveBalances;
   events: DomainEvents;
   logger: FastifyBaseLogger;
   minPayoutBaseUnits: bigint;

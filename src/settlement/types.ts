@@ -3,8 +3,8 @@ import type { Db } from '../store/database.ts';
 /**
  * The settlement layer as the rest of the server sees it (DESIGN.md "Balances are a ledger").
  * Amounts are bigint base units (6 decimals). Every method takes the caller's transaction `tx`, so
- * the engine commits orders, fills and their ledger effects in one transaction; `transaction()`
- * opens one for callers that have none (HTTP routes).
+ * the engine commits orders, fills and their ledger effects in one transaction; callers outside
+ * the engine get theirs from `MoveBalances`.
  */
 export const COLLATERAL = 'collateral';
 /** `collateral`, or an outcome token's id (a uint256 as a decimal string). */
@@ -151,10 +151,16 @@ export interface LockSession {
   flush(): Promise<void>;
 }
 
+/**
+ * Runs work that moves balances (credits, transfers, splits, merges, redemptions, bond locks) in
+ * the matching engine's queue, inside one of its batch transactions (MatchingEngine.moveBalances):
+ * the engine's node is the only writer of balances, so what the engine reserves from never changes
+ * under it. The work's changes commit with the batch, or none of them do and it throws.
+ */
+export type MoveBalances = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
+
 export interface Settlement {
   readonly kind: 'embedded';
-  /** Runs `work` in a new transaction of the settlement's store (for callers without one). */
-  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /** Adds collateral from outside (admin deposit, faucet, treasury deposit). */
   credit(tx: Db, credit: Credit): Promise<LedgerReceipt & { balance: bigint }>;
   /** available −= amount, locked += amount; throws InsufficientBalanceError. One SQL statement; no journal entry. */

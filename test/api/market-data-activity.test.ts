@@ -69,13 +69,13 @@ describe('market data: market activity', () => {
     const settlement = server.ctx.settlement;
     const tokens = (m: PublishedMarket) => ({ conditionId: m.conditionId, tokenId1: m.tokenId1, tokenId2: m.tokenId2 });
     // No merge or redeem route exists yet (portfolio issue): the ledger operations they will call.
-    mergeHash = (await settlement.transaction((tx) => settlement.merge(tx, { account: wallet(carol), market: tokens(m1), amount: 2_000_000n, ref: `merge:${randomUUID()}` }))).txHash;
+    mergeHash = (await server.ctx.trading.engine.moveBalances((tx) => settlement.merge(tx, { account: wallet(carol), market: tokens(m1), amount: 2_000_000n, ref: `merge:${randomUUID()}` }))).txHash;
     await advance(1_000);
     await trade(alice, carol, { tokenId: m2.tokenId1, side: 'BUY', price: '0.3', size: '10' }, { tokenId: m2.tokenId2, side: 'BUY', price: '0.7', size: '10' });
     await server.ctx.trading.engine.settle();
     await advance(1_000);
-    await settlement.transaction((tx) => settlement.resolveMarket(tx, tokens(m2), 'TIE'));
-    const redeemed = await settlement.transaction((tx) => settlement.redeem(tx, { account: wallet(carol), market: tokens(m2), ref: `redeem:${randomUUID()}` }));
+    await server.ctx.trading.engine.moveBalances((tx) => settlement.resolveMarket(tx, tokens(m2), 'TIE'));
+    const redeemed = await server.ctx.trading.engine.moveBalances((tx) => settlement.redeem(tx, { account: wallet(carol), market: tokens(m2), ref: `redeem:${randomUUID()}` }));
     redeemHash = redeemed!.txHash;
     await server.ctx.trading.engine.settle();
   });
@@ -207,7 +207,7 @@ describe('market data: market activity', () => {
     const settlement = server.ctx.settlement;
     const market = { conditionId: m1.conditionId, tokenId1: m1.tokenId1, tokenId2: m1.tokenId2 };
     for (let i = 0; i < 1_000; i += 1) {
-      await settlement.transaction((tx) => settlement.split(tx, { account: wallet(dave), market, amount: 10_000n, ref: `split:${randomUUID()}` }));
+      await server.ctx.trading.engine.moveBalances((tx) => settlement.split(tx, { account: wallet(dave), market, amount: 10_000n, ref: `split:${randomUUID()}` }));
     }
     const total = 1_000 + 11;
     assert.equal((await global('?total=true')).body.total, total);

@@ -57,7 +57,7 @@ describe('portfolio: user positions and value', () => {
     assert.equal((await alice.call('POST', `/markets/${m1.id}/split`, { amount: '5' })).status, 200);
     const settlement = server.ctx.settlement;
     const market = { conditionId: m1.conditionId, tokenId1: m1.tokenId1, tokenId2: m1.tokenId2 };
-    await settlement.transaction((tx) => settlement.merge(tx, { account: alice.proxyWallet.toLowerCase(), market, amount: 3_000_000n, ref: `merge:${randomUUID()}` }));
+    await server.ctx.trading.engine.moveBalances((tx) => settlement.merge(tx, { account: alice.proxyWallet.toLowerCase(), market, amount: 3_000_000n, ref: `merge:${randomUUID()}` }));
     await advance(1_000);
     await trade(carol, alice, { tokenId: m1.tokenId1, side: 'BUY', price: '0.55', size: '2' }, { tokenId: m1.tokenId1, side: 'SELL', price: '0.55', size: '2' });
     assert.equal((await bob.call('POST', `/markets/${m2.id}/split`, { amount: '1' })).status, 200);
@@ -150,8 +150,8 @@ describe('portfolio: user positions and value', () => {
     const settlement = server.ctx.settlement;
     const market = { conditionId: m2.conditionId, tokenId1: m2.tokenId1, tokenId2: m2.tokenId2 };
     // The ledger alone resolves YES (the catalogue keeps m2 ACTIVE): token 1 pays 1, token 2 nothing.
-    await settlement.transaction((tx) => settlement.resolveMarket(tx, market, 'YES'));
-    await settlement.transaction((tx) => settlement.redeem(tx, { account: bob.proxyWallet.toLowerCase(), market, ref: `redeem:${randomUUID()}` }));
+    await server.ctx.trading.engine.moveBalances((tx) => settlement.resolveMarket(tx, market, 'YES'));
+    await server.ctx.trading.engine.moveBalances((tx) => settlement.redeem(tx, { account: bob.proxyWallet.toLowerCase(), market, ref: `redeem:${randomUUID()}` }));
     assert.deepEqual(summary((await positions(bob)).body.data), [[m1.id, m1.tokenId2, '6', '0.404', '0.45', '2.7', '2.424', '0.276']]);
     assert.equal((await bob.call('PATCH', '/account', { displayName: 'bob_redeems' })).status, 200);
     const closed = (await get(server.api('/profiles/by-name/bob_redeems/positions?status=closed'))).body;

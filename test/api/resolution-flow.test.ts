@@ -46,7 +46,7 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
 
   before(async () => {
     server = await startTestServer();
-    await server.ctx.settlement.transaction((tx) => server.ctx.settlement.credit(tx, { account: REWARD_TREASURY, amount: 1_000_000_000n, reason: 'TREASURY_DEPOSIT', ref: 'test' }));
+    await server.ctx.trading.engine.moveBalances((tx) => server.ctx.settlement.credit(tx, { account: REWARD_TREASURY, amount: 1_000_000_000n, reason: 'TREASURY_DEPOSIT', ref: 'test' }));
   });
   after(async () => {
     await server.close();

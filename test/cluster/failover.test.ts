@@ -98,6 +98,12 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
     return ack;
   }
 
+  /** A split of one unit, or a merge of everything mergeable back: balances moved through the engine's node. */
+  async function moveBalances(node: ProcessServer, trader: Trader): Promise<void> {
+    const [path, body] = randomInt(2) === 0 ? [`/markets/${market.id}/split`, { amount: '1' }] : ['/markets/merge-positions/batch', { marketIds: [market.id] }];
+    await signedRequest(node, trader.creds, 'POST', path, body).catch(() => undefined);
+  }
+
   async function cancel(node: ProcessServer, ack: Acknowledged): Promise<void> {
     const answer = await signedRequest(node, ack.trader.creds, 'POST', `/orders/${ack.id}/cancel`).catch(() => undefined);
     if (answer?.status === 200) ack.cancelled = ack.closed = true;
@@ -106,7 +112,8 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
   /**
    * Order flow through every running node until `stop` resolves, each trader one command at a
    * time, about 20 a second: places (1 in 10 crossing) and cancels of its open orders, nearly as
-   * many, so the books stay a few hundred orders deep over the whole run.
+   * many, so the books stay a few hundred orders deep over the whole run; 1 in 20 is a split or
+   * a merge instead, which the engine's node makes in its batches too.
    */
   async function orderFlow(running: () => ProcessServer[], stop: Promise<void>): Promise<void> {
     let stopped = false;
@@ -116,7 +123,9 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
         const targets = running();
         const node = targets[randomInt(targets.length)]!;
         const open = [...acknowledged.values()].filter((a) => a.trader === trader && !a.closed);
-        if (open.length > 0 && randomInt(100) < 45) await cancel(node, open[randomInt(open.length)]!);
+        const dice = randomInt(100);
+        if (dice < 5) await moveBalances(node, trader);
+        else if (open.length > 0 && dice < 50) await cancel(node, open[randomInt(open.length)]!);
         else await place(node, trader, randomInt(10) === 0);
         await sleep(50);
       }
@@ -259,6 +268,26 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
     } finally {
       frozen.resume();
     }
+  });
+
+  it("a follower passes balance moves to the engine's node, which makes them in its batches", async () => {
+    const engineNode = await leader(nodes);
+    const follower = nodes.find((node) => node !== engineNode)!;
+    const trader = traders[2]!;
+    const passedOn = async () => Number((await (await fetch(`${follower.url}/metrics`)).text()).match(/^pmx_forwarded_commands_total\{outcome="answered"\} (\d+)$/m)?.[1] ?? 0);
+    const tokens = async () => {
+      const balance = (await signedRequest(engineNode, trader.creds, 'GET', '/account/balance')).body as { tokens: { tokenId: string; balance: string }[] };
+      return balance.tokens.find((t) => t.tokenId === market.tokenId1)?.balance ?? '0';
+    };
+    const before = { passedOn: await passedOn(), tokens: Number(await tokens()) };
+    const split = await signedRequest(follower, trader.creds, 'POST', `/markets/${market.id}/split`, { amount: '2' });
+    assert.equal(split.status, 200, JSON.stringify(split.body));
+    assert.equal(Number(await tokens()), before.tokens + 2, 'read on the engine node at once');
+    const tooMuch = await signedRequest(follower, trader.creds, 'POST', `/markets/${market.id}/split`, { amount: '1000000000' });
+    assert.deepEqual([tooMuch.status, tooMuch.body.code], [400, 'INSUFFICIENT_BALANCE'], 'the engine node refuses it alone; nothing moved');
+    assert.equal(Number(await tokens()), before.tokens + 2);
+    assert.equal(await passedOn(), before.passedOn + 2);
+    await expectAuditClean();
   });
 
   it("a book subscriber on a follower sees the takeover as a fresh snapshot, and its book follows the new engine's changes", async () => {

@@ -11,6 +11,7 @@ import { openStore } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { createScratchDatabase } from '../helpers/database.ts';
 import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
+import { inTransaction } from '../../src/settlement/embedded/retry.ts';
 
 /** `npm run cli -- audit` against a real store: PGlite on disk, or a scratch PostgreSQL database. */
 describe('audit command', () => {
@@ -47,7 +48,7 @@ describe('audit command', () => {
   it('exits 0 when every invariant holds, and 1 naming the broken one', async () => {
     await withStore(async (db) => {
       const ledger = createEmbeddedSettlement({ db, clock: createManualClock() });
-      await ledger.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         await ledger.credit(tx, { account: '0x00000000000000000000000000000000000000aa', amount: 10_000_000n, reason: 'DEPOSIT', ref: 'cli' });
         await ledger.split(tx, { account: '0x00000000000000000000000000000000000000aa', market: { conditionId: '0xcli', tokenId1: '91', tokenId2: '92' }, amount: 4_000_000n, ref: 'cli' });
       });

@@ -11,6 +11,7 @@ import {
 } from '../../src/settlement/index.ts';
 import type { Db, Store } from '../../src/store/database.ts';
 import { openTestStore } from '../helpers/database.ts';
+import { inTransaction } from '../../src/settlement/embedded/retry.ts';
 
 /** Sizes on a 0.01 tick are multiples of 100 base units; prices multiples of 10,000 micros. */
 const size = fc.integer({ min: 1, max: 50 }).map((n) => BigInt(n * 100));
@@ -78,7 +79,7 @@ describe('ledger properties', () => {
   /** Runs one operation the way its caller would; false when the ledger refused it as it should. */
   async function apply(op: Op, wallets: string[], markets: MarketTokens[]): Promise<void> {
     const tokenOf = (m: number, o: number) => (o === 0 ? markets[m]!.tokenId1 : markets[m]!.tokenId2);
-    const tx = <T>(work: (tx: Db) => Promise<T>) => ledger.transaction(work);
+    const tx = <T>(work: (tx: Db) => Promise<T>) => inTransaction(store.db, work);
     switch (op.op) {
       case 'credit':
         await tx((t) => ledger.credit(t, { account: wallets[op.w]!, amount: op.amount, reason: 'FAUCET', ref: 'prop' }));

@@ -6,8 +6,9 @@ import {
   auditLedger, COLLATERAL, createEmbeddedSettlement, InsufficientBalanceError, LedgerStateError, lockKey, marketFeeAccount, marketLockAccount,
   type MarketTokens, type Settlement, type TradeFill,
 } from '../../src/settlement/index.ts';
-import type { Store } from '../../src/store/database.ts';
+import type { Db, Store } from '../../src/store/database.ts';
 import { openTestStore } from '../helpers/database.ts';
+import { inTransaction } from '../../src/settlement/embedded/retry.ts';
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 let marketCounter = 0;
@@ -25,7 +26,7 @@ describe('embedded settlement ledger', () => {
   });
   after(async () => { await store.close(); });
 
-  const run = <T>(work: Parameters<Settlement['transaction']>[0] & ((tx: any) => Promise<T>)) => ledger.transaction(work) as Promise<T>;
+  const run = <T>(work: (tx: Db) => Promise<T>) => inTransaction(store.db, work);
   const balances = (account: string) => ledger.balances(store.db, account);
 
   it('credits, reserves and releases collateral, refusing what is not available', async () => {

@@ -5,6 +5,7 @@ import { createManualClock } from '../../src/clock.ts';
 import { auditLedger, COLLATERAL, createEmbeddedSettlement, InsufficientBalanceError, lockKey, type Settlement } from '../../src/settlement/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { openTestStore } from '../helpers/database.ts';
+import { inTransaction } from '../../src/settlement/embedded/retry.ts';
 
 const wallet = (n: number) => `0x${(0xabc000 + n).toString(16).padStart(40, '0')}`;
 
@@ -21,8 +22,8 @@ describe('batched lock sessions (the engine’s reservations)', () => {
 
   it('checks reserves in memory against the balance, lets released amounts be reserved again, and writes once', async () => {
     const a = wallet(1);
-    await ledger.transaction((tx) => ledger.credit(tx, { account: a, amount: 100n, reason: 'DEPOSIT', ref: 'seed' }));
-    await ledger.transaction(async (tx) => {
+    await inTransaction(store.db, (tx) => ledger.credit(tx, { account: a, amount: 100n, reason: 'DEPOSIT', ref: 'seed' }));
+    await inTransaction(store.db, async (tx) => {
       const locks = await ledger.openLockSession(tx, [{ account: a, asset: COLLATERAL }]);
       locks.reserve({ account: a, asset: COLLATERAL, amount: 70n, ref: 'o1' });
       assert.throws(() => locks.reserve({ account: a, asset: COLLATERAL, amount: 31n, ref: 'o2' }), (error: unknown) => error instanceof InsufficientBalanceError && error.available === 30n);
@@ -34,7 +35,7 @@ describe('batched lock sessions (the engine’s reservations)', () => {
   });
 
   it('refuses a reserve for an account with no balance row', async () => {
-    await ledger.transaction(async (tx) => {
+    await inTransaction(store.db, async (tx) => {
       const locks = await ledger.openLockSession(tx, [{ account: wallet(2), asset: COLLATERAL }]);
       assert.throws(() => locks.reserve({ account: wallet(2), asset: COLLATERAL, amount: 1n, ref: 'o' }), InsufficientBalanceError);
     });
@@ -42,12 +43,12 @@ describe('batched lock sessions (the engine’s reservations)', () => {
 
   it('random reserve/release sequences end with exactly the expected locks', async () => {
     const accounts = [wallet(10), wallet(11), wallet(12)];
-    for (const account of accounts) await ledger.transaction((tx) => ledger.credit(tx, { account, amount: 1_000n, reason: 'DEPOSIT', ref: 'seed' }));
+    for (const account of accounts) await inTransaction(store.db, (tx) => ledger.credit(tx, { account, amount: 1_000n, reason: 'DEPOSIT', ref: 'seed' }));
     const expected = new Map(accounts.map((a) => [a, 0n]));
     const op = fc.record({ who: fc.nat(accounts.length - 1), amount: fc.bigInt({ min: 1n, max: 400n }), release: fc.boolean() });
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (ops) => {
-        await ledger.transaction(async (tx) => {
+        await inTransaction(store.db, async (tx) => {
           const locks = await ledger.openLockSession(tx, accounts.map((account) => ({ account, asset: COLLATERAL })));
           for (const { who, amount, release } of ops) {
             const account = accounts[who]!;

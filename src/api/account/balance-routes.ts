@@ -33,18 +33,18 @@ export function registerBalanceRoutes(api: TypedApp, ctx: AppContext, deps: { de
 
   if (!ctx.config.faucetEnabled) return;
   api.post('/account/faucet', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', engineCommand: true },
     schema: {
       tags: ['account'],
       summary: 'Credit test collateral to the caller (only on servers run with the faucet)',
       security: [{ apiKey: [] }],
       body: AmountBody,
-      response: { 200: FaucetResponse, ...errorResponses(400, 401) },
+      response: { 200: FaucetResponse, ...errorResponses(400, 401, 503) },
     },
   }, async (request) => {
     const caller = requireCaller(request);
     const amount = positiveAmount(request.body.amount);
-    const { balance } = await ctx.settlement.transaction((tx) => ctx.settlement.credit(tx, { account: userAccount(caller.proxyWallet), amount, reason: 'FAUCET', ref: `faucet:${caller.userId}` }));
+    const { balance } = await ctx.trading.engine.moveBalances((tx) => ctx.settlement.credit(tx, { account: userAccount(caller.proxyWallet), amount, reason: 'FAUCET', ref: `faucet:${caller.userId}` }));
     return { balance: formatUnits(balance) };
   });
 }

@@ -13,17 +13,17 @@ import type { TypedApp } from '../typed-app.ts';
  */
 export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/admin/credits', {
-    config: { auth: 'admin' },
+    config: { auth: 'admin', engineCommand: true },
     schema: {
       tags: ['admin'],
       summary: "Deposit collateral for a user's sign-in address",
       security: [{ bearer: [] }],
       body: CreditBody,
-      response: { 200: CreditResponse, ...errorResponses(400, 401) },
+      response: { 200: CreditResponse, ...errorResponses(400, 401, 503) },
     },
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
-    return ctx.settlement.transaction(async (tx) => {
+    return ctx.trading.engine.moveBalances(async (tx) => {
       const user = await findOrCreateUserByAddress(tx, request.body.address);
       const { balance } = await ctx.settlement.credit(tx, { account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}` });
       return { address: user.address, balance: formatUnits(balance) };

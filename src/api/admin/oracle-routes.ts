@@ -10,14 +10,14 @@ import type { TypedApp } from '../typed-app.ts';
  */
 export function registerOracleAdminRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/admin/markets/:marketId/oracle/propose', {
-    config: { auth: 'admin' },
+    config: { auth: 'admin', engineCommand: true },
     schema: {
       tags: ['admin'],
       summary: 'Operator proposal (no bond)',
       security: [{ bearer: [] }],
       params: MarketIdParams,
       body: OutcomeBody,
-      response: { 200: ResolutionSchema, ...errorResponses(400, 401, 404, 409) },
+      response: { 200: ResolutionSchema, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => ctx.oracle.service.propose({ kind: 'operator' }, request.params.marketId, request.body.outcome));
 

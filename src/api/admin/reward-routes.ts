@@ -54,17 +54,17 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
   });
 
   api.post('/admin/rewards/treasury', {
-    config: { auth: 'admin' },
+    config: { auth: 'admin', engineCommand: true },
     schema: {
       tags: ['admin'],
       summary: 'Deposit collateral into the reward treasury',
       security: [{ bearer: [] }],
       body: AmountBody,
-      response: { 200: TreasuryBalanceSchema, ...errorResponses(400, 401) },
+      response: { 200: TreasuryBalanceSchema, ...errorResponses(400, 401, 503) },
     },
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
-    const { balance } = await ctx.settlement.transaction((tx) => ctx.settlement.credit(tx, { account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit' }));
+    const { balance } = await ctx.trading.engine.moveBalances((tx) => ctx.settlement.credit(tx, { account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit' }));
     return { balance: formatUnits(balance) };
   });
 }

@@ -9,7 +9,7 @@ import type { TypedApp } from '../typed-app.ts';
 
 /** SPEC.md section 4.3: mergeable positions and batch merge (API key HMAC). */
 export function registerMergeRoutes(api: TypedApp, ctx: AppContext): void {
-  const merges = new PositionMerges({ db: ctx.store.db, settlement: ctx.settlement });
+  const merges = new PositionMerges({ db: ctx.store.db, settlement: ctx.settlement, moveBalances: (work) => ctx.trading.engine.moveBalances(work) });
 
   api.get('/markets/mergeable-positions', {
     config: { auth: 'apiKey' },
@@ -22,14 +22,14 @@ export function registerMergeRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => merges.mergeable(requireCaller(request)));
 
   api.post('/markets/merge-positions/batch', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', engineCommand: true },
     schema: {
       tags: ['portfolio'],
       summary: 'Merge complete sets back into collateral, every market in one transaction',
       description: 'No amount is sent: each market merges the smaller of the two available (not order-reserved) token balances.',
       security: [{ apiKey: [] }],
       body: PositionBatchBody,
-      response: { 200: BatchMergeResponseSchema, ...errorResponses(400, 401) },
+      response: { 200: BatchMergeResponseSchema, ...errorResponses(400, 401, 503) },
     },
   }, async (request) => {
     const caller = requireCaller(request);

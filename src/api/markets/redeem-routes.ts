@@ -19,13 +19,13 @@ export function registerRedeemRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => ctx.oracle.redemptions.redeemable(requireCaller(request)));
 
   api.post('/markets/redeem-positions/batch', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', engineCommand: true },
     schema: {
       tags: ['portfolio'],
       summary: 'Redeem resolved markets in one transaction',
       security: [{ apiKey: [] }],
       body: PositionBatchBody,
-      response: { 200: BatchRedeemResponseSchema, ...errorResponses(400, 401) },
+      response: { 200: BatchRedeemResponseSchema, ...errorResponses(400, 401, 503) },
     },
   }, async (request) => {
     const caller = requireCaller(request);

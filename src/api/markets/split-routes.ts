@@ -18,14 +18,14 @@ import type { TypedApp } from '../typed-app.ts';
  */
 export function registerSplitRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/markets/:marketId/split', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', engineCommand: true },
     schema: {
       tags: ['markets'],
       summary: 'Split collateral into a complete set of both outcome tokens',
       security: [{ apiKey: [] }],
       params: MarketIdParams,
       body: AmountBody,
-      response: { 200: SplitResponse, ...errorResponses(400, 401, 404) },
+      response: { 200: SplitResponse, ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
     const caller = requireCaller(request);
@@ -36,7 +36,7 @@ export function registerSplitRoutes(api: TypedApp, ctx: AppContext): void {
       throw new AppError('MARKET_NOT_TRADABLE', `market ${market.id} is ${market.status}; only ACTIVE markets split`);
     }
     const tokens = { conditionId: market.condition_id, tokenId1: market.token_id1, tokenId2: market.token_id2 };
-    const { txHash } = await ctx.settlement.transaction((tx) => ctx.settlement.split(tx, { account: userAccount(caller.proxyWallet), market: tokens, amount, ref: `split:${randomUUID()}` }));
+    const { txHash } = await ctx.trading.engine.moveBalances((tx) => ctx.settlement.split(tx, { account: userAccount(caller.proxyWallet), market: tokens, amount, ref: `split:${randomUUID()}` }));
     return { txHash, amount: formatUnits(amount) };
   });
 }

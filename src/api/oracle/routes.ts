@@ -26,14 +26,14 @@ export function registerOracleRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => oracle().resolution(request.params.marketId));
 
   api.post('/markets/:marketId/oracle/propose', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', engineCommand: true },
     schema: {
       tags: ['oracle'],
       summary: "Propose the market's outcome, locking the proposal bond",
       security: [{ apiKey: [] }],
       params: MarketIdParams,
       body: OutcomeBody,
-      response: { 200: ResolutionSchema, ...errorResponses(400, 401, 404, 409) },
+      response: { 200: ResolutionSchema, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
     const caller = requireCaller(request);
@@ -41,13 +41,13 @@ export function registerOracleRoutes(api: TypedApp, ctx: AppContext): void {
   });
 
   api.post('/markets/:marketId/oracle/dispute', {
-    config: { auth: 'apiKey' },
+    config: { auth: 'apiKey', engineCommand: true },
     schema: {
       tags: ['oracle'],
       summary: 'Dispute the open proposal inside its window, locking a bond of the same size',
       security: [{ apiKey: [] }],
       params: MarketIdParams,
-      response: { 200: ResolutionSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      response: { 200: ResolutionSchema, ...errorResponses(400, 401, 403, 404, 409, 503) },
     },
   }, async (request) => {
     const caller = requireCaller(request);

@@ -69,8 +69,9 @@ export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => reads.leaderboard(request.query.window, request.query.page, clamp(request.query.limit, 100), request.caller?.userId));
 
   api.post('/rewards/me/claim', {
-    ...user,
-    schema: { tags: ['rewards'], summary: 'Claim every claimable reward row (asynchronous payout)', security: userSecurity, response: { 200: ClaimResponse, ...errorResponses(401, 429) } },
+    // Paid from the treasury on the engine's node, where every balance moves (a follower passes it on).
+    config: { ...user.config, engineCommand: true },
+    schema: { tags: ['rewards'], summary: 'Claim every claimable reward row (asynchronous payout)', security: userSecurity, response: { 200: ClaimResponse, ...errorResponses(401, 429, 503) } },
   }, async (request) => {
     const caller = requireCaller(request);
     await limiter.check(caller.userId);

@@ -42,10 +42,6 @@ export class EmbeddedSettlement implements Settlement {
 
   constructor(private readonly db: Db, private readonly clock: Clock) {}
 
-  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, work);
-  }
-
   async credit(tx: Db, credit: Credit) {
     positive(credit.amount, 'a credit');
     const [txHash] = await recordPostings(tx, [{ kind: credit.reason, ref: credit.ref, legs: [{ account: credit.account, asset: COLLATERAL, balanceDelta: credit.amount, lockedDelta: 0n, reason: credit.reason }] }], this.clock.nowMs());
