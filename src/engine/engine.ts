@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { RestingQuote } from '../core/rewards/index.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { isRetryable } from '../settlement/embedded/retry.ts';
-import { COLLATERAL, type LockSession, type Settlement } from '../settlement/types.ts';
+import { COLLATERAL, type HeldBalances, type LockSession, type Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { findUsedHashes, type OrderRow } from '../store/orders-repository.ts';
 import { Batch } from './batch.ts';
@@ -77,6 +77,12 @@ export class MatchingEngine implements EngineReads {
   private readonly queue: GroupCommitQueue<Command, CommandResult>;
   private readonly rounds: SettlementRounds;
   private readonly publisher: BookPublisher;
+  /**
+   * The balance rows the engine reserves from, kept between batches: the engine's node is their
+   * only writer (moveBalances), so a batch reads only the rows it does not hold yet. Forgotten
+   * whenever balances move in SQL and whenever a batch fails.
+   */
+  private readonly held: HeldBalances;
   private timer: NodeJS.Timeout | undefined;
   private settlementTimer: NodeJS.Timeout | undefined;
   /** When the last settlement round started (performance.now()), for the block interval. */
@@ -90,6 +96,7 @@ export class MatchingEngine implements EngineReads {
       processBatch: (commands) => this.processBatch(commands),
     });
     this.rounds = new SettlementRounds({ ...options, runtimeOf: (marketId) => this.state.runtimes.get(marketId)?.info });
+    this.held = options.settlement.heldBalances();
     this.publisher = new BookPublisher({ events: options.events, clock: options.clock, frameMs: options.bookFrameMs });
     this.commands = new OrderCommands(this.state, options.events, (marketId) => {
       this.publisher.forget(marketId);
@@ -131,6 +138,7 @@ export class MatchingEngine implements EngineReads {
     await this.queue.idle();
     this.publisher.stop();
     this.state.clear();
+    this.held.forget();
   }
 
   place(request: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
@@ -268,6 +276,8 @@ export class MatchingEngine implements EngineReads {
       try {
         return await this.commitBatch(commands);
       } catch (error) {
+        // The batch may have flushed reservations into the held rows that did not commit.
+        this.held.forget();
         // The fence runs before anything is applied: memory is as it was, and no retry can pass it.
         if (error instanceof FencedError) throw error;
         this.options.logger.error({ err: error, attempt }, 'engine batch failed; rebuilding books from the store');
@@ -294,6 +304,7 @@ export class MatchingEngine implements EngineReads {
         applied.push(await this.apply(tx, batch, command, used));
         if (movesBalancesInSql(command)) {
           await batch.locks.flush();
+          this.held.forget();
           batch.locks = await this.openLocks(tx, commands.slice(i + 1));
         }
       }
@@ -347,7 +358,7 @@ export class MatchingEngine implements EngineReads {
   /** Locks and reads, once, the balances this batch's new orders reserve from. */
   private openLocks(tx: Db, commands: Command[]): Promise<LockSession> {
     const keys = commands.flatMap((c) => (c.kind === 'place' ? [{ account: c.request.account, asset: c.request.order.side === 'BUY' ? COLLATERAL : c.request.order.tokenId }] : []));
-    return this.options.settlement.openLockSession(tx, keys);
+    return this.options.settlement.openLockSession(tx, keys, this.held);
   }
 
   /** Hashes of this batch's new orders already used by stored orders, in one query. */

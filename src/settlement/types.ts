@@ -159,6 +159,16 @@ export interface LockSession {
  */
 export type MoveBalances = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
 
+/**
+ * Balance rows a lock session may keep for the next one (`Settlement.heldBalances`). Only a sole
+ * writer of balances may hold them (the engine), and it must `forget` them whenever balances move
+ * any other way (in SQL: settlement rounds, ledger work) and whenever a transaction that flushed a
+ * session failed.
+ */
+export interface HeldBalances {
+  forget(): void;
+}
+
 export interface Settlement {
   readonly kind: 'embedded';
   /** Adds collateral from outside (admin deposit, faucet, treasury deposit). */
@@ -169,9 +179,12 @@ export interface Settlement {
   release(tx: Db, m: Movement): Promise<void>;
   /**
    * Locks and reads the balances of `keys` (the accounts and assets that will reserve) for a batch
-   * of reservations and releases written together; see LockSession.
+   * of reservations and releases written together; see LockSession. Rows in `held` are not read
+   * again, and the session keeps them current.
    */
-  openLockSession(tx: Db, keys: { account: string; asset: Asset }[]): Promise<LockSession>;
+  openLockSession(tx: Db, keys: { account: string; asset: Asset }[], held?: HeldBalances): Promise<LockSession>;
+  /** An empty set of held balance rows, for a sole writer's lock sessions. */
+  heldBalances(): HeldBalances;
   /** Moves available balance between accounts; throws InsufficientBalanceError. */
   transfer(tx: Db, t: Transfer): Promise<LedgerReceipt>;
   /** Collateral → `amount` of both outcome tokens, the collateral held in the market's lock. */

@@ -74,6 +74,20 @@ describe('engine: moveBalances', () => {
     await expectAuditClean(server);
   });
 
+  it('orders in later batches see what the work moved, though the engine keeps the balances it reserves from', async () => {
+    const trader = await newTrader(server, { fund: '5' });
+    const buy = async (price: string) => trader.call('POST', '/orders', await orderBody(server, trader, { tokenId: market.tokenId1, side: 'BUY', price, size: '10', signed: false }));
+    assert.equal((await buy('0.4')).status, 200, 'reserves 4 of 5: the engine now holds the row');
+    await server.ctx.trading.engine.moveBalances((tx) => server.ctx.settlement.credit(tx, { account: account(trader), amount: 10_000_000n, reason: 'DEPOSIT', ref: 'test' }));
+    const second = await buy('0.8');
+    assert.equal(second.status, 200, `needs 8 of the 11 available: ${JSON.stringify(second.body)}`);
+    await server.ctx.trading.engine.moveBalances((tx) => server.ctx.settlement.split(tx, { account: account(trader), market: tokens(), amount: 3_000_000n, ref: 'test' }));
+    const third = await buy('0.1');
+    assert.deepEqual([third.status, third.body.code], [400, 'INSUFFICIENT_BALANCE'], 'needs 1 of the 0 left after the split');
+    assert.deepEqual(await collateral(trader), { balance: 12_000_000n, locked: 12_000_000n, available: 0n });
+    await expectAuditClean(server);
+  });
+
   it('a split can never take what an open order reserves', async () => {
     const trader = await newTrader(server, { fund: '10' });
     const placed = await trader.call('POST', '/orders', await orderBody(server, trader, { tokenId: market.tokenId1, side: 'BUY', price: '0.5', size: '10' }));

@@ -4,11 +4,11 @@ import { findBalance, listAccountBalances, lockAvailable, lockBalances, unlock }
 import { findMarket, setMarketPayout, upsertMarkets, type LedgerMarket } from '../../store/ledger-journal-repository.ts';
 import {
   COLLATERAL, InsufficientBalanceError, LedgerStateError,
-  type AccountBalances, type BatchMergeReceipt, type BatchRedeemReceipt, type Credit, type LedgerReceipt, type MarketTokens, type Movement, type RedeemReceipt,
+  type AccountBalances, type BatchMergeReceipt, type HeldBalances, type BatchRedeemReceipt, type Credit, type LedgerReceipt, type MarketTokens, type Movement, type RedeemReceipt,
   type ResolutionOutcome, type Settlement, type SplitOrMerge, type TradeFill, type Transfer,
 } from '../types.ts';
 import { sealNextBlock } from './blocks.ts';
-import { BatchedLockSession } from './lock-session.ts';
+import { BatchedLockSession, HeldBalanceRows } from './lock-session.ts';
 import { recordGuardedPosting, recordPostings } from './journal.ts';
 import { mergePosting, redeemPayout, redeemPosting, splitPosting, tradePosting, type Payout, type Posting } from './postings.ts';
 import { inTransaction } from './retry.ts';
@@ -63,8 +63,12 @@ export class EmbeddedSettlement implements Settlement {
     throw new LedgerStateError(`release of ${m.amount} ${m.asset} for ${m.account} (${m.ref}) exceeds the ${row?.locked ?? 0n} locked`);
   }
 
-  openLockSession(tx: Db, keys: { account: string; asset: string }[]) {
-    return BatchedLockSession.open(tx, keys);
+  openLockSession(tx: Db, keys: { account: string; asset: string }[], held?: HeldBalances) {
+    return BatchedLockSession.open(tx, keys, held as HeldBalanceRows | undefined);
+  }
+
+  heldBalances(): HeldBalances {
+    return new HeldBalanceRows();
   }
 
   async transfer(tx: Db, t: Transfer): Promise<LedgerReceipt> {

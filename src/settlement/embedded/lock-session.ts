@@ -1,27 +1,44 @@
 import type { Db } from '../../store/database.ts';
 import { applyLockChanges, lockBalances, type BalanceKey, type StoredBalance } from '../../store/ledger-balances-repository.ts';
-import { InsufficientBalanceError, LedgerStateError, type LockSession, type Movement } from '../types.ts';
+import { InsufficientBalanceError, LedgerStateError, type HeldBalances, type LockSession, type Movement } from '../types.ts';
 
 const keyOf = (k: BalanceKey) => `${k.account}|${k.asset}`;
 
+/** More rows than this and the held balances start again from the store: memory stays bounded. */
+const MAX_HELD_ROWS = 100_000;
+
 /**
- * Reservations of many orders in one transaction for the price of two statements: the rows that
- * may be reserved from are locked and read once (in a fixed order, so concurrent writers queue
- * rather than deadlock), every reserve is checked in memory against them, and all the changes of
- * `locked` are written together by `flush`. The table's CHECK (locked >= 0, balance >= locked)
- * still guards the write, so a bookkeeping mistake fails the transaction instead of overdrawing.
+ * Balance rows kept between lock sessions by their only writer (the engine): a session reads
+ * only the rows it lacks, and its flush keeps the rows it holds current.
+ */
+export class HeldBalanceRows implements HeldBalances {
+  readonly rows = new Map<string, StoredBalance>();
+
+  forget(): void {
+    this.rows.clear();
+  }
+}
+
+/**
+ * Reservations of many orders in one transaction for the price of two statements at most: the
+ * rows that may be reserved from are locked and read once (in a fixed order, so concurrent
+ * writers queue rather than deadlock), every reserve is checked in memory against them, and all
+ * the changes of `locked` are written together by `flush`. Rows held from an earlier session
+ * (`HeldBalanceRows`) are not read again, so a batch whose rows are all held makes one statement.
+ * The table's CHECK (locked >= 0, balance >= locked) still guards the write, so a bookkeeping
+ * mistake fails the transaction instead of overdrawing.
  */
 export class BatchedLockSession implements LockSession {
-  private readonly rows = new Map<string, StoredBalance>();
   private readonly deltas = new Map<string, { key: BalanceKey; locked: bigint }>();
 
-  private constructor(private readonly tx: Db) {}
+  private constructor(private readonly tx: Db, private readonly rows: Map<string, StoredBalance>) {}
 
-  static async open(tx: Db, keys: BalanceKey[]): Promise<BatchedLockSession> {
-    const session = new BatchedLockSession(tx);
-    const unique = [...new Map(keys.map((k) => [keyOf(k), { account: k.account, asset: k.asset }])).values()];
-    unique.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
-    if (unique.length > 0) for (const row of await lockBalances(tx, unique)) session.rows.set(keyOf(row), row);
+  static async open(tx: Db, keys: BalanceKey[], held?: HeldBalanceRows): Promise<BatchedLockSession> {
+    if (held && held.rows.size > MAX_HELD_ROWS) held.forget();
+    const session = new BatchedLockSession(tx, held?.rows ?? new Map());
+    const missing = [...new Map(keys.map((k) => [keyOf(k), { account: k.account, asset: k.asset }])).values()].filter((k) => !session.rows.has(keyOf(k)));
+    missing.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+    if (missing.length > 0) for (const row of await lockBalances(tx, missing)) session.rows.set(keyOf(row), row);
     return session;
   }
 
