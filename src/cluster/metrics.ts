@@ -3,7 +3,7 @@ import type { Leadership } from './leadership.ts';
 
 /**
  * Several nodes in /metrics: this node's role, how often the engine came to or left it, and the
- * order commands it passed on to the engine's node (by outcome).
+ * commands (orders and balance moves) it passed on to the engine's node (by outcome).
  */
 export function registerClusterMetrics(registry: Registry, leadership: Leadership): { forwarded(outcome: 'answered' | 'unavailable'): void } {
   new Gauge({
@@ -24,7 +24,7 @@ export function registerClusterMetrics(registry: Registry, leadership: Leadershi
   });
   const forwarded = new Counter({
     name: 'pmx_forwarded_commands_total',
-    help: "Order commands this node passed on to the engine's node: answered by it, or refused here with 503",
+    help: "Commands (orders, and requests that move balances) this node passed on to the engine's node: answered by it, or refused here with 503",
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
