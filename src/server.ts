@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { buildApp } from './api/app.ts';
 import { metricsRegistryOf } from './api/ops/metrics.ts';
 import { registerSocketMetrics } from './api/ops/exchange-metrics.ts';
@@ -181,7 +182,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         leaderJobs = undefined;
       },
     };
-    await nodeLeadership.start(duties, config.advertiseUrl ?? advertisedUrl(config.host, port));
+    await nodeLeadership.start(duties, config.advertiseUrl ?? advertisedUrl(config.host, port), `${hostname()}:${port}`);
     if (nodeLeadership.role !== 'leader') logger.info('another node runs the matching engine: this node passes order commands to it and takes over if it fails');
     ctx.ready = true;
     let closed = false;

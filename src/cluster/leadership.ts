@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { FencedError } from '../engine/queue-full-error.ts';
 import type { Db } from '../store/database.ts';
-import { readEngineLease, releaseEngineLease, renewEngineLease, takeEngineLease } from '../store/engine-leadership-repository.ts';
+import { holderAt, readEngineLease, releaseEngineLease, renewEngineLease, takeEngineLease } from '../store/engine-leadership-repository.ts';
 
 export type NodeRole = 'leader' | 'follower';
 
@@ -30,8 +30,11 @@ export interface Leadership {
   fence(tx: Db): Promise<void>;
   /** Whether this node holds the engine at this moment (jobs check it before each tick). */
   holds(): boolean;
-  /** Begins campaigning; `url` is where other nodes reach this one. Resolves once the first round ended. */
-  start(duties: LeaderDuties, url: string): Promise<void>;
+  /**
+   * Begins campaigning; `url` is where other nodes reach this one, `seat` the host and port it
+   * listens on. Resolves once the first round ended.
+   */
+  start(duties: LeaderDuties, url: string, seat: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -68,6 +71,7 @@ export class SoloLeadership implements Leadership {
 
 export interface LeaseOptions {
   db: Db;
+  /** This process's own id: a restarted process gets a new one. */
   nodeId: string;
   /** EXTENSIONS.md FAILOVER_TIMEOUT_MS: how long a silent leader keeps the engine. */
   failoverTimeoutMs: number;
@@ -84,6 +88,11 @@ export interface LeaseOptions {
  * Timing (T = failoverTimeoutMs): the lease expires 0.6 T after its last renewal, candidates look
  * every 0.1 T, so a standby takes over within about 0.7 T of the leader's last sign of life, and
  * the rest of T is left for loading the books.
+ *
+ * A node restarted in place (the same host, listening on the same port) takes the lease of the
+ * predecessor that held it there at once, without waiting for it to expire: it holds the port, so
+ * that process is gone (a frozen one would still hold the port and the restart could not listen).
+ * Were it alive after all, the fence would still stop it from writing.
  */
 export class LeaseLeadership implements Leadership {
   private token: bigint | undefined;
@@ -98,6 +107,8 @@ export class LeaseLeadership implements Leadership {
   private stepping = false;
   private duties: LeaderDuties | undefined;
   private url = '';
+  /** What the lease names as its holder: this node's seat, then its id. */
+  private holderId: string;
   /** Duties start and end one at a time, in the order the lease changed. */
   private transitions: Promise<void> = Promise.resolve();
   private readonly leaseMs: number;
@@ -106,6 +117,7 @@ export class LeaseLeadership implements Leadership {
   constructor(private readonly options: LeaseOptions) {
     this.leaseMs = Math.round(options.failoverTimeoutMs * 0.6);
     this.pollMs = Math.max(50, Math.round(options.failoverTimeoutMs / 10));
+    this.holderId = options.nodeId;
   }
 
   get role(): NodeRole {
@@ -113,9 +125,10 @@ export class LeaseLeadership implements Leadership {
   }
 
   /**
-   * Where the engine runs when it is not here. Never this node's own URL: a node restarted in place
-   * (same address) finds the lease of its dead predecessor, and must wait for it to expire rather
-   * than pass commands to itself or call itself ready.
+   * Where the engine runs when it is not here. Never this node's own URL: a node that finds a
+   * lease naming its own address but not its seat (another host advertising the same URL, or a
+   * predecessor that named no seat) waits for it to expire rather than pass commands to itself
+   * or call itself ready.
    */
   get leaderUrl(): string | undefined {
     if (this.token !== undefined || this.knownLeaderUrl === this.url) return undefined;
@@ -135,9 +148,10 @@ export class LeaseLeadership implements Leadership {
     if (token === undefined || !(await this.renew(tx, token))) throw new FencedError();
   }
 
-  async start(duties: LeaderDuties, url: string): Promise<void> {
+  async start(duties: LeaderDuties, url: string, seat: string): Promise<void> {
     this.duties = duties;
     this.url = url;
+    this.holderId = holderAt(seat, this.options.nodeId);
     await this.step();
     await this.transitions;
   }
@@ -191,13 +205,13 @@ export class LeaseLeadership implements Leadership {
 
   private async campaign(): Promise<void> {
     const sentAt = performance.now();
-    const token = await takeEngineLease(this.options.db, { id: this.options.nodeId, url: this.url }, this.leaseMs);
+    const token = await takeEngineLease(this.options.db, { id: this.holderId, url: this.url }, this.leaseMs);
     if (token !== undefined) {
       this.elect(token, sentAt);
       return;
     }
     const lease = await readEngineLease(this.options.db, this.leaseMs);
-    this.knownLeaderUrl = lease.live && lease.holder !== this.options.nodeId ? lease.url ?? undefined : undefined;
+    this.knownLeaderUrl = lease.live && lease.holder !== this.holderId ? lease.url ?? undefined : undefined;
   }
 
   private elect(token: bigint, sentAt: number): void {

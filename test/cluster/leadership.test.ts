@@ -5,11 +5,11 @@ import { pino } from 'pino';
 import { LeaseLeadership, type LeaderDuties } from '../../src/cluster/leadership.ts';
 import { FencedError } from '../../src/engine/queue-full-error.ts';
 import type { Store } from '../../src/store/database.ts';
-import { readEngineLease, renewEngineLease, takeEngineLease } from '../../src/store/engine-leadership-repository.ts';
+import { holderAt, readEngineLease, renewEngineLease, takeEngineLease } from '../../src/store/engine-leadership-repository.ts';
 import { openTestStore } from '../helpers/database.ts';
 
-const NODE_A = { id: 'node-a', url: 'http://127.0.0.1:1001' };
-const NODE_B = { id: 'node-b', url: 'http://127.0.0.1:1002' };
+const NODE_A = { id: 'node-a', url: 'http://127.0.0.1:1001', seat: 'host-a:1001' };
+const NODE_B = { id: 'node-b', url: 'http://127.0.0.1:1002', seat: 'host-b:1002' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Puts the lease back to its state after migration: nobody holds it. */
@@ -52,7 +52,7 @@ describe('the engine lease', () => {
     await freeLease(store);
     const duties = recordingDuties();
     const leadership = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 2_000, logger: pino({ level: 'silent' }) });
-    await leadership.start(duties, NODE_A.url);
+    await leadership.start(duties, NODE_A.url, NODE_A.seat);
     try {
       assert.equal(leadership.role, 'leader');
       assert.deepEqual(duties.log, ['begin']);
@@ -80,28 +80,46 @@ describe('the engine lease', () => {
     const a = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 500, logger });
     const b = new LeaseLeadership({ db: store.db, nodeId: NODE_B.id, failoverTimeoutMs: 500, logger });
     const dutiesB = recordingDuties();
-    await a.start(recordingDuties(), NODE_A.url);
-    await b.start(dutiesB, NODE_B.url);
+    await a.start(recordingDuties(), NODE_A.url, NODE_A.seat);
+    await b.start(dutiesB, NODE_B.url, NODE_B.seat);
     try {
       assert.deepEqual([a.role, b.role], ['leader', 'follower']);
       await until(() => b.leaderUrl === NODE_A.url, 'B knows where the engine is');
       await a.stop();
       await until(() => b.role === 'leader', 'B takes the engine over');
       assert.deepEqual(dutiesB.log, ['begin']);
-      assert.equal((await readEngineLease(store.db, 60_000)).holder, NODE_B.id);
+      assert.equal((await readEngineLease(store.db, 60_000)).holder, holderAt(NODE_B.seat, NODE_B.id));
     } finally {
       await a.stop();
       await b.stop();
     }
   });
 
-  it('a node restarted in place does not follow its dead predecessor: not ready until the old lease expires, then the leader', async () => {
+  it('a node restarted in place takes the lease of its dead predecessor at once, with a new token', async () => {
     await freeLease(store);
-    // The crashed process held the lease at the very address the new one now listens on.
-    await takeEngineLease(store.db, { id: 'crashed-incarnation', url: NODE_A.url }, 300);
+    // The crashed process held the lease on the very host and port the new one now listens on,
+    // renewed just now: it would stay live for another 36 s.
+    const crashed = (await takeEngineLease(store.db, { id: holderAt(NODE_A.seat, 'crashed-incarnation'), url: NODE_A.url }, 60_000))!;
+    const restarted = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 60_000, logger: pino({ level: 'silent' }) });
+    const duties = recordingDuties();
+    await restarted.start(duties, NODE_A.url, NODE_A.seat);
+    try {
+      assert.equal(restarted.role, 'leader', 'leader after its first round');
+      assert.deepEqual(duties.log, ['begin']);
+      assert.deepEqual(await readEngineLease(store.db, 36_000), { token: crashed + 1n, holder: holderAt(NODE_A.seat, NODE_A.id), url: NODE_A.url, live: true });
+      assert.equal(await renewEngineLease(store.db, crashed), false, "the predecessor's token is fenced off");
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it('a node at the address of a dead leader but on another seat does not follow it: not ready until the old lease expires, then the leader', async () => {
+    await freeLease(store);
+    // Another host advertised the same URL (or an older build named no seat): nothing says that process is gone.
+    await takeEngineLease(store.db, { id: holderAt('another-host:1001', 'crashed-incarnation'), url: NODE_A.url }, 300);
     const restarted = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 500, logger: pino({ level: 'silent' }) });
     const duties = recordingDuties();
-    await restarted.start(duties, NODE_A.url);
+    await restarted.start(duties, NODE_A.url, NODE_A.seat);
     try {
       assert.equal(restarted.role, 'follower');
       assert.equal(restarted.leaderUrl, undefined, 'commands are never passed to its own address');
