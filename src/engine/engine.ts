@@ -342,8 +342,14 @@ export class MatchingEngine implements EngineReads {
         return this.commands.cancel(tx, batch, command.userId, command.orderId);
       case 'cancel-markets':
         return { ok: true, cancelled: this.commands.cancelUserOrders(batch, command.userId, new Set(command.marketIds)) };
-      case 'retire':
-        return isolated(tx, (savepoint) => this.commands.retire(savepoint, batch, command.work));
+      case 'retire': {
+        // Only the work is rolled back when it throws: the engine's memory changes after it.
+        const outcome = await isolated(tx, command.work);
+        if (!outcome.ok) return outcome;
+        const { marketIds, result } = outcome.result as Awaited<ReturnType<RetireWork<unknown>>>;
+        this.commands.retire(batch, marketIds);
+        return { ok: true, result };
+      }
       case 'ledger':
         return isolated(tx, command.work);
       case 'tick':

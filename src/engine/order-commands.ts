@@ -179,8 +179,8 @@ export class OrderCommands {
     return mine;
   }
 
-  async retire(tx: Db, batch: Batch, work: RetireWork<unknown>): Promise<unknown> {
-    const { marketIds, result } = await work(tx);
+  /** Retires markets whose resolution the batch recorded: later commands see them resolved, their open orders are cancelled. */
+  retire(batch: Batch, marketIds: string[]): void {
     const retiring = new Set(marketIds);
     for (const marketId of retiring) {
       const runtime = this.state.runtimes.get(marketId);
@@ -191,7 +191,6 @@ export class OrderCommands {
     batch.afterCommit(() => {
       for (const marketId of retiring) this.retired(marketId);
     });
-    return result;
   }
 
   /** Cancels an open order (by its owner, by self-trade prevention or by expiry) and frees its reservation. */
