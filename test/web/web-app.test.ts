@@ -41,6 +41,22 @@ async function until(done: () => Promise<boolean>, what: string): Promise<void> 
   throw new Error(`gave up waiting for ${what}`);
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * The operator's test advances the clock by 2 minutes. Seeded in the last minutes of an hour, the
+ * hourly series would then be in an hour whose start the demo posted no price for (its market has
+ * no target yet): move the manual clock to the next hour first. Read and moved before the SDK's
+ * first (cached) read of the server time, so the demo seeds at the moved time.
+ */
+async function seedAwayFromTheHourEnd(server: TestServer): Promise<void> {
+  const { serverTime } = (await (await fetch(server.api('/exchange'))).json()) as { serverTime: number };
+  const toHourEnd = HOUR_MS - (serverTime % HOUR_MS);
+  if (toHourEnd > 5 * 60_000) return;
+  const moved = await fetch(server.api('/admin/clock'), { method: 'POST', headers: server.adminHeaders, body: JSON.stringify({ advanceMs: toHourEnd }) });
+  assert.equal(moved.status, 200, await moved.text());
+}
+
 const skip = skipReason();
 if (skip) console.log(`web app browser tests ${skip}`);
 
@@ -66,6 +82,7 @@ describe('the web app in a real browser', { skip }, () => {
   before(async () => {
     ensureBuild();
     server = await startTestServer();
+    await seedAwayFromTheHourEnd(server);
     admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
     events = (await seedDemo(admin)).events;
     browser = await launchChromium();
@@ -304,9 +321,10 @@ describe('the web app in a real browser', { skip }, () => {
 
   it('shows a price-target market of the hourly series: its target, the live reference price and the countdown', async () => {
     const series = events.find((e) => e.templateId !== undefined)!;
-    // The server's clock (manual in tests, stopped where the demo was seeded) picks the current
-    // market: the real clock may have passed the hour since.
-    const nowMs = (await admin.exchange()).serverTime;
+    // The server's clock (manual in tests: where the demo was seeded, plus the operator's advance)
+    // picks the current market: the real clock may have passed the hour since. Read fresh: the
+    // SDK's exchange() is the first read, cached, and the advance may have crossed the hour.
+    const nowMs = ((await (await fetch(server.api('/exchange'))).json()) as { serverTime: number }).serverTime;
     const current = (await admin.events.get(series.id)).markets.find((m) => m.startDate !== null && m.endDate !== null && Date.parse(m.startDate) <= nowMs && nowMs < Date.parse(m.endDate))!;
     await alice.emulateMedia({ colorScheme: 'light' });
     await alice.goto(`${server.url}/market/${current.slug}`);
