@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CreateOrderRequest } from '../../src/orders/order-entry.ts';
 import { expectError } from '../helpers/http.ts';
-import { orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
+import { callerOf, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
 import { useTwoTraders } from '../helpers/two-traders.ts';
 
 /**
@@ -36,7 +36,7 @@ describe('cancels that lose a race inside one engine batch', () => {
     const { server, alice, bob, event } = world;
     const orderId = await rest(alice);
     const taker = await orderBody(server, bob, { tokenId: event.markets[0]!.tokenId2, side: 'BUY', price: '0.5', size: '5', signed: false });
-    const bobCaller = { userId: bob.userId, address: bob.address, proxyWallet: bob.proxyWallet, via: 'apiKey' as const };
+    const bobCaller = callerOf(bob);
     const { orderEntry, orderCancels } = server.ctx.trading;
     // Unsigned orders and cancels reach the engine queue synchronously: both land in one batch, the fill first.
     const [placed, cancelled] = await Promise.all([

@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../src/contract/errors.ts';
-import type { Caller } from '../../src/identity/caller.ts';
 import type { CreateOrderRequest } from '../../src/orders/order-entry.ts';
 import { InsufficientBalanceError } from '../../src/settlement/types.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, orderBody, type Trader } from '../helpers/trader.ts';
+import { callerOf, expectAuditClean, newTrader, orderBody, type Trader } from '../helpers/trader.ts';
 
 const WORK_REFUSED = 'refused after crediting';
 
@@ -56,7 +55,6 @@ describe('engine: orders and balance moves in shared batches (property)', () => 
     const { settlement } = server.ctx;
     const account = (i: number) => traders[i]!.proxyWallet.toLowerCase();
     const tokens = { conditionId: market.conditionId, tokenId1: market.tokenId1, tokenId2: market.tokenId2 };
-    const callerOf = (t: Trader): Caller => ({ userId: t.userId, address: t.address, proxyWallet: t.proxyWallet, via: 'apiKey' });
     const units = (n: number) => BigInt(n) * 1_000_000n;
 
     // Built ahead (they await the server's clock), then submitted without a turn in between.

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Caller } from '../../src/identity/caller.ts';
 import { COLLATERAL, InsufficientBalanceError } from '../../src/settlement/types.ts';
 import type { CreateOrderRequest } from '../../src/orders/order-entry.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, orderBody, type Trader } from '../helpers/trader.ts';
+import { callerOf, expectAuditClean, newTrader, orderBody, type Trader } from '../helpers/trader.ts';
 
 /**
  * MatchingEngine.moveBalances: every balance change outside the engine's own commands runs in its
@@ -27,7 +26,6 @@ describe('engine: moveBalances', () => {
 
   const account = (trader: Trader) => trader.proxyWallet.toLowerCase();
   const collateral = async (trader: Trader) => (await server.ctx.settlement.balances(server.ctx.store.db, account(trader))).collateral;
-  const callerOf = (trader: Trader): Caller => ({ userId: trader.userId, address: trader.address, proxyWallet: trader.proxyWallet, via: 'apiKey' });
   const tokens = () => ({ conditionId: market.conditionId, tokenId1: market.tokenId1, tokenId2: market.tokenId2 });
 
   it('work that throws is rolled back alone: its caller gets the error, the work batched with it commits', async () => {

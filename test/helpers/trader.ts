@@ -11,6 +11,7 @@ import { ORDER_TYPES } from '../../src/client/orders/eip712.ts';
 import { auditLedger } from '../../src/settlement/audit.ts';
 import { expectedOrderLocks } from '../../src/settlement/expected-locks.ts';
 import { addBondLocks } from '../../src/oracle/bond-locks.ts';
+import type { Caller } from '../../src/identity/caller.ts';
 import type { ApiServer, TestServer } from './server.ts';
 
 export interface Trader {
@@ -42,6 +43,9 @@ export interface OrderSpec {
 }
 
 const ZERO_ADDRESS: `0x${string}` = '0x0000000000000000000000000000000000000000';
+
+/** The trader as the order services see an API-key caller: for tests that call them directly, in one turn. */
+export const callerOf = (trader: Trader): Caller => ({ userId: trader.userId, address: trader.address, proxyWallet: trader.proxyWallet, via: 'apiKey' });
 
 /** Signs in a new wallet, makes an API key, and deposits `fund` collateral (display units) when given. */
 export async function newTrader(server: ApiServer, options: { fund?: string } = {}): Promise<Trader> {
