@@ -12,6 +12,7 @@ import { createClient, type Event, type ExchangeClient } from '../../src/client/
 import { seedDemo } from '../../src/cli/demo.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { ensureBuild } from '../helpers/build.ts';
+import { get, post } from '../helpers/http.ts';
 import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
 /**
@@ -50,11 +51,15 @@ const HOUR_MS = 3_600_000;
  * first (cached) read of the server time, so the demo seeds at the moved time.
  */
 async function seedAwayFromTheHourEnd(server: TestServer): Promise<void> {
-  const { serverTime } = (await (await fetch(server.api('/exchange'))).json()) as { serverTime: number };
-  const toHourEnd = HOUR_MS - (serverTime % HOUR_MS);
+  const toHourEnd = HOUR_MS - ((await serverTime(server)) % HOUR_MS);
   if (toHourEnd > 5 * 60_000) return;
-  const moved = await fetch(server.api('/admin/clock'), { method: 'POST', headers: server.adminHeaders, body: JSON.stringify({ advanceMs: toHourEnd }) });
-  assert.equal(moved.status, 200, await moved.text());
+  const moved = await post(server.api('/admin/clock'), { advanceMs: toHourEnd }, server.adminHeaders);
+  assert.equal(moved.status, 200, JSON.stringify(moved.body));
+}
+
+/** The server's time now, read fresh (the SDK's exchange() keeps its first read). */
+async function serverTime(server: TestServer): Promise<number> {
+  return (await get<{ serverTime: number }>(server.api('/exchange'))).body.serverTime;
 }
 
 const skip = skipReason();
@@ -324,7 +329,7 @@ describe('the web app in a real browser', { skip }, () => {
     // The server's clock (manual in tests: where the demo was seeded, plus the operator's advance)
     // picks the current market: the real clock may have passed the hour since. Read fresh: the
     // SDK's exchange() is the first read, cached, and the advance may have crossed the hour.
-    const nowMs = ((await (await fetch(server.api('/exchange'))).json()) as { serverTime: number }).serverTime;
+    const nowMs = await serverTime(server);
     const current = (await admin.events.get(series.id)).markets.find((m) => m.startDate !== null && m.endDate !== null && Date.parse(m.startDate) <= nowMs && nowMs < Date.parse(m.endDate))!;
     await alice.emulateMedia({ colorScheme: 'light' });
     await alice.goto(`${server.url}/market/${current.slug}`);
