@@ -107,8 +107,8 @@ export class LeaseLeadership implements Leadership {
   private stepping = false;
   private duties: LeaderDuties | undefined;
   private url = '';
-  /** What the lease names as its holder: this node's seat, then its id. */
-  private holderId: string;
+  /** What the lease names as its holder: this node's seat, then its id (set by `start`, like `url`). */
+  private holderId = '';
   /** Duties start and end one at a time, in the order the lease changed. */
   private transitions: Promise<void> = Promise.resolve();
   private readonly leaseMs: number;
@@ -117,7 +117,6 @@ export class LeaseLeadership implements Leadership {
   constructor(private readonly options: LeaseOptions) {
     this.leaseMs = Math.round(options.failoverTimeoutMs * 0.6);
     this.pollMs = Math.max(50, Math.round(options.failoverTimeoutMs / 10));
-    this.holderId = options.nodeId;
   }
 
   get role(): NodeRole {
