@@ -13,7 +13,11 @@ import { callerOf, expectAuditClean, newTrader, orderBody, type Trader } from '.
 describe('engine: moveBalances', () => {
   let server: TestServer;
   let market: PublishedMarket;
-  /** Commands per committed batch, to show which commands shared one. */
+  /**
+   * Commands per committed batch, to show which commands shared one. The engine's one-second
+   * timer may put a tick in the same batch or one of its own, so a test looks for the batch that
+   * holds at least its own commands.
+   */
   const batches: number[] = [];
   before(async () => {
     server = await startTestServer();
@@ -41,7 +45,7 @@ describe('engine: moveBalances', () => {
     const passing = engine.moveBalances((tx) => settlement.credit(tx, { account: account(bob), amount: 3_000_000n, reason: 'DEPOSIT', ref: 'test' }));
     await assert.rejects(failing, /refused after crediting/);
     assert.equal((await passing).balance, 3_000_000n);
-    assert.deepEqual(batches, [2], 'both in one batch');
+    assert.ok(batches.some((commands) => commands >= 2), `both in one batch: ${batches}`);
     assert.equal((await collateral(alice)).balance, 0n, "the failing work's credit is rolled back");
     assert.equal((await collateral(bob)).balance, 3_000_000n);
     await expectAuditClean(server);
@@ -64,7 +68,7 @@ describe('engine: moveBalances', () => {
     });
     const placedSecond = orderEntry.submit(callerOf(trader), second);
     const outcomes = await Promise.all([placedFirst, split, placedSecond]);
-    assert.deepEqual(batches, [3], 'all three in one batch');
+    assert.ok(batches.some((commands) => commands >= 3), `all three in one batch: ${batches}`);
     assert.equal(outcomes[0].ok, true);
     assert.deepEqual(outcomes[1], { balance: 10_000_000n, locked: 4_000_000n, available: 6_000_000n });
     assert.equal(outcomes[2].ok ? 'accepted' : outcomes[2].error.code, 'INSUFFICIENT_BALANCE');
