@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Store } from '../../src/store/database.ts';
-import { openOrderChunks, type NewOrderRow, type OpenOrderRow } from '../../src/store/orders-repository.ts';
+import { openOrderChunks } from '../../src/store/open-order-chunks-repository.ts';
+import type { NewOrderRow, OpenOrderRow } from '../../src/store/orders-repository.ts';
 import { openTestStore } from '../helpers/database.ts';
 
 /**
