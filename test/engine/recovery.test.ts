@@ -1,37 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
 import { durableStore } from '../helpers/database.ts';
-import { get } from '../helpers/http.ts';
+import { bookFromOrders, openOrders, publishedBook } from '../helpers/books.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
-import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
-
-/** Every open order of a user, from the API. */
-async function openOrders(trader: Trader): Promise<{ id: string; tokenId: string; side: number; price: number; amount: number; matchedAmount: number }[]> {
-  const rows = [];
-  for (const status of ['PENDING', 'EXECUTING']) rows.push(...(await trader.call('GET', `/orders?status=${status}`)).body);
-  return rows;
-}
-
-/** The token-1 book an independent reader rebuilds from the open orders (display units, 2 decimals). */
-function bookFromOrders(orders: Awaited<ReturnType<typeof openOrders>>, tokenId1: string): { bids: Map<string, number>; asks: Map<string, number> } {
-  const bids = new Map<string, number>();
-  const asks = new Map<string, number>();
-  for (const order of orders) {
-    const remaining = Math.round((order.amount - order.matchedAmount) * 1e6);
-    const onToken1 = order.tokenId === tokenId1;
-    const price = onToken1 ? order.price : 1 - order.price;
-    const isBid = onToken1 === (order.side === 0);
-    const side = isBid ? bids : asks;
-    const key = price.toFixed(2);
-    side.set(key, (side.get(key) ?? 0) + remaining);
-  }
-  return { bids, asks };
-}
-
-const levelsOf = (levels: { price: string; size: string }[]) => new Map(levels.map((l) => [Number(l.price).toFixed(2), Math.round(Number(l.size) * 1e6)]));
+import { expectBuiltAuditClean } from '../helpers/build.ts';
 
 describe('recovery: kill -9 in the middle of order flow loses nothing acknowledged', () => {
   let env: Record<string, string>;
@@ -82,16 +56,11 @@ describe('recovery: kill -9 in the middle of order flow loses nothing acknowledg
         assert.ok(order.body.matchedAmount >= ack.matchedAmount, `order ${ack.id} lost fills`);
       }
       const open = [...(await openOrders(traders[0]!)), ...(await openOrders(traders[1]!))];
-      const expected = bookFromOrders(open, market.tokenId1);
-      const book = (await get(server.api(`/order-book/book?token_id=${market.tokenId1}`))).body;
-      assert.deepEqual(levelsOf(book.bids), expected.bids);
-      assert.deepEqual(levelsOf(book.asks), expected.asks);
+      assert.deepEqual(await publishedBook(server, market.tokenId1), bookFromOrders(open, market.tokenId1));
     } finally {
       await server.stop();
     }
 
-    ensureBuild();
-    const audit = spawnSync(process.execPath, [BUILT_CLI, 'audit'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
-    assert.equal(audit.status, 0, `audit failed:\n${audit.stdout}\n${audit.stderr}`);
+    expectBuiltAuditClean(env);
   });
 });

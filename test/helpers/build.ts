@@ -15,3 +15,10 @@ export function ensureBuild(): void {
   if (result.status !== 0) throw new Error('the build failed (node scripts/build.mjs)');
   built = true;
 }
+
+/** Runs `pmx audit` of the built CLI on a store (the server on it stopped) and expects it clean. */
+export function expectBuiltAuditClean(env: Record<string, string>): void {
+  ensureBuild();
+  const audit = spawnSync(process.execPath, [BUILT_CLI, 'audit'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+  if (audit.status !== 0) throw new Error(`audit failed:\n${audit.stdout}\n${audit.stderr}`);
+}
