@@ -110,12 +110,13 @@ export function termsOf(row: EngineOrder): ReservationTerms {
 
 /** The order as the book takes it back after a restart: its size as accepted and what remains. */
 function toResting(row: EngineOrder): RestingOrderInit {
-  return bookOrderOf(row, row.size_base_units);
+  return bookOrderOf(row, row.size_base_units, remainingOf(row));
 }
 
 /** The order as the book takes it: what remains of it. */
 export function toIncoming(row: EngineOrder): IncomingOrder {
-  return bookOrderOf(row, remainingOf(row));
+  const remaining = remainingOf(row);
+  return bookOrderOf(row, remaining, remaining);
 }
 
 /**
@@ -123,7 +124,7 @@ export function toIncoming(row: EngineOrder): IncomingOrder {
  * million orders at start, building one object and adding fields to it, or spreading it into a
  * second, cost seconds.
  */
-function bookOrderOf(row: EngineOrder, sizeBaseUnits: bigint): RestingOrderInit {
+function bookOrderOf(row: EngineOrder, sizeBaseUnits: bigint, remainingBaseUnits: bigint): RestingOrderInit {
   return {
     id: row.id,
     ownerId: row.user_id,
@@ -131,7 +132,7 @@ function bookOrderOf(row: EngineOrder, sizeBaseUnits: bigint): RestingOrderInit 
     side: row.side === 0 ? 'BUY' : 'SELL',
     priceMicros: Number(row.price_micros),
     sizeBaseUnits,
-    remainingBaseUnits: remainingOf(row),
+    remainingBaseUnits,
     type: row.order_type,
     postOnly: row.post_only,
     expirationSec: Number(row.expiration),
