@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
-import { durableStore } from '../helpers/database.ts';
+import { restartedInPlaceStore } from '../helpers/database.ts';
 import { bookFromOrders, openOrders, publishedBook } from '../helpers/books.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
@@ -12,10 +12,7 @@ describe('recovery: kill -9 in the middle of order flow loses nothing acknowledg
   let cleanup: () => Promise<void>;
 
   before(async () => {
-    ({ env, cleanup } = await durableStore('pmx-recovery-'));
-    // On PostgreSQL the killed node's lease would stay live for 72 s, longer than a start may take:
-    // the restarted node, on the same host and port, must take it over at once.
-    env.FAILOVER_TIMEOUT_MS = '120000';
+    ({ env, cleanup } = await restartedInPlaceStore('pmx-recovery-'));
   });
   after(async () => cleanup());
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { bookFromOrders, openOrders, publishedBook } from '../helpers/books.ts';
 import { expectBuiltAuditClean } from '../helpers/build.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { durableStore } from '../helpers/database.ts';
+import { restartedInPlaceStore } from '../helpers/database.ts';
 import { get } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
@@ -33,9 +33,7 @@ describe('recovery: repeated kill -9 under concurrent orders and cancels', () =>
   let cleanup: () => Promise<void>;
 
   before(async () => {
-    ({ env, cleanup } = await durableStore('pmx-kills-'));
-    // The restarted node, on the same host and port, takes over the killed node's lease at once.
-    env.FAILOVER_TIMEOUT_MS = '120000';
+    ({ env, cleanup } = await restartedInPlaceStore('pmx-kills-'));
   });
   after(async () => cleanup());
 

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 
 /** The compiled CLI that `npm start` runs with plain node (scripts/build.mjs writes it). */
 export const BUILT_CLI = 'dist/server/main.js';
@@ -16,9 +16,17 @@ export function ensureBuild(): void {
   built = true;
 }
 
-/** Runs `pmx audit` of the built CLI on a store (the server on it stopped) and expects it clean. */
-export function expectBuiltAuditClean(env: Record<string, string>): void {
+/**
+ * Runs `pmx audit` of the built CLI on the store `env` names (no server may hold a PGlite one).
+ * A DATABASE_URL of the test process never leaks into a PGlite store's audit.
+ */
+export function runBuiltAudit(env: Record<string, string>): SpawnSyncReturns<string> {
   ensureBuild();
-  const audit = spawnSync(process.execPath, [BUILT_CLI, 'audit'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+  return spawnSync(process.execPath, [BUILT_CLI, 'audit'], { env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', ...env }, encoding: 'utf8' });
+}
+
+/** Runs the built audit on a store and expects it clean. */
+export function expectBuiltAuditClean(env: Record<string, string>): void {
+  const audit = runBuiltAudit(env);
   if (audit.status !== 0) throw new Error(`audit failed:\n${audit.stdout}\n${audit.stderr}`);
 }

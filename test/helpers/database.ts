@@ -72,3 +72,14 @@ export async function durableStore(prefix: string): Promise<{ env: Record<string
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { env: { DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * A durable store for tests that kill a server and restart it on the same host and port. On
+ * PostgreSQL the killed node's lease would stay live for 72 s, longer than a start may take: the
+ * restarted node must take it over at once, so the timeout is set well past the test's waits.
+ */
+export async function restartedInPlaceStore(prefix: string): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
+  const store = await durableStore(prefix);
+  store.env.FAILOVER_TIMEOUT_MS = '120000';
+  return store;
+}

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createManualClock } from '../../src/clock.ts';
 import { COLLATERAL, createEmbeddedSettlement } from '../../src/settlement/index.ts';
 import { openStore } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
-import { createScratchDatabase } from '../helpers/database.ts';
-import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
+import { durableStore } from '../helpers/database.ts';
+import { runBuiltAudit } from '../helpers/build.ts';
 import { inTransaction } from '../../src/settlement/embedded/retry.ts';
 
 /** `npm run cli -- audit` against a real store: PGlite on disk, or a scratch PostgreSQL database. */
@@ -18,15 +14,7 @@ describe('audit command', () => {
   let env: Record<string, string>;
   let cleanup: () => Promise<void>;
   before(async () => {
-    if (process.env.DATABASE_URL) {
-      const scratch = await createScratchDatabase(process.env.DATABASE_URL);
-      env = { DATABASE_URL: scratch.url };
-      cleanup = scratch.drop;
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'pmx-audit-'));
-      env = { DATA_DIR: dir };
-      cleanup = async () => rmSync(dir, { recursive: true, force: true });
-    }
+    ({ env, cleanup } = await durableStore('pmx-audit-'));
   });
   after(async () => { await cleanup(); });
 
@@ -39,11 +27,7 @@ describe('audit command', () => {
       await store.close();
     }
   };
-  ensureBuild();
-  const audit = () => spawnSync(process.execPath, [BUILT_CLI, 'audit'], {
-    env: { ...process.env, DATABASE_URL: '', ...env, LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
+  const audit = () => runBuiltAudit({ ...env, LOG_LEVEL: 'silent' });
 
   it('exits 0 when every invariant holds, and 1 naming the broken one', async () => {
     await withStore(async (db) => {
