@@ -97,14 +97,13 @@ export function buildProgram(): Command {
     .action(async () => {
       const { openStore } = await import('../store/database.ts');
       const { migrateToLatest } = await import('../store/migrate.ts');
-      const { auditLedger, expectedOrderLocks } = await import('../settlement/index.ts');
-      const { addBondLocks } = await import('../oracle/bond-locks.ts');
+      const { auditExchange } = await import('./audit-exchange.ts');
       const config = loadConfig({ argv: process.argv.slice(2) });
       const store = await openStore(config);
       let ok = false;
       try {
         await migrateToLatest(store.db);
-        const report = await auditLedger(store.db, await addBondLocks(store.db, await expectedOrderLocks(store.db)));
+        const report = await auditExchange(store.db);
         ok = report.ok;
         const { balances, markets, transactions, blocks } = report.counts;
         console.log(`audited ${balances} balances, ${markets} markets, ${transactions} transactions, ${blocks} blocks`);

@@ -7,9 +7,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { performance } from 'node:perf_hooks';
-import { auditLedger } from '../../src/settlement/audit.ts';
-import { expectedOrderLocks } from '../../src/settlement/expected-locks.ts';
-import { addBondLocks } from '../../src/oracle/bond-locks.ts';
+import { auditExchange } from '../../src/cli/audit-exchange.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
@@ -193,7 +191,7 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
 
   /** The ledger audit, read in one snapshot of the database. */
   async function expectAuditClean(): Promise<void> {
-    const report = await store.db.transaction().setIsolationLevel('repeatable read').execute(async (tx) => auditLedger(tx, await addBondLocks(tx, await expectedOrderLocks(tx))));
+    const report = await auditExchange(store.db);
     assert.ok(report.ok, `ledger audit: ${JSON.stringify(report.violations, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
   }
 

@@ -8,9 +8,7 @@ import { parseUnits } from 'viem';
 import { createApiKey, signedRequest, signIn, type ApiCredentials, type SignedInUser } from './auth-client.ts';
 import { get, post, type JsonResponse } from './http.ts';
 import { ORDER_TYPES } from '../../src/client/orders/eip712.ts';
-import { auditLedger } from '../../src/settlement/audit.ts';
-import { expectedOrderLocks } from '../../src/settlement/expected-locks.ts';
-import { addBondLocks } from '../../src/oracle/bond-locks.ts';
+import { auditExchange } from '../../src/cli/audit-exchange.ts';
 import type { Caller } from '../../src/identity/caller.ts';
 import type { ApiServer, TestServer } from './server.ts';
 
@@ -119,7 +117,6 @@ export async function placeOrder(server: ApiServer, trader: Trader, spec: OrderS
 
 /** Runs the ledger audit with what the stored orders, matched trades and oracle bonds must keep locked. */
 export async function expectAuditClean(server: TestServer): Promise<void> {
-  const db = server.ctx.store.db;
-  const report = await auditLedger(db, await addBondLocks(db, await expectedOrderLocks(db)));
+  const report = await auditExchange(server.ctx.store.db);
   if (!report.ok) throw new Error(`ledger audit failed: ${JSON.stringify(report.violations, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
 }
