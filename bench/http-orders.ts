@@ -66,18 +66,31 @@ function sign(order: OrderStruct, trader: BenchTrader): Hex {
   return `${bytesToHex(signature)}${(27 + recid).toString(16)}` as Hex;
 }
 
-interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number }
+interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined }
 type NextRequest = () => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 
 async function run(scenario: string, server: ProcessServer, ordersPerRequest: number, next: NextRequest | null, onResponse?: (status: number, body: string) => void): Promise<Row> {
+  const before = await engineBatches(server);
   const result = await autocannon({
     url: server.url,
     connections: CONNECTIONS,
     duration: DURATION_S,
     requests: [next ? { setupRequest: (request: any) => ({ ...request, ...next() }), ...(onResponse ? { onResponse } : {}) } : { method: 'GET', path: '/healthz' }],
   });
+  const after = await engineBatches(server);
+  const batches = after.count - before.count;
   const ok = result['2xx'];
-  return { scenario, requestsPerSec: ok / DURATION_S, ordersPerSec: (ok * ordersPerRequest) / DURATION_S, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+  return {
+    scenario, requestsPerSec: ok / DURATION_S, ordersPerSec: (ok * ordersPerRequest) / DURATION_S, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors,
+    commandsPerBatch: batches > 0 ? (after.commands - before.commands) / batches : undefined,
+  };
+}
+
+/** The engine's batches so far and the commands they held, from the server's own metrics: whether group commit groups. */
+async function engineBatches(server: ProcessServer): Promise<{ count: number; commands: number }> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const value = (name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1] ?? 0);
+  return { count: value('pmx_engine_batch_commands_count'), commands: value('pmx_engine_batch_commands_sum') };
 }
 
 async function cryptoCeiling(): Promise<number> {
@@ -197,5 +210,6 @@ console.table(rows.map((r) => ({
   'p50 ms': r.p50,
   'p99 ms': r.p99,
   'non-2xx+errors': r.errors,
+  'commands per batch': r.commandsPerBatch === undefined ? '' : r.commandsPerBatch.toFixed(1),
 })));
 console.log(`signature verification on ${availableParallelism()} worker threads (crypto ceiling): ${Math.round(verifyRate)}/s`);
