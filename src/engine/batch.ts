@@ -1,13 +1,14 @@
 import type { LockSession } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
-import { insertOrders, updateOrderFills, type OrderRow } from '../store/orders-repository.ts';
+import { writeEngineBatch } from '../store/engine-batch-writes.ts';
+import type { OrderRow } from '../store/orders-repository.ts';
 import type { EngineOrder } from './engine-order.ts';
-import { insertTrades, type NewTradeRow } from '../store/trades-repository.ts';
+import type { TradeRow } from '../store/trades-repository.ts';
 import type { DomainEventMap, DomainEventName, DomainEvents } from '../events/domain-events.ts';
 
 /**
  * What one group-commit batch changes: collected while the engine applies the batch's commands
- * in memory and in the ledger, written with a few multi-row statements inside the batch's
+ * in memory and in the ledger, written with one statement (store/engine-batch-writes.ts) inside the batch's
  * transaction, and announced only after that transaction has committed.
  */
 export class Batch {
@@ -18,7 +19,7 @@ export class Batch {
   private readonly updated = new Map<string, EngineOrder>();
   /** Orders this batch announces or answers with: their details are read before it commits. */
   readonly ordersToDetail = new Set<EngineOrder>();
-  readonly trades: NewTradeRow[] = [];
+  readonly trades: TradeRow[] = [];
   /** Markets whose books changed; their level diffs are published after commit. */
   readonly touchedMarkets = new Set<string>();
   private readonly announcements: (() => void)[] = [];
@@ -52,7 +53,7 @@ export class Batch {
     this.ordersToDetail.add(order);
   }
 
-  addTrade(row: NewTradeRow): void {
+  addTrade(row: TradeRow): void {
     this.trades.push(row);
   }
 
@@ -66,10 +67,15 @@ export class Batch {
     this.announcements.push(action);
   }
 
+  /** Writes the batch's reservations, orders and trades, in one statement. */
   async write(tx: Db): Promise<void> {
-    await insertOrders(tx, [...this.inserted.values()]);
-    await updateOrderFills(tx, [...this.updated.values()].map((r) => ({ id: r.id, matchedBaseUnits: r.matched_base_units, status: r.status })), this.now);
-    await insertTrades(tx, this.trades);
+    await writeEngineBatch(tx, {
+      lockChanges: this.locks.takeChanges(),
+      newOrders: [...this.inserted.values()],
+      changedOrders: [...this.updated.values()].map((r) => ({ id: r.id, matchedBaseUnits: r.matched_base_units, status: r.status })),
+      changedAt: this.now,
+      trades: this.trades,
+    });
   }
 
   publish(): void {

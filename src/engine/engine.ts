@@ -309,7 +309,6 @@ export class MatchingEngine implements EngineReads {
         }
       }
       await fillInDetails(tx, batch.ordersToDetail);
-      await batch.locks.flush();
       await batch.write(tx);
       return applied;
     });

@@ -1,4 +1,5 @@
 import type { Db } from '../store/database.ts';
+import type { LockChange } from '../store/ledger-balances-repository.ts';
 
 /**
  * The settlement layer as the rest of the server sees it (DESIGN.md "Balances are a ledger").
@@ -149,6 +150,11 @@ export interface LockSession {
   release(m: Movement): void;
   /** Writes every change since the last flush. */
   flush(): Promise<void>;
+  /**
+   * The changes since the last flush, one per balance row, taken as written: the caller writes
+   * them in the same transaction (the engine's batch writes them with its orders and trades).
+   */
+  takeChanges(): LockChange[];
 }
 
 /**

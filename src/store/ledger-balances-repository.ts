@@ -98,15 +98,32 @@ export async function listAccountBalances(db: Db, account: string): Promise<Stor
   return rows.map(toStored);
 }
 
+/** A signed change of one balance row's `locked`. */
+export interface LockChange {
+  account: string;
+  asset: string;
+  locked: bigint;
+}
+
 /**
  * Adds signed changes to the `locked` of existing rows in one statement (reservations never create
  * a row: what has no row has nothing to reserve). Every row must exist; the CHECK guards the rest.
  */
-export async function applyLockChanges(db: Db, changes: { account: string; asset: string; locked: bigint }[]): Promise<void> {
+export async function applyLockChanges(db: Db, changes: LockChange[]): Promise<void> {
   if (changes.length === 0) return;
-  const result = await sql`
+  const result = await lockChangesUpdate(changes).execute(db);
+  assertAllLockRows(result.numAffectedRows ?? 0n, changes);
+}
+
+/** The UPDATE of `applyLockChanges`, for a statement that writes more (engine-batch-writes.ts). */
+export function lockChangesUpdate(changes: LockChange[]) {
+  return sql`
     UPDATE ledger_balances b SET locked = b.locked + c.locked
     FROM unnest(${changes.map((c) => c.account)}::text[], ${changes.map((c) => c.asset)}::text[], ${changes.map((c) => c.locked.toString())}::numeric[]) AS c(account, asset, locked)
-    WHERE b.account = c.account AND b.asset = c.asset`.execute(db);
-  if (result.numAffectedRows !== BigInt(changes.length)) throw new Error(`lock update touched ${result.numAffectedRows} of ${changes.length} rows`);
+    WHERE b.account = c.account AND b.asset = c.asset`;
+}
+
+/** Throws unless the update touched a row per change: a missing row is a bookkeeping mistake. */
+export function assertAllLockRows(touched: bigint, changes: LockChange[]): void {
+  if (touched !== BigInt(changes.length)) throw new Error(`lock update touched ${touched} of ${changes.length} rows`);
 }

@@ -1,9 +1,9 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { columnArrays, type ColumnTypes } from './column-arrays.ts';
 import type { Db } from './database.ts';
 import type { OrdersTable, OrderStatus } from './schema.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
-export type NewOrderRow = Insertable<OrdersTable>;
 
 /**
  * The columns of an order that matching, reservations and fills read or change: what the engine
@@ -30,26 +30,38 @@ export interface OrderFillUpdate {
   status: OrderStatus;
 }
 
-/** One multi-row insert for a whole engine batch. */
-export async function insertOrders(db: Db, rows: NewOrderRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto('orders').values(rows).execute();
+const ORDER_COLUMN_TYPES: ColumnTypes<OrderRow> = {
+  id: 'uuid', user_id: 'uuid', account: 'text', market_id: 'uuid', token_id: 'text', outcome_index: 'smallint', side: 'smallint', order_type: 'text',
+  post_only: 'boolean', status: 'text', price_micros: 'bigint', size_base_units: 'bigint', matched_base_units: 'bigint', salt: 'text', maker: 'text',
+  signer: 'text', taker: 'text', maker_amount: 'numeric', taker_amount: 'numeric', expiration: 'bigint', nonce: 'numeric', fee_rate_bps: 'integer',
+  passive_fee_rate_bps: 'integer', signature_type: 'smallint', signature: 'text', hash: 'text', idempotency_key: 'uuid', metadata: 'jsonb', book_seq: 'bigint',
+  delayed_until: 'timestamptz', created_at: 'timestamptz', updated_at: 'timestamptz',
+};
+
+/** One insert for a whole engine batch, its rows as column arrays (column-arrays.ts). */
+export async function insertOrders(db: Db, rows: OrderRow[]): Promise<void> {
+  if (rows.length > 0) await ordersInsert(rows).execute(db);
 }
 
-/** Updates matched amounts and statuses of many orders in one statement. */
-export async function updateOrderFills(db: Db, updates: OrderFillUpdate[], now: Date): Promise<void> {
-  if (updates.length === 0) return;
-  const values = sql.join(updates.map((u) => sql`(${u.id}::uuid, ${u.matchedBaseUnits}::bigint, ${u.status}::text)`));
-  await sql`
+/** The INSERT of `insertOrders`, for a statement that writes more (engine-batch-writes.ts). */
+export function ordersInsert(rows: OrderRow[]) {
+  const { columns, arrays } = columnArrays(rows, ORDER_COLUMN_TYPES);
+  return sql`INSERT INTO orders (${columns}) SELECT * FROM unnest(${arrays})`;
+}
+
+/** Updates matched amounts and statuses of many orders, for an engine batch's statement (engine-batch-writes.ts). */
+export function orderFillsUpdate(updates: OrderFillUpdate[], now: Date) {
+  const { arrays } = columnArrays(updates, { id: 'uuid', matchedBaseUnits: 'bigint', status: 'text' });
+  return sql`
     UPDATE orders AS o SET matched_base_units = v.matched, status = v.status, delayed_until = NULL, updated_at = ${now}
-    FROM (VALUES ${values}) AS v(id, matched, status)
-    WHERE o.id = v.id`.execute(db);
+    FROM unnest(${arrays}) AS v(id, matched, status)
+    WHERE o.id = v.id`;
 }
 
 /** The hashes among `hashes` that an order already carries (any status: a hash is used once). */
 export async function findUsedHashes(db: Db, hashes: string[]): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
-  const rows = await db.selectFrom('orders').select('hash').where('hash', 'in', hashes).execute();
+  const rows = await db.selectFrom('orders').select('hash').where('hash', '=', sql<string>`ANY(${hashes}::text[])`).execute();
   return new Set(rows.map((r) => r.hash));
 }
 

@@ -1,13 +1,26 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { columnArrays, type ColumnTypes } from './column-arrays.ts';
 import type { Db } from './database.ts';
 import type { TradesTable } from './schema.ts';
 
 export type TradeRow = Selectable<TradesTable>;
-export type NewTradeRow = Insertable<TradesTable>;
 
-export async function insertTrades(db: Db, rows: NewTradeRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto('trades').values(rows).execute();
+const TRADE_COLUMN_TYPES: ColumnTypes<TradeRow> = {
+  id: 'uuid', seq: 'bigint', market_id: 'uuid', kind: 'text', status: 'text', token_id: 'text', side: 'smallint', price_micros: 'bigint',
+  size_base_units: 'bigint', notional_base_units: 'bigint', maker_token_id: 'text', maker_side: 'smallint', maker_price_micros: 'bigint',
+  taker_order_id: 'uuid', maker_order_id: 'uuid', taker_user_id: 'uuid', maker_user_id: 'uuid', taker_wallet: 'text', maker_wallet: 'text',
+  taker_fee_base_units: 'bigint', maker_fee_base_units: 'bigint', tx_hash: 'text', matched_at: 'timestamptz', mined_at: 'timestamptz', confirmed_at: 'timestamptz',
+};
+
+/** One insert for a whole engine batch, its rows as column arrays (column-arrays.ts). */
+export async function insertTrades(db: Db, rows: TradeRow[]): Promise<void> {
+  if (rows.length > 0) await tradesInsert(rows).execute(db);
+}
+
+/** The INSERT of `insertTrades`, for a statement that writes more (engine-batch-writes.ts). */
+export function tradesInsert(rows: TradeRow[]) {
+  const { columns, arrays } = columnArrays(rows, TRADE_COLUMN_TYPES);
+  return sql`INSERT INTO trades (${columns}) SELECT * FROM unnest(${arrays})`;
 }
 
 /** Trades waiting to be mined, oldest first. */

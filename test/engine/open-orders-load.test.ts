@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Store } from '../../src/store/database.ts';
 import { openOrderChunks } from '../../src/store/open-order-chunks-repository.ts';
-import type { NewOrderRow, OpenOrderRow } from '../../src/store/orders-repository.ts';
+import { insertOrders, type OpenOrderRow, type OrderRow } from '../../src/store/orders-repository.ts';
 import { openTestStore } from '../helpers/database.ts';
 
 /**
@@ -18,14 +18,14 @@ describe('loading open orders for a restart', () => {
   const userId = randomUUID();
   const [marketA, marketB] = [randomUUID(), randomUUID()].sort() as [string, string];
 
-  function order(bookSeq: bigint, marketId: string, fields: Partial<NewOrderRow> = {}): NewOrderRow {
+  function order(bookSeq: bigint, marketId: string, fields: Partial<OrderRow> = {}): OrderRow {
     return {
       id: randomUUID(), user_id: userId, account: '0x00000000000000000000000000000000000000aa', market_id: marketId,
       token_id: '95902892605831670800194514658538802768467261022988135118999285618469679707620', outcome_index: 0, side: 0,
       order_type: 'GTC', post_only: false, status: 'PENDING', price_micros: 450_000n, size_base_units: 10_000_000n, matched_base_units: 0n,
       salt: '1', maker: '0xm', signer: '0xs', taker: '0x0', maker_amount: '4500000', taker_amount: '10000000', expiration: 0n, nonce: '0',
-      fee_rate_bps: 0, passive_fee_rate_bps: 0, signature_type: 0, signature: '0xsig', hash: `0x${randomUUID()}`, book_seq: bookSeq,
-      created_at: new Date(), updated_at: new Date(), ...fields,
+      fee_rate_bps: 0, passive_fee_rate_bps: 0, signature_type: 0, signature: '0xsig', hash: `0x${randomUUID()}`, idempotency_key: null, metadata: null, book_seq: bookSeq,
+      delayed_until: null, created_at: new Date(), updated_at: new Date(), ...fields,
     };
   }
 
@@ -47,7 +47,7 @@ describe('loading open orders for a restart', () => {
   before(async () => {
     store = await openTestStore();
     await sql`INSERT INTO users (id, address, proxy_wallet) VALUES (${userId}, '0xa', '0xb')`.execute(store.db);
-    await store.db.insertInto('orders').values(rows).execute();
+    await insertOrders(store.db, rows);
   });
   after(async () => {
     await store?.close();

@@ -132,6 +132,7 @@ export async function insertTestOrder(server: TestServer, market: PublishedMarke
     outcome_index: 0,
     side: 0,
     order_type: 'GTC',
+    post_only: false,
     status: order.status ?? 'PENDING',
     price_micros: order.priceMicros,
     size_base_units: order.sizeBaseUnits,

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/database.ts';
-import { applyLockChanges, lockBalances, type BalanceKey, type StoredBalance } from '../../store/ledger-balances-repository.ts';
+import { applyLockChanges, lockBalances, type BalanceKey, type LockChange, type StoredBalance } from '../../store/ledger-balances-repository.ts';
 import { InsufficientBalanceError, LedgerStateError, type HeldBalances, type LockSession, type Movement } from '../types.ts';
 
 const keyOf = (k: BalanceKey) => `${k.account}|${k.asset}`;
@@ -23,7 +23,8 @@ export class HeldBalanceRows implements HeldBalances {
  * Reservations of many orders in one transaction for the price of two statements at most: the
  * rows that may be reserved from are locked and read once (in a fixed order, so concurrent
  * writers queue rather than deadlock), every reserve is checked in memory against them, and all
- * the changes of `locked` are written together by `flush`. Rows held from an earlier session
+ * the changes of `locked` are written together by `flush`, or handed to the caller to write with
+ * its own changes (`takeChanges`). Rows held from an earlier session
  * (`HeldBalanceRows`) are not read again, so a batch whose rows are all held makes one statement.
  * The table's CHECK (locked >= 0, balance >= locked) still guards the write, so a bookkeeping
  * mistake fails the transaction instead of overdrawing.
@@ -64,13 +65,17 @@ export class BatchedLockSession implements LockSession {
   }
 
   async flush(): Promise<void> {
+    await applyLockChanges(this.tx, this.takeChanges());
+  }
+
+  takeChanges(): LockChange[] {
     const changes = [...this.deltas.values()].filter((d) => d.locked !== 0n).sort((a, b) => (keyOf(a.key) < keyOf(b.key) ? -1 : 1));
-    await applyLockChanges(this.tx, changes.map((d) => ({ ...d.key, locked: d.locked })));
     for (const { key, locked } of changes) {
       const row = this.rows.get(keyOf(key));
       if (row) row.locked += locked;
     }
     this.deltas.clear();
+    return changes.map((d) => ({ ...d.key, locked: d.locked }));
   }
 
   private available(key: string): bigint {

@@ -1,0 +1,36 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from './database.ts';
+import { assertAllLockRows, lockChangesUpdate, type LockChange } from './ledger-balances-repository.ts';
+import { orderFillsUpdate, ordersInsert, type OrderFillUpdate, type OrderRow } from './orders-repository.ts';
+import { tradesInsert, type TradeRow } from './trades-repository.ts';
+
+/** What an engine batch writes when it ends (src/engine/batch.ts). */
+export interface EngineBatchWrites {
+  /** The batch's reservations and releases, one signed change per balance row. */
+  lockChanges: LockChange[];
+  /** Orders the batch accepted, as the batch left them. */
+  newOrders: OrderRow[];
+  /** Orders accepted before the batch whose fills or status it changed, at `changedAt`. */
+  changedOrders: OrderFillUpdate[];
+  changedAt: Date;
+  trades: TradeRow[];
+}
+
+/**
+ * Writes a batch's changes in one statement, each table's part a data-modifying WITH query: a
+ * batch used to spend a statement per table (balances, new orders, changed orders, trades), each
+ * a round trip on PostgreSQL and a parse and plan on both stores. The parts write different rows
+ * (changed orders are never the batch's new ones), so seeing one snapshot changes nothing.
+ */
+export async function writeEngineBatch(db: Db, writes: EngineBatchWrites): Promise<void> {
+  const parts: [string, RawBuilder<unknown>][] = [];
+  if (writes.lockChanges.length > 0) parts.push(['locks', lockChangesUpdate(writes.lockChanges)]);
+  if (writes.newOrders.length > 0) parts.push(['new_orders', ordersInsert(writes.newOrders)]);
+  if (writes.changedOrders.length > 0) parts.push(['changed_orders', orderFillsUpdate(writes.changedOrders, writes.changedAt)]);
+  if (writes.trades.length > 0) parts.push(['new_trades', tradesInsert(writes.trades)]);
+  if (parts.length === 0) return;
+  const withQueries = sql.join(parts.map(([name, statement]) => sql`${sql.raw(name)} AS (${statement} RETURNING 1)`));
+  const lockRows = writes.lockChanges.length > 0 ? sql`(SELECT count(*) FROM locks)` : sql`0`;
+  const { rows } = await sql<{ lock_rows: bigint }>`WITH ${withQueries} SELECT ${lockRows}::int8 AS lock_rows`.execute(db);
+  if (writes.lockChanges.length > 0) assertAllLockRows(BigInt(rows[0]!.lock_rows), writes.lockChanges);
+}
