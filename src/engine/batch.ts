@@ -8,8 +8,8 @@ import type { DomainEventMap, DomainEventName, DomainEvents } from '../events/do
 
 /**
  * What one group-commit batch changes: collected while the engine applies the batch's commands
- * in memory and in the ledger, written with one statement (store/engine-batch-writes.ts) inside the batch's
- * transaction, and announced only after that transaction has committed.
+ * in memory and in the ledger, written in one statement (store/engine-batch-writes.ts) inside the
+ * batch's transaction, and announced only after that transaction has committed.
  */
 export class Batch {
   readonly nowMs: number;

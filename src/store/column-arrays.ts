@@ -7,9 +7,10 @@ export type ColumnTypes<Row> = { readonly [Column in keyof Row]-?: string };
  * Many rows as one array parameter per column, for `unnest`. A multi-row VALUES list costs one
  * parameter per field (an engine batch of 480 orders is 15,360) for the driver to encode and for
  * the server to parse and plan; columns as arrays are a few dozen parameters whatever the number
- * of rows, and inserting orders this way took a third less time per order on both stores
- * (README "Order entry"). Every array travels as text[] and is cast to its column's type in SQL,
- * so both drivers encode them alike whatever the values' JavaScript types.
+ * of rows, and inserting orders this way took a quarter to a third less time per order on both
+ * stores (src/engine/README.md, "A batch writes in one statement"). Every array travels as text[]
+ * and is cast to its column's type in SQL, so both drivers encode them alike whatever the values'
+ * JavaScript types.
  */
 export function columnArrays<Row>(rows: readonly Row[], types: ColumnTypes<Row>): { columns: RawBuilder<unknown>; arrays: RawBuilder<unknown> } {
   const names = Object.keys(types) as (keyof Row & string)[];

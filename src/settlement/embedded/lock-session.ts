@@ -24,8 +24,8 @@ export class HeldBalanceRows implements HeldBalances {
  * rows that may be reserved from are locked and read once (in a fixed order, so concurrent
  * writers queue rather than deadlock), every reserve is checked in memory against them, and all
  * the changes of `locked` are written together by `flush`, or handed to the caller to write with
- * its own changes (`takeChanges`). Rows held from an earlier session
- * (`HeldBalanceRows`) are not read again, so a batch whose rows are all held makes one statement.
+ * its own changes (`takeChanges`). Rows held from an earlier session (`HeldBalanceRows`) are not
+ * read again, so a batch whose rows are all held reads none.
  * The table's CHECK (locked >= 0, balance >= locked) still guards the write, so a bookkeeping
  * mistake fails the transaction instead of overdrawing.
  */
