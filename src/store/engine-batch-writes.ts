@@ -23,14 +23,15 @@ export interface EngineBatchWrites {
  * (changed orders are never the batch's new ones), so seeing one snapshot changes nothing.
  */
 export async function writeEngineBatch(db: Db, writes: EngineBatchWrites): Promise<void> {
-  const parts: [string, RawBuilder<unknown>][] = [];
-  if (writes.lockChanges.length > 0) parts.push(['locks', lockChangesUpdate(writes.lockChanges)]);
-  if (writes.newOrders.length > 0) parts.push(['new_orders', ordersInsert(writes.newOrders)]);
-  if (writes.changedOrders.length > 0) parts.push(['changed_orders', orderFillsUpdate(writes.changedOrders, writes.changedAt)]);
-  if (writes.trades.length > 0) parts.push(['new_trades', tradesInsert(writes.trades)]);
+  const withLocks = writes.lockChanges.length > 0;
+  const parts: RawBuilder<unknown>[] = [];
+  // Only the lock update returns its rows: the batch checks that every change found its row.
+  if (withLocks) parts.push(sql`locks AS (${lockChangesUpdate(writes.lockChanges)} RETURNING 1)`);
+  if (writes.newOrders.length > 0) parts.push(sql`new_orders AS (${ordersInsert(writes.newOrders)})`);
+  if (writes.changedOrders.length > 0) parts.push(sql`changed_orders AS (${orderFillsUpdate(writes.changedOrders, writes.changedAt)})`);
+  if (writes.trades.length > 0) parts.push(sql`new_trades AS (${tradesInsert(writes.trades)})`);
   if (parts.length === 0) return;
-  const withQueries = sql.join(parts.map(([name, statement]) => sql`${sql.raw(name)} AS (${statement} RETURNING 1)`));
-  const lockRows = writes.lockChanges.length > 0 ? sql`(SELECT count(*) FROM locks)` : sql`0`;
-  const { rows } = await sql<{ lock_rows: bigint }>`WITH ${withQueries} SELECT ${lockRows}::int8 AS lock_rows`.execute(db);
-  if (writes.lockChanges.length > 0) assertAllLockRows(BigInt(rows[0]!.lock_rows), writes.lockChanges);
+  const lockRows = withLocks ? sql`(SELECT count(*) FROM locks)` : sql`0`;
+  const { rows } = await sql<{ lock_rows: bigint }>`WITH ${sql.join(parts)} SELECT ${lockRows}::int8 AS lock_rows`.execute(db);
+  if (withLocks) assertAllLockRows(BigInt(rows[0]!.lock_rows), writes.lockChanges);
 }

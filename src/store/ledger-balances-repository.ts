@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { columnArrays } from './column-arrays.ts';
 import type { Db } from './database.ts';
 
 /**
@@ -117,9 +118,10 @@ export async function applyLockChanges(db: Db, changes: LockChange[]): Promise<v
 
 /** The UPDATE of `applyLockChanges`, for a statement that writes more (engine-batch-writes.ts). */
 export function lockChangesUpdate(changes: LockChange[]) {
+  const { arrays } = columnArrays(changes, { account: 'text', asset: 'text', locked: 'numeric' });
   return sql`
     UPDATE ledger_balances b SET locked = b.locked + c.locked
-    FROM unnest(${changes.map((c) => c.account)}::text[], ${changes.map((c) => c.asset)}::text[], ${changes.map((c) => c.locked.toString())}::numeric[]) AS c(account, asset, locked)
+    FROM unnest(${arrays}) AS c(account, asset, locked)
     WHERE b.account = c.account AND b.asset = c.asset`;
 }
 
