@@ -48,6 +48,7 @@ import type { TypedApp } from './typed-app.ts';
 import { registerCommandForwarding } from '../cluster/command-forwarding.ts';
 import { registerClusterMetrics } from '../cluster/metrics.ts';
 import { registerWebApp } from './web/plugin.ts';
+import { registerProjectedReads } from './projected-reads.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -97,6 +98,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
 
   registerOpsRoutes(app, ctx, registry);
   await app.register(async (api: TypedApp) => {
+    registerProjectedReads(api, ctx.trading.engine);
     registerExchangeRoutes(api, ctx);
     registerClockRoutes(api, ctx);
     registerAuthRoutes(api, ctx);

@@ -98,11 +98,16 @@ export function buildProgram(): Command {
       const { openStore } = await import('../store/database.ts');
       const { migrateToLatest } = await import('../store/migrate.ts');
       const { auditExchange } = await import('./audit-exchange.ts');
+      const { engineJournal } = await import('../engine/journal.ts');
+      const { projectJournal } = await import('../engine/journal-projection.ts');
       const config = loadConfig({ argv: process.argv.slice(2) });
       const store = await openStore(config);
+      const { journal } = engineJournal(config);
       let ok = false;
       try {
         await migrateToLatest(store.db);
+        // What the engine acknowledged is the journal's too: the tables take it first, as a start would.
+        if (journal) await projectJournal(store.db, journal);
         const report = await auditExchange(store.db);
         ok = report.ok;
         const { balances, markets, transactions, blocks } = report.counts;
@@ -110,6 +115,7 @@ export function buildProgram(): Command {
         for (const v of report.violations) console.error(`BROKEN ${v.invariant}: ${v.detail}`);
         console.log(report.ok ? 'every invariant holds' : `${new Set(report.violations.map((v) => v.invariant)).size} invariant(s) broken`);
       } finally {
+        await journal?.close();
         await store.close();
       }
       // Explicitly: PGlite's runtime resets process.exitCode when it shuts down.

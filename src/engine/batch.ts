@@ -1,6 +1,6 @@
 import type { LockSession } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
-import { writeEngineBatch } from '../store/engine-batch-writes.ts';
+import { writeEngineBatch, type EngineBatchWrites } from '../store/engine-batch-writes.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import type { EngineOrder } from './engine-order.ts';
 import type { TradeRow } from '../store/trades-repository.ts';
@@ -69,13 +69,17 @@ export class Batch {
 
   /** Writes the batch's reservations, orders and trades, in one statement. */
   async write(tx: Db): Promise<void> {
-    await writeEngineBatch(tx, {
+    await writeEngineBatch(tx, this.takeWrites());
+  }
+
+  /** The batch's reservations, orders and trades, as one statement writes them (the journal records them so). */
+  takeWrites(): EngineBatchWrites {
+    return {
       lockChanges: this.locks.takeChanges(),
       newOrders: [...this.inserted.values()],
-      changedOrders: [...this.updated.values()].map((r) => ({ id: r.id, matchedBaseUnits: r.matched_base_units, status: r.status })),
-      changedAt: this.now,
+      changedOrders: [...this.updated.values()].map((r) => ({ id: r.id, matchedBaseUnits: r.matched_base_units, status: r.status, updatedAt: this.now })),
       trades: this.trades,
-    });
+    };
   }
 
   publish(): void {

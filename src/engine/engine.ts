@@ -6,6 +6,8 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import { isRetryable } from '../settlement/embedded/retry.ts';
 import { COLLATERAL, type HeldBalances, type LockSession, type Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
+import { encodeEngineBatch } from '../store/engine-batch-codec.ts';
+import type { EngineBatchWrites } from '../store/engine-batch-writes.ts';
 import { findUsedHashes, type OrderRow } from '../store/orders-repository.ts';
 import { Batch } from './batch.ts';
 import { BookPublisher } from './book-publisher.ts';
@@ -14,8 +16,11 @@ import { detailed, fillInDetails, type EngineOrder } from './engine-order.ts';
 import type { EngineReads } from './engine-reads.ts';
 import { EngineState, type LastTrade } from './engine-state.ts';
 import { GroupCommitQueue } from './group-commit-queue.ts';
+import type { Journal } from './journal.ts';
+import { projectJournal, projectPending } from './journal-projection.ts';
 import type { MarketDirectory } from './market-directory.ts';
 import { OrderCommands, type CancelOutcome, type RetireWork, type UsedKeys } from './order-commands.ts';
+import { PendingProjection, tableOrders, type StoredOrders } from './pending-projection.ts';
 import { EngineUnavailableError, FencedError } from './queue-full-error.ts';
 import { SettlementRounds } from './settlement-rounds.ts';
 import type { CancelOrderOutcome, MarketTradingInfo, PlaceOrderOutcome, PlaceOrderRequest } from './types.ts';
@@ -31,7 +36,8 @@ type Command =
   | { kind: 'retire'; work: RetireWork<unknown> }
   | { kind: 'ledger'; work: (tx: Db) => Promise<unknown> }
   | { kind: 'tick' }
-  | { kind: 'settle' };
+  | { kind: 'settle' }
+  | { kind: 'project' };
 
 type CommandResult = PlaceOrderOutcome | CancelOutcome | { ok: true; cancelled: EngineOrder[] } | { ok: true } | WorkOutcome;
 
@@ -40,6 +46,17 @@ type WorkOutcome = { ok: true; result: unknown } | { ok: false; error: unknown }
 
 /** Commands whose work moves balances in SQL: the batch's reservations are written before them and read again after. */
 const movesBalancesInSql = (command: Command) => command.kind === 'settle' || command.kind === 'ledger' || command.kind === 'retire';
+
+/**
+ * Commands that need the tables to hold every journal record first: those that move balances in
+ * SQL read and write the tables directly, and `project` is a reader's request for them.
+ */
+const needsProjection = (command: Command) => movesBalancesInSql(command) || command.kind === 'project';
+
+/** Most commands waiting in the journal for the tables (README.md "The journal"): past it the next batch projects first. */
+const MAX_UNPROJECTED_COMMANDS = 1_000;
+/** Longest a journal record waits for the tables when nothing asks for them sooner. */
+const PROJECTION_DELAY_MS = 50;
 
 export interface EngineOptions {
   db: Db;
@@ -63,6 +80,12 @@ export interface EngineOptions {
    * (src/cluster/leadership.ts): a node that lost it writes nothing more.
    */
   fence?(tx: Db): Promise<void>;
+  /**
+   * The point of durability of order commands on the embedded store (README.md "The journal"):
+   * a batch of them is answered once its record is in the journal, and the tables follow behind.
+   * Without one (PostgreSQL), every batch is answered when its transaction commits.
+   */
+  journal?: Journal;
 }
 
 /**
@@ -83,6 +106,11 @@ export class MatchingEngine implements EngineReads {
    * whenever balances move in SQL and whenever a batch fails.
    */
   private readonly held: HeldBalances;
+  /** The journal's records the tables do not hold yet, merged; every read of the tables by a batch goes through it. */
+  private readonly pending = new PendingProjection();
+  /** A reader's request that the tables catch up with the journal, shared by the readers that wait meanwhile. */
+  private projectionRequest: Promise<unknown> | undefined;
+  private projectionTimer: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
   private settlementTimer: NodeJS.Timeout | undefined;
   /** When the last settlement round started (performance.now()), for the block interval. */
@@ -106,6 +134,8 @@ export class MatchingEngine implements EngineReads {
 
   /** Loads markets and open orders, then starts the timers for expiry, speed bumps and settlement. */
   async start(): Promise<void> {
+    // The records a stopped or killed engine left in the journal go into the tables before the books load.
+    if (this.options.journal) await projectJournal(this.options.db, this.options.journal, this.pending);
     await this.load();
     this.publisher.announceSnapshots();
     this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
@@ -135,7 +165,11 @@ export class MatchingEngine implements EngineReads {
     this.timer = undefined;
     clearTimeout(this.settlementTimer);
     this.settlementTimer = undefined;
+    clearTimeout(this.projectionTimer);
+    this.projectionTimer = undefined;
     await this.queue.idle();
+    await this.project();
+    await this.options.journal?.close();
     this.publisher.stop();
     this.state.clear();
     this.held.forget();
@@ -171,6 +205,23 @@ export class MatchingEngine implements EngineReads {
   /** Mines matched trades and confirms mined ones, as many rounds as there is work for. */
   async settle(): Promise<void> {
     while (this.rounds.hasWork) await this.submit({ kind: 'settle' });
+  }
+
+  /**
+   * Resolves once the tables hold every command answered before the call (README.md "What a
+   * reader sees"): a read of them that starts after it sees its caller's acknowledged writes.
+   */
+  async projected(): Promise<void> {
+    if (this.pending.isEmpty || !this.running) return;
+    this.projectionRequest ??= this.submit({ kind: 'project' }).finally(() => {
+      this.projectionRequest = undefined;
+    });
+    await this.projectionRequest;
+  }
+
+  /** Commands answered from the journal and not in the tables yet (a gauge of the projection's lag). */
+  get unprojectedCommands(): number {
+    return this.pending.commands;
   }
 
   /** Whether a market is loaded: every published, unresolved market is. */
@@ -274,17 +325,49 @@ export class MatchingEngine implements EngineReads {
   private async processBatch(commands: Command[]): Promise<CommandResult[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.commitBatch(commands);
+        return await this.runBatch(commands);
       } catch (error) {
         // The batch may have flushed reservations into the held rows that did not commit.
         this.held.forget();
         // The fence runs before anything is applied: memory is as it was, and no retry can pass it.
         if (error instanceof FencedError) throw error;
         this.options.logger.error({ err: error, attempt }, 'engine batch failed; rebuilding books from the store');
-        await this.load();
+        await this.rebuild();
         if (attempt >= MAX_BATCH_ATTEMPTS || !isRetryable(error)) throw error;
       }
     }
+  }
+
+  /**
+   * Memory is ahead of what is durable: the tables take the journal's records (durable and
+   * answered), then the books are loaded from them. With a journal, an engine that cannot do that
+   * (its store or journal failing) must not go on answering from memory that neither backs: it
+   * stops taking commands (503), and a restart recovers from the journal and the tables. Without
+   * one, the next failed batch loads again.
+   */
+  private async rebuild(): Promise<void> {
+    try {
+      await this.project();
+      await this.load();
+    } catch (error) {
+      if (!this.options.journal) throw error;
+      this.running = false;
+      this.options.logger.fatal({ err: error }, 'the engine cannot rebuild its books from the store and the journal; it takes no more commands until restarted');
+      throw error;
+    }
+  }
+
+  /**
+   * With a journal, a batch of order commands is answered once its record is durable there; a
+   * batch that moves balances in SQL, or that a reader waits for, first brings the tables up to
+   * the journal and then commits in its own transaction, as every batch does without a journal.
+   */
+  private async runBatch(commands: Command[]): Promise<CommandResult[]> {
+    const journal = this.options.journal;
+    if (!journal) return this.commitBatch(commands);
+    if (commands.some(needsProjection) || this.pending.commands >= MAX_UNPROJECTED_COMMANDS) await this.project();
+    if (commands.some(movesBalancesInSql)) return this.commitBatch(commands);
+    return this.journalBatch(journal, commands);
   }
 
   private async commitBatch(commands: Command[]): Promise<CommandResult[]> {
@@ -295,13 +378,14 @@ export class MatchingEngine implements EngineReads {
       await this.options.fence?.(tx);
       const used = await this.usedHashes(tx, commands);
       batch.locks = await this.openLocks(tx, commands);
+      const stored = tableOrders(tx);
       const applied: CommandResult[] = [];
       for (const [i, command] of commands.entries()) {
         // Settle rounds, ledger work and retirements move balances in SQL: write the batch's
         // reservations first, and after them write what they released (a retirement cancels
         // orders) and read the balances again for the commands still to come.
         if (movesBalancesInSql(command)) await batch.locks.flush();
-        applied.push(await this.apply(tx, batch, command, used));
+        applied.push(await this.apply(tx, stored, batch, command, used));
         if (movesBalancesInSql(command)) {
           await batch.locks.flush();
           this.held.forget();
@@ -312,6 +396,38 @@ export class MatchingEngine implements EngineReads {
       await batch.write(tx);
       return applied;
     });
+    await this.committed(commands, batch, startedMs);
+    return results;
+  }
+
+  /**
+   * A batch of order commands answered at the journal: it reads the tables through what the
+   * journal holds beyond them, appends what it changed as one record, and is answered once the
+   * record is durable; the tables take it with the next projection.
+   */
+  private async journalBatch(journal: Journal, commands: Command[]): Promise<CommandResult[]> {
+    const startedMs = performance.now();
+    const batch = new Batch(this.options.clock.nowMs());
+    const db = this.options.db;
+    const used = await this.usedHashes(db, commands);
+    batch.locks = await this.openLocks(db, commands);
+    const stored = this.pending.orders(db);
+    const results: CommandResult[] = [];
+    for (const command of commands) results.push(await this.apply(db, stored, batch, command, used));
+    await fillInDetails(db, batch.ordersToDetail);
+    const writes = batch.takeWrites();
+    if (hasWrites(writes)) {
+      const seq = this.pending.lastSeq + 1n;
+      await journal.append({ seq, record: encodeEngineBatch(writes) });
+      this.pending.add(seq, writes, commands.length);
+      this.scheduleProjection();
+    }
+    await this.committed(commands, batch, startedMs);
+    return results;
+  }
+
+  /** After a batch is durable: its book changes and events go out, and settlement learns of its trades. */
+  private async committed(commands: Command[], batch: Batch, startedMs: number): Promise<void> {
     this.publishBookChanges(batch);
     batch.publish();
     this.options.events.publish('engine-batch', { commands: commands.length, trades: batch.trades.length, durationMs: performance.now() - startedMs });
@@ -321,7 +437,22 @@ export class MatchingEngine implements EngineReads {
       await this.sealBlock();
     }
     this.scheduleSettlement();
-    return results;
+  }
+
+  /** The tables take the journal's records (journal-projection.ts). Runs in the engine's queue, between batches. */
+  private async project(): Promise<void> {
+    clearTimeout(this.projectionTimer);
+    this.projectionTimer = undefined;
+    if (this.options.journal) await projectPending(this.options.db, this.options.journal, this.pending);
+  }
+
+  /** The tables take the journal's records at most PROJECTION_DELAY_MS after they are answered when no reader asks sooner. */
+  private scheduleProjection(): void {
+    if (this.projectionTimer || !this.running) return;
+    this.projectionTimer = setTimeout(() => {
+      this.projectionTimer = undefined;
+      if (this.running && !this.pending.isEmpty) void this.submit({ kind: 'project' }).catch((error) => this.options.logger.error({ err: error }, 'engine projection failed'));
+    }, PROJECTION_DELAY_MS);
   }
 
   /** Trades mined by a settle round go into a block; the next round confirms them. */
@@ -333,12 +464,12 @@ export class MatchingEngine implements EngineReads {
     }
   }
 
-  private async apply(tx: Db, batch: Batch, command: Command, used: UsedKeys): Promise<CommandResult> {
+  private async apply(tx: Db, stored: StoredOrders, batch: Batch, command: Command, used: UsedKeys): Promise<CommandResult> {
     switch (command.kind) {
       case 'place':
-        return this.commands.place(tx, batch, command.request, used);
+        return this.commands.place(stored, batch, command.request, used);
       case 'cancel':
-        return this.commands.cancel(tx, batch, command.userId, command.orderId);
+        return this.commands.cancel(stored, batch, command.userId, command.orderId);
       case 'cancel-markets':
         return { ok: true, cancelled: this.commands.cancelUserOrders(batch, command.userId, new Set(command.marketIds)) };
       case 'retire': {
@@ -357,19 +488,24 @@ export class MatchingEngine implements EngineReads {
       case 'settle':
         await this.rounds.run(tx, batch);
         return { ok: true };
+      case 'project':
+        // The batch brought the tables up to the journal before its first command.
+        return { ok: true };
     }
   }
 
   /** Locks and reads, once, the balances this batch's new orders reserve from. */
   private openLocks(tx: Db, commands: Command[]): Promise<LockSession> {
     const keys = commands.flatMap((c) => (c.kind === 'place' ? [{ account: c.request.account, asset: c.request.order.side === 'BUY' ? COLLATERAL : c.request.order.tokenId }] : []));
-    return this.options.settlement.openLockSession(tx, keys, this.held);
+    return this.options.settlement.openLockSession(tx, keys, this.held, this.pending.unprojectedLocked);
   }
 
-  /** Hashes of this batch's new orders already used by stored orders, in one query. */
+  /** Hashes of this batch's new orders already used by stored orders (the journal's included), in one query. */
   private async usedHashes(tx: Db, commands: Command[]): Promise<UsedKeys> {
     const hashes = commands.flatMap((c) => (c.kind === 'place' ? [c.request.hash] : []));
-    return { hashes: await findUsedHashes(tx, hashes), idempotency: new Map() };
+    const used = await findUsedHashes(tx, hashes);
+    for (const hash of hashes) if (this.pending.hasHash(hash)) used.add(hash);
+    return { hashes: used, idempotency: new Map() };
   }
 
   /** The committed state of the books the batch touched; the publisher sends their changes in its next frame. */
@@ -422,3 +558,5 @@ function resultOf<T>(outcome: WorkOutcome): T {
   if (!outcome.ok) throw outcome.error;
   return outcome.result as T;
 }
+
+const hasWrites = (writes: EngineBatchWrites) => writes.lockChanges.length + writes.newOrders.length + writes.changedOrders.length + writes.trades.length > 0;

@@ -5,9 +5,10 @@ import { buyReleaseOnFill, costBaseUnits, reservationFor } from '../core/orders/
 import type { DomainEvents } from '../events/domain-events.ts';
 import { COLLATERAL, InsufficientBalanceError } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
-import { findOrderById, findOrderByIdempotencyKey, type OrderRow } from '../store/orders-repository.ts';
+import type { OrderRow } from '../store/orders-repository.ts';
 import type { Batch } from './batch.ts';
 import { detailed, type EngineOrder } from './engine-order.ts';
+import type { StoredOrders } from './pending-projection.ts';
 import { termsOf, toIncoming, type EngineState, type MarketRuntime } from './engine-state.ts';
 import { toOrderResponse, toTradeResponse } from './shapes.ts';
 import { failure, type EngineFailure, type MarketTradingInfo, type PlaceOrderOutcome, type PlaceOrderRequest } from './types.ts';
@@ -33,11 +34,11 @@ export class OrderCommands {
   /** `retired` runs after the commit that retired a market: the engine forgets its book. */
   constructor(private readonly state: EngineState, private readonly events: DomainEvents, private readonly retired: (marketId: string) => void) {}
 
-  async place(tx: Db, batch: Batch, request: PlaceOrderRequest, used: UsedKeys): Promise<PlaceOrderOutcome> {
+  async place(stored: StoredOrders, batch: Batch, request: PlaceOrderRequest, used: UsedKeys): Promise<PlaceOrderOutcome> {
     const { order } = request;
     if (request.idempotencyKey) {
       const key = `${request.userId}|${request.idempotencyKey}`;
-      const prior = used.idempotency.get(key) ?? (await findOrderByIdempotencyKey(tx, request.userId, request.idempotencyKey));
+      const prior = used.idempotency.get(key) ?? (await stored.byIdempotencyKey(request.userId, request.idempotencyKey));
       if (prior) {
         if (prior.hash === request.hash) return { ok: true, order: prior, replayed: true };
         return failure('CONFLICT', 'idempotencyKey was already used for a different order');
@@ -163,9 +164,9 @@ export class OrderCommands {
     }
   }
 
-  async cancel(tx: Db, batch: Batch, userId: string, orderId: string): Promise<CancelOutcome> {
+  async cancel(stored: StoredOrders, batch: Batch, userId: string, orderId: string): Promise<CancelOutcome> {
     // An earlier command of this batch may have closed the order: its status is not written yet.
-    const row = this.state.open.get(orderId) ?? batch.changedOrder(orderId) ?? (await findOrderById(tx, orderId));
+    const row = this.state.open.get(orderId) ?? batch.changedOrder(orderId) ?? (await stored.byId(orderId));
     if (!row) return failure('NOT_FOUND', 'order not found');
     if (row.user_id !== userId) return failure('FORBIDDEN', 'this order belongs to another user');
     if (!this.state.open.has(orderId)) return failure('ORDER_NOT_OPEN', `the order is ${row.status} and can no longer be cancelled`);

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { createMarketOrderHasher } from '../core/orders/eip712-order.ts';
 import { MatchingEngine } from '../engine/engine.ts';
+import { engineJournal } from '../engine/journal.ts';
 import type { MarketDirectory } from '../engine/market-directory.ts';
 import { signatureBackend } from '../engine/signatures/recover-signer.ts';
 import { createSignatureVerifier } from '../engine/signatures/signature-verifier.ts';
@@ -48,6 +49,7 @@ export function createTrading(deps: TradingDeps): Trading {
   const engine = new MatchingEngine({
     db: deps.db, settlement: deps.settlement, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger,
     settlementBlockMs: deps.config.settlementBlockMs, bookFrameMs: deps.config.bookFrameMs, ...(deps.fence ? { fence: deps.fence } : {}),
+    ...engineJournal(deps.config),
   });
   const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
   deps.logger.info(`order signatures: ${signatureBackend()}, ${verifier.workers === 0 ? 'on the main thread' : `${verifier.workers} worker thread(s)`}`);

@@ -175,6 +175,9 @@ export interface HeldBalances {
   forget(): void;
 }
 
+/** The change of `locked` of a balance row that is durable elsewhere and not in the table yet. */
+export type UnprojectedLocks = (key: { account: string; asset: string }) => bigint;
+
 export interface Settlement {
   readonly kind: 'embedded';
   /** Adds collateral from outside (admin deposit, faucet, treasury deposit). */
@@ -186,9 +189,11 @@ export interface Settlement {
   /**
    * Locks and reads the balances of `keys` (the accounts and assets that will reserve) for a batch
    * of reservations and releases written together; see LockSession. Rows in `held` are not read
-   * again, and the session keeps them current.
+   * again, and the session keeps them current. `unprojected` gives the change of `locked` that
+   * the engine's journal holds and the table does not have yet (src/engine/README.md, "The
+   * journal"), added to every row read.
    */
-  openLockSession(tx: Db, keys: { account: string; asset: Asset }[], held?: HeldBalances): Promise<LockSession>;
+  openLockSession(tx: Db, keys: { account: string; asset: Asset }[], held?: HeldBalances, unprojected?: UnprojectedLocks): Promise<LockSession>;
   /** An empty set of held balance rows, for a sole writer's lock sessions. */
   heldBalances(): HeldBalances;
   /** Moves available balance between accounts; throws InsufficientBalanceError. */

@@ -14,14 +14,48 @@ export type ColumnTypes<Row> = { readonly [Column in keyof Row]-?: string };
  */
 export function columnArrays<Row>(rows: readonly Row[], types: ColumnTypes<Row>): { columns: RawBuilder<unknown>; arrays: RawBuilder<unknown> } {
   const names = Object.keys(types) as (keyof Row & string)[];
+  const texts = columnTexts(rows, types);
   return {
     columns: sql.join(names.map((name) => sql.ref(name))),
-    arrays: sql.join(names.map((name) => {
-      const toText = types[name] === 'jsonb' ? asJson : asText;
-      return sql`${rows.map((row) => toText(row[name]))}::text[]::${sql.raw(types[name])}[]`;
-    })),
+    arrays: sql.join(names.map((name) => sql`${texts[name]}::text[]::${sql.raw(types[name])}[]`)),
   };
 }
+
+/** Rows as one array of PostgreSQL text per column (what `columnArrays` sends; the engine journal's encoding). */
+export function columnTexts<Row>(rows: readonly Row[], types: ColumnTypes<Row>): Record<keyof Row, (string | null)[]> {
+  const texts = {} as Record<keyof Row, (string | null)[]>;
+  for (const name of Object.keys(types) as (keyof Row)[]) {
+    const toText = types[name] === 'jsonb' ? asJson : asText;
+    texts[name] = rows.map((row) => toText(row[name]));
+  }
+  return texts;
+}
+
+/**
+ * The rows `columnTexts` encoded, each value back in the JavaScript type the store's drivers give
+ * its column: int8 as bigint, numeric as its decimal text, int2/int4 as number, timestamptz as Date.
+ */
+export function rowsFromColumnTexts<Row>(texts: Partial<Record<string, (string | null)[]>>, types: ColumnTypes<Row>): Row[] {
+  const names = Object.keys(types) as (keyof Row & string)[];
+  const count = names.length === 0 ? 0 : (texts[names[0]!]?.length ?? 0);
+  const rows: Record<string, unknown>[] = Array.from({ length: count }, () => ({}));
+  for (const name of names) {
+    const column = texts[name];
+    if (column?.length !== count) throw new Error(`column ${name} holds ${column?.length ?? 0} values, not ${count}`);
+    const fromText = FROM_TEXT[types[name]] ?? ((text: string) => text);
+    column.forEach((text, i) => { rows[i]![name] = text === null ? null : fromText(text); });
+  }
+  return rows as Row[];
+}
+
+const FROM_TEXT: Record<string, (text: string) => unknown> = {
+  bigint: BigInt,
+  integer: Number,
+  smallint: Number,
+  boolean: (text) => text === 'true',
+  timestamptz: (text) => new Date(text),
+  jsonb: (text) => JSON.parse(text),
+};
 
 /** A value as the text PostgreSQL reads back as the same value (null stays null). */
 function asText(value: unknown): string | null {

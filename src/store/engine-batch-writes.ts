@@ -10,9 +10,8 @@ export interface EngineBatchWrites {
   lockChanges: LockChange[];
   /** Orders the batch accepted, as the batch left them. */
   newOrders: OrderRow[];
-  /** Orders accepted before the batch whose fills or status it changed, at `changedAt`. */
+  /** Orders accepted before the batch whose fills or status it changed. */
   changedOrders: OrderFillUpdate[];
-  changedAt: Date;
   trades: TradeRow[];
 }
 
@@ -28,7 +27,7 @@ export async function writeEngineBatch(db: Db, writes: EngineBatchWrites): Promi
   // Only the lock update returns its rows: the batch checks that every change found its row.
   if (withLocks) parts.push(sql`locks AS (${lockChangesUpdate(writes.lockChanges)} RETURNING 1)`);
   if (writes.newOrders.length > 0) parts.push(sql`new_orders AS (${ordersInsert(writes.newOrders)})`);
-  if (writes.changedOrders.length > 0) parts.push(sql`changed_orders AS (${orderFillsUpdate(writes.changedOrders, writes.changedAt)})`);
+  if (writes.changedOrders.length > 0) parts.push(sql`changed_orders AS (${orderFillsUpdate(writes.changedOrders)})`);
   if (writes.trades.length > 0) parts.push(sql`new_trades AS (${tradesInsert(writes.trades)})`);
   if (parts.length === 0) return;
   const lockRows = withLocks ? sql`(SELECT count(*) FROM locks)` : sql`0`;

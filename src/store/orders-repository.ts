@@ -28,9 +28,12 @@ export interface OrderFillUpdate {
   id: string;
   matchedBaseUnits: bigint;
   status: OrderStatus;
+  updatedAt: Date;
 }
 
-const ORDER_COLUMN_TYPES: ColumnTypes<OrderRow> = {
+export const ORDER_FILL_UPDATE_TYPES: ColumnTypes<OrderFillUpdate> = { id: 'uuid', matchedBaseUnits: 'bigint', status: 'text', updatedAt: 'timestamptz' };
+
+export const ORDER_COLUMN_TYPES: ColumnTypes<OrderRow> = {
   id: 'uuid', user_id: 'uuid', account: 'text', market_id: 'uuid', token_id: 'text', outcome_index: 'smallint', side: 'smallint', order_type: 'text',
   post_only: 'boolean', status: 'text', price_micros: 'bigint', size_base_units: 'bigint', matched_base_units: 'bigint', salt: 'text', maker: 'text',
   signer: 'text', taker: 'text', maker_amount: 'numeric', taker_amount: 'numeric', expiration: 'bigint', nonce: 'numeric', fee_rate_bps: 'integer',
@@ -50,11 +53,11 @@ export function ordersInsert(rows: OrderRow[]) {
 }
 
 /** Updates matched amounts and statuses of many orders, for an engine batch's statement (engine-batch-writes.ts). */
-export function orderFillsUpdate(updates: OrderFillUpdate[], now: Date) {
-  const { arrays } = columnArrays(updates, { id: 'uuid', matchedBaseUnits: 'bigint', status: 'text' });
+export function orderFillsUpdate(updates: OrderFillUpdate[]) {
+  const { arrays } = columnArrays(updates, ORDER_FILL_UPDATE_TYPES);
   return sql`
-    UPDATE orders AS o SET matched_base_units = v.matched, status = v.status, delayed_until = NULL, updated_at = ${now}
-    FROM unnest(${arrays}) AS v(id, matched, status)
+    UPDATE orders AS o SET matched_base_units = v.matched, status = v.status, delayed_until = NULL, updated_at = v.updated_at
+    FROM unnest(${arrays}) AS v(id, matched, status, updated_at)
     WHERE o.id = v.id`;
 }
 

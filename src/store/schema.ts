@@ -326,6 +326,7 @@ export interface Database {
   positions: PositionsTable;
   pnl_series: PnlSeriesTable;
   engine_leadership: EngineLeadershipTable;
+  engine_projection: EngineProjectionTable;
   reference_prices: ReferencePricesTable;
   price_targets: PriceTargetsTable;
   templates: TemplatesTable;
@@ -512,6 +513,12 @@ export interface PnlSeriesTable {
 }
 
 /** The engine lease (migration 0015_engine_leadership): a single row, id 1. */
+/** How far the tables have projected the engine's journal (migration 0020). */
+export interface EngineProjectionTable {
+  id: number;
+  seq: bigint;
+}
+
 export interface EngineLeadershipTable {
   id: number;
   /** The fencing token: bumped by every takeover. */

@@ -5,7 +5,7 @@ import type { TradesTable } from './schema.ts';
 
 export type TradeRow = Selectable<TradesTable>;
 
-const TRADE_COLUMN_TYPES: ColumnTypes<TradeRow> = {
+export const TRADE_COLUMN_TYPES: ColumnTypes<TradeRow> = {
   id: 'uuid', seq: 'bigint', market_id: 'uuid', kind: 'text', status: 'text', token_id: 'text', side: 'smallint', price_micros: 'bigint',
   size_base_units: 'bigint', notional_base_units: 'bigint', maker_token_id: 'text', maker_side: 'smallint', maker_price_micros: 'bigint',
   taker_order_id: 'uuid', maker_order_id: 'uuid', taker_user_id: 'uuid', maker_user_id: 'uuid', taker_wallet: 'text', maker_wallet: 'text',

@@ -57,6 +57,7 @@ describe('exchange metrics in /metrics', () => {
     assert.ok(sample(text, 'pmx_engine_batch_commands_sum')! >= 4);
     assert.equal(sample(text, 'pmx_engine_batch_duration_seconds_count'), sample(text, 'pmx_engine_batch_commands_count'));
     assert.ok(sample(text, 'pmx_engine_queue_depth')! >= 0, 'the engine timers may have a command waiting');
+    assert.equal(sample(text, 'pmx_engine_projection_lag_commands'), 0, 'a settlement round brings the tables up to the journal first');
     assert.equal(sample(text, 'pmx_books'), 1);
     // Left: alice's bid of 5 at 0.4 and her bid of 10 at 0.3, two levels.
     assert.equal(sample(text, 'pmx_book_levels'), 2);

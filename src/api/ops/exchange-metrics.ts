@@ -11,6 +11,7 @@ import type { DomainEvents } from '../../events/domain-events.ts';
 /** What the gauges read of the engine, at scrape time. */
 export interface EngineGaugeSource {
   readonly queueDepth: number;
+  readonly unprojectedCommands: number;
   bookStats(): { books: number; levels: number; openOrders: number };
 }
 
@@ -29,6 +30,7 @@ export function registerExchangeMetrics(registry: Registry, events: DomainEvents
   const batchSize = new Histogram({ name: 'pmx_engine_batch_commands', help: 'Commands per engine batch (group commit)', buckets: BATCH_SIZE_BUCKETS, registers });
   const batchSeconds = new Histogram({ name: 'pmx_engine_batch_duration_seconds', help: 'Engine batch time from start to commit', buckets: BATCH_SECONDS_BUCKETS, registers });
   new Gauge({ name: 'pmx_engine_queue_depth', help: 'Commands waiting for an engine batch', registers, collect() { this.set(engine.queueDepth); } });
+  new Gauge({ name: 'pmx_engine_projection_lag_commands', help: 'Commands answered from the engine journal and not in the tables yet (0 without a journal)', registers, collect() { this.set(engine.unprojectedCommands); } });
   const bookGauge = (name: string, help: string, read: (stats: ReturnType<EngineGaugeSource['bookStats']>) => number) =>
     new Gauge({ name, help, registers, collect() { this.set(read(engine.bookStats())); } });
   bookGauge('pmx_books', 'Order books held by the engine (one per tradable market)', (s) => s.books);

@@ -4,7 +4,7 @@ import { findBalance, listAccountBalances, lockAvailable, lockBalances, unlock }
 import { findMarket, setMarketPayout, upsertMarkets, type LedgerMarket } from '../../store/ledger-journal-repository.ts';
 import {
   COLLATERAL, InsufficientBalanceError, LedgerStateError,
-  type AccountBalances, type BatchMergeReceipt, type HeldBalances, type BatchRedeemReceipt, type Credit, type LedgerReceipt, type MarketTokens, type Movement, type RedeemReceipt,
+  type AccountBalances, type BatchMergeReceipt, type HeldBalances, type UnprojectedLocks, type BatchRedeemReceipt, type Credit, type LedgerReceipt, type MarketTokens, type Movement, type RedeemReceipt,
   type ResolutionOutcome, type Settlement, type SplitOrMerge, type TradeFill, type Transfer,
 } from '../types.ts';
 import { sealNextBlock } from './blocks.ts';
@@ -63,8 +63,8 @@ export class EmbeddedSettlement implements Settlement {
     throw new LedgerStateError(`release of ${m.amount} ${m.asset} for ${m.account} (${m.ref}) exceeds the ${row?.locked ?? 0n} locked`);
   }
 
-  openLockSession(tx: Db, keys: { account: string; asset: string }[], held?: HeldBalances) {
-    return BatchedLockSession.open(tx, keys, held as HeldBalanceRows | undefined);
+  openLockSession(tx: Db, keys: { account: string; asset: string }[], held?: HeldBalances, unprojected?: UnprojectedLocks) {
+    return BatchedLockSession.open(tx, keys, held as HeldBalanceRows | undefined, unprojected);
   }
 
   heldBalances(): HeldBalances {

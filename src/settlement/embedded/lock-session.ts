@@ -1,6 +1,6 @@
 import type { Db } from '../../store/database.ts';
 import { applyLockChanges, lockBalances, type BalanceKey, type LockChange, type StoredBalance } from '../../store/ledger-balances-repository.ts';
-import { InsufficientBalanceError, LedgerStateError, type HeldBalances, type LockSession, type Movement } from '../types.ts';
+import { InsufficientBalanceError, LedgerStateError, type HeldBalances, type LockSession, type Movement, type UnprojectedLocks } from '../types.ts';
 
 const keyOf = (k: BalanceKey) => `${k.account}|${k.asset}`;
 
@@ -34,12 +34,14 @@ export class BatchedLockSession implements LockSession {
 
   private constructor(private readonly tx: Db, private readonly rows: Map<string, StoredBalance>) {}
 
-  static async open(tx: Db, keys: BalanceKey[], held?: HeldBalanceRows): Promise<BatchedLockSession> {
+  static async open(tx: Db, keys: BalanceKey[], held?: HeldBalanceRows, unprojected?: UnprojectedLocks): Promise<BatchedLockSession> {
     if (held && held.rows.size > MAX_HELD_ROWS) held.forget();
     const session = new BatchedLockSession(tx, held?.rows ?? new Map());
     const missing = [...new Map(keys.map((k) => [keyOf(k), { account: k.account, asset: k.asset }])).values()].filter((k) => !session.rows.has(keyOf(k)));
     missing.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
-    if (missing.length > 0) for (const row of await lockBalances(tx, missing)) session.rows.set(keyOf(row), row);
+    if (missing.length > 0) {
+      for (const row of await lockBalances(tx, missing)) session.rows.set(keyOf(row), unprojected ? { ...row, locked: row.locked + unprojected(row) } : row);
+    }
     return session;
   }
 

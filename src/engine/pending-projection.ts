@@ -1,0 +1,120 @@
+import type { Db } from '../store/database.ts';
+import type { EngineBatchWrites } from '../store/engine-batch-writes.ts';
+import type { LockChange } from '../store/ledger-balances-repository.ts';
+import { findOrderById, findOrderByIdempotencyKey, type OrderFillUpdate, type OrderRow } from '../store/orders-repository.ts';
+import type { TradeRow } from '../store/trades-repository.ts';
+
+const lockKey = (k: { account: string; asset: string }) => `${k.account}|${k.asset}`;
+
+/** The stored orders a command may look up (one no longer open, an idempotency key), as of the batch's start. */
+export interface StoredOrders {
+  byId(id: string): Promise<OrderRow | undefined>;
+  byIdempotencyKey(userId: string, key: string): Promise<OrderRow | undefined>;
+}
+
+/** The tables alone: what a batch sees when nothing is waiting to be projected. */
+export const tableOrders = (db: Db): StoredOrders => ({
+  byId: (id) => findOrderById(db, id),
+  byIdempotencyKey: (userId, key) => findOrderByIdempotencyKey(db, userId, key),
+});
+
+/**
+ * The changes of the journal records the tables do not have yet, merged in journal order into
+ * what one statement writes (README.md, "The journal"): an order inserted and then filled is
+ * inserted filled, an order changed twice is updated once to its last state, the changes of a
+ * balance row's `locked` add up. The engine reads through it (`orders`, `hasHash`,
+ * `unprojectedLocked`) wherever it would read the tables, so what it decides never depends on
+ * how far the projection has come.
+ */
+export class PendingProjection {
+  private readonly newOrders = new Map<string, OrderRow>();
+  private readonly fills = new Map<string, OrderFillUpdate>();
+  private readonly locks = new Map<string, LockChange>();
+  private readonly idempotency = new Map<string, OrderRow>();
+  private readonly hashes = new Set<string>();
+  private trades: TradeRow[] = [];
+  private records = 0;
+  /** The sequence of the last record added. */
+  lastSeq = 0n;
+  /** How many commands the records held. */
+  commands = 0;
+  /** When the oldest record was added (performance.now()), or undefined when there is none. */
+  oldestMs: number | undefined;
+
+  get isEmpty(): boolean {
+    return this.records === 0;
+  }
+
+  add(seq: bigint, writes: EngineBatchWrites, commands: number): void {
+    for (const change of writes.lockChanges) {
+      const key = lockKey(change);
+      const locked = (this.locks.get(key)?.locked ?? 0n) + change.locked;
+      this.locks.set(key, { account: change.account, asset: change.asset, locked });
+    }
+    for (const row of writes.newOrders) {
+      // A copy: the engine goes on changing its own row, and each change comes as a fill.
+      const copy = { ...row };
+      this.newOrders.set(row.id, copy);
+      this.hashes.add(row.hash);
+      if (row.idempotency_key) this.idempotency.set(`${row.user_id}|${row.idempotency_key}`, copy);
+    }
+    for (const fill of writes.changedOrders) {
+      const inserted = this.newOrders.get(fill.id);
+      if (inserted) Object.assign(inserted, filled(fill));
+      else this.fills.set(fill.id, fill);
+    }
+    for (const trade of writes.trades) this.trades.push(trade);
+    this.records++;
+    this.lastSeq = seq;
+    this.commands += commands;
+    this.oldestMs ??= performance.now();
+  }
+
+  /** Whether a waiting order carries this hash. */
+  hasHash(hash: string): boolean {
+    return this.hashes.has(hash);
+  }
+
+  /** The change of a balance row's `locked` the tables do not have yet. */
+  unprojectedLocked = (key: { account: string; asset: string }): bigint => this.locks.get(lockKey(key))?.locked ?? 0n;
+
+  /** The stored orders as the journal leaves them: the waiting changes over the tables. */
+  orders(db: Db): StoredOrders {
+    return {
+      byId: async (id) => this.newOrders.get(id) ?? this.withFill(await findOrderById(db, id)),
+      byIdempotencyKey: async (userId, key) => this.idempotency.get(`${userId}|${key}`) ?? this.withFill(await findOrderByIdempotencyKey(db, userId, key)),
+    };
+  }
+
+  /** Everything waiting, as one batch of writes. */
+  writes(): EngineBatchWrites {
+    return {
+      lockChanges: [...this.locks.values()].filter((c) => c.locked !== 0n).sort((a, b) => (lockKey(a) < lockKey(b) ? -1 : 1)),
+      newOrders: [...this.newOrders.values()],
+      changedOrders: [...this.fills.values()],
+      trades: this.trades,
+    };
+  }
+
+  clear(): void {
+    this.newOrders.clear();
+    this.fills.clear();
+    this.locks.clear();
+    this.idempotency.clear();
+    this.hashes.clear();
+    this.trades = [];
+    this.records = 0;
+    this.commands = 0;
+    this.oldestMs = undefined;
+  }
+
+  private withFill(row: OrderRow | undefined): OrderRow | undefined {
+    const fill = row && this.fills.get(row.id);
+    return fill ? { ...row, ...filled(fill) } : row;
+  }
+}
+
+/** The columns a fill changes, as `orderFillsUpdate` writes them. */
+const filled = (fill: OrderFillUpdate): Pick<OrderRow, 'matched_base_units' | 'status' | 'delayed_until' | 'updated_at'> => ({
+  matched_base_units: fill.matchedBaseUnits, status: fill.status, delayed_until: null, updated_at: fill.updatedAt,
+});
