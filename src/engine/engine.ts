@@ -57,6 +57,12 @@ const needsProjection = (command: Command) => movesBalancesInSql(command) || com
 const MAX_UNPROJECTED_COMMANDS = 1_000;
 /** Longest a journal record waits for the tables when nothing asks for them sooner. */
 const PROJECTION_DELAY_MS = 50;
+/**
+ * A batch this large commits straight into the tables when nothing waits in the journal: its
+ * statement's fixed costs are spread thin already, and journaling it only added the record's
+ * encoding and sync (batches of 50 orders per request: 7% fewer orders/s through the journal).
+ */
+const DIRECT_COMMIT_COMMANDS = 200;
 
 export interface EngineOptions {
   db: Db;
@@ -366,7 +372,7 @@ export class MatchingEngine implements EngineReads {
     const journal = this.options.journal;
     if (!journal) return this.commitBatch(commands);
     if (commands.some(needsProjection) || this.pending.commands >= MAX_UNPROJECTED_COMMANDS) await this.project();
-    if (commands.some(movesBalancesInSql)) return this.commitBatch(commands);
+    if (commands.some(movesBalancesInSql) || (this.pending.isEmpty && commands.length >= DIRECT_COMMIT_COMMANDS)) return this.commitBatch(commands);
     return this.journalBatch(journal, commands);
   }
 
