@@ -6,7 +6,6 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import { isRetryable } from '../settlement/embedded/retry.ts';
 import { COLLATERAL, type HeldBalances, type LockSession, type Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
-import { encodeEngineBatch } from '../store/engine-batch-codec.ts';
 import type { EngineBatchWrites } from '../store/engine-batch-writes.ts';
 import { findUsedHashes, type OrderRow } from '../store/orders-repository.ts';
 import { Batch } from './batch.ts';
@@ -17,7 +16,7 @@ import type { EngineReads } from './engine-reads.ts';
 import { EngineState, type LastTrade } from './engine-state.ts';
 import { GroupCommitQueue } from './group-commit-queue.ts';
 import type { Journal } from './journal.ts';
-import { projectJournal, projectPending } from './journal-projection.ts';
+import { JournalDurability } from './journal-durability.ts';
 import type { MarketDirectory } from './market-directory.ts';
 import { OrderCommands, type CancelOutcome, type RetireWork, type UsedKeys } from './order-commands.ts';
 import { PendingProjection, tableOrders, type StoredOrders } from './pending-projection.ts';
@@ -52,17 +51,6 @@ const movesBalancesInSql = (command: Command) => command.kind === 'settle' || co
  * SQL read and write the tables directly, and `project` is a reader's request for them.
  */
 const needsProjection = (command: Command) => movesBalancesInSql(command) || command.kind === 'project';
-
-/** Most commands waiting in the journal for the tables (README.md "The journal"): past it the next batch projects first. */
-const MAX_UNPROJECTED_COMMANDS = 1_000;
-/** Longest a journal record waits for the tables when nothing asks for them sooner. */
-const PROJECTION_DELAY_MS = 50;
-/**
- * A batch this large commits straight into the tables when nothing waits in the journal: its
- * statement's fixed costs are spread thin already, and journaling it only added the record's
- * encoding and sync (batches of 50 orders per request: 7% fewer orders/s through the journal).
- */
-const DIRECT_COMMIT_COMMANDS = 200;
 
 export interface EngineOptions {
   db: Db;
@@ -112,11 +100,10 @@ export class MatchingEngine implements EngineReads {
    * whenever balances move in SQL and whenever a batch fails.
    */
   private readonly held: HeldBalances;
-  /** The journal's records the tables do not hold yet, merged; every read of the tables by a batch goes through it. */
-  private readonly pending = new PendingProjection();
-  /** A reader's request that the tables catch up with the journal, shared by the readers that wait meanwhile. */
-  private projectionRequest: Promise<unknown> | undefined;
-  private projectionTimer: NodeJS.Timeout | undefined;
+  /** Order commands durable at the journal, the tables behind it (PGlite); none on PostgreSQL. */
+  private readonly journal: JournalDurability | undefined;
+  /** The journal's records the tables do not hold yet (always none without one): a batch reads the tables through it. */
+  private readonly pending: PendingProjection;
   private timer: NodeJS.Timeout | undefined;
   private settlementTimer: NodeJS.Timeout | undefined;
   /** When the last settlement round started (performance.now()), for the block interval. */
@@ -131,6 +118,10 @@ export class MatchingEngine implements EngineReads {
     });
     this.rounds = new SettlementRounds({ ...options, runtimeOf: (marketId) => this.state.runtimes.get(marketId)?.info });
     this.held = options.settlement.heldBalances();
+    // A stopping engine projects what is left itself (stop), so a timer that fires meanwhile asks nothing.
+    const requestProjection = () => (this.running ? this.submit({ kind: 'project' }) : Promise.resolve());
+    this.journal = options.journal && new JournalDurability(options.db, options.journal, requestProjection, (error) => options.logger.error({ err: error }, 'engine projection failed'));
+    this.pending = this.journal?.pending ?? new PendingProjection();
     this.publisher = new BookPublisher({ events: options.events, clock: options.clock, frameMs: options.bookFrameMs });
     this.commands = new OrderCommands(this.state, options.events, (marketId) => {
       this.publisher.forget(marketId);
@@ -140,8 +131,7 @@ export class MatchingEngine implements EngineReads {
 
   /** Loads markets and open orders, then starts the timers for expiry, speed bumps and settlement. */
   async start(): Promise<void> {
-    // The records a stopped or killed engine left in the journal go into the tables before the books load.
-    if (this.options.journal) await projectJournal(this.options.db, this.options.journal, this.pending);
+    await this.journal?.recover();
     await this.load();
     this.publisher.announceSnapshots();
     this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
@@ -171,11 +161,9 @@ export class MatchingEngine implements EngineReads {
     this.timer = undefined;
     clearTimeout(this.settlementTimer);
     this.settlementTimer = undefined;
-    clearTimeout(this.projectionTimer);
-    this.projectionTimer = undefined;
     await this.queue.idle();
-    await this.project();
-    await this.options.journal?.close();
+    await this.journal?.project();
+    await this.journal?.close();
     this.publisher.stop();
     this.state.clear();
     this.held.forget();
@@ -218,11 +206,7 @@ export class MatchingEngine implements EngineReads {
    * reader sees"): a read of them that starts after it sees its caller's acknowledged writes.
    */
   async projected(): Promise<void> {
-    if (this.pending.isEmpty || !this.running) return;
-    this.projectionRequest ??= this.submit({ kind: 'project' }).finally(() => {
-      this.projectionRequest = undefined;
-    });
-    await this.projectionRequest;
+    if (this.running) await this.journal?.projected();
   }
 
   /** Commands answered from the journal and not in the tables yet (a gauge of the projection's lag). */
@@ -353,10 +337,10 @@ export class MatchingEngine implements EngineReads {
    */
   private async rebuild(): Promise<void> {
     try {
-      await this.project();
+      await this.journal?.project();
       await this.load();
     } catch (error) {
-      if (!this.options.journal) throw error;
+      if (!this.journal) throw error;
       this.running = false;
       this.options.logger.fatal({ err: error }, 'the engine cannot rebuild its books from the store and the journal; it takes no more commands until restarted');
       throw error;
@@ -369,10 +353,10 @@ export class MatchingEngine implements EngineReads {
    * the journal and then commits in its own transaction, as every batch does without a journal.
    */
   private async runBatch(commands: Command[]): Promise<CommandResult[]> {
-    const journal = this.options.journal;
+    const journal = this.journal;
     if (!journal) return this.commitBatch(commands);
-    if (commands.some(needsProjection) || this.pending.commands >= MAX_UNPROJECTED_COMMANDS) await this.project();
-    if (commands.some(movesBalancesInSql) || (this.pending.isEmpty && commands.length >= DIRECT_COMMIT_COMMANDS)) return this.commitBatch(commands);
+    if (commands.some(needsProjection) || journal.full) await journal.project();
+    if (commands.some(movesBalancesInSql) || journal.commitsDirectly(commands.length)) return this.commitBatch(commands);
     return this.journalBatch(journal, commands);
   }
 
@@ -411,7 +395,7 @@ export class MatchingEngine implements EngineReads {
    * journal holds beyond them, appends what it changed as one record, and is answered once the
    * record is durable; the tables take it with the next projection.
    */
-  private async journalBatch(journal: Journal, commands: Command[]): Promise<CommandResult[]> {
+  private async journalBatch(journal: JournalDurability, commands: Command[]): Promise<CommandResult[]> {
     const startedMs = performance.now();
     const batch = new Batch(this.options.clock.nowMs());
     const db = this.options.db;
@@ -422,12 +406,7 @@ export class MatchingEngine implements EngineReads {
     for (const command of commands) results.push(await this.apply(db, stored, batch, command, used));
     await fillInDetails(db, batch.ordersToDetail);
     const writes = batch.takeWrites();
-    if (hasWrites(writes)) {
-      const seq = this.pending.lastSeq + 1n;
-      await journal.append({ seq, record: encodeEngineBatch(writes) });
-      this.pending.add(seq, writes, commands.length);
-      this.scheduleProjection();
-    }
+    if (hasWrites(writes)) await journal.append(writes, commands.length);
     await this.committed(commands, batch, startedMs);
     return results;
   }
@@ -445,21 +424,6 @@ export class MatchingEngine implements EngineReads {
     this.scheduleSettlement();
   }
 
-  /** The tables take the journal's records (journal-projection.ts). Runs in the engine's queue, between batches. */
-  private async project(): Promise<void> {
-    clearTimeout(this.projectionTimer);
-    this.projectionTimer = undefined;
-    if (this.options.journal) await projectPending(this.options.db, this.options.journal, this.pending);
-  }
-
-  /** The tables take the journal's records at most PROJECTION_DELAY_MS after they are answered when no reader asks sooner. */
-  private scheduleProjection(): void {
-    if (this.projectionTimer || !this.running) return;
-    this.projectionTimer = setTimeout(() => {
-      this.projectionTimer = undefined;
-      if (this.running && !this.pending.isEmpty) void this.submit({ kind: 'project' }).catch((error) => this.options.logger.error({ err: error }, 'engine projection failed'));
-    }, PROJECTION_DELAY_MS);
-  }
 
   /** Trades mined by a settle round go into a block; the next round confirms them. */
   private async sealBlock(): Promise<void> {
