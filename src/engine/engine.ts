@@ -19,7 +19,7 @@ import type { Journal } from './journal.ts';
 import { JournalDurability } from './journal-durability.ts';
 import type { MarketDirectory } from './market-directory.ts';
 import { OrderCommands, type CancelOutcome, type RetireWork, type UsedKeys } from './order-commands.ts';
-import { PendingProjection, tableOrders, type StoredOrders } from './pending-projection.ts';
+import { PendingProjection } from './pending-projection.ts';
 import { EngineUnavailableError, FencedError } from './queue-full-error.ts';
 import { SettlementRounds } from './settlement-rounds.ts';
 import type { CancelOrderOutcome, MarketTradingInfo, PlaceOrderOutcome, PlaceOrderRequest } from './types.ts';
@@ -368,14 +368,13 @@ export class MatchingEngine implements EngineReads {
       await this.options.fence?.(tx);
       const used = await this.usedHashes(tx, commands);
       batch.locks = await this.openLocks(tx, commands);
-      const stored = tableOrders(tx);
       const applied: CommandResult[] = [];
       for (const [i, command] of commands.entries()) {
         // Settle rounds, ledger work and retirements move balances in SQL: write the batch's
         // reservations first, and after them write what they released (a retirement cancels
         // orders) and read the balances again for the commands still to come.
         if (movesBalancesInSql(command)) await batch.locks.flush();
-        applied.push(await this.apply(tx, stored, batch, command, used));
+        applied.push(await this.apply(tx, batch, command, used));
         if (movesBalancesInSql(command)) {
           await batch.locks.flush();
           this.held.forget();
@@ -401,9 +400,8 @@ export class MatchingEngine implements EngineReads {
     const db = this.options.db;
     const used = await this.usedHashes(db, commands);
     batch.locks = await this.openLocks(db, commands);
-    const stored = this.pending.orders(db);
     const results: CommandResult[] = [];
-    for (const command of commands) results.push(await this.apply(db, stored, batch, command, used));
+    for (const command of commands) results.push(await this.apply(db, batch, command, used));
     await fillInDetails(db, batch.ordersToDetail);
     const writes = batch.takeWrites();
     if (hasWrites(writes)) await journal.append(writes, commands.length);
@@ -434,12 +432,13 @@ export class MatchingEngine implements EngineReads {
     }
   }
 
-  private async apply(tx: Db, stored: StoredOrders, batch: Batch, command: Command, used: UsedKeys): Promise<CommandResult> {
+  /** Commands read stored orders through the journal's waiting records (none wait in a transaction's batch: runBatch). */
+  private async apply(tx: Db, batch: Batch, command: Command, used: UsedKeys): Promise<CommandResult> {
     switch (command.kind) {
       case 'place':
-        return this.commands.place(stored, batch, command.request, used);
+        return this.commands.place(this.pending.orders(tx), batch, command.request, used);
       case 'cancel':
-        return this.commands.cancel(stored, batch, command.userId, command.orderId);
+        return this.commands.cancel(this.pending.orders(tx), batch, command.userId, command.orderId);
       case 'cancel-markets':
         return { ok: true, cancelled: this.commands.cancelUserOrders(batch, command.userId, new Set(command.marketIds)) };
       case 'retire': {

@@ -28,7 +28,7 @@ export async function projectJournal(db: Db, journal: Journal, pending = new Pen
   for (const { seq, record } of await journal.records()) {
     if (seq > pending.lastSeq) pending.add(seq, decodeEngineBatch(record), 0);
   }
-  await projectPending(db, journal, pending);
-  // Also the part of a record whose append never finished, which projects nothing.
-  await journal.clear();
+  // Emptying the journal also drops the part of a record whose append never finished.
+  if (pending.isEmpty) await journal.clear();
+  else await projectPending(db, journal, pending);
 }

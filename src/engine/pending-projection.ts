@@ -12,12 +12,6 @@ export interface StoredOrders {
   byIdempotencyKey(userId: string, key: string): Promise<OrderRow | undefined>;
 }
 
-/** The tables alone: what a batch sees when nothing is waiting to be projected. */
-export const tableOrders = (db: Db): StoredOrders => ({
-  byId: (id) => findOrderById(db, id),
-  byIdempotencyKey: (userId, key) => findOrderByIdempotencyKey(db, userId, key),
-});
-
 /**
  * The changes of the journal records the tables do not have yet, merged in journal order into
  * what one statement writes (README.md, "The journal"): an order inserted and then filled is
@@ -38,8 +32,6 @@ export class PendingProjection {
   lastSeq = 0n;
   /** How many commands the records held. */
   commands = 0;
-  /** When the oldest record was added (performance.now()), or undefined when there is none. */
-  oldestMs: number | undefined;
 
   get isEmpty(): boolean {
     return this.records === 0;
@@ -67,7 +59,6 @@ export class PendingProjection {
     this.records++;
     this.lastSeq = seq;
     this.commands += commands;
-    this.oldestMs ??= performance.now();
   }
 
   /** Whether a waiting order carries this hash. */
@@ -78,7 +69,7 @@ export class PendingProjection {
   /** The change of a balance row's `locked` the tables do not have yet. */
   unprojectedLocked = (key: { account: string; asset: string }): bigint => this.locks.get(lockKey(key))?.locked ?? 0n;
 
-  /** The stored orders as the journal leaves them: the waiting changes over the tables. */
+  /** The stored orders as the journal leaves them: the waiting changes over the tables (the tables alone when none wait). */
   orders(db: Db): StoredOrders {
     return {
       byId: async (id) => this.newOrders.get(id) ?? this.withFill(await findOrderById(db, id)),
@@ -105,7 +96,6 @@ export class PendingProjection {
     this.trades = [];
     this.records = 0;
     this.commands = 0;
-    this.oldestMs = undefined;
   }
 
   private withFill(row: OrderRow | undefined): OrderRow | undefined {
