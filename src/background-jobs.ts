@@ -33,7 +33,7 @@ export function declareBackgroundJobs(s: BackgroundJobServices): readonly Backgr
       async start() {
         const loadingMs = performance.now();
         await s.engine.start();
-        const { books, openOrders } = s.engine.bookStats();
+        const { books, openOrders } = s.engine.reads.bookStats();
         s.logger.info(`engine loaded ${books} book(s) and ${openOrders} open order(s) in ${elapsed(loadingMs)}`);
       },
       stop: () => s.engine.stop(),

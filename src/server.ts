@@ -121,7 +121,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       db: store.db, clock, settlement, events, logger,
       moveBalances: (work) => engine.moveBalances(work),
       minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? BASE_UNITS_PER_UNIT,
-      quotesByMarket: () => engine.restingOrdersByMarket(),
+      quotesByMarket: () => engine.reads.restingOrdersByMarket(),
       ...fenced,
     });
     // Publishing and patching markets reach the engine only after the catalogue committed them;
@@ -138,16 +138,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids), priceTargets: prices.targets });
     const liveRewards = rewards;
     templates = createTemplates({ db: store.db, clock, logger, catalogue: catalogue.admin, putRewards: (marketId, input) => liveRewards.putConfig(marketId, input) });
-    const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine, tradeActivityMinUsd: config.tradeActivityMinUsd });
+    const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine: engine.reads, tradeActivityMinUsd: config.tradeActivityMinUsd });
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
-    portfolio = createPortfolio({ db: store.db, clock, events, engine, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
-    const books = engineNodeBookReads(engine, relay, runsEngine);
+    portfolio = createPortfolio({ db: store.db, clock, events, engine: engine.reads, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
+    const books = engineNodeBookReads(engine.reads, relay, runsEngine);
     const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, logger });
     const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens, quietRequestLogs: options.demo === true });
     const realtime = await attachRealtime(app.server, {
       events,
-      books: { local: { snapshot: (tokenId) => engine.bookSnapshot(tokenId) }, relay, runsEngine },
+      books: { local: { snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId) }, relay, runsEngine },
       handshake: { verify: (auth, connectionId) => identity.authenticator.authenticateSocket(auth, connectionId) },
       fanout,
       tradeActivityMinUsd: config.tradeActivityMinUsd,
@@ -173,7 +173,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       async begin() {
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
         await redis.marketChanges?.serve(refreshMarkets);
-        await redis.relay?.serve({ snapshot: (tokenId) => engine.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.lastTradePrice(tokenId) });
+        await redis.relay?.serve({ snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.reads.lastTradePrice(tokenId) });
       },
       async end() {
         await redis.relay?.stopServing();

@@ -10,10 +10,6 @@ import type { MarketTradingInfo } from './types.ts';
  * on this, not on the engine.
  */
 export interface EngineReads {
-  /** Whether this node runs the engine: only a started engine takes commands. */
-  readonly takesCommands: boolean;
-  /** Commands waiting for a batch (what fills up before the queue answers 503). */
-  readonly queueDepth: number;
   /** The loaded market trading this token: every published market that has not resolved. */
   marketForToken(tokenId: string): MarketTradingInfo | undefined;
   /** Whether a market is loaded: every published, unresolved market is. */

@@ -45,7 +45,7 @@ export class OrderEntry {
   private async decide(caller: Caller, request: CreateOrderRequest): Promise<EntryOutcome> {
     // A node without the engine has no markets loaded: it must say 503, not "market not tradable".
     if (!this.deps.engine.takesCommands) throw new EngineUnavailableError();
-    const market = this.deps.engine.marketForToken(request.tokenId);
+    const market = this.deps.engine.reads.marketForToken(request.tokenId);
     if (!market) return refused('MARKET_NOT_TRADABLE', `no tradable market has token ${request.tokenId} (unknown, not published, or resolved)`);
     const checked = checkCreateOrder(request, orderMarketOf(market), caller, this.deps.nowSec());
     if (!checked.ok) return refused(checked.violation.code, checked.violation.message);

@@ -84,7 +84,7 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
     // Carol: bond back plus the reward of 2; her open order was cancelled and its reservation released.
     assert.deepEqual(await collateral(carol), { balance: '52', locked: '0', available: '52' });
     assert.equal((await carol.call('GET', `/orders/${resting.body.id}`)).body.status, 'CANCELLED');
-    assert.equal(server.ctx.trading.engine.hasMarket(market.id), false);
+    assert.equal(server.ctx.trading.engine.reads.hasMarket(market.id), false);
     expectError(await placeOrder(server, bob, { tokenId: market.tokenId2, side: 'BUY', price: '0.5', size: '1' }), 400, 'MARKET_NOT_TRADABLE');
     expectError(await alice.call('POST', `/markets/${market.id}/split`, { amount: '1' }), 400, 'MARKET_NOT_TRADABLE');
 

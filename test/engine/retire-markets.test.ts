@@ -33,7 +33,7 @@ describe('engine: retireMarkets', () => {
     await assert.rejects(engine.retireMarkets(async () => {
       throw new Error('resolution failed');
     }), /resolution failed/);
-    assert.equal(engine.hasMarket(market.id), true);
+    assert.equal(engine.reads.hasMarket(market.id), true);
     assert.equal((await maker.call('GET', `/orders/${resting.body.id}`)).body.status, 'PENDING');
 
     const result = await engine.retireMarkets(async (tx) => {
@@ -42,8 +42,8 @@ describe('engine: retireMarkets', () => {
     });
     unsubscribe();
     assert.equal(result, 'done');
-    assert.equal(engine.hasMarket(market.id), false);
-    assert.equal(engine.orderBook(market.tokenId1), undefined);
+    assert.equal(engine.reads.hasMarket(market.id), false);
+    assert.equal(engine.reads.orderBook(market.tokenId1), undefined);
     for (const [trader, order] of [[maker, resting], [taker, delayed]] as const) {
       assert.equal((await trader.call('GET', `/orders/${order.body.id}`)).body.status, 'CANCELLED');
     }
@@ -53,7 +53,7 @@ describe('engine: retireMarkets', () => {
     assert.equal((await taker.call('GET', '/account/balance')).body.collateral.locked, '0');
     // A catalogue refresh never brings a resolved market back.
     await engine.refreshMarket(market.id);
-    assert.equal(engine.hasMarket(market.id), false);
+    assert.equal(engine.reads.hasMarket(market.id), false);
     await expectAuditClean(server);
   });
 });

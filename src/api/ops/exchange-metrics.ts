@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Server } from 'socket.io';
+import type { EngineReads } from '../../engine/engine-reads.ts';
 import type { DomainEvents } from '../../events/domain-events.ts';
 
 /**
@@ -12,7 +13,7 @@ import type { DomainEvents } from '../../events/domain-events.ts';
 export interface EngineGaugeSource {
   readonly queueDepth: number;
   readonly unprojectedCommands: number;
-  bookStats(): { books: number; levels: number; openOrders: number };
+  readonly reads: Pick<EngineReads, 'bookStats'>;
 }
 
 /** Batch sizes are commands per group commit: one up to the engine's 500. */
@@ -31,8 +32,8 @@ export function registerExchangeMetrics(registry: Registry, events: DomainEvents
   const batchSeconds = new Histogram({ name: 'pmx_engine_batch_duration_seconds', help: 'Engine batch time from start to commit', buckets: BATCH_SECONDS_BUCKETS, registers });
   new Gauge({ name: 'pmx_engine_queue_depth', help: 'Commands waiting for an engine batch', registers, collect() { this.set(engine.queueDepth); } });
   new Gauge({ name: 'pmx_engine_projection_lag_commands', help: 'Commands answered from the engine journal and not in the tables yet (0 without a journal)', registers, collect() { this.set(engine.unprojectedCommands); } });
-  const bookGauge = (name: string, help: string, read: (stats: ReturnType<EngineGaugeSource['bookStats']>) => number) =>
-    new Gauge({ name, help, registers, collect() { this.set(read(engine.bookStats())); } });
+  const bookGauge = (name: string, help: string, read: (stats: ReturnType<EngineReads['bookStats']>) => number) =>
+    new Gauge({ name, help, registers, collect() { this.set(read(engine.reads.bookStats())); } });
   bookGauge('pmx_books', 'Order books held by the engine (one per tradable market)', (s) => s.books);
   bookGauge('pmx_book_levels', 'Price levels over every book (bids and asks, outcome-1 terms)', (s) => s.levels);
   bookGauge('pmx_open_orders', 'Open orders (resting or speed-bumped)', (s) => s.openOrders);

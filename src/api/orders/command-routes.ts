@@ -30,7 +30,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
   }, async (request) => {
     const outcome = await orderEntry.submit(requireCaller(request), request.body);
     if (!outcome.ok) throw outcome.error;
-    return toOrderResponse(outcome.order, ctx.trading.engine.outcomeLabelOf(outcome.order));
+    return toOrderResponse(outcome.order, ctx.trading.engine.reads.outcomeLabelOf(outcome.order));
   });
 
   api.post('/orders/batch', {
@@ -57,7 +57,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
     schema: { tags: ['orders'], summary: 'Cancel one open order', security, params: OrderIdParams, response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request) => {
     const row = await orderCancels.cancelOne(requireCaller(request).userId, request.params.id);
-    return toOrderResponse(row, ctx.trading.engine.outcomeLabelOf(row));
+    return toOrderResponse(row, ctx.trading.engine.reads.outcomeLabelOf(row));
   });
 
   api.post('/orders/batch-cancel', {
@@ -79,7 +79,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
     if (!(await ctx.trading.markets.load(request.body.market))) throw notFound(`market ${request.body.market}`);
     const result = await orderCancels.cancelInMarkets(caller.userId, [request.body.market]);
     if (result.failedMarkets.length > 0) throw new AppError('SERVICE_UNAVAILABLE', 'the market could not be cancelled now; retry');
-    return result.cancelled.map((row) => toOrderResponse(row, ctx.trading.engine.outcomeLabelOf(row)));
+    return result.cancelled.map((row) => toOrderResponse(row, ctx.trading.engine.reads.outcomeLabelOf(row)));
   });
 
   api.post('/orders/cancel-event', {
@@ -96,7 +96,7 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
     schema: { tags: ['orders'], summary: "Cancel every open order of the caller", security, response: { 200: CancelAllOrdersResponseSchema, ...errorResponses(401, 503) } },
   }, async (request) => {
     const caller = requireCaller(request);
-    return marketsResponse(await orderCancels.cancelInMarkets(caller.userId, ctx.trading.engine.marketsWithOpenOrders(caller.userId)));
+    return marketsResponse(await orderCancels.cancelInMarkets(caller.userId, ctx.trading.engine.reads.marketsWithOpenOrders(caller.userId)));
   });
 }
 

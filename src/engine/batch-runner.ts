@@ -1,0 +1,266 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
+import { isRetryable } from '../settlement/embedded/retry.ts';
+import { COLLATERAL, type LockSession, type Settlement } from '../settlement/types.ts';
+import type { Db } from '../store/database.ts';
+import type { EngineBatchWrites } from '../store/engine-batch-writes.ts';
+import { findUsedHashes } from '../store/orders-repository.ts';
+import { Batch } from './batch.ts';
+import type { BookPublisher } from './book-publisher.ts';
+import { movesBalancesInSql, needsProjection, type Command, type CommandResult, type WorkOutcome } from './engine-command.ts';
+import { fillInDetails } from './engine-order.ts';
+import type { EngineState } from './engine-state.ts';
+import type { JournalDurability } from './journal-durability.ts';
+import type { MarketDirectory } from './market-directory.ts';
+import type { OrderCommands, RetireWork, UsedKeys } from './order-commands.ts';
+import { PendingProjection } from './pending-projection.ts';
+import { FencedError } from './queue-full-error.ts';
+import type { SettlementRounds } from './settlement-rounds.ts';
+
+const MAX_BATCH_ATTEMPTS = 3;
+
+/** What the engine works with: its store, ledger, clock, event bus, catalogue and log. */
+export interface EngineServices {
+  db: Db;
+  settlement: Settlement;
+  clock: Clock;
+  events: DomainEvents;
+  markets: MarketDirectory;
+  logger: FastifyBaseLogger;
+  /**
+   * Runs first inside every batch transaction and throws when this node no longer holds the engine
+   * (src/cluster/leadership.ts): a node that lost it writes nothing more.
+   */
+  fence?(tx: Db): Promise<void>;
+}
+
+export interface BatchRunnerOptions extends EngineServices {
+  state: EngineState;
+  commands: OrderCommands;
+  rounds: SettlementRounds;
+  publisher: BookPublisher;
+  /** Order commands durable at the journal, the tables behind it (PGlite); none on PostgreSQL. */
+  journal: JournalDurability | undefined;
+  /** After a batch is durable and announced (SettlementSchedule.afterBatch). */
+  afterBatch(batch: { trades: number; ranRound: boolean; startedMs: number }): Promise<void>;
+  /** The engine can no longer back its memory with the store and the journal: it takes no more commands. */
+  halt(): void;
+}
+
+/**
+ * Runs the engine's batches (README.md "Invariants"): applies each command to the books in memory
+ * and to the ledger, makes the batch durable (its transaction on PostgreSQL, the journal on
+ * PGlite), and only then answers and announces it. A batch that fails rebuilds memory from the
+ * store before anything else runs.
+ */
+export class BatchRunner {
+  /**
+   * The balance rows the engine reserves from, kept between batches: the engine's node is their
+   * only writer (moveBalances), so a batch reads only the rows it does not hold yet. Forgotten
+   * whenever balances move in SQL and whenever a batch fails.
+   */
+  private readonly held;
+  /** The journal's records the tables do not hold yet (always none without one): a batch reads the tables through it. */
+  private readonly pending: PendingProjection;
+
+  constructor(private readonly options: BatchRunnerOptions) {
+    this.held = options.settlement.heldBalances();
+    this.pending = options.journal?.pending ?? new PendingProjection();
+  }
+
+  /** (Re)builds every book from the store, hands them to the publisher, and loads the last trades. */
+  async load(): Promise<void> {
+    const { db, state, publisher, rounds, markets } = this.options;
+    await state.load(db, markets);
+    for (const runtime of state.runtimes.values()) publisher.load(runtime.info, runtime.book);
+    publisher.retain(new Set(state.runtimes.keys()));
+    await rounds.load(db, state.lastTrade);
+  }
+
+  /** The engine stopped: another node may write balances now. */
+  forgetBalances(): void {
+    this.held.forget();
+  }
+
+  /**
+   * A failed commit leaves memory ahead of the store: rebuild the books from the store, and run the
+   * batch again when PostgreSQL aborted it only as a deadlock or serialization victim.
+   */
+  async process(commands: Command[]): Promise<CommandResult[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.run(commands);
+      } catch (error) {
+        // The batch may have flushed reservations into the held rows that did not commit.
+        this.held.forget();
+        // The fence runs before anything is applied: memory is as it was, and no retry can pass it.
+        if (error instanceof FencedError) throw error;
+        this.options.logger.error({ err: error, attempt }, 'engine batch failed; rebuilding books from the store');
+        await this.rebuild();
+        if (attempt >= MAX_BATCH_ATTEMPTS || !isRetryable(error)) throw error;
+      }
+    }
+  }
+
+  /**
+   * Memory is ahead of what is durable: the tables take the journal's records (durable and
+   * answered), then the books are loaded from them. With a journal, an engine that cannot do that
+   * (its store or journal failing) must not go on answering from memory that neither backs: it
+   * halts (503 to every command), and a restart recovers from the journal and the tables. Without
+   * one, the next failed batch loads again.
+   */
+  private async rebuild(): Promise<void> {
+    try {
+      await this.options.journal?.project();
+      await this.load();
+    } catch (error) {
+      if (!this.options.journal) throw error;
+      this.options.halt();
+      this.options.logger.fatal({ err: error }, 'the engine cannot rebuild its books from the store and the journal; it takes no more commands until restarted');
+      throw error;
+    }
+  }
+
+  /**
+   * With a journal, a batch of order commands is answered once its record is durable there; a
+   * batch that moves balances in SQL, or that a reader waits for, first brings the tables up to
+   * the journal and then commits in its own transaction, as every batch does without a journal.
+   */
+  private async run(commands: Command[]): Promise<CommandResult[]> {
+    const journal = this.options.journal;
+    if (!journal) return this.commitInTransaction(commands);
+    if (commands.some(needsProjection) || journal.full) await journal.project();
+    if (commands.some(movesBalancesInSql) || journal.commitsDirectly(commands.length)) return this.commitInTransaction(commands);
+    return this.answerAtJournal(journal, commands);
+  }
+
+  private async commitInTransaction(commands: Command[]): Promise<CommandResult[]> {
+    // Wall-clock time, not the injected clock: this measures the batch, it decides nothing.
+    const startedMs = performance.now();
+    const batch = new Batch(this.options.clock.nowMs());
+    const results = await this.options.db.transaction().execute(async (tx) => {
+      await this.options.fence?.(tx);
+      const used = await this.usedHashes(tx, commands);
+      batch.locks = await this.openLocks(tx, commands);
+      const applied: CommandResult[] = [];
+      for (const [i, command] of commands.entries()) {
+        // Settle rounds, ledger work and retirements move balances in SQL: write the batch's
+        // reservations first, and after them write what they released (a retirement cancels
+        // orders) and read the balances again for the commands still to come.
+        if (movesBalancesInSql(command)) await batch.locks.flush();
+        applied.push(await this.apply(tx, batch, command, used));
+        if (movesBalancesInSql(command)) {
+          await batch.locks.flush();
+          this.held.forget();
+          batch.locks = await this.openLocks(tx, commands.slice(i + 1));
+        }
+      }
+      await fillInDetails(tx, batch.ordersToDetail);
+      await batch.write(tx);
+      return applied;
+    });
+    await this.committed(commands, batch, startedMs);
+    return results;
+  }
+
+  /**
+   * A batch of order commands answered at the journal: it reads the tables through what the
+   * journal holds beyond them, appends what it changed as one record, and is answered once the
+   * record is durable; the tables take it with the next projection.
+   */
+  private async answerAtJournal(journal: JournalDurability, commands: Command[]): Promise<CommandResult[]> {
+    const startedMs = performance.now();
+    const batch = new Batch(this.options.clock.nowMs());
+    const db = this.options.db;
+    const used = await this.usedHashes(db, commands);
+    batch.locks = await this.openLocks(db, commands);
+    const results: CommandResult[] = [];
+    for (const command of commands) results.push(await this.apply(db, batch, command, used));
+    await fillInDetails(db, batch.ordersToDetail);
+    const writes = batch.takeWrites();
+    if (hasWrites(writes)) await journal.append(writes, commands.length);
+    await this.committed(commands, batch, startedMs);
+    return results;
+  }
+
+  /** After a batch is durable: its book changes and events go out, and settlement learns of its trades. */
+  private async committed(commands: Command[], batch: Batch, startedMs: number): Promise<void> {
+    const { state, publisher, events } = this.options;
+    for (const marketId of batch.touchedMarkets) {
+      const runtime = state.runtimes.get(marketId);
+      if (runtime) publisher.committed(runtime.info, runtime.book, batch.nowMs);
+    }
+    batch.publish();
+    events.publish('engine-batch', { commands: commands.length, trades: batch.trades.length, durationMs: performance.now() - startedMs });
+    await this.options.afterBatch({ trades: batch.trades.length, ranRound: commands.some((c) => c.kind === 'settle'), startedMs });
+  }
+
+  /** Commands read stored orders through the journal's waiting records (none wait in a transaction's batch: run). */
+  private async apply(tx: Db, batch: Batch, command: Command, used: UsedKeys): Promise<CommandResult> {
+    const { commands } = this.options;
+    switch (command.kind) {
+      case 'place':
+        return commands.place(this.pending.orders(tx), batch, command.request, used);
+      case 'cancel':
+        return commands.cancel(this.pending.orders(tx), batch, command.userId, command.orderId);
+      case 'cancel-markets':
+        return { ok: true, cancelled: commands.cancelUserOrders(batch, command.userId, new Set(command.marketIds)) };
+      case 'retire': {
+        // Only the work is rolled back when it throws: the engine's memory changes after it.
+        const outcome = await isolated(tx, command.work);
+        if (!outcome.ok) return outcome;
+        const { marketIds, result } = outcome.result as Awaited<ReturnType<RetireWork<unknown>>>;
+        commands.retire(batch, marketIds);
+        return { ok: true, result };
+      }
+      case 'ledger':
+        return isolated(tx, command.work);
+      case 'tick':
+        commands.expireAndRelease(batch);
+        return { ok: true };
+      case 'settle':
+        await this.options.rounds.run(tx, batch);
+        return { ok: true };
+      case 'project':
+        // The batch brought the tables up to the journal before its first command.
+        return { ok: true };
+    }
+  }
+
+  /** Locks and reads, once, the balances this batch's new orders reserve from. */
+  private openLocks(tx: Db, commands: Command[]): Promise<LockSession> {
+    const keys = commands.flatMap((c) => (c.kind === 'place' ? [{ account: c.request.account, asset: c.request.order.side === 'BUY' ? COLLATERAL : c.request.order.tokenId }] : []));
+    return this.options.settlement.openLockSession(tx, keys, this.held, this.pending.unprojectedLocked);
+  }
+
+  /** Hashes of this batch's new orders already used by stored orders (the journal's included), in one query. */
+  private async usedHashes(tx: Db, commands: Command[]): Promise<UsedKeys> {
+    const hashes = commands.flatMap((c) => (c.kind === 'place' ? [c.request.hash] : []));
+    const used = await findUsedHashes(tx, hashes);
+    for (const hash of hashes) if (this.pending.hasHash(hash)) used.add(hash);
+    return { hashes: used, idempotency: new Map() };
+  }
+}
+
+/**
+ * Runs work under a savepoint of the batch transaction: if it throws, only its own statements are
+ * rolled back and the error becomes its outcome, so one caller's refused split or failed
+ * resolution never fails the other commands of the batch.
+ */
+async function isolated(tx: Db, work: (tx: Db) => Promise<unknown>): Promise<WorkOutcome> {
+  await sql`SAVEPOINT engine_work`.execute(tx);
+  try {
+    const result = await work(tx);
+    await sql`RELEASE SAVEPOINT engine_work`.execute(tx);
+    return { ok: true, result };
+  } catch (error) {
+    // A lost lease or a deadlock victim fails the whole batch (process retries the latter).
+    if (error instanceof FencedError || isRetryable(error)) throw error;
+    await sql`ROLLBACK TO SAVEPOINT engine_work`.execute(tx);
+    return { ok: false, error };
+  }
+}
+
+const hasWrites = (writes: EngineBatchWrites) => writes.lockChanges.length + writes.newOrders.length + writes.changedOrders.length + writes.trades.length > 0;
