@@ -1,6 +1,7 @@
 /**
  * The stores a benchmark runs on: PGlite on disk in a fresh directory, then PostgreSQL in a
  * scratch database when BENCH_DATABASE_URL (or DATABASE_URL) is set; each removed afterwards.
+ * BENCH_STORES=PostgreSQL (or PGlite) runs only that one.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,14 +11,17 @@ import { createScratchDatabase } from '../test/helpers/database.ts';
 /** Runs `run` once per store with its label and the server environment that selects it. */
 export async function onEachStore<T>(run: (label: 'PGlite' | 'PostgreSQL', env: Record<string, string>) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-'));
-  try {
-    results.push(await run('PGlite', { DATA_DIR: dir }));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const wanted = (label: string) => !process.env.BENCH_STORES || process.env.BENCH_STORES.split(',').includes(label);
+  if (wanted('PGlite')) {
+    const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-'));
+    try {
+      results.push(await run('PGlite', { DATA_DIR: dir }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (databaseUrl) {
+  if (databaseUrl && wanted('PostgreSQL')) {
     const scratch = await createScratchDatabase(databaseUrl);
     try {
       results.push(await run('PostgreSQL', { DATABASE_URL: scratch.url }));

@@ -288,6 +288,27 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
     await expectAuditClean();
   });
 
+  it("what the engine's node answered, a follower's reads show at once: the order, its reservation, and a cancel", async () => {
+    const engineNode = await leader(nodes);
+    const follower = nodes.find((node) => node !== engineNode)!;
+    const trader = traders[1]!;
+    const lockedMicros = async () => Math.round(Number(((await signedRequest(follower, trader.creds, 'GET', '/account/balance')).body as { collateral: { locked: string } }).collateral.locked) * 1e6);
+    // Read your writes across nodes (EXTENSIONS.md section 12): a read sent to another node right
+    // after the answer reads the tables, which must already hold what was answered.
+    for (let i = 0; i < 10; i++) {
+      const lockedBefore = await lockedMicros();
+      const body = await orderBody(engineNode, trader, { tokenId: market.tokenId1, side: 'BUY', price: '0.05', size: '2' });
+      const placed = await signedRequest(engineNode, trader.creds, 'POST', '/orders', body);
+      assert.equal(placed.status, 200, JSON.stringify(placed.body));
+      const read = await signedRequest(follower, trader.creds, 'GET', `/orders/${placed.body.id}`);
+      assert.deepEqual([read.status, read.body.status], [200, 'PENDING'], `order ${i} on the follower`);
+      assert.equal(await lockedMicros(), lockedBefore + 100_000, `the reservation of order ${i} on the follower`);
+      const cancelled = await signedRequest(engineNode, trader.creds, 'POST', `/orders/${placed.body.id}/cancel`);
+      assert.equal(cancelled.body.status, 'CANCELLED');
+      assert.equal((await signedRequest(follower, trader.creds, 'GET', `/orders/${placed.body.id}`)).body.status, 'CANCELLED', `cancel ${i} on the follower`);
+    }
+  });
+
   it("a book subscriber on a follower sees the takeover as a fresh snapshot, and its book follows the new engine's changes", async () => {
     const engineNode = await leader(nodes);
     const follower = nodes.find((node) => node !== engineNode)!;
