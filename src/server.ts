@@ -83,7 +83,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (identity.generatedKeys.length > 0 && !options.demo && config.clock !== 'manual') {
       logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept in the database beside the data they protect; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);
     }
-    const settlement = createEmbeddedSettlement({ db: store.db, clock });
+    const settlement = createEmbeddedSettlement({ clock });
     const events = new DomainEvents();
     // On PostgreSQL every node is a candidate for the engine (EXTENSIONS.md section 12); PGlite is
     // one process's own database, so its node always runs the engine.

@@ -44,7 +44,7 @@ export interface BatchRunnerOptions extends EngineServices {
   /** Order commands durable at the journal, the tables behind it (PGlite); none on PostgreSQL. */
   journal: JournalDurability | undefined;
   /** After a batch is durable and announced (SettlementSchedule.afterBatch). */
-  afterBatch(batch: { trades: number; ranRound: boolean; startedMs: number }): Promise<void>;
+  afterBatch(batch: { trades: number; ranRound: boolean; startedMs: number }): void;
   /** The engine can no longer back its memory with the store and the journal: it takes no more commands. */
   halt(): void;
 }
@@ -161,7 +161,7 @@ export class BatchRunner {
       await batch.write(tx);
       return applied;
     });
-    await this.committed(commands, batch, startedMs);
+    this.committed(commands, batch, startedMs);
     return results;
   }
 
@@ -181,12 +181,12 @@ export class BatchRunner {
     await fillInDetails(db, batch.ordersToDetail);
     const writes = batch.takeWrites();
     if (hasWrites(writes)) await journal.append(writes, commands.length);
-    await this.committed(commands, batch, startedMs);
+    this.committed(commands, batch, startedMs);
     return results;
   }
 
   /** After a batch is durable: its book changes and events go out, and settlement learns of its trades. */
-  private async committed(commands: Command[], batch: Batch, startedMs: number): Promise<void> {
+  private committed(commands: Command[], batch: Batch, startedMs: number): void {
     const { state, publisher, events } = this.options;
     for (const marketId of batch.touchedMarkets) {
       const runtime = state.runtimes.get(marketId);
@@ -194,7 +194,7 @@ export class BatchRunner {
     }
     batch.publish();
     events.publish('engine-batch', { commands: commands.length, trades: batch.trades.length, durationMs: performance.now() - startedMs });
-    await this.options.afterBatch({ trades: batch.trades.length, ranRound: commands.some((c) => c.kind === 'settle'), startedMs });
+    this.options.afterBatch({ trades: batch.trades.length, ranRound: commands.some((c) => c.kind === 'settle'), startedMs });
   }
 
   /** Commands read stored orders through the journal's waiting records (none wait in a transaction's batch: run). */

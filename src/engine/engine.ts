@@ -66,7 +66,7 @@ export class MatchingEngine {
     this.reads = new EngineReadModel(this.state, this.publisher, options.clock);
     this.rounds = new SettlementRounds({ ...options, runtimeOf: (marketId) => this.state.runtimes.get(marketId)?.info });
     this.schedule = new SettlementSchedule({
-      rounds: this.rounds, settlement: options.settlement, logger: options.logger, blockMs: options.settlementBlockMs,
+      rounds: this.rounds, logger: options.logger, blockMs: options.settlementBlockMs,
       runRound: () => this.submit({ kind: 'settle' }), running: () => this.running,
     });
     // A stopping engine projects what is left itself (stop), so a timer that fires meanwhile asks nothing.

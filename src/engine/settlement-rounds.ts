@@ -24,8 +24,8 @@ interface RoundsOptions {
  * Trade settlement as the embedded chain does it (EXTENSIONS.md section 8): each round is one
  * block. A round first confirms the trades mined by the previous round (CONFIRMED), then mines the
  * trades matched since (MINED with the ledger's txHash): their amounts move from the parties'
- * reservations to their new owners in the ledger. Rounds run through the engine's queue, so they
- * never interleave with order commands.
+ * reservations to their new owners in the ledger, and the ledger seals them into a block. Rounds
+ * run through the engine's queue, so they never interleave with order commands.
  */
 export class SettlementRounds {
   private work = false;
@@ -67,6 +67,9 @@ export class SettlementRounds {
     const txHashOf = new Map(receipts.map((r) => [r.tradeId, r.txHash]));
     for (const trade of matched) this.announce(batch, { ...trade, status: 'MINED', tx_hash: txHashOf.get(trade.id) ?? null, mined_at: batch.now });
     await markTradesMined(tx, receipts.map((r) => ({ id: r.tradeId, txHash: r.txHash })), batch.now);
+    // The block holds what this round mined (and any other ledger work since the last block); the
+    // next round confirms it. Sealing in the round's own transaction spares a commit per block.
+    await this.options.settlement.sealBlock(tx);
     this.work = matched.length > 0 || mined.length === CONFIRM_PER_ROUND;
   }
 

@@ -1,5 +1,4 @@
 import type { Clock } from '../clock.ts';
-import type { Db } from '../store/database.ts';
 import { EmbeddedSettlement } from './embedded/embedded-settlement.ts';
 import type { Settlement } from './types.ts';
 
@@ -8,7 +7,7 @@ export * from './accounts.ts';
 export { auditLedger, lockKey, type AuditReport, type AuditViolation, type ExpectedLocks, type Invariant } from './audit.ts';
 export { expectedOrderLocks } from './expected-locks.ts';
 
-/** The settlement layer that runs inside the server, on the store's database. */
-export function createEmbeddedSettlement(deps: { db: Db; clock: Clock }): Settlement {
-  return new EmbeddedSettlement(deps.db, deps.clock);
+/** The settlement layer that runs inside the server, in the transactions of the store it is given. */
+export function createEmbeddedSettlement(deps: { clock: Clock }): Settlement {
+  return new EmbeddedSettlement(deps.clock);
 }

@@ -219,6 +219,10 @@ export interface Settlement {
   /** One ledger transaction per fill, written in a few batched statements. */
   settleTrades(tx: Db, fills: TradeFill[]): Promise<{ tradeId: string; txHash: string }[]>;
   balances(db: Db, account: string): Promise<AccountBalances>;
-  /** Seals every unsealed transaction (up to a bound) into the next block; null when there are none. */
-  sealBlock(): Promise<SealedBlock | null>;
+  /**
+   * Seals every unsealed transaction (up to a bound) into the next block, in the caller's
+   * transaction (a settlement round's: its trades' postings go into the block it seals); null
+   * when there are none.
+   */
+  sealBlock(tx: Db): Promise<SealedBlock | null>;
 }

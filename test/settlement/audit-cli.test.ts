@@ -31,12 +31,12 @@ describe('audit command', () => {
 
   it('exits 0 when every invariant holds, and 1 naming the broken one', async () => {
     await withStore(async (db) => {
-      const ledger = createEmbeddedSettlement({ db, clock: createManualClock() });
+      const ledger = createEmbeddedSettlement({ clock: createManualClock() });
       await inTransaction(db, async (tx) => {
         await ledger.credit(tx, { account: '0x00000000000000000000000000000000000000aa', amount: 10_000_000n, reason: 'DEPOSIT', ref: 'cli' });
         await ledger.split(tx, { account: '0x00000000000000000000000000000000000000aa', market: { conditionId: '0xcli', tokenId1: '91', tokenId2: '92' }, amount: 4_000_000n, ref: 'cli' });
       });
-      await ledger.sealBlock();
+      await inTransaction(db, (tx) => ledger.sealBlock(tx));
     });
     const good = audit();
     assert.equal(good.status, 0, good.stderr + good.stdout);

@@ -52,7 +52,7 @@ describe('ledger properties', () => {
   let run = 0;
   before(async () => {
     store = await openTestStore();
-    ledger = createEmbeddedSettlement({ db: store.db, clock: createManualClock() });
+    ledger = createEmbeddedSettlement({ clock: createManualClock() });
   });
   after(async () => { await store.close(); });
 
@@ -155,7 +155,7 @@ describe('ledger properties', () => {
       }),
       { numRuns: 12 },
     );
-    await ledger.sealBlock();
+    await inTransaction(store.db, (tx) => ledger.sealBlock(tx));
     assert.ok((await auditLedger(store.db, expectedLocks())).ok);
   });
 

@@ -22,7 +22,7 @@ describe('embedded settlement ledger', () => {
   let ledger: Settlement;
   before(async () => {
     store = await openTestStore();
-    ledger = createEmbeddedSettlement({ db: store.db, clock: createManualClock(1_700_000_000_000) });
+    ledger = createEmbeddedSettlement({ clock: createManualClock(1_700_000_000_000) });
   });
   after(async () => { await store.close(); });
 
@@ -151,11 +151,11 @@ describe('embedded settlement ledger', () => {
   });
 
   it('seals transactions into hash-chained blocks that the audit verifies', async () => {
-    const first = await ledger.sealBlock();
+    const first = await run((tx) => ledger.sealBlock(tx));
     assert.ok(first && first.txHashes.length > 0);
-    assert.equal(await ledger.sealBlock(), null);
+    assert.equal(await run((tx) => ledger.sealBlock(tx)), null);
     await run((tx) => ledger.credit(tx, { account: wallet(40), amount: 5n, reason: 'DEPOSIT', ref: 't' }));
-    const second = await ledger.sealBlock();
+    const second = await run((tx) => ledger.sealBlock(tx));
     assert.equal(second!.parentHash, first.hash);
     assert.equal(second!.number, first.number + 1n);
     assert.ok((await auditLedger(store.db)).ok);

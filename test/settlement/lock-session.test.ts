@@ -14,7 +14,7 @@ describe('batched lock sessions (the engine’s reservations)', () => {
   let ledger: Settlement;
   before(async () => {
     store = await openTestStore();
-    ledger = createEmbeddedSettlement({ db: store.db, clock: createManualClock(1_700_000_000_000) });
+    ledger = createEmbeddedSettlement({ clock: createManualClock(1_700_000_000_000) });
   });
   after(async () => {
     await store.close();

@@ -11,7 +11,6 @@ import { sealNextBlock } from './blocks.ts';
 import { BatchedLockSession, HeldBalanceRows } from './lock-session.ts';
 import { recordGuardedPosting, recordPostings } from './journal.ts';
 import { mergePosting, redeemPayout, redeemPosting, splitPosting, tradePosting, type Payout, type Posting } from './postings.ts';
-import { inTransaction } from './retry.ts';
 
 const PAYOUTS: Record<ResolutionOutcome, Payout> = {
   YES: { payout1: 1, payout2: 0, den: 1 },
@@ -40,7 +39,7 @@ async function lockAvailableTokens(tx: Db, account: string, markets: MarketToken
 export class EmbeddedSettlement implements Settlement {
   readonly kind = 'embedded' as const;
 
-  constructor(private readonly db: Db, private readonly clock: Clock) {}
+  constructor(private readonly clock: Clock) {}
 
   async credit(tx: Db, credit: Credit) {
     positive(credit.amount, 'a credit');
@@ -169,7 +168,7 @@ export class EmbeddedSettlement implements Settlement {
     };
   }
 
-  sealBlock() {
-    return inTransaction(this.db, (tx) => sealNextBlock(tx, this.clock.nowMs()));
+  sealBlock(tx: Db) {
+    return sealNextBlock(tx, this.clock.nowMs());
   }
 }

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { performance } from 'node:perf_hooks';
+import { SettlementSchedule } from '../../src/engine/settlement-schedule.ts';
+
+const BLOCK_MS = 20;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await sleep(5);
+  assert.ok(condition(), 'the condition never held');
+}
+
+/** A schedule whose rounds wait until the test lets them finish, as rounds wait in a busy engine queue. */
+function scheduleWithHeldRounds(options: { fail?: boolean } = {}) {
+  const rounds = { hasWork: false, noteMatched() { this.hasWork = true; } };
+  const submitted: number[] = [];
+  let finish: (() => void) | undefined;
+  let running = true;
+  const schedule = new SettlementSchedule({
+    rounds, logger: { error() {} }, blockMs: BLOCK_MS, running: () => running,
+    runRound: () => {
+      submitted.push(performance.now());
+      return new Promise<void>((resolve, reject) => (finish = () => (options.fail ? reject(new Error('round failed')) : resolve())));
+    },
+  });
+  return { schedule, rounds, submitted, finishRound: () => finish!(), stopEngine: () => (running = false) };
+}
+
+describe('settlement schedule', () => {
+  it('submits one round at a time: batches that commit while it waits in the queue time no second one', async () => {
+    const { schedule, submitted, finishRound } = scheduleWithHeldRounds();
+    schedule.afterBatch({ trades: 3, ranRound: false, startedMs: performance.now() });
+    await until(() => submitted.length === 1);
+    for (let i = 0; i < 5; i++) {
+      schedule.afterBatch({ trades: 1, ranRound: false, startedMs: performance.now() });
+      await sleep(BLOCK_MS * 1.5);
+    }
+    assert.equal(submitted.length, 1, 'order batches that committed while the round waited, each a block later, timed no other round');
+    const roundStarted = performance.now();
+    schedule.afterBatch({ trades: 0, ranRound: true, startedMs: roundStarted });
+    finishRound();
+    await until(() => submitted.length === 2);
+    assert.ok(submitted[1]! - roundStarted >= BLOCK_MS - 1, 'the next round waits a block after the last one started');
+    schedule.stop();
+  });
+
+  it('a round that failed lets the next one be timed', async () => {
+    const { schedule, submitted, finishRound } = scheduleWithHeldRounds({ fail: true });
+    schedule.afterBatch({ trades: 1, ranRound: false, startedMs: performance.now() });
+    await until(() => submitted.length === 1);
+    finishRound();
+    await until(() => submitted.length === 2);
+    schedule.stop();
+  });
+
+  it('times no round without matched trades, nor once the engine stopped', async () => {
+    const { schedule, rounds, submitted, stopEngine } = scheduleWithHeldRounds();
+    schedule.schedule();
+    await sleep(BLOCK_MS * 2);
+    assert.equal(submitted.length, 0);
+    rounds.noteMatched();
+    stopEngine();
+    schedule.schedule();
+    await sleep(BLOCK_MS * 2);
+    assert.equal(submitted.length, 0);
+  });
+});
