@@ -1,3 +1,4 @@
+import { AppError } from '../contract/errors.ts';
 import type { Db } from '../store/database.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import { BatchRunner, type EngineServices } from './batch-runner.ts';
@@ -11,7 +12,7 @@ import { GroupCommitQueue } from './group-commit-queue.ts';
 import type { Journal } from './journal.ts';
 import { JournalDurability } from './journal-durability.ts';
 import { OrderCommands, type CancelOutcome, type RetireWork } from './order-commands.ts';
-import { EngineUnavailableError } from './queue-full-error.ts';
+import { EngineUnavailableError, UnprojectedReadsError } from './queue-full-error.ts';
 import { SettlementRounds } from './settlement-rounds.ts';
 import { SettlementSchedule } from './settlement-schedule.ts';
 import type { CancelOrderOutcome, PlaceOrderOutcome, PlaceOrderRequest } from './types.ts';
@@ -117,7 +118,9 @@ export class MatchingEngine {
     this.timer = undefined;
     this.schedule.stop();
     await this.queue.idle();
-    await this.journal?.project();
+    await this.journal?.project().catch((error: unknown) => {
+      this.options.logger.error({ err: error }, 'the engine stopped with journal records the tables lack; the next start projects them');
+    });
     await this.journal?.close();
     this.publisher.stop();
     this.state.clear();
@@ -152,9 +155,20 @@ export class MatchingEngine {
   /**
    * Resolves once the tables hold every command answered before the call (README.md "What a
    * reader sees"): a read of them that starts after it sees its caller's acknowledged writes.
+   * When they cannot (the projection failed, and the engine halted with answered commands the
+   * tables lack) it refuses the read with 503 rather than let it miss them.
    */
   async projected(): Promise<void> {
-    if (this.running) await this.journal?.projected();
+    try {
+      if (this.running) await this.journal?.projected();
+    } catch (error) {
+      // The queue's own refusals (full: 503) stand; a projection that failed and then succeeded
+      // (its batch rebuilt the engine) left nothing for the read to miss.
+      if (error instanceof AppError) throw error;
+      if (this.unprojectedCommands === 0) return;
+      throw new UnprojectedReadsError(error);
+    }
+    if (this.unprojectedCommands > 0 && !this.running) throw new UnprojectedReadsError();
   }
 
   /** Commands answered from the journal and not in the tables yet (a gauge of the projection's lag). */

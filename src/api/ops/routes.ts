@@ -21,7 +21,9 @@ export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Regi
     },
   }, async (_request, reply) => {
     const role = ctx.leadership.role;
-    if (ctx.ready && ctx.leadership.canServeCommands && (await storeAnswers(ctx))) return { status: 'ready' as const, role };
+    // A leader whose engine halted (README of src/engine, "Invariants") serves no order command.
+    const engineServes = role !== 'leader' || ctx.trading.engine.takesCommands;
+    if (ctx.ready && ctx.leadership.canServeCommands && engineServes && (await storeAnswers(ctx))) return { status: 'ready' as const, role };
     // Section 12's body, inside the error body of section 9 that every non-2xx carries.
     const message = ctx.ready ? 'this node cannot serve order commands now: the store does not answer or no node runs the matching engine' : 'the node is starting';
     return reply.code(503).header('retry-after', '1').send({ ...errorBody(503, 'SERVICE_UNAVAILABLE', message), status: 'not-ready' as const, role });
