@@ -36,6 +36,8 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** What GET /exchange reports that signing needs: chain id, header prefix and server time. */
 export async function exchangeInfo(server: ApiServer): Promise<{ chainId: number; headerPrefix: string; serverTime: number }> {
   const response = await fetch(server.api('/exchange'));
+  // Without the server's time there is no timestamp to sign with (freshTimestamp would step back from NaN for ever).
+  if (!response.ok) throw new Error(`GET /exchange answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as { chainId: number; headerPrefix: string; serverTime: number };
 }
 
