@@ -7,7 +7,7 @@ export * from './accounts.ts';
 export { auditLedger, lockKey, type AuditReport, type AuditViolation, type ExpectedLocks, type Invariant } from './audit.ts';
 export { expectedOrderLocks } from './expected-locks.ts';
 
-/** The settlement layer that runs inside the server, in the transactions of the store it is given. */
+/** The settlement layer that runs inside the server: every operation runs on the database handle its caller passes (a transaction, but for reads). */
 export function createEmbeddedSettlement(deps: { clock: Clock }): Settlement {
   return new EmbeddedSettlement(deps.clock);
 }
