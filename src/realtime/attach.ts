@@ -1,5 +1,6 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server } from 'socket.io';
+import { audienceOf } from './audience.ts';
 import { forwardMarketEvents } from './market-fanout.ts';
 import { handleMarketSubscriptions } from './market-subscriptions.ts';
 import type { RealtimeNamespace, RealtimeServer } from './server-types.ts';
@@ -54,8 +55,8 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
   const sweep = setInterval(() => disconnectExpired(user, options.clock.nowMs()), EXPIRY_SWEEP_MS);
   sweep.unref();
   const stopForwarding = [
-    forwardMarketEvents(market, options.events, options.tradeActivityMinUsd, options.logger),
-    forwardUserEvents(user, options.events, options.logger),
+    forwardMarketEvents(audienceOf(market, fanout !== undefined), options.events, options.tradeActivityMinUsd, options.logger),
+    forwardUserEvents(audienceOf(user, fanout !== undefined), options.events, options.logger),
   ];
   await fanout?.untilSubscribed();
 

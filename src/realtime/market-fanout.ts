@@ -1,7 +1,7 @@
 import type { DomainEvents } from '../events/domain-events.ts';
+import type { Audience } from './audience.ts';
 import { listenSafely } from './bus-listener.ts';
 import { ALL_TRADE_ACTIVITY_ROOM, bookRoom, eventTradeActivityRoom } from './rooms.ts';
-import type { RealtimeNamespace } from './server-types.ts';
 import type { BookSnapshot } from '../contract/realtime.ts';
 import type { RealtimeLogger } from './types.ts';
 
@@ -10,10 +10,10 @@ import type { RealtimeLogger } from './types.ts';
  * bus published an event emits it; the adapter carries the emit to the room's members on every
  * node, so each subscriber receives it exactly once. Returns the unsubscribe function.
  */
-export function forwardMarketEvents(namespace: RealtimeNamespace, events: DomainEvents, tradeActivityMinUsd: number, logger: RealtimeLogger): () => void {
+export function forwardMarketEvents(audience: Audience, events: DomainEvents, tradeActivityMinUsd: number, logger: RealtimeLogger): () => void {
   const unsubscribers = [
     listenSafely(events, 'book-change', logger, (change) => {
-      namespace.to(bookRoom(change.assetId)).emit('orderbook-price-change', {
+      audience(bookRoom(change.assetId))?.emit('orderbook-price-change', {
         market: change.marketId,
         asset_id: change.assetId,
         seq: change.seq,
@@ -23,10 +23,10 @@ export function forwardMarketEvents(namespace: RealtimeNamespace, events: Domain
       });
     }),
     listenSafely(events, 'book-snapshot', logger, ({ assetId, snapshot }) => {
-      namespace.to(bookRoom(assetId)).emit('orderbook', snapshot as BookSnapshot);
+      audience(bookRoom(assetId))?.emit('orderbook', snapshot as BookSnapshot);
     }),
     listenSafely(events, 'last-trade-price', logger, (price) => {
-      namespace.to(bookRoom(price.assetId)).emit('last-trade-price', {
+      audience(bookRoom(price.assetId))?.emit('last-trade-price', {
         market: price.marketId,
         asset_id: price.assetId,
         price: price.price,
@@ -37,7 +37,7 @@ export function forwardMarketEvents(namespace: RealtimeNamespace, events: Domain
     listenSafely(events, 'trade-activity', logger, (trade) => {
       if (trade.notionalUsd < tradeActivityMinUsd) return;
       const rooms = trade.eventId === null ? [ALL_TRADE_ACTIVITY_ROOM] : [ALL_TRADE_ACTIVITY_ROOM, eventTradeActivityRoom(trade.eventId.toLowerCase())];
-      namespace.to(rooms).emit('trade-activity', trade.activity);
+      audience(rooms)?.emit('trade-activity', trade.activity);
     }),
   ];
   return () => unsubscribers.forEach((unsubscribe) => { unsubscribe(); });

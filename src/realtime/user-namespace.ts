@@ -1,5 +1,6 @@
 import { AppError } from '../contract/errors.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
+import type { Audience } from './audience.ts';
 import { listenSafely } from './bus-listener.ts';
 import { userRoom } from './rooms.ts';
 import type { RealtimeNamespace } from './server-types.ts';
@@ -48,19 +49,19 @@ export function disconnectExpired(namespace: RealtimeNamespace, nowMs: number): 
 }
 
 /** Forwards the bus's user events to the rooms of their users only. Returns the unsubscribe function. */
-export function forwardUserEvents(namespace: RealtimeNamespace, events: DomainEvents, logger: RealtimeLogger): () => void {
+export function forwardUserEvents(audience: Audience, events: DomainEvents, logger: RealtimeLogger): () => void {
   const unsubscribers = [
     listenSafely(events, 'order-update', logger, ({ userId, type, order }) => {
-      namespace.to(userRoom(userId)).emit('order-update', { type, order });
+      audience(userRoom(userId))?.emit('order-update', { type, order });
     }),
     // One emit to the rooms of both parties: Socket.IO sends once per socket even when a user
     // is on both sides (a self-trade that got through) or holds several connections.
     listenSafely(events, 'trade-update', logger, ({ userIds, trade }) => {
       if (userIds.length === 0) return;
-      namespace.to(userIds.map(userRoom)).emit('trade-update', trade);
+      audience(userIds.map(userRoom))?.emit('trade-update', trade);
     }),
     listenSafely(events, 'reward-claim-update', logger, ({ userId, update }) => {
-      namespace.to(userRoom(userId)).emit('user-reward-claim-update', update);
+      audience(userRoom(userId))?.emit('user-reward-claim-update', update);
     }),
   ];
   return () => unsubscribers.forEach((unsubscribe) => { unsubscribe(); });

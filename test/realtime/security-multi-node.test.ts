@@ -50,13 +50,20 @@ describe('the replay guard, rate limits and revocations hold across two nodes (P
 
   it('counts one API key together on both nodes', async () => {
     const trader = await newTrader(nodeA);
-    for (const [i, node] of [nodeA, nodeB, nodeA, nodeB, nodeA, nodeB].entries()) {
-      const { serverTime } = await exchangeInfo(node);
-      const response = await get(node.api('/account'), hmacHeaders(trader.creds, 'GET', '/api/v1/account', '', { timestampMs: serverTime - i }));
+    // Each request signed with a timestamp none before it had: the two nodes' manual clocks differ,
+    // so fixed offsets from each node's time could meet, and a repeated signature is refused as a replay.
+    const used = new Set<number>();
+    const freshTimestamp = async (node: typeof nodeA) => {
+      let { serverTime } = await exchangeInfo(node);
+      while (used.has(serverTime)) serverTime--;
+      used.add(serverTime);
+      return serverTime;
+    };
+    for (const node of [nodeA, nodeB, nodeA, nodeB, nodeA, nodeB]) {
+      const response = await get(node.api('/account'), hmacHeaders(trader.creds, 'GET', '/api/v1/account', '', { timestampMs: await freshTimestamp(node) }));
       assert.equal(response.status, 200);
     }
-    const { serverTime } = await exchangeInfo(nodeB);
-    const limited = await get(nodeB.api('/account'), hmacHeaders(trader.creds, 'GET', '/api/v1/account', '', { timestampMs: serverTime - 99 }));
+    const limited = await get(nodeB.api('/account'), hmacHeaders(trader.creds, 'GET', '/api/v1/account', '', { timestampMs: await freshTimestamp(nodeB) }));
     expectError(limited, 429, 'RATE_LIMITED');
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
   });
