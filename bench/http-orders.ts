@@ -165,8 +165,9 @@ async function benchStore(label: string, env: Record<string, string>, cli?: stri
     if (wanted('batch')) rows.push(await run(`${label}: POST /orders/batch ×50 unsigned`, server, 50, batch));
     if (wanted('signed')) rows.push(await run(`${label}: POST /orders signed`, server, 1, single(signedBodies)));
     if (wanted('cancel')) {
-      // Resting orders to cancel, placed through batches (non-crossing prices: i % 10 !== 9).
-      const toCancel = await placeResting(server, traders, market, owners, 1_000);
+      // Resting orders to cancel, placed through batches (non-crossing prices: i % 10 !== 9): more
+      // than the run can cancel, so that its rate is not that of the 404s once they ran out.
+      const toCancel = await placeResting(server, traders, market, owners, 2_500);
       rows.push(await run(`${label}: POST /orders/{id}/cancel`, server, 1, cancel(toCancel)));
     }
     if (wanted('mix')) rows.push(await run(`${label}: maker mix (70% place, 30% cancel)`, server, 1, mixed, remember));
