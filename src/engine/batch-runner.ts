@@ -6,7 +6,7 @@ import { isRetryable } from '../settlement/embedded/retry.ts';
 import { COLLATERAL, type LockSession, type Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import type { EngineBatchWrites } from '../store/engine-batch-writes.ts';
-import { findUsedHashes } from '../store/orders-repository.ts';
+import { findUsedHashes, readOrderHashChunk } from '../store/orders-repository.ts';
 import { Batch } from './batch.ts';
 import type { BookPublisher } from './book-publisher.ts';
 import { movesBalancesInSql, needsProjection, type Command, type CommandResult, type WorkOutcome } from './engine-command.ts';
@@ -18,6 +18,7 @@ import type { OrderCommands, RetireWork, UsedKeys } from './order-commands.ts';
 import { PendingProjection } from './pending-projection.ts';
 import { FencedError } from './queue-full-error.ts';
 import type { SettlementRounds } from './settlement-rounds.ts';
+import { UsedHashFilter } from './used-hash-filter.ts';
 
 const MAX_BATCH_ATTEMPTS = 3;
 
@@ -64,10 +65,17 @@ export class BatchRunner {
   private readonly held;
   /** The journal's records the tables do not hold yet (always none without one): a batch reads the tables through it. */
   private readonly pending: PendingProjection;
+  /** Which new orders' hashes the store may hold: a batch looks up only those. */
+  readonly usedHashes: UsedHashFilter;
 
   constructor(private readonly options: BatchRunnerOptions) {
     this.held = options.settlement.heldBalances();
     this.pending = options.journal?.pending ?? new PendingProjection();
+    this.usedHashes = new UsedHashFilter({
+      readChunk: (limit, after) => readOrderHashChunk(options.db, limit, after),
+      unprojected: () => this.pending.orderHashes(),
+      onError: (error) => options.logger.error({ err: error }, 'reading the used-hash filter failed; every new order hash is looked up in the store'),
+    });
   }
 
   /** (Re)builds every book from the store, hands them to the publisher, and loads the last trades. */
@@ -79,9 +87,10 @@ export class BatchRunner {
     await rounds.load(db, state.lastTrade);
   }
 
-  /** The engine stopped: another node may write balances now. */
-  forgetBalances(): void {
+  /** The engine stopped: another node may write balances and store orders now. */
+  forget(): void {
     this.held.forget();
+    this.usedHashes.stop();
   }
 
   /**
@@ -142,7 +151,7 @@ export class BatchRunner {
     const batch = new Batch(this.options.clock.nowMs());
     const results = await this.options.db.transaction().execute(async (tx) => {
       await this.options.fence?.(tx);
-      const used = await this.usedHashes(tx, commands);
+      const used = await this.takenKeys(tx, commands);
       batch.locks = await this.openLocks(tx, commands);
       const applied: CommandResult[] = [];
       for (const [i, command] of commands.entries()) {
@@ -174,7 +183,7 @@ export class BatchRunner {
     const startedMs = performance.now();
     const batch = new Batch(this.options.clock.nowMs());
     const db = this.options.db;
-    const used = await this.usedHashes(db, commands);
+    const used = await this.takenKeys(db, commands);
     batch.locks = await this.openLocks(db, commands);
     const results: CommandResult[] = [];
     for (const command of commands) results.push(await this.apply(db, batch, command, used));
@@ -192,6 +201,7 @@ export class BatchRunner {
       const runtime = state.runtimes.get(marketId);
       if (runtime) publisher.committed(runtime.info, runtime.book, batch.nowMs);
     }
+    this.usedHashes.add(batch.newOrderHashes());
     batch.publish();
     events.publish('engine-batch', { commands: commands.length, trades: batch.trades.length, durationMs: performance.now() - startedMs });
     this.options.afterBatch({ trades: batch.trades.length, ranRound: commands.some((c) => c.kind === 'settle'), startedMs });
@@ -235,10 +245,13 @@ export class BatchRunner {
     return this.options.settlement.openLockSession(tx, keys, this.held, this.pending.unprojectedLocked);
   }
 
-  /** Hashes of this batch's new orders already used by stored orders (the journal's included), in one query. */
-  private async usedHashes(tx: Db, commands: Command[]): Promise<UsedKeys> {
+  /**
+   * Hashes of this batch's new orders already used by stored orders (the journal's included): one
+   * query for those the filter cannot rule out, none when it rules out all.
+   */
+  private async takenKeys(tx: Db, commands: Command[]): Promise<UsedKeys> {
     const hashes = commands.flatMap((c) => (c.kind === 'place' ? [c.request.hash] : []));
-    const used = await findUsedHashes(tx, hashes);
+    const used = await findUsedHashes(tx, this.usedHashes.mayBeStored(hashes));
     for (const hash of hashes) if (this.pending.hasHash(hash)) used.add(hash);
     return { hashes: used, idempotency: new Map() };
   }

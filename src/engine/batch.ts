@@ -37,6 +37,11 @@ export class Batch {
     this.inserted.set(row.id, row);
   }
 
+  /** The hashes of the orders this batch inserted. */
+  newOrderHashes(): string[] {
+    return [...this.inserted.values()].map((row) => row.hash);
+  }
+
   /** An existing order whose fills or status changed in this batch. */
   orderChanged(row: EngineOrder): void {
     row.updated_at = this.now;

@@ -90,6 +90,7 @@ export class MatchingEngine {
   async start(): Promise<void> {
     await this.journal?.recover();
     await this.batches.load();
+    this.batches.usedHashes.start();
     this.publisher.announceSnapshots();
     this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
     this.timer.unref();
@@ -124,7 +125,7 @@ export class MatchingEngine {
     await this.journal?.close();
     this.publisher.stop();
     this.state.clear();
-    this.batches.forgetBalances();
+    this.batches.forget();
   }
 
   place(request: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
@@ -174,6 +175,11 @@ export class MatchingEngine {
   /** Commands answered from the journal and not in the tables yet (a gauge of the projection's lag). */
   get unprojectedCommands(): number {
     return this.journal?.pending.commands ?? 0;
+  }
+
+  /** Whether the filter of used order hashes is built: until then each batch looks up every new order's hash in the store. */
+  get usedHashFilterReady(): boolean {
+    return this.batches.usedHashes.ready;
   }
 
   /** Commands waiting for a batch (what fills up before the queue answers 503). */

@@ -66,6 +66,11 @@ export class PendingProjection {
     return this.hashes.has(hash);
   }
 
+  /** The hashes of the waiting orders. */
+  orderHashes(): Iterable<string> {
+    return this.hashes;
+  }
+
   /** The change of a balance row's `locked` the tables do not have yet. */
   unprojectedLocked = (key: { account: string; asset: string }): bigint => this.locks.get(lockKey(key))?.locked ?? 0n;
 

@@ -13,6 +13,7 @@ import type { DomainEvents } from '../../events/domain-events.ts';
 export interface EngineGaugeSource {
   readonly queueDepth: number;
   readonly unprojectedCommands: number;
+  readonly usedHashFilterReady: boolean;
   readonly reads: Pick<EngineReads, 'bookStats'>;
 }
 
@@ -32,6 +33,7 @@ export function registerExchangeMetrics(registry: Registry, events: DomainEvents
   const batchSeconds = new Histogram({ name: 'pmx_engine_batch_duration_seconds', help: 'Engine batch time from start to commit', buckets: BATCH_SECONDS_BUCKETS, registers });
   new Gauge({ name: 'pmx_engine_queue_depth', help: 'Commands waiting for an engine batch', registers, collect() { this.set(engine.queueDepth); } });
   new Gauge({ name: 'pmx_engine_projection_lag_commands', help: 'Commands answered from the engine journal and not in the tables yet (0 without a journal)', registers, collect() { this.set(engine.unprojectedCommands); } });
+  new Gauge({ name: 'pmx_engine_used_hash_filter_ready', help: '1 once the filter of used order hashes is built (until then every new order hash is looked up in the store)', registers, collect() { this.set(engine.usedHashFilterReady ? 1 : 0); } });
   const bookGauge = (name: string, help: string, read: (stats: ReturnType<EngineReads['bookStats']>) => number) =>
     new Gauge({ name, help, registers, collect() { this.set(read(engine.reads.bookStats())); } });
   bookGauge('pmx_books', 'Order books held by the engine (one per tradable market)', (s) => s.books);
