@@ -3,7 +3,8 @@
  * ready again, against the number of open orders it must put back in its books, on PGlite on disk
  * and (with BENCH_DATABASE_URL or DATABASE_URL) on PostgreSQL. Beside it, the same server's restart
  * with no open order: the cold start every restart pays (issue 19 item 6 asks for 1,000,000 open
- * orders within 10 s). BENCH_OPEN_ORDERS lists the sizes (default 100000,200000); BENCH_REFERENCE
+ * orders within 10 s). After it, when the restarted engine had also read the stored hashes into
+ * its used-hash filter, which it does in the background once ready (src/engine/README.md). BENCH_OPEN_ORDERS lists the sizes (default 100000,200000); BENCH_REFERENCE
  * runs the same against another checkout's build, size by size (bench/builds.ts).
  *
  * The open orders are written straight into the store while the server is down, as copies of one
@@ -22,7 +23,7 @@ import { onEachStore } from './stores.ts';
 const SIZES = (process.env.BENCH_OPEN_ORDERS ?? '100000,200000').split(',').map(Number);
 const ORDER_SIZE_UNITS = 10;
 
-interface Row { store: string; openOrders: number; readyMs: number; afterKillMs: number; bookLevels: number }
+interface Row { store: string; openOrders: number; readyMs: number; afterKillMs: number; hashFilterMs: number | undefined; bookLevels: number }
 
 /** Seeds `count` resting BUYs of token 1 (prices 0.01-0.49, never crossing) from a template order. */
 async function seedOpenOrders(env: Record<string, string>, templateId: string, count: number): Promise<void> {
@@ -46,10 +47,24 @@ async function seedOpenOrders(env: Record<string, string>, templateId: string, c
   }
 }
 
-async function readyAfterStart(env: Record<string, string>, cli: string | undefined, port?: number): Promise<{ server: ProcessServer; ms: number }> {
+async function readyAfterStart(env: Record<string, string>, cli: string | undefined, port?: number): Promise<{ server: ProcessServer; ms: number; started: number }> {
   const started = performance.now();
   const server = await startProcessServer(env, port, cli);
-  return { server, ms: performance.now() - started };
+  return { server, ms: performance.now() - started, started };
+}
+
+/**
+ * When, after `started`, the engine had read the stored orders' hashes into its used-hash filter
+ * (src/engine/README.md "Used hashes"); undefined for a build without that filter.
+ */
+async function hashFilterReadAfter(server: ProcessServer, started: number): Promise<number | undefined> {
+  for (;;) {
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const ready = metrics.match(/^pmx_engine_used_hash_filter_ready (\d)$/m);
+    if (!ready) return undefined;
+    if (ready[1] === '1') return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 async function book(server: ProcessServer, tokenId: string): Promise<{ hash: string; bids: { size: string }[] }> {
@@ -77,7 +92,8 @@ async function benchStore(label: string, env: Record<string, string>, count: num
   try {
     const after = await book(afterKill.server, market.tokenId1);
     if (after.hash !== before.hash) throw new Error(`the book hash after kill -9 is ${after.hash}, before it was ${before.hash}`);
-    return { store: label, openOrders: count + 1, readyMs: restart.ms, afterKillMs: afterKill.ms, bookLevels: after.bids.length };
+    const hashFilterMs = await hashFilterReadAfter(afterKill.server, afterKill.started);
+    return { store: label, openOrders: count + 1, readyMs: restart.ms, afterKillMs: afterKill.ms, hashFilterMs, bookLevels: after.bids.length };
   } finally {
     await afterKill.server.stop();
   }
@@ -95,6 +111,7 @@ console.table(rows.map((row) => {
     'ready after restart (ms)': Math.round(row.readyMs),
     'ready after kill -9 (ms)': Math.round(row.afterKillMs),
     'µs per open order beyond the cold start': row.openOrders > 1 ? ((row.afterKillMs - cold.afterKillMs) * 1000 / (row.openOrders - 1)).toFixed(1) : '',
+    'used-hash filter read after kill -9 (ms)': row.hashFilterMs === undefined ? '' : Math.round(row.hashFilterMs),
     'book levels': row.bookLevels,
   };
 }));

@@ -174,6 +174,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
         await redis.marketChanges?.serve(refreshMarkets);
         await redis.relay?.serve({ snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.reads.lastTradePrice(tokenId) });
+        engine.readUsedHashes();
       },
       async end() {
         await redis.relay?.stopServing();

@@ -90,12 +90,21 @@ export class MatchingEngine {
   async start(): Promise<void> {
     await this.journal?.recover();
     await this.batches.load();
-    this.batches.usedHashes.start();
     this.publisher.announceSnapshots();
     this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
     this.timer.unref();
     this.running = true;
     this.schedule.schedule();
+  }
+
+  /**
+   * Reads the stored orders' hashes into the used-hash filter, in the background (README.md "Used
+   * hashes"); until it is read every new hash is looked up in the store. The boot code calls it
+   * once the engine's node is up: on PGlite the read runs on this thread, and the rest of a
+   * restart comes first.
+   */
+  readUsedHashes(): void {
+    if (this.running) this.batches.usedHashes.start();
   }
 
   /** Whether this node runs the engine: only a started engine takes commands. */

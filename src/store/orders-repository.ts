@@ -69,14 +69,15 @@ export async function findUsedHashes(db: Db, hashes: string[]): Promise<Set<stri
 }
 
 /**
- * One chunk of the stored orders' hashes, in id order after the order id `after` (from the start
- * without it), and the id the next chunk starts after (none once the last chunk was read). The
- * chunk travels as one text field: both drivers pay per row and field (open-order-chunks-repository.ts).
+ * One chunk of the stored orders' hashes, in order after the hash `after` (from the start without
+ * it), and the hash the next chunk starts after (none once the last chunk was read). Read off the
+ * hashes' unique index, and sent as one text field: both drivers pay per row and field
+ * (open-order-chunks-repository.ts).
  */
 export async function readOrderHashChunk(db: Db, limit: number, after: string | undefined): Promise<{ hashes: string[]; next: string | undefined }> {
   const { rows } = await sql<{ last: string | null; hashes: string | null; count: number }>`
-    SELECT max(id::text) AS last, string_agg(hash, ',') AS hashes, count(*)::int AS count
-    FROM (SELECT id, hash FROM orders ${after === undefined ? sql`` : sql`WHERE id > ${after}::uuid`} ORDER BY id LIMIT ${limit}) AS chunk`.execute(db);
+    SELECT max(hash) AS last, string_agg(hash, ',') AS hashes, count(*)::int AS count
+    FROM (SELECT hash FROM orders ${after === undefined ? sql`` : sql`WHERE hash > ${after}`} ORDER BY hash LIMIT ${limit}) AS chunk`.execute(db);
   const row = rows[0];
   const hashes = row?.hashes ? row.hashes.split(',') : [];
   return { hashes, next: row && row.count === limit && row.last !== null ? row.last : undefined };
