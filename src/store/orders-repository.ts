@@ -75,12 +75,11 @@ export async function findUsedHashes(db: Db, hashes: string[]): Promise<Set<stri
  * (open-order-chunks-repository.ts).
  */
 export async function readOrderHashChunk(db: Db, limit: number, after: string | undefined): Promise<{ hashes: string[]; next: string | undefined }> {
-  const { rows } = await sql<{ last: string | null; hashes: string | null; count: number }>`
-    SELECT max(hash) AS last, string_agg(hash, ',') AS hashes, count(*)::int AS count
+  const { rows } = await sql<{ hashes: string | null }>`
+    SELECT string_agg(hash, ',' ORDER BY hash) AS hashes
     FROM (SELECT hash FROM orders ${after === undefined ? sql`` : sql`WHERE hash > ${after}`} ORDER BY hash LIMIT ${limit}) AS chunk`.execute(db);
-  const row = rows[0];
-  const hashes = row?.hashes ? row.hashes.split(',') : [];
-  return { hashes, next: row && row.count === limit && row.last !== null ? row.last : undefined };
+  const hashes = rows[0]?.hashes?.split(',') ?? [];
+  return { hashes, next: hashes.length === limit ? hashes.at(-1) : undefined };
 }
 
 export async function findOrderByIdempotencyKey(db: Db, userId: string, key: string): Promise<OrderRow | undefined> {
