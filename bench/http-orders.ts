@@ -20,6 +20,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseConfig } from '../src/config.ts';
 import { createMarketOrderHasher, type OrderStruct } from '../src/core/orders/eip712-order.ts';
 import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
+import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson, ZERO_ADDRESS, type BenchTrader, type Hex } from './exchange-client.ts';
 import { benchBuilds } from './builds.ts';
@@ -88,9 +89,8 @@ async function run(scenario: string, server: ProcessServer, ordersPerRequest: nu
 
 /** The engine's batches so far and the commands they held, from the server's own metrics: whether group commit groups. */
 async function engineBatches(server: ProcessServer): Promise<{ count: number; commands: number }> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  const value = (name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1] ?? 0);
-  return { count: value('pmx_engine_batch_commands_count'), commands: value('pmx_engine_batch_commands_sum') };
+  const values = await metricValues(server, ['pmx_engine_batch_commands_count', 'pmx_engine_batch_commands_sum']);
+  return { count: values.get('pmx_engine_batch_commands_count') ?? 0, commands: values.get('pmx_engine_batch_commands_sum') ?? 0 };
 }
 
 async function cryptoCeiling(): Promise<number> {

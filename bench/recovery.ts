@@ -4,8 +4,9 @@
  * and (with BENCH_DATABASE_URL or DATABASE_URL) on PostgreSQL. Beside it, the same server's restart
  * with no open order: the cold start every restart pays (issue 19 item 6 asks for 1,000,000 open
  * orders within 10 s). After it, when the restarted engine had also read the stored hashes into
- * its used-hash filter, which it does in the background once ready (src/engine/README.md). BENCH_OPEN_ORDERS lists the sizes (default 100000,200000); BENCH_REFERENCE
- * runs the same against another checkout's build, size by size (bench/builds.ts).
+ * its used-hash filter, which it does in the background once ready (src/engine/README.md).
+ * BENCH_OPEN_ORDERS lists the sizes (default 100000,200000); BENCH_REFERENCE runs the same
+ * against another checkout's build, size by size (bench/builds.ts).
  *
  * The open orders are written straight into the store while the server is down, as copies of one
  * order placed through the API with fresh ids, hashes and book positions and prices that never
@@ -15,6 +16,7 @@
  */
 import { sql } from 'kysely';
 import { openStore } from '../src/store/database.ts';
+import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson } from './exchange-client.ts';
 import { benchBuilds } from './builds.ts';
@@ -57,12 +59,13 @@ async function readyAfterStart(env: Record<string, string>, cli: string | undefi
  * When, after `started`, the engine had read the stored orders' hashes into its used-hash filter
  * (src/engine/README.md "Used hashes"); undefined for a build without that filter.
  */
+const HASH_FILTER_READY = 'pmx_engine_used_hash_filter_ready';
+
 async function hashFilterReadAfter(server: ProcessServer, started: number): Promise<number | undefined> {
   for (;;) {
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
-    const ready = metrics.match(/^pmx_engine_used_hash_filter_ready (\d)$/m);
-    if (!ready) return undefined;
-    if (ready[1] === '1') return performance.now() - started;
+    const ready = (await metricValues(server, [HASH_FILTER_READY])).get(HASH_FILTER_READY);
+    if (ready === undefined) return undefined;
+    if (ready === 1) return performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

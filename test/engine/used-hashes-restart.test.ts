@@ -4,6 +4,7 @@ import { readOrderHashChunk } from '../../src/store/orders-repository.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
 import { durableStore } from '../helpers/database.ts';
 import { expectError } from '../helpers/http.ts';
+import { metricValues } from '../helpers/metrics.ts';
 import { freePort } from '../helpers/process-server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { newTrader, orderBody } from '../helpers/trader.ts';
@@ -11,8 +12,7 @@ import { newTrader, orderBody } from '../helpers/trader.ts';
 /** Waits until the engine has read the stored orders' hashes into its filter (src/engine/README.md "Used hashes"). */
 async function usedHashFilterReady(server: TestServer): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    const metrics = await (await fetch(`${server.url}/metrics`)).text();
-    if (/^pmx_engine_used_hash_filter_ready 1$/m.test(metrics)) return;
+    if ((await metricValues(server, ['pmx_engine_used_hash_filter_ready'])).get('pmx_engine_used_hash_filter_ready') === 1) return;
     assert.ok(attempt < 200, 'the used-hash filter was never built');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
