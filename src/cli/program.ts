@@ -90,7 +90,7 @@ export function buildProgram(): Command {
 
   program
     .command('audit')
-    .description('check every ledger invariant; exits 1 and names each broken one')
+    .description('check every invariant of the ledger, orders and trades; exits 1 and names each broken one')
     .addHelpText('after', examples(['pmx audit --data-dir ./data']))
     .allowUnknownOption()
     .allowExcessArguments()
@@ -110,8 +110,8 @@ export function buildProgram(): Command {
         if (journal) await projectJournal(store.db, journal);
         const report = await auditExchange(store.db);
         ok = report.ok;
-        const { balances, markets, transactions, blocks } = report.counts;
-        console.log(`audited ${balances} balances, ${markets} markets, ${transactions} transactions, ${blocks} blocks`);
+        const { balances, markets, transactions, blocks, orders, trades } = report.counts;
+        console.log(`audited ${balances} balances, ${markets} markets, ${transactions} transactions, ${blocks} blocks, ${orders} orders, ${trades} trades`);
         for (const v of report.violations) console.error(`BROKEN ${v.invariant}: ${v.detail}`);
         console.log(report.ok ? 'every invariant holds' : `${new Set(report.violations.map((v) => v.invariant)).size} invariant(s) broken`);
       } finally {

@@ -115,8 +115,13 @@ export async function placeOrder(server: ApiServer, trader: Trader, spec: OrderS
   return trader.call('POST', '/orders', await orderBody(server, trader, spec));
 }
 
-/** Runs the ledger audit with what the stored orders, matched trades and oracle bonds must keep locked. */
+/**
+ * Runs the exchange's audit (the ledger with what the stored orders, matched trades and oracle
+ * bonds must keep locked; orders against trades against the ledger) once the tables hold every
+ * command the engine answered.
+ */
 export async function expectAuditClean(server: TestServer): Promise<void> {
+  await server.ctx.trading.engine.projected();
   const report = await auditExchange(server.ctx.store.db);
-  if (!report.ok) throw new Error(`ledger audit failed: ${JSON.stringify(report.violations, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+  if (!report.ok) throw new Error(`audit failed: ${JSON.stringify(report.violations, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
 }
