@@ -9,6 +9,8 @@
  * (issue 19's targets are ratios: unsigned singles at 25% of /healthz, signed at 60% of unsigned).
  * Orders are BUYs of both tokens from two traders, about one in ten crossing, so the engine
  * matches (MINT) as well as rests. Every request carries a fresh HMAC, as a client must.
+ * Beside each rate, the server process's CPU time per order (per request for /healthz): steadier
+ * than rates on a machine whose neighbours take a varying share of its cores.
  * BENCH_SCENARIOS picks scenarios, BENCH_REFERENCE adds another checkout's build as a reference.
  */
 import { randomBytes } from 'node:crypto';
@@ -67,11 +69,12 @@ function sign(order: OrderStruct, trader: BenchTrader): Hex {
   return `${bytesToHex(signature)}${(27 + recid).toString(16)}` as Hex;
 }
 
-interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined }
+interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined; cpuMicrosPerOrder: number }
 type NextRequest = () => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 
 async function run(scenario: string, server: ProcessServer, ordersPerRequest: number, next: NextRequest | null, onResponse?: (status: number, body: string) => void): Promise<Row> {
   const before = await engineBatches(server);
+  const cpuBefore = await serverCpuSeconds(server);
   const result = await autocannon({
     url: server.url,
     connections: CONNECTIONS,
@@ -79,12 +82,25 @@ async function run(scenario: string, server: ProcessServer, ordersPerRequest: nu
     requests: [next ? { setupRequest: (request: any) => ({ ...request, ...next() }), ...(onResponse ? { onResponse } : {}) } : { method: 'GET', path: '/healthz' }],
   });
   const after = await engineBatches(server);
+  const cpuSeconds = (await serverCpuSeconds(server)) - cpuBefore;
   const batches = after.count - before.count;
   const ok = result['2xx'];
   return {
     scenario, requestsPerSec: ok / DURATION_S, ordersPerSec: (ok * ordersPerRequest) / DURATION_S, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors,
     commandsPerBatch: batches > 0 ? (after.commands - before.commands) / batches : undefined,
+    // Per order; per request for /healthz, which places none.
+    cpuMicrosPerOrder: (cpuSeconds * 1e6) / ((result.requests.total || 1) * Math.max(1, ordersPerRequest)),
   };
+}
+
+/**
+ * The server process's CPU time so far (user and system, all its threads: PGlite's included,
+ * PostgreSQL's not), from its own metrics. Per request it is steadier than a rate on this machine,
+ * whose throughput moves with its neighbours: a change that saves work shows here even when the
+ * rates of two runs are within their noise.
+ */
+async function serverCpuSeconds(server: ProcessServer): Promise<number> {
+  return (await metricValues(server, ['process_cpu_seconds_total'])).get('process_cpu_seconds_total') ?? 0;
 }
 
 /** The engine's batches so far and the commands they held, from the server's own metrics: whether group commit groups. */
@@ -212,5 +228,6 @@ console.table(rows.map((r) => ({
   'p99 ms': r.p99,
   'non-2xx+errors': r.errors,
   'commands per batch': r.commandsPerBatch === undefined ? '' : r.commandsPerBatch.toFixed(1),
+  'server CPU µs/order': Math.round(r.cpuMicrosPerOrder),
 })));
 console.log(`signature verification on ${availableParallelism()} worker threads (crypto ceiling): ${Math.round(verifyRate)}/s`);

@@ -2,14 +2,19 @@
  * Order-signature costs, measured in one run: `npx tsx bench/signatures.ts`.
  * Compares what order entry could spend per order (DESIGN.md "Signatures off the hot thread"):
  * viem's pure-JS recover, the native recover on one thread, the worker pool on every core,
- * HMAC-SHA256 (what API-key authentication costs), and our EIP-712 order hasher against viem's.
+ * HMAC-SHA256 (what API-key authentication costs), our EIP-712 order hasher against viem's, and
+ * the ledger's transaction hash (settlement rounds take one per trade). With BENCH_REFERENCE=<another
+ * checkout>, that checkout's order hasher and ledger hash are measured in the same run, from its
+ * sources.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { hashTypedData, recoverAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parseConfig } from '../src/config.ts';
 import { createOrderHasher, orderDomains, type OrderStruct } from '../src/core/orders/eip712-order.ts';
+import { transactionHash } from '../src/settlement/embedded/hashes.ts';
 import { verifySignature } from '../src/engine/signatures/recover-signer.ts';
 import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
 
@@ -62,6 +67,13 @@ const record = (name: string, rate: number) => {
 
 console.log(`order signatures, ${RUN_MS} ms per measurement, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`);
 record('EIP-712 order hash, ours', await perSecond((i) => hashOrder(orders[at(i)]!)));
+const reference = process.env.BENCH_REFERENCE;
+if (reference) {
+  const theirs = await import(join(reference, 'src/core/orders/eip712-order.ts')) as typeof import('../src/core/orders/eip712-order.ts');
+  const hashTheirs = theirs.createOrderHasher(domain);
+  if (hashTheirs(orders[0]!) !== digests[0]) throw new Error('the reference hasher disagrees');
+  record('EIP-712 order hash, reference build', await perSecond((i) => hashTheirs(orders[at(i)]!)));
+}
 record('EIP-712 order hash, viem hashTypedData', await perSecond((i) => hashTypedData({ domain, types: ORDER_TYPES, primaryType: 'Order', message: orders[at(i)]! })));
 record('recover, viem recoverAddress (pure JS)', await perSecond((i) => recoverAddress({ hash: digests[at(i)]!, signature: signatures[at(i)]! })));
 record('recover + compare, native, one thread', await perSecond((i) => verifySignature(digests[at(i)]!, signatures[at(i)]!, account.address)));
@@ -77,6 +89,24 @@ while (performance.now() - poolStart < RUN_MS) {
 }
 record(`recover + compare, pool of ${pool.workers} workers`, Math.round((verified * 1000) / (performance.now() - poolStart)));
 await pool.close();
+
+/** A trade's ledger transaction as a settlement round hashes it: two parties' legs, the market's lock. */
+const ledgerTransaction = (i: number) => ({
+  seq: BigInt(i), kind: 'TRADE_MINT', ref: '5f1c8327-7a17-4f45-a0ce-93662a233449', createdAtMs: 1_764_000_000_000 + i,
+  entries: [
+    { account: account.address, asset: 'COLLATERAL', amount: -5_000_000n, reason: 'TRADE_PAY' },
+    { account: account.address, asset: '35544535709790556568293463628638975403061769320491936413494270121656645514404', amount: 10_000_000n, reason: 'TRADE_RECEIVE' },
+    { account: '0xff7bfd2421d25244b984636235e8cd6f0fabb504', asset: 'COLLATERAL', amount: -5_000_000n, reason: 'TRADE_PAY' },
+    { account: '0xff7bfd2421d25244b984636235e8cd6f0fabb504', asset: '91', amount: 10_000_000n, reason: 'TRADE_RECEIVE' },
+    { account: 'market-lock:0x1234', asset: 'COLLATERAL', amount: 10_000_000n, reason: 'MINT_LOCK' },
+  ],
+});
+record('ledger transaction hash, ours', await perSecond((i) => transactionHash(ledgerTransaction(i))));
+if (reference) {
+  const theirs = await import(join(reference, 'src/settlement/embedded/hashes.ts')) as typeof import('../src/settlement/embedded/hashes.ts');
+  if (theirs.transactionHash(ledgerTransaction(1)) !== transactionHash(ledgerTransaction(1))) throw new Error('the reference ledger hash disagrees');
+  record('ledger transaction hash, reference build', await perSecond((i) => theirs.transactionHash(ledgerTransaction(i))));
+}
 
 const secret = randomBytes(32);
 const message = `${Date.now()}POST/api/v1/orders${JSON.stringify({ salt: '1', tokenId: '2', makerAmount: '500000', takerAmount: '1000000' })}`;

@@ -25,8 +25,8 @@ const service = (...allow) => ({ allow, anyPackage: true });
  */
 export const RULES = {
   contract: { allow: ['typebox'] },
-  // The wire formats its parsers accept (a file that imports nothing); keccak for order hashes.
-  core: { allow: ['contract/formats.ts', 'viem', '@noble/hashes', 'js-sha3'] },
+  // The wire formats its parsers accept (a file that imports nothing); keccak (core/keccak.ts).
+  core: { allow: ['contract/formats.ts', 'viem', 'hash-wasm'] },
   // The SDK re-exports the exchange's own exact arithmetic (pure core files, no I/O) rather than a
   // copy of it: display units <-> base units, and the fee formula for previews.
   client: { allow: ['contract/', 'type:typebox', 'viem', 'socket.io-client', '@noble/hashes', 'core/money.ts', 'core/book/fees.ts'] },

@@ -1,5 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import { keccak256Hex } from '../../core/keccak.ts';
 
 /**
  * Transaction and block hashes of the embedded ledger: keccak-256 over a canonical text of what
@@ -12,15 +11,13 @@ export interface HashedEntry {
   reason: string;
 }
 
-const keccakHex = (text: string) => `0x${bytesToHex(keccak_256(utf8ToBytes(text)))}`;
-
 export function transactionHash(tx: { seq: bigint; kind: string; ref: string; createdAtMs: number; entries: HashedEntry[] }): string {
   const lines = tx.entries.map((e) => `${e.account} ${e.asset} ${e.amount} ${e.reason}`);
-  return keccakHex(['pmx-ledger-tx-v1', tx.seq, tx.kind, tx.ref, tx.createdAtMs, ...lines].join('\n'));
+  return keccak256Hex(['pmx-ledger-tx-v1', tx.seq, tx.kind, tx.ref, tx.createdAtMs, ...lines].join('\n'));
 }
 
 export function blockHash(block: { number: bigint; parentHash: string; sealedAtMs: number; txHashes: string[] }): string {
-  return keccakHex(['pmx-ledger-block-v1', block.number, block.parentHash, block.sealedAtMs, ...block.txHashes].join('\n'));
+  return keccak256Hex(['pmx-ledger-block-v1', block.number, block.parentHash, block.sealedAtMs, ...block.txHashes].join('\n'));
 }
 
 export const GENESIS_HASH = `0x${'0'.repeat(64)}`;
