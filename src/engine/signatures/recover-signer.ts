@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import secp256k1 from 'secp256k1';
-import { keccak_256 } from '@noble/hashes/sha3';
+import { keccak256Hex } from '../../core/keccak.ts';
 
 /**
  * Which implementation the `secp256k1` package loaded: its native libsecp256k1 binding (a
@@ -49,7 +49,8 @@ export function recoverSigner(digest: Hex, signature: Hex): string | null {
   } catch {
     return null; // r or s zero or not below the curve order, or no point recovers
   }
-  return `0x${Buffer.from(keccak_256(publicKey.subarray(1)).subarray(12)).toString('hex')}`;
+  // The address is the last 20 bytes (40 hex digits) of the keccak of the uncompressed key's x ‖ y.
+  return `0x${keccak256Hex(publicKey.subarray(1)).slice(-40)}`;
 }
 
 /** True when `signature` over `digest` was made by `expectedSigner` (any letter case). */
