@@ -1,7 +1,7 @@
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Settlement, TradeFill } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
-import { findLatestTradePerMarket, findTradesByStatus, markTradesConfirmed, markTradesMined, type TradeRow } from '../store/trades-repository.ts';
+import { confirmMinedTrades, findLatestTradePerMarket, findTradesByStatus, markTradesMined, type TradeRow } from '../store/trades-repository.ts';
 import { complementPrice, formatPrice, unitsToNumber } from '../core/money.ts';
 import { toTradeActivity } from '../market-data/trade-activity.ts';
 import { findTradeActivity } from '../store/market-data-trades-repository.ts';
@@ -56,10 +56,9 @@ export class SettlementRounds {
   }
 
   async run(tx: Db, batch: Batch): Promise<void> {
-    const mined = await findTradesByStatus(tx, 'MINED', CONFIRM_PER_ROUND);
-    await markTradesConfirmed(tx, mined.map((t) => t.id), batch.now);
-    for (const trade of mined) this.announce(batch, { ...trade, status: 'CONFIRMED', confirmed_at: batch.now });
-    await this.announceActivity(tx, batch, mined.map((t) => t.id));
+    const confirmed = await confirmMinedTrades(tx, batch.now, CONFIRM_PER_ROUND);
+    for (const trade of confirmed) this.announce(batch, trade);
+    await this.announceActivity(tx, batch, confirmed.map((t) => t.id));
 
     const matched = await findTradesByStatus(tx, 'MATCHED', MINE_PER_ROUND);
     const fills = await Promise.all(matched.map((trade) => this.fillOf(trade)));
@@ -70,7 +69,7 @@ export class SettlementRounds {
     // The block holds what this round mined (and any other ledger work since the last block); the
     // next round confirms it. Sealing in the round's own transaction spares a commit per block.
     await this.options.settlement.sealBlock(tx);
-    this.work = matched.length > 0 || mined.length === CONFIRM_PER_ROUND;
+    this.work = matched.length > 0 || confirmed.length === CONFIRM_PER_ROUND;
   }
 
   private announce(batch: Batch, trade: TradeRow): void {

@@ -37,9 +37,12 @@ export async function markTradesMined(db: Db, mined: { id: string; txHash: strin
     WHERE t.id = v.id AND t.status = 'MATCHED'`.execute(db);
 }
 
-export async function markTradesConfirmed(db: Db, ids: string[], now: Date): Promise<void> {
-  if (ids.length === 0) return;
-  await db.updateTable('trades').set({ status: 'CONFIRMED', confirmed_at: now }).where('id', 'in', ids).where('status', '=', 'MINED').execute();
+/** Confirms the first `limit` MINED trades (in trade order) in one statement; returns them as they are now. */
+export async function confirmMinedTrades(db: Db, now: Date, limit: number): Promise<TradeRow[]> {
+  const confirmed = await db.updateTable('trades').set({ status: 'CONFIRMED', confirmed_at: now })
+    .where('id', 'in', (eb) => eb.selectFrom('trades').select('id').where('status', '=', 'MINED').orderBy('seq').limit(limit))
+    .returningAll().execute();
+  return confirmed.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
 }
 
 
