@@ -41,6 +41,7 @@ export async function markTradesMined(db: Db, mined: { id: string; txHash: strin
 export async function confirmMinedTrades(db: Db, now: Date, limit: number): Promise<TradeRow[]> {
   const confirmed = await db.updateTable('trades').set({ status: 'CONFIRMED', confirmed_at: now })
     .where('id', 'in', (eb) => eb.selectFrom('trades').select('id').where('status', '=', 'MINED').orderBy('seq').limit(limit))
+    .where('status', '=', 'MINED')
     .returningAll().execute();
   return confirmed.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
 }
