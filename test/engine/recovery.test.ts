@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
-import { restartedInPlaceStore } from '../helpers/database.ts';
+import { restartedInPlaceStore, useDurableStore } from '../helpers/database.ts';
 import { bookFromOrders, openOrders, publishedBook } from '../helpers/books.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
 import { expectBuiltAuditClean } from '../helpers/build.ts';
 
 describe('recovery: kill -9 in the middle of order flow loses nothing acknowledged', () => {
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-
-  before(async () => {
-    ({ env, cleanup } = await restartedInPlaceStore('pmx-recovery-'));
-  });
-  after(async () => cleanup());
+  const durable = useDurableStore('pmx-recovery-', restartedInPlaceStore);
 
   it('keeps acknowledged orders and fills, rebuilds the books exactly, and the audit passes', { timeout: 180_000 }, async () => {
-    let server: ProcessServer = await startProcessServer(env);
+    let server: ProcessServer = await startProcessServer(durable.env);
     const market = (await createPublishedEvent(server, { markets: 1 })).markets[0]!;
     const traders = [await newTrader(server, { fund: '100000' }), await newTrader(server, { fund: '100000' })];
     const bodies = await Promise.all(
@@ -45,7 +39,7 @@ describe('recovery: kill -9 in the middle of order flow loses nothing acknowledg
     assert.deepEqual(answers.filter((status) => status !== 200), [], 'every order answered before the crash was acknowledged');
     assert.ok(acknowledged.length >= 60, `only ${acknowledged.length} orders were acknowledged before the crash`);
 
-    server = await startProcessServer(env, server.port);
+    server = await startProcessServer(durable.env, server.port);
     try {
       for (const ack of acknowledged) {
         const order = await ack.trader.call('GET', `/orders/${ack.id}`);
@@ -58,6 +52,6 @@ describe('recovery: kill -9 in the middle of order flow loses nothing acknowledg
       await server.stop();
     }
 
-    expectBuiltAuditClean(env);
+    expectBuiltAuditClean(durable.env);
   });
 });

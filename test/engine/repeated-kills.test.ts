@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { bookFromOrders, openOrders, publishedBook } from '../helpers/books.ts';
 import { expectBuiltAuditClean } from '../helpers/build.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { restartedInPlaceStore } from '../helpers/database.ts';
+import { restartedInPlaceStore, useDurableStore } from '../helpers/database.ts';
 import { get } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
@@ -29,23 +29,17 @@ interface Acknowledged {
  * conserved) passes.
  */
 describe('recovery: repeated kill -9 under concurrent orders and cancels', () => {
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-
-  before(async () => {
-    ({ env, cleanup } = await restartedInPlaceStore('pmx-kills-'));
-  });
-  after(async () => cleanup());
+  const durable = useDurableStore('pmx-kills-', restartedInPlaceStore);
 
   it(`loses nothing acknowledged over ${ROUNDS} kills`, { timeout: 300_000 }, async () => {
-    let server = await startProcessServer(env);
+    let server = await startProcessServer(durable.env);
     const market = (await createPublishedEvent(server, { markets: 1 })).markets[0]!;
     const traders = await Promise.all([1, 2, 3].map(() => newTrader(server, { fund: '100000' })));
     const acknowledged: Acknowledged = { orders: new Map(), cancels: new Map() };
 
     for (let round = 0; round < ROUNDS; round++) {
       await loadUntilKilled(server, market, traders, acknowledged, 25 + 20 * round);
-      server = await startProcessServer(env, server.port);
+      server = await startProcessServer(durable.env, server.port);
       try {
         await expectAcknowledgedKept(acknowledged);
         const open = (await Promise.all(traders.map(openOrders))).flat();
@@ -59,7 +53,7 @@ describe('recovery: repeated kill -9 under concurrent orders and cancels', () =>
     await server.stop();
     // The ledger audit reads the store the last restart left (on PGlite no server may hold it):
     // reservations equal what the open orders and unsettled trades need, and value is conserved.
-    expectBuiltAuditClean(env);
+    expectBuiltAuditClean(durable.env);
     assert.ok(acknowledged.cancels.size > 0, 'some cancels were acknowledged before the kills');
   });
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
-import { durableStore } from '../helpers/database.ts';
+import { useDurableStore } from '../helpers/database.ts';
 import { freePort } from '../helpers/process-server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
@@ -15,18 +15,12 @@ import { apiKeyHandshake, connectInbox } from '../realtime/helpers.ts';
  * order, exactly as it was answered when placed.
  */
 describe('orders loaded at start are answered and announced whole', () => {
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-
-  before(async () => {
-    ({ env, cleanup } = await durableStore('pmx-restart-'));
-  });
-  after(async () => cleanup());
+  const durable = useDurableStore('pmx-restart-');
 
   it('on a cancel, a cancel by market, a fill of the resting order and in the /user feed', { timeout: 60_000 }, async () => {
     // The restarted server listens where the first did: the traders' clients are bound to its URL.
-    env.PORT = String(await freePort());
-    let server: TestServer = await startTestServer(env);
+    durable.env.PORT = String(await freePort());
+    let server: TestServer = await startTestServer(durable.env);
     let maker: Trader;
     let taker: Trader;
     let tokenId1: string;
@@ -49,7 +43,7 @@ describe('orders loaded at start are answered and announced whole', () => {
       await server.close();
     }
 
-    server = await startTestServer(env);
+    server = await startTestServer(durable.env);
     const inbox = await connectInbox(server.url, '/user', await apiKeyHandshake(server, maker.creds));
     try {
       const unchanged = (order: Record<string, unknown>, before: Record<string, unknown>, status: string, matchedAmount: number) => {

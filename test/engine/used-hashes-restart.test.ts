@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { readOrderHashChunk } from '../../src/store/orders-repository.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
-import { durableStore } from '../helpers/database.ts';
+import { useDurableStore } from '../helpers/database.ts';
 import { expectError } from '../helpers/http.ts';
 import { metricValues } from '../helpers/metrics.ts';
 import { freePort } from '../helpers/process-server.ts';
@@ -23,17 +23,11 @@ async function usedHashFilterReady(server: TestServer): Promise<void> {
  * filter it reads from the stored orders, and a hash it holds must never be ruled out.
  */
 describe('order hashes used before a restart stay used', () => {
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-
-  before(async () => {
-    ({ env, cleanup } = await durableStore('pmx-used-hashes-'));
-  });
-  after(async () => cleanup());
+  const durable = useDurableStore('pmx-used-hashes-');
 
   it('refuses them once the filter is read from the store, and takes new ones', { timeout: 60_000 }, async () => {
-    env.PORT = String(await freePort());
-    let server = await startTestServer(env);
+    durable.env.PORT = String(await freePort());
+    let server = await startTestServer(durable.env);
     const market = (await createPublishedEvent(server, { markets: 1 })).markets[0]!;
     const trader = await newTrader(server, { fund: '1000' });
     const resting = await orderBody(server, trader, { tokenId: market.tokenId1, side: 'BUY', price: '0.20', size: '5' });
@@ -47,7 +41,7 @@ describe('order hashes used before a restart stay used', () => {
       await server.close();
     }
 
-    server = await startTestServer(env);
+    server = await startTestServer(durable.env);
     try {
       await usedHashFilterReady(server);
       // What the filter reads: every stored hash, chunk after chunk (here two a chunk, the last one empty).

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,4 +83,19 @@ export async function restartedInPlaceStore(prefix: string): Promise<{ env: Reco
   const store = await durableStore(prefix);
   store.env.FAILOVER_TIMEOUT_MS = '120000';
   return store;
+}
+
+/**
+ * One test file's durable store, opened by `open` (`durableStore` or `restartedInPlaceStore`)
+ * before the file's tests and dropped after them. Read `env` inside the tests: it is set once the
+ * `before` hook has run.
+ */
+export function useDurableStore(prefix: string, open = durableStore): { env: Record<string, string> } {
+  const durable = { env: {} as Record<string, string> };
+  let cleanup = async () => {};
+  before(async () => {
+    ({ env: durable.env, cleanup } = await open(prefix));
+  });
+  after(async () => cleanup());
+  return durable;
 }

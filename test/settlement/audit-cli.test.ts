@@ -1,25 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createManualClock } from '../../src/clock.ts';
 import { COLLATERAL, createEmbeddedSettlement } from '../../src/settlement/index.ts';
 import { openStore } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
-import { durableStore } from '../helpers/database.ts';
+import { useDurableStore } from '../helpers/database.ts';
 import { runBuiltAudit } from '../helpers/build.ts';
 import { inTransaction } from '../../src/settlement/embedded/retry.ts';
 
 /** `npm run cli -- audit` against a real store: PGlite on disk, or a scratch PostgreSQL database. */
 describe('audit command', () => {
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-  before(async () => {
-    ({ env, cleanup } = await durableStore('pmx-audit-'));
-  });
-  after(async () => { await cleanup(); });
+  const durable = useDurableStore('pmx-audit-');
 
   const withStore = async (work: (db: Awaited<ReturnType<typeof openStore>>['db']) => Promise<void>) => {
-    const store = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? 'memory://' });
+    const store = await openStore({ databaseUrl: durable.env.DATABASE_URL, dataDir: durable.env.DATA_DIR ?? 'memory://' });
     try {
       await migrateToLatest(store.db);
       await work(store.db);
@@ -27,7 +22,7 @@ describe('audit command', () => {
       await store.close();
     }
   };
-  const audit = () => runBuiltAudit({ ...env, LOG_LEVEL: 'silent' });
+  const audit = () => runBuiltAudit({ ...durable.env, LOG_LEVEL: 'silent' });
 
   it('exits 0 when every invariant holds, and 1 naming the broken one', async () => {
     await withStore(async (db) => {
