@@ -55,12 +55,12 @@ async function readyAfterStart(env: Record<string, string>, cli: string | undefi
   return { server, ms: performance.now() - started, started };
 }
 
+const HASH_FILTER_READY = 'pmx_engine_used_hash_filter_ready';
+
 /**
  * When, after `started`, the engine had read the stored orders' hashes into its used-hash filter
  * (src/engine/README.md "Used hashes"); undefined for a build without that filter.
  */
-const HASH_FILTER_READY = 'pmx_engine_used_hash_filter_ready';
-
 async function hashFilterReadAfter(server: ProcessServer, started: number): Promise<number | undefined> {
   for (;;) {
     const ready = (await metricValues(server, [HASH_FILTER_READY])).get(HASH_FILTER_READY);

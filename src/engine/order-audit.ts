@@ -1,3 +1,4 @@
+import { AUDIT_DETAILS_PER_INVARIANT } from '../settlement/index.ts';
 import type { Db } from '../store/database.ts';
 import { countOrdersAndTrades, ordersAgainstFills, tradesAgainstLedger, tradesAgainstOrders, type Breaches } from '../store/order-audit-repository.ts';
 
@@ -13,9 +14,6 @@ export interface OrderAuditReport {
   counts: { orders: number; trades: number };
 }
 
-/** Past this many rows breaking one invariant the report says how many more there were. */
-const MAX_DETAILS = 20;
-
 /**
  * What the engine wrote, checked against itself: the orders and trades tables are what the
  * engine's batches (or the journal's projection of them) made, and the trades are its record of
@@ -27,6 +25,8 @@ const MAX_DETAILS = 20;
  *   traded at a price worse than its limit;
  * - trades-settled-once: a MINED or CONFIRMED trade has exactly one ledger transaction, with its
  *   txHash; any other has none; no trade settlement exists without its trade.
+ * Each invariant names at most AUDIT_DETAILS_PER_INVARIANT rows and counts the rest, as the
+ * ledger audit does.
  */
 export async function auditOrders(db: Db): Promise<OrderAuditReport> {
   const violations: OrderAuditViolation[] = [];
@@ -36,7 +36,7 @@ export async function auditOrders(db: Db): Promise<OrderAuditReport> {
     ['trades-settled-once', tradesAgainstLedger],
   ];
   for (const [invariant, check] of checks) {
-    const { total, rows } = await check(db, MAX_DETAILS);
+    const { total, rows } = await check(db, AUDIT_DETAILS_PER_INVARIANT);
     for (const row of rows) violations.push({ invariant, detail: `${row.id}: ${row.problem}` });
     if (total > rows.length) violations.push({ invariant, detail: `and ${total - rows.length} more` });
   }

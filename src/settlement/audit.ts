@@ -31,8 +31,8 @@ export interface AuditReport {
 
 const CREDIT_KINDS: CreditReason[] = ['DEPOSIT', 'FAUCET', 'TREASURY_DEPOSIT'];
 const PAGE = 2_000;
-/** Past this many violations of one invariant the report says how many more there were. */
-const MAX_DETAILS = 20;
+/** Past this many violations of one invariant an audit report says how many more there were. */
+export const AUDIT_DETAILS_PER_INVARIANT = 20;
 
 /**
  * Checks every invariant of the embedded ledger and names each one that is broken:
@@ -147,8 +147,8 @@ function capped(violations: AuditViolation[]): AuditViolation[] {
   for (const v of violations) {
     const n = (counts.get(v.invariant) ?? 0) + 1;
     counts.set(v.invariant, n);
-    if (n <= MAX_DETAILS) out.push(v);
+    if (n <= AUDIT_DETAILS_PER_INVARIANT) out.push(v);
   }
-  for (const [invariant, n] of counts) if (n > MAX_DETAILS) out.push({ invariant, detail: `and ${n - MAX_DETAILS} more` });
+  for (const [invariant, n] of counts) if (n > AUDIT_DETAILS_PER_INVARIANT) out.push({ invariant, detail: `and ${n - AUDIT_DETAILS_PER_INVARIANT} more` });
   return out;
 }

@@ -4,7 +4,7 @@ import type { Settlement } from './types.ts';
 
 export * from './types.ts';
 export * from './accounts.ts';
-export { auditLedger, lockKey, type AuditReport, type AuditViolation, type ExpectedLocks, type Invariant } from './audit.ts';
+export { auditLedger, lockKey, AUDIT_DETAILS_PER_INVARIANT, type AuditReport, type AuditViolation, type ExpectedLocks, type Invariant } from './audit.ts';
 export { expectedOrderLocks } from './expected-locks.ts';
 
 /** The settlement layer that runs inside the server: every operation runs on the database handle its caller passes (a transaction, but for reads). */
