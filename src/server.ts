@@ -106,7 +106,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       eventMarketIds: lookups.eventMarketIds,
       cursorSecret,
       signatureWorkers: config.signatureWorkers,
-      ...fenced,
+      ...(lease ? { fence: lease } : {}),
     });
     const engine = trading.engine;
     if (config.redisUrl) {

@@ -147,6 +147,14 @@ export class LeaseLeadership implements Leadership {
     if (token === undefined || !(await this.renew(tx, token))) throw new FencedError();
   }
 
+  /** For an engine batch written in one statement that renews the lease itself (store/engine-batch-writes.ts). */
+  statementFence(): { token: bigint; renewed(held: boolean): void } {
+    const token = this.token;
+    if (token === undefined) throw new FencedError();
+    const sentAt = performance.now();
+    return { token, renewed: (held) => this.renewed(token, held, sentAt) };
+  }
+
   async start(duties: LeaderDuties, url: string, seat: string): Promise<void> {
     this.duties = duties;
     this.url = url;
@@ -194,12 +202,15 @@ export class LeaseLeadership implements Leadership {
   /** Renews the lease of `token` through `db` (a transaction, for the fence); false, and deposed, once it passed on. */
   private async renew(db: Db, token: bigint): Promise<boolean> {
     const sentAt = performance.now();
-    if (await renewEngineLease(db, token)) {
-      this.renewedAt = Math.max(this.renewedAt, sentAt);
-      return true;
-    }
-    if (token === this.token) this.depose('another node took the engine over');
-    return false;
+    const held = await renewEngineLease(db, token);
+    this.renewed(token, held, sentAt);
+    return held;
+  }
+
+  /** A renewal of `token` sent at `sentAt` found the lease still held, or passed on. */
+  private renewed(token: bigint, held: boolean, sentAt: number): void {
+    if (held) this.renewedAt = Math.max(this.renewedAt, sentAt);
+    else if (token === this.token) this.depose('another node took the engine over');
   }
 
   private async campaign(): Promise<void> {

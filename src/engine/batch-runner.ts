@@ -5,7 +5,7 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import { isRetryable } from '../settlement/embedded/retry.ts';
 import { COLLATERAL, type LockSession, type Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
-import type { EngineBatchWrites } from '../store/engine-batch-writes.ts';
+import { writeEngineBatch, type EngineBatchWrites } from '../store/engine-batch-writes.ts';
 import { findUsedHashes, readOrderHashChunk } from '../store/orders-repository.ts';
 import { Batch } from './batch.ts';
 import type { BookPublisher } from './book-publisher.ts';
@@ -30,12 +30,30 @@ export interface EngineServices {
   events: DomainEvents;
   markets: MarketDirectory;
   logger: FastifyBaseLogger;
-  /**
-   * Runs first inside every batch transaction and throws when this node no longer holds the engine
-   * (src/cluster/leadership.ts): a node that lost it writes nothing more.
-   */
-  fence?(tx: Db): Promise<void>;
+  /** This node's hold on the engine (src/cluster/leadership.ts): a node that lost it writes nothing more. */
+  fence?: EngineFence;
 }
+
+/** The engine lease, as the engine's writes check it (LeaseLeadership; none on a store of one process). */
+export interface EngineFence {
+  /** Runs first inside a batch transaction: throws FencedError unless this node still holds the engine. */
+  fence(tx: Db): Promise<void>;
+  /** For a batch written in one statement, which renews the lease itself: throws FencedError unless this node holds it now. */
+  statementFence(): StatementFence;
+}
+
+export interface StatementFence {
+  /** The lease's token the statement must find (store/engine-batch-writes.ts). */
+  readonly token: bigint;
+  /** What the statement found: the lease renewed, or passed to another node. */
+  renewed(held: boolean): void;
+}
+
+/**
+ * The lease passed to another node between a batch's start and its write: the batch applied its
+ * commands to memory and wrote nothing, so memory must be rebuilt before the node steps down.
+ */
+class FencedAtWrite extends FencedError {}
 
 export interface BatchRunnerOptions extends EngineServices {
   state: EngineState;
@@ -104,8 +122,8 @@ export class BatchRunner {
       } catch (error) {
         // The batch may have flushed reservations into the held rows that did not commit.
         this.held.forget();
-        // The fence runs before anything is applied: memory is as it was, and no retry can pass it.
-        if (error instanceof FencedError) throw error;
+        // Fenced before anything is applied, memory is as it was; no retry can pass a fence.
+        if (error instanceof FencedError && !(error instanceof FencedAtWrite)) throw error;
         this.options.logger.error({ err: error, attempt }, 'engine batch failed; rebuilding books from the store');
         await this.rebuild();
         if (attempt >= MAX_BATCH_ATTEMPTS || !isRetryable(error)) throw error;
@@ -133,16 +151,24 @@ export class BatchRunner {
   }
 
   /**
-   * With a journal, a batch of order commands is answered once its record is durable there; a
-   * batch that moves balances in SQL, or that a reader waits for, first brings the tables up to
-   * the journal and then commits in its own transaction, as every batch does without a journal.
+   * A batch that moves balances in SQL commits in a transaction, its SQL and the engine's writes
+   * together. A batch of order commands writes one statement and no transaction: with a journal,
+   * it is answered once its record is durable there; without one (or when large enough to skip
+   * it), once its one statement, which fences itself, committed. A batch that a reader waits for
+   * first brings the tables up to the journal.
    */
   private async run(commands: Command[]): Promise<CommandResult[]> {
     const journal = this.options.journal;
-    if (!journal) return this.commitInTransaction(commands);
-    if (commands.some(needsProjection) || journal.full) await journal.project();
-    if (commands.some(movesBalancesInSql) || journal.commitsDirectly(commands.length)) return this.commitInTransaction(commands);
-    return this.answerAtJournal(journal, commands);
+    if (journal && (commands.some(needsProjection) || journal.full)) await journal.project();
+    if (commands.some(movesBalancesInSql)) return this.commitInTransaction(commands);
+    if (journal && !journal.commitsDirectly(commands.length)) return this.commitOutsideTransaction(commands, (writes) => journal.append(writes, commands.length));
+    // Taken before anything is applied: a node that no longer holds the lease fails with memory as it was.
+    const fence = this.options.fence?.statementFence();
+    return this.commitOutsideTransaction(commands, async (writes) => {
+      const held = await writeEngineBatch(this.options.db, writes, fence?.token);
+      fence?.renewed(held);
+      if (!held) throw new FencedAtWrite();
+    });
   }
 
   private async commitInTransaction(commands: Command[]): Promise<CommandResult[]> {
@@ -150,7 +176,7 @@ export class BatchRunner {
     const startedMs = performance.now();
     const batch = new Batch(this.options.clock.nowMs());
     const results = await this.options.db.transaction().execute(async (tx) => {
-      await this.options.fence?.(tx);
+      await this.options.fence?.fence(tx);
       const used = await this.takenKeys(tx, commands);
       batch.locks = await this.openLocks(tx, commands);
       const applied: CommandResult[] = [];
@@ -175,11 +201,11 @@ export class BatchRunner {
   }
 
   /**
-   * A batch of order commands answered at the journal: it reads the tables through what the
-   * journal holds beyond them, appends what it changed as one record, and is answered once the
-   * record is durable; the tables take it with the next projection.
+   * A batch of order commands, which moves no balance in SQL: it reads the tables (through what
+   * the journal holds beyond them), and is answered once `makeDurable` made what it changed
+   * durable, in one write: a journal record, or one statement.
    */
-  private async answerAtJournal(journal: JournalDurability, commands: Command[]): Promise<CommandResult[]> {
+  private async commitOutsideTransaction(commands: Command[], makeDurable: (writes: EngineBatchWrites) => Promise<void>): Promise<CommandResult[]> {
     const startedMs = performance.now();
     const batch = new Batch(this.options.clock.nowMs());
     const db = this.options.db;
@@ -189,7 +215,7 @@ export class BatchRunner {
     for (const command of commands) results.push(await this.apply(db, batch, command, used));
     await fillInDetails(db, batch.ordersToDetail);
     const writes = batch.takeWrites();
-    if (hasWrites(writes)) await journal.append(writes, commands.length);
+    if (hasWrites(writes)) await makeDurable(writes);
     this.committed(commands, batch, startedMs);
     return results;
   }

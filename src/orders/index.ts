@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { createMarketOrderHasher } from '../core/orders/eip712-order.ts';
+import type { EngineFence } from '../engine/batch-runner.ts';
 import { MatchingEngine } from '../engine/engine.ts';
 import { engineJournal } from '../engine/journal.ts';
 import type { MarketDirectory } from '../engine/market-directory.ts';
@@ -41,8 +42,8 @@ export interface TradingDeps {
   cursorSecret: string;
   /** Signature worker threads; 0 verifies on the main thread (tests). Default: the CPU count. */
   signatureWorkers?: number;
-  /** The engine's fence (src/cluster/leadership.ts): run first in every engine transaction. */
-  fence?(tx: Db): Promise<void>;
+  /** The engine lease (src/cluster/leadership.ts), which every engine write checks. */
+  fence?: EngineFence;
 }
 
 export function createTrading(deps: TradingDeps): Trading {

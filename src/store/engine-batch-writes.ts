@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './database.ts';
-import { assertAllLockRows, lockChangesUpdate, type LockChange } from './ledger-balances-repository.ts';
+import { leaseRenewal } from './engine-leadership-repository.ts';
+import { lockChangesUpdate, type LockChange } from './ledger-balances-repository.ts';
 import { orderFillsUpdate, ordersInsert, type OrderFillUpdate, type OrderRow } from './orders-repository.ts';
 import { tradesInsert, type TradeRow } from './trades-repository.ts';
 
@@ -15,22 +16,43 @@ export interface EngineBatchWrites {
   trades: TradeRow[];
 }
 
+/** The SQLSTATE of a batch statement whose lease token no longer holds the engine lease (pmx_require). */
+const LEASE_LOST = 'PX001';
+
 /**
  * Writes a batch's changes in one statement, each table's part a data-modifying WITH query: a
  * batch used to spend a statement per table (balances, new orders, changed orders, trades), each
  * a round trip on PostgreSQL and a parse and plan on both stores. The parts write different rows
  * (changed orders are never the batch's new ones), so seeing one snapshot changes nothing.
+ *
+ * The statement checks itself (`pmx_require`, migration 0021), so it writes everything or nothing
+ * even outside a transaction: every lock change must find its balance row, and with `leaseToken`
+ * the statement renews the engine lease of that token as its first part and writes nothing when
+ * the lease passed to another node (the fence, src/cluster/leadership.ts, without a transaction
+ * around it). Returns false in that case, true once written.
  */
-export async function writeEngineBatch(db: Db, writes: EngineBatchWrites): Promise<void> {
-  const withLocks = writes.lockChanges.length > 0;
+export async function writeEngineBatch(db: Db, writes: EngineBatchWrites, leaseToken?: bigint): Promise<boolean> {
   const parts: RawBuilder<unknown>[] = [];
-  // Only the lock update returns its rows: the batch checks that every change found its row.
-  if (withLocks) parts.push(sql`locks AS (${lockChangesUpdate(writes.lockChanges)} RETURNING 1)`);
+  const checks: RawBuilder<unknown>[] = [];
+  if (leaseToken !== undefined) {
+    parts.push(sql`fence AS (${leaseRenewal(leaseToken)})`);
+    checks.push(sql`pmx_require(EXISTS (SELECT 1 FROM fence), ${LEASE_LOST}, 'the engine lease passed to another node')`);
+  }
+  if (writes.lockChanges.length > 0) {
+    // A change whose balance row does not exist is a bookkeeping mistake: nothing is written.
+    const expected = writes.lockChanges.length;
+    parts.push(sql`locks AS (${lockChangesUpdate(writes.lockChanges)} RETURNING 1)`);
+    checks.push(sql`pmx_require((SELECT count(*) FROM locks) = ${expected}, 'P0001', 'lock update touched ' || (SELECT count(*) FROM locks) || ' of ' || ${expected} || ' rows')`);
+  }
   if (writes.newOrders.length > 0) parts.push(sql`new_orders AS (${ordersInsert(writes.newOrders)})`);
   if (writes.changedOrders.length > 0) parts.push(sql`changed_orders AS (${orderFillsUpdate(writes.changedOrders)})`);
   if (writes.trades.length > 0) parts.push(sql`new_trades AS (${tradesInsert(writes.trades)})`);
-  if (parts.length === 0) return;
-  const lockRows = withLocks ? sql`(SELECT count(*) FROM locks)` : sql`0`;
-  const { rows } = await sql<{ lock_rows: bigint }>`WITH ${sql.join(parts)} SELECT ${lockRows}::int8 AS lock_rows`.execute(db);
-  if (withLocks) assertAllLockRows(BigInt(rows[0]!.lock_rows), writes.lockChanges);
+  if (parts.length === (leaseToken === undefined ? 0 : 1)) return true;
+  try {
+    await sql`WITH ${sql.join(parts)} SELECT ${checks.length > 0 ? sql.join(checks) : sql`1`}`.execute(db);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === LEASE_LOST) return false;
+    throw error;
+  }
 }

@@ -53,14 +53,12 @@ function seatOf(holder: string): string | undefined {
  * locked until the commit, so no takeover can happen between the check and the write.
  */
 export async function renewEngineLease(db: Db, token: bigint): Promise<boolean> {
-  const result = await db
-    .updateTable('engine_leadership')
-    .set({ renewed_at: sql`clock_timestamp()` })
-    .where('id', '=', 1)
-    .where('token', '=', token)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  const { rows } = await leaseRenewal(token).execute(db);
+  return rows.length === 1;
 }
+
+/** The renewal of `renewEngineLease`, for a statement that writes more: one row while `token` holds the lease. */
+export const leaseRenewal = (token: bigint) => sql`UPDATE engine_leadership SET renewed_at = clock_timestamp() WHERE id = 1 AND token = ${token} RETURNING 1`;
 
 /** Gives the lease up at once (a clean shutdown), so another node need not wait for it to expire. */
 export async function releaseEngineLease(db: Db, token: bigint): Promise<void> {

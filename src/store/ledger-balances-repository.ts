@@ -126,6 +126,6 @@ export function lockChangesUpdate(changes: LockChange[]) {
 }
 
 /** Throws unless the update touched a row per change: a missing row is a bookkeeping mistake. */
-export function assertAllLockRows(touched: bigint, changes: LockChange[]): void {
+function assertAllLockRows(touched: bigint, changes: LockChange[]): void {
   if (touched !== BigInt(changes.length)) throw new Error(`lock update touched ${touched} of ${changes.length} rows`);
 }

@@ -57,6 +57,7 @@ describe('the engine lease', () => {
       assert.equal(leadership.role, 'leader');
       assert.deepEqual(duties.log, ['begin']);
       await store.db.transaction().execute((tx) => leadership.fence(tx));
+      assert.equal(leadership.statementFence().token, (await readEngineLease(store.db, 60_000)).token, 'a one-statement batch checks the token of the lease');
 
       // What a takeover does to a node that stopped renewing: the token moves on under it (whichever
       // comes first, its next renewal or its next write, finds out).
@@ -65,6 +66,7 @@ describe('the engine lease', () => {
       assert.ok(refused instanceof FencedError);
       assert.equal(refused.statusCode, 503);
       assert.equal(leadership.role, 'follower');
+      assert.throws(() => leadership.statementFence(), FencedError, 'a deposed node starts no one-statement batch');
       await until(() => duties.log.length === 2, 'the duties end');
       assert.deepEqual(duties.log, ['begin', 'end']);
       await until(() => leadership.leaderUrl === NODE_B.url, 'the follower learns where the engine is now');

@@ -55,7 +55,7 @@ describe('engine batch writes: rows as column arrays, one statement per batch', 
     }), { numRuns: 20 });
   });
 
-  it('a batch is one statement: every part is written, or none when one part fails', async () => {
+  it('a batch is one statement: every part is written, or none when one part fails or the lease passed on', async () => {
     const [[placed], [changed]] = fc.sample(fc.array(order, { minLength: 1, maxLength: 1 }), 2).map((drawn) => fresh(drawn, userId)) as [[OrderRow], [OrderRow]];
     const [drawnTrade] = fc.sample(trade, 1) as [Omit<TradeRow, 'id' | 'seq'>];
     const matched: TradeRow = { ...drawnTrade, id: randomUUID(), seq: ++tradeSeq };
@@ -67,18 +67,37 @@ describe('engine batch writes: rows as column arrays, one statement per batch', 
       newOrders: [placed], changedOrders: [{ id: changed.id, matchedBaseUnits: 7n, status: 'EXECUTED' as const, updatedAt: changedAt }], trades: [matched],
     };
     const lockedNow = async () => BigInt((await store.db.selectFrom('ledger_balances').select('locked').where('account', '=', account).executeTakeFirstOrThrow()).locked);
-    // As the engine writes it: inside its batch's transaction, which a failed write rolls back.
-    const inBatch = (lockChanges: LockChange[]) => store.db.transaction().execute((tx) => writeEngineBatch(tx, { ...writes, lockChanges }));
+    const lease = () => store.db.selectFrom('engine_leadership').select(['token', 'renewed_at']).executeTakeFirstOrThrow();
+    const nothingWritten = async () => {
+      assert.equal(await lockedNow(), 10n);
+      assert.equal((await store.db.selectFrom('orders').select('id').where('id', '=', placed.id).execute()).length, 0);
+      assert.equal((await store.db.selectFrom('trades').select('id').where('id', '=', matched.id).execute()).length, 0);
+    };
+    // As the engine writes a batch of order commands: one statement, no transaction around it.
+    const alone = (lockChanges: LockChange[], leaseToken?: bigint) => writeEngineBatch(store.db, { ...writes, lockChanges }, leaseToken);
+    const missingRow = [{ account, asset: 'USDC', locked: 5n }, { account, asset: 'missing', locked: 1n }];
 
     // A change of a balance row that does not exist is a bookkeeping mistake: nothing is written.
-    await assert.rejects(inBatch([{ account, asset: 'USDC', locked: 5n }, { account, asset: 'missing', locked: 1n }]), /lock update touched 1 of 2 rows/);
-    assert.equal(await lockedNow(), 10n);
-    assert.equal((await store.db.selectFrom('orders').select('id').where('id', '=', placed.id).execute()).length, 0);
+    await assert.rejects(alone(missingRow), /lock update touched 1 of 2 rows/);
+    await nothingWritten();
     // Nor when the CHECK refuses a change (locked above the balance).
-    await assert.rejects(inBatch([{ account, asset: 'USDC', locked: 91n }]));
-    assert.equal(await lockedNow(), 10n);
+    await assert.rejects(alone([{ account, asset: 'USDC', locked: 91n }]));
+    await nothingWritten();
+    // Inside a transaction (a batch that moves balances in SQL) the failure fails the transaction.
+    await assert.rejects(store.db.transaction().execute((tx) => writeEngineBatch(tx, { ...writes, lockChanges: missingRow })), /lock update touched 1 of 2 rows/);
+    await nothingWritten();
 
-    await inBatch([{ account, asset: 'USDC', locked: -4n }]);
+    // A token the lease no longer holds (another node took the engine over): nothing is written,
+    // and the lease is not renewed.
+    await sql`UPDATE engine_leadership SET renewed_at = now() - interval '1 minute'`.execute(store.db);
+    const before = await lease();
+    assert.equal(await alone([{ account, asset: 'USDC', locked: -4n }], before.token + 1n), false);
+    await nothingWritten();
+    assert.deepEqual(await lease(), before);
+
+    // The token that holds it: the statement renews the lease and writes.
+    assert.equal(await alone([{ account, asset: 'USDC', locked: -4n }], before.token), true);
+    assert.ok((await lease()).renewed_at > before.renewed_at, 'the lease is renewed by the same statement');
     assert.equal(await lockedNow(), 6n);
     const stored = await store.db.selectFrom('orders').selectAll().where('id', 'in', [placed.id, changed.id]).execute();
     assert.deepEqual(sortById(stored), sortById([placed, { ...changed, matched_base_units: 7n, status: 'EXECUTED', delayed_until: null, updated_at: changedAt }]));

@@ -18,6 +18,7 @@ import * as m0017 from './0017_price_markets.ts';
 import * as m0018 from './0018_trade_maker_fields.ts';
 import * as m0019 from './0019_open_orders_by_book_seq.ts';
 import * as m0020 from './0020_engine_projection.ts';
+import * as m0021 from './0021_statement_checks.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0018_trade_maker_fields': m0018,
   '0019_open_orders_by_book_seq': m0019,
   '0020_engine_projection': m0020,
+  '0021_statement_checks': m0021,
 };

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { FencedError } from '../../src/engine/queue-full-error.ts';
+import type { CreateOrderRequest } from '../../src/orders/order-entry.ts';
+import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { callerOf, expectAuditClean, newTrader, orderBody } from '../helpers/trader.ts';
+
+/**
+ * A batch of order commands is written in one statement that renews the engine lease itself
+ * (src/engine/README.md "One engine per database, fenced"): the lease is checked when the batch
+ * starts and again by its write. A takeover between the two leaves the batch applied in memory
+ * and written nowhere: its callers get 503, the node rebuilds its books and steps down.
+ */
+describe('an order batch whose lease passed on before its write', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL (DATABASE_URL): PGlite has no engine lease' }, () => {
+  let server: TestServer;
+  let market: PublishedMarket;
+  before(async () => {
+    server = await startTestServer();
+    market = (await createPublishedEvent(server)).markets[0]!;
+  });
+  after(async () => server.close());
+
+  it('writes nothing, answers 503, and the node steps down', async () => {
+    const trader = await newTrader(server, { fund: '10' });
+    const { orderEntry } = server.ctx.trading;
+    const buy = async (price: string) => (await orderBody(server, trader, { tokenId: market.tokenId1, side: 'BUY', price, size: '10', signed: false })) as unknown as CreateOrderRequest;
+    const [kept, refused] = [await buy('0.4'), await buy('0.3')];
+    const placed = await orderEntry.submit(callerOf(trader), kept);
+    assert.ok(placed.ok);
+    assert.equal(server.ctx.leadership.role, 'leader');
+
+    // Another node takes the engine over; this node learns it only at its next write.
+    await sql`UPDATE engine_leadership SET token = token + 1, holder = 'another node', url = 'http://127.0.0.1:9', renewed_at = clock_timestamp()`.execute(server.ctx.store.db);
+    const error = await orderEntry.submit(callerOf(trader), refused).catch((caught: unknown) => caught);
+    assert.ok(error instanceof FencedError, `refused as fenced: ${String(error)}`);
+    assert.equal(error.statusCode, 503);
+    assert.equal(server.ctx.leadership.role, 'follower');
+
+    const stored = await server.ctx.store.db.selectFrom('orders').select('price_micros').where('user_id', '=', trader.userId).execute();
+    assert.deepEqual(stored.map((row) => row.price_micros), [400_000n], 'only the order answered before the takeover is stored');
+    const { collateral } = await server.ctx.settlement.balances(server.ctx.store.db, trader.proxyWallet.toLowerCase());
+    assert.equal(collateral.locked, 4_000_000n, "only that order's reservation is locked");
+    await expectAuditClean(server);
+  });
+});
