@@ -30,6 +30,35 @@ describe('TurnBatchedLookup', () => {
     assert.equal(reads.length, 2);
   });
 
+  it('reads one at a time: questions asked while a read is in flight share the next read, which sees the store as it is then', async () => {
+    const present = new Set(['a', 'b']);
+    const reads: string[][] = [];
+    let inFlight = 0;
+    let release!: () => void;
+    const lookup = new TurnBatchedLookup(async (keys) => {
+      reads.push(keys);
+      inFlight++;
+      assert.equal(inFlight, 1, 'never two reads at once');
+      const found = new Set(keys.filter((key) => present.has(key)));
+      if (reads.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      inFlight--;
+      return found;
+    });
+    const first = lookup.has('a');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(reads.length, 1, 'the first read is in flight');
+    // Asked in two later turns while it is in flight, after 'a' was revoked.
+    present.delete('a');
+    const later = [lookup.has('a'), lookup.has('b')];
+    await new Promise((resolve) => setImmediate(resolve));
+    const last = lookup.has('b');
+    assert.equal(reads.length, 1, 'no read starts while one is in flight');
+    release();
+    assert.equal(await first, true, 'the first read answers as the store was when it ran');
+    assert.deepEqual(await Promise.all([...later, last]), [false, true, true], 'the later questions see the revocation');
+    assert.deepEqual(reads, [['a'], ['a', 'b']], 'the questions of both later turns share one read');
+  });
+
   it('fails every question of the turn when the read fails, and reads again afterwards', async () => {
     const failure = new Error('store down');
     const { lookup } = recordingLookup([], failure);
