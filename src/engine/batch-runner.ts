@@ -165,7 +165,7 @@ export class BatchRunner {
     // Taken before anything is applied: a node that no longer holds the lease fails with memory as it was.
     const fence = this.options.fence?.statementFence();
     return this.commitOutsideTransaction(commands, async (writes) => {
-      const held = await writeEngineBatch(this.options.db, writes, fence?.token);
+      const held = await writeEngineBatch(this.options.db, writes, fence && { leaseToken: fence.token });
       fence?.renewed(held);
       if (!held) throw new FencedAtWrite();
     });

@@ -29,11 +29,13 @@ const LEASE_LOST = 'PX001';
  * even outside a transaction: every lock change must find its balance row, and with `leaseToken`
  * the statement renews the engine lease of that token as its first part and writes nothing when
  * the lease passed to another node (the fence, src/cluster/leadership.ts, without a transaction
- * around it). Returns false in that case, true once written.
+ * around it). Returns false in that case, true once written. With `projectedSeq` (a projection of
+ * the journal) it also moves the tables' journal sequence to it, in the same commit.
  */
-export async function writeEngineBatch(db: Db, writes: EngineBatchWrites, leaseToken?: bigint): Promise<boolean> {
+export async function writeEngineBatch(db: Db, writes: EngineBatchWrites, { leaseToken, projectedSeq }: { leaseToken?: bigint; projectedSeq?: bigint } = {}): Promise<boolean> {
   const parts: RawBuilder<unknown>[] = [];
   const checks: RawBuilder<unknown>[] = [];
+  if (projectedSeq !== undefined) parts.push(sql`projected AS (UPDATE engine_projection SET seq = ${projectedSeq} WHERE id = 1)`);
   if (leaseToken !== undefined) {
     parts.push(sql`fence AS (${leaseRenewal(leaseToken)})`);
     checks.push(sql`pmx_require(EXISTS (SELECT 1 FROM fence), ${LEASE_LOST}, 'the engine lease passed to another node')`);
@@ -47,7 +49,8 @@ export async function writeEngineBatch(db: Db, writes: EngineBatchWrites, leaseT
   if (writes.newOrders.length > 0) parts.push(sql`new_orders AS (${ordersInsert(writes.newOrders)})`);
   if (writes.changedOrders.length > 0) parts.push(sql`changed_orders AS (${orderFillsUpdate(writes.changedOrders)})`);
   if (writes.trades.length > 0) parts.push(sql`new_trades AS (${tradesInsert(writes.trades)})`);
-  if (parts.length === (leaseToken === undefined ? 0 : 1)) return true;
+  // A lease alone is no write; a projected sequence alone still moves.
+  if (parts.length === 0 || (parts.length === 1 && leaseToken !== undefined)) return true;
   try {
     await sql`WITH ${sql.join(parts)} SELECT ${checks.length > 0 ? sql.join(checks) : sql`1`}`.execute(db);
     return true;

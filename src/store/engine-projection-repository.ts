@@ -9,11 +9,8 @@ export async function readProjectedSeq(db: Db): Promise<bigint> {
 
 /**
  * Writes the changes of the journal's records up to `seq` and moves the projected sequence to it,
- * in one transaction: a record is projected exactly once, whenever the process dies.
+ * in one statement: a record is projected exactly once, whenever the process dies.
  */
 export async function projectEngineWrites(db: Db, writes: EngineBatchWrites, seq: bigint): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await writeEngineBatch(tx, writes);
-    await tx.updateTable('engine_projection').set({ seq }).where('id', '=', 1).execute();
-  });
+  await writeEngineBatch(db, writes, { projectedSeq: seq });
 }

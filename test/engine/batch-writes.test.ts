@@ -74,7 +74,7 @@ describe('engine batch writes: rows as column arrays, one statement per batch', 
       assert.equal((await store.db.selectFrom('trades').select('id').where('id', '=', matched.id).execute()).length, 0);
     };
     // As the engine writes a batch of order commands: one statement, no transaction around it.
-    const alone = (lockChanges: LockChange[], leaseToken?: bigint) => writeEngineBatch(store.db, { ...writes, lockChanges }, leaseToken);
+    const alone = (lockChanges: LockChange[], leaseToken?: bigint) => writeEngineBatch(store.db, { ...writes, lockChanges }, leaseToken === undefined ? {} : { leaseToken });
     const missingRow = [{ account, asset: 'USDC', locked: 5n }, { account, asset: 'missing', locked: 1n }];
 
     // A change of a balance row that does not exist is a bookkeeping mistake: nothing is written.
