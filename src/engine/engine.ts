@@ -33,7 +33,7 @@ export interface EngineOptions extends EngineServices {
   /**
    * The point of durability of order commands on the embedded store (README.md "The journal"):
    * a batch of them is answered once its record is in the journal, and the tables follow behind.
-   * Without one (PostgreSQL), every batch is answered when its transaction commits.
+   * Without one (PostgreSQL), every batch is answered when its write to the tables commits.
    */
   journal?: Journal;
 }

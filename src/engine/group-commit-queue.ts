@@ -3,7 +3,7 @@ import { QueueFullError } from './queue-full-error.ts';
 /**
  * A bounded serial queue that hands whatever has accumulated to one `processBatch` call at a time
  * (group commit): commands that arrive while a batch commits wait and go together into the next
- * batch, so durability costs one transaction per batch rather than one per command.
+ * batch, so durability costs one write per batch rather than one per command.
  * A full queue refuses new work at once (the API answers 503), it never grows without bound.
  */
 

@@ -5,7 +5,7 @@ import type { Journal } from './journal.ts';
 import { PendingProjection } from './pending-projection.ts';
 
 /**
- * Writes every journal record the tables lack, merged, in one transaction that also moves the
+ * Writes every journal record the tables lack, merged, in one statement that also moves the
  * tables' journal sequence, then empties the journal: whenever the process dies, a record is in
  * the tables exactly once.
  */

@@ -28,7 +28,7 @@ export type CancelOutcome = { ok: true; order: EngineOrder } | EngineFailure;
  * The order commands, applied inside a batch to the engine's state (engine-state.ts) and to the
  * batch (what it writes, reserves and announces): place and match, fills and trades, cancels,
  * expiries and speed bumps, and the retirement of resolved markets. The engine (engine.ts) runs
- * them in its batch transaction and answers and publishes only after the commit.
+ * them in its batches and answers and publishes only after a batch is durable.
  */
 export class OrderCommands {
   /** `retired` runs after the commit that retired a market: the engine forgets its book. */
