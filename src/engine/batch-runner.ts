@@ -71,8 +71,8 @@ export interface BatchRunnerOptions extends EngineServices {
 /**
  * Runs the engine's batches (README.md "Invariants"): applies each command to the books in memory
  * and to the ledger, makes the batch durable (its one statement or transaction in the tables, or
- * the journal on PGlite), and only then answers and announces it. A batch that fails rebuilds memory from the
- * store before anything else runs.
+ * the journal on PGlite), and only then answers and announces it. A batch that fails rebuilds
+ * memory from the store before anything else runs.
  */
 export class BatchRunner {
   /**

@@ -35,11 +35,11 @@ const LEASE_LOST = 'PX001';
 export async function writeEngineBatch(db: Db, writes: EngineBatchWrites, { leaseToken, projectedSeq }: { leaseToken?: bigint; projectedSeq?: bigint } = {}): Promise<boolean> {
   const parts: RawBuilder<unknown>[] = [];
   const checks: RawBuilder<unknown>[] = [];
-  if (projectedSeq !== undefined) parts.push(sql`projected AS (UPDATE engine_projection SET seq = ${projectedSeq} WHERE id = 1)`);
   if (leaseToken !== undefined) {
     parts.push(sql`fence AS (${leaseRenewal(leaseToken)})`);
     checks.push(sql`pmx_require(EXISTS (SELECT 1 FROM fence), ${LEASE_LOST}, 'the engine lease passed to another node')`);
   }
+  if (projectedSeq !== undefined) parts.push(sql`projected AS (UPDATE engine_projection SET seq = ${projectedSeq} WHERE id = 1)`);
   if (writes.lockChanges.length > 0) {
     // A change whose balance row does not exist is a bookkeeping mistake: nothing is written.
     const expected = writes.lockChanges.length;
