@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './database.ts';
 import { leaseRenewal } from './engine-leadership-repository.ts';
-import { lockChangesUpdate, type LockChange } from './ledger-balances-repository.ts';
+import { lockChangesPart, type LockChange } from './ledger-balances-repository.ts';
 import { orderFillsUpdate, ordersInsert, type OrderFillUpdate, type OrderRow } from './orders-repository.ts';
 import { tradesInsert, type TradeRow } from './trades-repository.ts';
 
@@ -41,10 +41,9 @@ export async function writeEngineBatch(db: Db, writes: EngineBatchWrites, { leas
   }
   if (projectedSeq !== undefined) parts.push(sql`projected AS (UPDATE engine_projection SET seq = ${projectedSeq} WHERE id = 1)`);
   if (writes.lockChanges.length > 0) {
-    // A change whose balance row does not exist is a bookkeeping mistake: nothing is written.
-    const expected = writes.lockChanges.length;
-    parts.push(sql`locks AS (${lockChangesUpdate(writes.lockChanges)} RETURNING 1)`);
-    checks.push(sql`pmx_require((SELECT count(*) FROM locks) = ${expected}, 'P0001', 'lock update touched ' || (SELECT count(*) FROM locks) || ' of ' || ${expected} || ' rows')`);
+    const { part, check } = lockChangesPart(writes.lockChanges);
+    parts.push(part);
+    checks.push(check);
   }
   if (writes.newOrders.length > 0) parts.push(sql`new_orders AS (${ordersInsert(writes.newOrders)})`);
   if (writes.changedOrders.length > 0) parts.push(sql`changed_orders AS (${orderFillsUpdate(writes.changedOrders)})`);

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { columnArrays } from './column-arrays.ts';
 import type { Db } from './database.ts';
 
@@ -112,20 +112,25 @@ export interface LockChange {
  */
 export async function applyLockChanges(db: Db, changes: LockChange[]): Promise<void> {
   if (changes.length === 0) return;
-  const result = await lockChangesUpdate(changes).execute(db);
-  assertAllLockRows(result.numAffectedRows ?? 0n, changes);
+  const { part, check } = lockChangesPart(changes);
+  await sql`WITH ${part} SELECT ${check}`.execute(db);
 }
 
-/** The UPDATE of `applyLockChanges`, for a statement that writes more (engine-batch-writes.ts). */
-export function lockChangesUpdate(changes: LockChange[]) {
+/**
+ * The UPDATE of `applyLockChanges` as the WITH query `locks`, and the check (`pmx_require`,
+ * migration 0021) that fails the statement unless it touched a row per change: a missing row is a
+ * bookkeeping mistake. For a statement that writes more (engine-batch-writes.ts), the check goes
+ * in its final SELECT.
+ */
+export function lockChangesPart(changes: LockChange[]): { part: RawBuilder<unknown>; check: RawBuilder<unknown> } {
   const { arrays } = columnArrays(changes, { account: 'text', asset: 'text', locked: 'numeric' });
-  return sql`
-    UPDATE ledger_balances b SET locked = b.locked + c.locked
-    FROM unnest(${arrays}) AS c(account, asset, locked)
-    WHERE b.account = c.account AND b.asset = c.asset`;
-}
-
-/** Throws unless the update touched a row per change: a missing row is a bookkeeping mistake. */
-function assertAllLockRows(touched: bigint, changes: LockChange[]): void {
-  if (touched !== BigInt(changes.length)) throw new Error(`lock update touched ${touched} of ${changes.length} rows`);
+  const expected = changes.length;
+  return {
+    part: sql`locks AS (
+      UPDATE ledger_balances b SET locked = b.locked + c.locked
+      FROM unnest(${arrays}) AS c(account, asset, locked)
+      WHERE b.account = c.account AND b.asset = c.asset
+      RETURNING 1)`,
+    check: sql`pmx_require((SELECT count(*) FROM locks) = ${expected}, 'P0001', 'lock update touched ' || (SELECT count(*) FROM locks) || ' of ' || ${expected} || ' rows')`,
+  };
 }
