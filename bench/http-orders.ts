@@ -10,7 +10,8 @@
  * Orders are BUYs of both tokens from two traders, about one in ten crossing, so the engine
  * matches (MINT) as well as rests. Every request carries a fresh HMAC, as a client must.
  * Beside each rate, the server process's CPU time per order (per request for /healthz): steadier
- * than rates on a machine whose neighbours take a varying share of its cores.
+ * than rates on a machine whose neighbours take a varying share of its cores; and the longest
+ * turn of its event loop, which bounds how long anything else waited (timers, reads, accepts).
  * BENCH_SCENARIOS picks scenarios, BENCH_REFERENCE adds another checkout's build as a reference.
  */
 import { randomBytes } from 'node:crypto';
@@ -69,44 +70,47 @@ function sign(order: OrderStruct, trader: BenchTrader): Hex {
   return `${bytesToHex(signature)}${(27 + recid).toString(16)}` as Hex;
 }
 
-interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined; cpuMicrosPerOrder: number }
+interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined; cpuMicrosPerOrder: number; longestTurnMs: number }
 type NextRequest = () => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 
 async function run(scenario: string, server: ProcessServer, ordersPerRequest: number, next: NextRequest | null, onResponse?: (status: number, body: string) => void): Promise<Row> {
-  const before = await engineBatches(server);
-  const cpuBefore = await serverCpuSeconds(server);
+  const before = await serverCounters(server);
   const result = await autocannon({
     url: server.url,
     connections: CONNECTIONS,
     duration: DURATION_S,
     requests: [next ? { setupRequest: (request: any) => ({ ...request, ...next() }), ...(onResponse ? { onResponse } : {}) } : { method: 'GET', path: '/healthz' }],
   });
-  const after = await engineBatches(server);
-  const cpuSeconds = (await serverCpuSeconds(server)) - cpuBefore;
-  const batches = after.count - before.count;
+  const after = await serverCounters(server);
+  const batches = after.batches - before.batches;
   const ok = result['2xx'];
   return {
     scenario, requestsPerSec: ok / DURATION_S, ordersPerSec: (ok * ordersPerRequest) / DURATION_S, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors,
     commandsPerBatch: batches > 0 ? (after.commands - before.commands) / batches : undefined,
     // Per order; per request for /healthz, which places none.
-    cpuMicrosPerOrder: (cpuSeconds * 1e6) / ((result.requests.total || 1) * Math.max(1, ordersPerRequest)),
+    cpuMicrosPerOrder: ((after.cpuSeconds - before.cpuSeconds) * 1e6) / ((result.requests.total || 1) * Math.max(1, ordersPerRequest)),
+    longestTurnMs: after.longestTurnSeconds * 1000,
   };
 }
 
 /**
- * The server process's CPU time so far (user and system, all its threads: PGlite's included,
- * PostgreSQL's not), from its own metrics. Per request it is steadier than a rate on this machine,
- * whose throughput moves with its neighbours: a change that saves work shows here even when the
- * rates of two runs are within their noise.
+ * What the server's own metrics say so far:
+ * - the engine's batches and the commands they held (whether group commit groups);
+ * - the process's CPU time (user and system, all its threads: PGlite's included, PostgreSQL's
+ *   not). Per request it is steadier than a rate on this machine, whose throughput moves with its
+ *   neighbours: a change that saves work shows here even when the rates of two runs are within
+ *   their noise;
+ * - the longest event-loop turn since the last scrape (prom-client resets it on each): how long
+ *   timers, socket reads and new connections waited at worst.
  */
-async function serverCpuSeconds(server: ProcessServer): Promise<number> {
-  return (await metricValues(server, ['process_cpu_seconds_total'])).get('process_cpu_seconds_total') ?? 0;
-}
-
-/** The engine's batches so far and the commands they held, from the server's own metrics: whether group commit groups. */
-async function engineBatches(server: ProcessServer): Promise<{ count: number; commands: number }> {
-  const values = await metricValues(server, ['pmx_engine_batch_commands_count', 'pmx_engine_batch_commands_sum']);
-  return { count: values.get('pmx_engine_batch_commands_count') ?? 0, commands: values.get('pmx_engine_batch_commands_sum') ?? 0 };
+async function serverCounters(server: ProcessServer): Promise<{ batches: number; commands: number; cpuSeconds: number; longestTurnSeconds: number }> {
+  const values = await metricValues(server, ['pmx_engine_batch_commands_count', 'pmx_engine_batch_commands_sum', 'process_cpu_seconds_total', 'nodejs_eventloop_lag_max_seconds']);
+  return {
+    batches: values.get('pmx_engine_batch_commands_count') ?? 0,
+    commands: values.get('pmx_engine_batch_commands_sum') ?? 0,
+    cpuSeconds: values.get('process_cpu_seconds_total') ?? 0,
+    longestTurnSeconds: values.get('nodejs_eventloop_lag_max_seconds') ?? 0,
+  };
 }
 
 async function cryptoCeiling(): Promise<number> {
@@ -229,5 +233,6 @@ console.table(rows.map((r) => ({
   'non-2xx+errors': r.errors,
   'commands per batch': r.commandsPerBatch === undefined ? '' : r.commandsPerBatch.toFixed(1),
   'server CPU µs/order': Math.round(r.cpuMicrosPerOrder),
+  'longest turn ms': Math.round(r.longestTurnMs),
 })));
 console.log(`signature verification on ${availableParallelism()} worker threads (crypto ceiling): ${Math.round(verifyRate)}/s`);

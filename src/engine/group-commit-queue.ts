@@ -54,7 +54,9 @@ export class GroupCommitQueue<C, R> {
     // Yield to the event loop before each batch, not just to the microtask queue: requests whose
     // bytes arrived together are parsed one callback at a time, and an in-process database
     // (PGlite) can run a whole batch on microtasks alone, so without a macrotask turn every batch
-    // would hold a single command and group commit would never group.
+    // would hold a single command and group commit would never group. The turn comes also when a
+    // full batch already waits: on PGlite a backlog of full batches would otherwise run back to
+    // back in one turn, holding back timers, socket reads and new connections (README "Turns").
     await nextTurn();
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.options.maxBatch);
@@ -65,7 +67,7 @@ export class GroupCommitQueue<C, R> {
       } catch (error) {
         for (const pending of batch) pending.reject(error);
       }
-      if (this.waiting.length < this.options.maxBatch) await nextTurn();
+      await nextTurn();
     }
     this.running = false;
     const waiters = this.idleWaiters;
