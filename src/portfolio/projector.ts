@@ -19,6 +19,7 @@ const key = (account: string, tokenId: string) => `${account}\u0000${tokenId}`;
 export class PositionProjector {
   private running: Promise<void> | undefined;
   private again = false;
+  private kicked = false;
 
   constructor(private readonly db: Db, private readonly onError: (error: unknown) => void = () => {}) {}
 
@@ -37,7 +38,9 @@ export class PositionProjector {
   /**
    * Catches up in the background after committed ledger work (trades mined or failed); overlapping
    * calls coalesce. A trade just matched has moved nothing in the ledger yet: every fill announces
-   * one, and catching up on each cost two store reads per fill for nothing.
+   * one, and catching up on each cost two store reads per fill for nothing. The updates a batch
+   * announces together (a settlement round's confirmed and mined trades) make one catch-up: each
+   * round used to start a second one that found nothing, three reads of the store for nothing.
    */
   listen(events: DomainEvents): () => void {
     return events.subscribe('trade-update', ({ trade }) => {
@@ -45,12 +48,21 @@ export class PositionProjector {
     });
   }
 
-  /** Waits for a background catch-up in flight (tests, shutdown). */
+  /** Waits for a background catch-up in flight or about to start (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.kicked || this.running) await (this.running ?? Promise.resolve());
   }
 
   private kick(): void {
+    if (this.kicked) return;
+    this.kicked = true;
+    queueMicrotask(() => {
+      this.kicked = false;
+      this.start();
+    });
+  }
+
+  private start(): void {
     if (this.running) {
       this.again = true;
       return;
@@ -60,7 +72,7 @@ export class PositionProjector {
       this.running = undefined;
       if (this.again) {
         this.again = false;
-        this.kick();
+        this.start();
       }
     });
   }
