@@ -54,12 +54,14 @@ export class GroupCommitQueue<C, R> {
     // Yield to the event loop before each batch, not just to the microtask queue: requests whose
     // bytes arrived together are parsed one callback at a time, and an in-process database
     // (PGlite) can run a whole batch on microtasks alone, so without a macrotask turn every batch
-    // would hold a single command and group commit would never group. The turn comes also when a
-    // full batch already waits: on PGlite a backlog of full batches would otherwise run back to
-    // back in one turn, holding back timers, socket reads and new connections (README "Turns").
+    // would hold a single command and group commit would never group. When a full batch already
+    // waits, there is nothing to group: the next batch starts at once, unless this one ran without
+    // a turn (PGlite), since a backlog of such batches would otherwise run back to back in one
+    // turn, holding back timers, socket reads and new connections (README "Turns").
     await nextTurn();
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.options.maxBatch);
+      const turn = turnWatch();
       try {
         const results = await this.options.processBatch(batch.map((p) => p.command));
         if (results.length !== batch.length) throw new Error(`processBatch returned ${results.length} results for ${batch.length} commands`);
@@ -67,7 +69,7 @@ export class GroupCommitQueue<C, R> {
       } catch (error) {
         for (const pending of batch) pending.reject(error);
       }
-      await nextTurn();
+      if (this.waiting.length < this.options.maxBatch || !turn.came()) await nextTurn();
     }
     this.running = false;
     const waiters = this.idleWaiters;
@@ -77,3 +79,15 @@ export class GroupCommitQueue<C, R> {
 }
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Whether the event loop has turned since the call (a batch that waited on the network did). */
+function turnWatch(): { came(): boolean } {
+  let came = false;
+  const watcher = setImmediate(() => { came = true; });
+  return {
+    came() {
+      clearImmediate(watcher);
+      return came;
+    },
+  };
+}

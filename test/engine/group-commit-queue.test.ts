@@ -62,6 +62,32 @@ describe('GroupCommitQueue', () => {
     }
   });
 
+  it('goes straight on to a waiting full batch after one that gave the event loop its turn (a store over the network)', async () => {
+    const seen: string[] = [];
+    const queue = new GroupCommitQueue<number, number>({
+      capacity: 100,
+      maxBatch: 2,
+      async processBatch(c) {
+        seen.push(`batch ${c.join(',')}`);
+        await new Promise((resolve) => setImmediate(resolve));
+        seen.push(`end ${c.join(',')}`);
+        return c;
+      },
+    });
+    const done = Promise.all([1, 2, 3, 4, 5, 6].map((n) => queue.submit(n)));
+    let ticking = true;
+    const tick = () => {
+      seen.push('turn');
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await done;
+    ticking = false;
+    for (const [ended, next] of [['end 1,2', 'batch 3,4'], ['end 3,4', 'batch 5,6']] as const) {
+      assert.equal(seen.indexOf(next), seen.indexOf(ended) + 1, `nothing between ${ended} and ${next}: ${seen.join(' | ')}`);
+    }
+  });
+
   it('refuses work beyond its capacity instead of growing', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => { release = r; });
