@@ -14,6 +14,11 @@ export interface GroupCommitOptions<C, R> {
   capacity: number;
   /** Most commands handed to one batch. */
   maxBatch: number;
+  /**
+   * Yield to the event loop after every batch, also while a full one waits: for a store that
+   * answers on microtasks alone (PGlite, in this thread), whose batches never give the loop a turn.
+   */
+  turnAfterEveryBatch?: boolean;
 }
 
 interface Pending<C, R> {
@@ -55,13 +60,12 @@ export class GroupCommitQueue<C, R> {
     // bytes arrived together are parsed one callback at a time, and an in-process database
     // (PGlite) can run a whole batch on microtasks alone, so without a macrotask turn every batch
     // would hold a single command and group commit would never group. When a full batch already
-    // waits, there is nothing to group: the next batch starts at once, unless this one ran without
-    // a turn (PGlite), since a backlog of such batches would otherwise run back to back in one
-    // turn, holding back timers, socket reads and new connections (README "Turns").
+    // waits, there is nothing to group and the next batch starts at once, unless batches run
+    // without turns of their own (`turnAfterEveryBatch`): a backlog of them would then run back
+    // to back in one turn, holding back timers, socket reads and new connections (README "Turns").
     await nextTurn();
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.options.maxBatch);
-      const turn = turnWatch();
       try {
         const results = await this.options.processBatch(batch.map((p) => p.command));
         if (results.length !== batch.length) throw new Error(`processBatch returned ${results.length} results for ${batch.length} commands`);
@@ -69,7 +73,7 @@ export class GroupCommitQueue<C, R> {
       } catch (error) {
         for (const pending of batch) pending.reject(error);
       }
-      if (this.waiting.length < this.options.maxBatch || !turn.came()) await nextTurn();
+      if (this.options.turnAfterEveryBatch || this.waiting.length < this.options.maxBatch) await nextTurn();
     }
     this.running = false;
     const waiters = this.idleWaiters;
@@ -79,15 +83,3 @@ export class GroupCommitQueue<C, R> {
 }
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Whether the event loop has turned since the call (a batch that waited on the network did). */
-function turnWatch(): { came(): boolean } {
-  let came = false;
-  const watcher = setImmediate(() => { came = true; });
-  return {
-    came() {
-      clearImmediate(watcher);
-      return came;
-    },
-  };
-}

@@ -42,10 +42,12 @@ describe('GroupCommitQueue', () => {
     assert.deepEqual(sizes, [3, 3, 1]);
   });
 
-  it('gives the event loop a turn between batches, also while full batches wait', async () => {
+  it('gives the event loop a turn between batches, also while full batches wait, for a store in this thread', async () => {
     const seen: string[] = [];
     // A store that answers on microtasks alone, as PGlite does: nothing else would run between batches.
-    const queue = new GroupCommitQueue<number, number>({ capacity: 100, maxBatch: 2, async processBatch(c) { seen.push(`batch ${c.join(',')}`); return c; } });
+    const queue = new GroupCommitQueue<number, number>({
+      capacity: 100, maxBatch: 2, turnAfterEveryBatch: true, async processBatch(c) { seen.push(`batch ${c.join(',')}`); return c; },
+    });
     const done = Promise.all([1, 2, 3, 4, 5, 6].map((n) => queue.submit(n)));
     let ticking = true;
     const tick = () => {
@@ -62,7 +64,7 @@ describe('GroupCommitQueue', () => {
     }
   });
 
-  it('goes straight on to a waiting full batch after one that gave the event loop its turn (a store over the network)', async () => {
+  it('goes straight on to a waiting full batch for a store over the network, whose batches wait for the event loop anyway', async () => {
     const seen: string[] = [];
     const queue = new GroupCommitQueue<number, number>({
       capacity: 100,
