@@ -3,6 +3,19 @@ import { describe, it } from 'node:test';
 import { GroupCommitQueue } from '../../src/engine/group-commit-queue.ts';
 import { QueueFullError } from '../../src/engine/queue-full-error.ts';
 
+/** Submits the commands and, until they are all processed, notes 'turn' in `seen` at every turn of the event loop. */
+async function submitCountingTurns(queue: GroupCommitQueue<number, number>, commands: number[], seen: string[]): Promise<void> {
+  const done = Promise.all(commands.map((n) => queue.submit(n)));
+  let ticking = true;
+  const tick = () => {
+    seen.push('turn');
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  await done;
+  ticking = false;
+}
+
 describe('GroupCommitQueue', () => {
   it('groups commands that arrive during a commit into the next batch, in order', async () => {
     const batches: number[][] = [];
@@ -48,15 +61,7 @@ describe('GroupCommitQueue', () => {
     const queue = new GroupCommitQueue<number, number>({
       capacity: 100, maxBatch: 2, turnAfterEveryBatch: true, async processBatch(c) { seen.push(`batch ${c.join(',')}`); return c; },
     });
-    const done = Promise.all([1, 2, 3, 4, 5, 6].map((n) => queue.submit(n)));
-    let ticking = true;
-    const tick = () => {
-      seen.push('turn');
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await done;
-    ticking = false;
+    await submitCountingTurns(queue, [1, 2, 3, 4, 5, 6], seen);
     const batches = seen.flatMap((entry, at) => (entry.startsWith('batch') ? [{ entry, at }] : []));
     assert.deepEqual(batches.map((b) => b.entry), ['batch 1,2', 'batch 3,4', 'batch 5,6']);
     for (const [before, after] of [[batches[0]!, batches[1]!], [batches[1]!, batches[2]!]] as const) {
@@ -76,15 +81,7 @@ describe('GroupCommitQueue', () => {
         return c;
       },
     });
-    const done = Promise.all([1, 2, 3, 4, 5, 6].map((n) => queue.submit(n)));
-    let ticking = true;
-    const tick = () => {
-      seen.push('turn');
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await done;
-    ticking = false;
+    await submitCountingTurns(queue, [1, 2, 3, 4, 5, 6], seen);
     for (const [ended, next] of [['end 1,2', 'batch 3,4'], ['end 3,4', 'batch 5,6']] as const) {
       assert.equal(seen.indexOf(next), seen.indexOf(ended) + 1, `nothing between ${ended} and ${next}: ${seen.join(' | ')}`);
     }
