@@ -18,8 +18,8 @@ const key = (account: string, tokenId: string) => `${account}\u0000${tokenId}`;
  */
 export class PositionProjector {
   private running: Promise<void> | undefined;
-  private again = false;
-  private kicked = false;
+  /** A catch-up is wanted that has not started yet. */
+  private wanted = false;
 
   constructor(private readonly db: Db, private readonly onError: (error: unknown) => void = () => {}) {}
 
@@ -50,30 +50,24 @@ export class PositionProjector {
 
   /** Waits for a background catch-up in flight or about to start (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.kicked || this.running) await (this.running ?? Promise.resolve());
+    while (this.wanted || this.running) await (this.running ?? Promise.resolve());
   }
 
+  /** The kicks of one synchronous run (a batch's announcements) start one catch-up, a microtask later. */
   private kick(): void {
-    if (this.kicked) return;
-    this.kicked = true;
-    queueMicrotask(() => {
-      this.kicked = false;
-      this.start();
-    });
+    if (this.wanted) return;
+    this.wanted = true;
+    queueMicrotask(() => this.start());
   }
 
+  /** Starts the wanted catch-up, or leaves it wanted until the one running ends. */
   private start(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
+    if (this.running) return;
+    this.wanted = false;
     // A failure here is retried by the next read's own catch-up, which reports it to its caller.
     this.running = this.catchUp().catch(this.onError).finally(() => {
       this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.start();
-      }
+      if (this.wanted) this.start();
     });
   }
 
