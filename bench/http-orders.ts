@@ -70,7 +70,7 @@ function sign(order: OrderStruct, trader: BenchTrader): Hex {
   return `${bytesToHex(signature)}${(27 + recid).toString(16)}` as Hex;
 }
 
-interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined; cpuMicrosPerOrder: number; longestTurnMs: number }
+interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined; cpuMicrosPerOrder: number; longestTurnMs: number; settlementBatchMs: number | undefined }
 type NextRequest = () => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 
 async function run(scenario: string, server: ProcessServer, ordersPerRequest: number, next: NextRequest | null, onResponse?: (status: number, body: string) => void): Promise<Row> {
@@ -90,6 +90,7 @@ async function run(scenario: string, server: ProcessServer, ordersPerRequest: nu
     // Per order; per request for /healthz, which places none.
     cpuMicrosPerOrder: ((after.cpuSeconds - before.cpuSeconds) * 1e6) / ((result.requests.total || 1) * Math.max(1, ordersPerRequest)),
     longestTurnMs: after.longestTurnSeconds * 1000,
+    settlementBatchMs: after.settlementBatches > before.settlementBatches ? ((after.settlementSeconds - before.settlementSeconds) * 1000) / (after.settlementBatches - before.settlementBatches) : undefined,
   };
 }
 
@@ -101,11 +102,18 @@ async function run(scenario: string, server: ProcessServer, ordersPerRequest: nu
  *   neighbours: a change that saves work shows here even when the rates of two runs are within
  *   their noise;
  * - the longest event-loop turn since the last scrape (prom-client resets it on each): how long
- *   timers, socket reads and new connections waited at worst.
+ *   timers, socket reads and new connections waited at worst;
+ * - the batches that ran a settlement round and their time: how long a round held the engine's
+ *   queue, the orders behind it waiting.
  */
-async function serverCounters(server: ProcessServer): Promise<{ batches: number; commands: number; cpuSeconds: number; longestTurnSeconds: number }> {
-  const values = await metricValues(server, ['pmx_engine_batch_commands_count', 'pmx_engine_batch_commands_sum', 'process_cpu_seconds_total', 'nodejs_eventloop_lag_max_seconds']);
+async function serverCounters(server: ProcessServer): Promise<{ batches: number; commands: number; cpuSeconds: number; longestTurnSeconds: number; settlementBatches: number; settlementSeconds: number }> {
+  const values = await metricValues(server, [
+    'pmx_engine_batch_commands_count', 'pmx_engine_batch_commands_sum', 'process_cpu_seconds_total', 'nodejs_eventloop_lag_max_seconds',
+    'pmx_engine_settlement_batch_duration_seconds_count', 'pmx_engine_settlement_batch_duration_seconds_sum',
+  ]);
   return {
+    settlementBatches: values.get('pmx_engine_settlement_batch_duration_seconds_count') ?? 0,
+    settlementSeconds: values.get('pmx_engine_settlement_batch_duration_seconds_sum') ?? 0,
     batches: values.get('pmx_engine_batch_commands_count') ?? 0,
     commands: values.get('pmx_engine_batch_commands_sum') ?? 0,
     cpuSeconds: values.get('process_cpu_seconds_total') ?? 0,
@@ -234,5 +242,6 @@ console.table(rows.map((r) => ({
   'commands per batch': r.commandsPerBatch === undefined ? '' : r.commandsPerBatch.toFixed(1),
   'server CPU µs/order': Math.round(r.cpuMicrosPerOrder),
   'longest turn ms': Math.round(r.longestTurnMs),
+  'settlement batch ms': r.settlementBatchMs === undefined ? '' : r.settlementBatchMs.toFixed(1),
 })));
 console.log(`signature verification on ${availableParallelism()} worker threads (crypto ceiling): ${Math.round(verifyRate)}/s`);

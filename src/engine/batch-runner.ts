@@ -229,8 +229,9 @@ export class BatchRunner {
     }
     this.usedHashes.add(batch.newOrderHashes());
     batch.publish();
-    events.publish('engine-batch', { commands: commands.length, trades: batch.trades.length, durationMs: performance.now() - startedMs });
-    this.options.afterBatch({ trades: batch.trades.length, ranRound: commands.some((c) => c.kind === 'settle'), startedMs });
+    const ranRound = commands.some((c) => c.kind === 'settle');
+    events.publish('engine-batch', { commands: commands.length, trades: batch.trades.length, durationMs: performance.now() - startedMs, settled: ranRound });
+    this.options.afterBatch({ trades: batch.trades.length, ranRound, startedMs });
   }
 
   /** Commands read stored orders through the journal's waiting records (none wait in a transaction's batch: run). */

@@ -29,7 +29,7 @@ export interface DomainEventMap {
    * Operational events, for metrics: no client sees them. An engine batch committed (its
    * commands, the trades it matched, and how long it took from start to commit, in wall-clock ms).
    */
-  'engine-batch': { commands: number; trades: number; durationMs: number };
+  'engine-batch': { commands: number; trades: number; durationMs: number; settled: boolean };
   /** Order entry decided a CreateOrder: accepted, or refused with its error code. */
   'order-decided': { accepted: boolean; code: string | null };
 }

@@ -31,6 +31,7 @@ export function registerExchangeMetrics(registry: Registry, events: DomainEvents
   const trades = new Counter({ name: 'pmx_trade_updates_total', help: 'Trades reaching a status (MATCHED, MINED, CONFIRMED, FAILED)', labelNames: ['status'] as const, registers });
   const batchSize = new Histogram({ name: 'pmx_engine_batch_commands', help: 'Commands per engine batch (group commit)', buckets: BATCH_SIZE_BUCKETS, registers });
   const batchSeconds = new Histogram({ name: 'pmx_engine_batch_duration_seconds', help: 'Engine batch time from start to commit', buckets: BATCH_SECONDS_BUCKETS, registers });
+  const roundSeconds = new Histogram({ name: 'pmx_engine_settlement_batch_duration_seconds', help: 'Engine batches that ran a settlement round, from start to commit: how long settlement holds the queue', buckets: BATCH_SECONDS_BUCKETS, registers });
   new Gauge({ name: 'pmx_engine_queue_depth', help: 'Commands waiting for an engine batch', registers, collect() { this.set(engine.queueDepth); } });
   new Gauge({ name: 'pmx_engine_projection_lag_commands', help: 'Commands answered from the engine journal and not in the tables yet (0 without a journal)', registers, collect() { this.set(engine.unprojectedCommands); } });
   new Gauge({ name: 'pmx_engine_used_hash_filter_ready', help: '1 once the filter of used order hashes is built (until then every new order hash is looked up in the store)', registers, collect() { this.set(engine.usedHashFilterReady ? 1 : 0); } });
@@ -41,9 +42,10 @@ export function registerExchangeMetrics(registry: Registry, events: DomainEvents
   bookGauge('pmx_open_orders', 'Open orders (resting or speed-bumped)', (s) => s.openOrders);
 
   events.subscribe('order-decided', ({ accepted, code }) => orders.inc({ result: accepted ? 'accepted' : 'refused', code: code ?? '' }));
-  events.subscribe('engine-batch', ({ commands, trades: matched, durationMs }) => {
+  events.subscribe('engine-batch', ({ commands, trades: matched, durationMs, settled }) => {
     batchSize.observe(commands);
     batchSeconds.observe(durationMs / 1000);
+    if (settled) roundSeconds.observe(durationMs / 1000);
     if (matched > 0) matches.inc(matched);
   });
   events.subscribe('trade-update', ({ trade }) => {
