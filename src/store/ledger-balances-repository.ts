@@ -65,32 +65,40 @@ export async function lockBalances(db: Db, keys: BalanceKey[]): Promise<StoredBa
 }
 
 /**
- * Adds signed changes to balances and locks, creating rows as needed. Rows are locked in the given
- * order (callers sort), so concurrent batches touching the same accounts queue instead of
- * deadlocking. Missing rows are first created empty, because PostgreSQL checks a CHECK constraint
- * on an INSERT's proposed row even when ON CONFLICT turns it into an update. A change that would
- * overdraw violates the CHECK and fails the statement: callers check what users may spend first.
+ * Adds signed changes to balances and locks, creating rows as needed, as WITH queries of a larger
+ * statement (ledger-journal-repository.ts `writePostings`) and the check for its final SELECT.
+ * The existing rows are locked in the given order (callers sort), so concurrent writers queue
+ * instead of deadlocking, and updated; the others are inserted with their change as their value,
+ * so the CHECK judges the row's final amounts (PostgreSQL checks an INSERT's proposed row even when
+ * ON CONFLICT turns it into an update: a row created empty first, then updated, was one more
+ * statement). A row another writer created since the statement's snapshot takes the change as an
+ * update. A change that would overdraw violates the CHECK and fails the statement: callers check
+ * what users may spend first.
  */
-export async function applyBalanceChanges(db: Db, changes: BalanceChange[]): Promise<void> {
-  if (changes.length === 0) return;
-  const accounts = changes.map((c) => c.account);
-  const assets = changes.map((c) => c.asset);
-  await sql`
-    INSERT INTO ledger_balances (account, asset)
-    SELECT k.account, k.asset FROM unnest(${accounts}::text[], ${assets}::text[]) WITH ORDINALITY AS k(account, asset, ord)
-    ORDER BY k.ord
-    ON CONFLICT (account, asset) DO NOTHING`.execute(db);
-  const result = await sql`
-    WITH c AS (
-      SELECT * FROM unnest(${accounts}::text[], ${assets}::text[], ${changes.map((c) => c.balance.toString())}::numeric[],
-                           ${changes.map((c) => c.locked.toString())}::numeric[]) WITH ORDINALITY AS c(account, asset, balance, locked, ord)
-    ), held AS (
-      SELECT b.account, b.asset FROM ledger_balances b JOIN c ON c.account = b.account AND c.asset = b.asset ORDER BY c.ord FOR UPDATE OF b
-    )
-    UPDATE ledger_balances b SET balance = b.balance + c.balance, locked = b.locked + c.locked
-    FROM c JOIN held h ON h.account = c.account AND h.asset = c.asset
-    WHERE b.account = c.account AND b.asset = c.asset`.execute(db);
-  if (result.numAffectedRows !== BigInt(changes.length)) throw new Error(`balance update touched ${result.numAffectedRows} of ${changes.length} rows`);
+export function balanceChangesParts(changes: BalanceChange[]): { parts: RawBuilder<unknown>[]; check: RawBuilder<unknown> } {
+  const { arrays } = columnArrays(changes, { account: 'text', asset: 'text', balance: 'numeric', locked: 'numeric' });
+  const expected = changes.length;
+  return {
+    parts: [
+      sql`balance_changes AS (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS c(account, asset, balance, locked, ord))`,
+      sql`balance_rows AS (
+        SELECT b.account, b.asset FROM ledger_balances b JOIN balance_changes c ON c.account = b.account AND c.asset = b.asset
+        ORDER BY c.ord FOR UPDATE OF b)`,
+      sql`balances_updated AS (
+        UPDATE ledger_balances b SET balance = b.balance + c.balance, locked = b.locked + c.locked
+        FROM balance_changes c JOIN balance_rows h ON h.account = c.account AND h.asset = c.asset
+        WHERE b.account = c.account AND b.asset = c.asset
+        RETURNING 1)`,
+      sql`balances_created AS (
+        INSERT INTO ledger_balances (account, asset, balance, locked)
+        SELECT c.account, c.asset, c.balance, c.locked FROM balance_changes c
+        WHERE NOT EXISTS (SELECT 1 FROM balance_rows h WHERE h.account = c.account AND h.asset = c.asset)
+        ORDER BY c.ord
+        ON CONFLICT (account, asset) DO UPDATE SET balance = ledger_balances.balance + EXCLUDED.balance, locked = ledger_balances.locked + EXCLUDED.locked
+        RETURNING 1)`,
+    ],
+    check: sql`pmx_require((SELECT count(*) FROM balances_updated) + (SELECT count(*) FROM balances_created) = ${expected}, 'P0001', 'balance update touched ' || ((SELECT count(*) FROM balances_updated) + (SELECT count(*) FROM balances_created)) || ' of ' || ${expected} || ' rows')`,
+  };
 }
 
 /** Every non-empty balance of an account. */

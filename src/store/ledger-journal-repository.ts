@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './database.ts';
+import { balanceChangesParts, type BalanceChange } from './ledger-balances-repository.ts';
 
 /**
  * The settlement ledger's journal (immutable transactions and entries), its markets and its
@@ -12,6 +13,12 @@ export interface JournalTransaction {
   kind: string;
   ref: string;
   createdAt: Date;
+}
+
+export interface MarketTokenIds {
+  conditionId: string;
+  tokenId1: string;
+  tokenId2: string;
 }
 
 export interface JournalEntry {
@@ -29,18 +36,35 @@ export async function nextTransactionSeqs(db: Db, count: number): Promise<bigint
   return rows.map((r) => BigInt(r.seq));
 }
 
-export async function insertJournal(db: Db, txs: JournalTransaction[], entries: JournalEntry[]): Promise<void> {
-  if (txs.length === 0) return;
-  await sql`
+/**
+ * Records ledger transactions in one statement: the markets they name (registered once), the
+ * transactions, their entries and the balances they change, each a WITH query. Four to six
+ * statements before, each a round trip on PostgreSQL and a parse and plan on both stores, in every
+ * settlement round, credit, split and redemption. The statement checks that every change found or
+ * made its balance row (`pmx_require`), so it writes everything or nothing.
+ */
+export async function writePostings(db: Db, w: { markets: MarketTokenIds[]; txs: JournalTransaction[]; entries: JournalEntry[]; changes: BalanceChange[] }): Promise<void> {
+  if (w.txs.length === 0) return;
+  const parts: RawBuilder<unknown>[] = [];
+  const checks: RawBuilder<unknown>[] = [];
+  if (w.markets.length > 0) parts.push(sql`markets AS (${marketsInsert(w.markets)})`);
+  parts.push(sql`transactions AS (
     INSERT INTO ledger_transactions (seq, tx_hash, kind, ref, created_at)
-    SELECT * FROM unnest(${txs.map((t) => t.seq.toString())}::bigint[], ${txs.map((t) => t.txHash)}::text[], ${txs.map((t) => t.kind)}::text[],
-                         ${txs.map((t) => t.ref)}::text[], ${txs.map((t) => t.createdAt.toISOString())}::timestamptz[])`.execute(db);
-  if (entries.length === 0) return;
-  await sql`
-    INSERT INTO ledger_entries (tx_seq, idx, account, asset, amount, reason)
-    SELECT * FROM unnest(${entries.map((e) => e.txSeq.toString())}::bigint[], ${entries.map((e) => e.idx)}::smallint[],
-                         ${entries.map((e) => e.account)}::text[], ${entries.map((e) => e.asset)}::text[],
-                         ${entries.map((e) => e.amount.toString())}::numeric[], ${entries.map((e) => e.reason)}::text[])`.execute(db);
+    SELECT * FROM unnest(${w.txs.map((t) => t.seq.toString())}::bigint[], ${w.txs.map((t) => t.txHash)}::text[], ${w.txs.map((t) => t.kind)}::text[],
+                         ${w.txs.map((t) => t.ref)}::text[], ${w.txs.map((t) => t.createdAt.toISOString())}::timestamptz[]))`);
+  if (w.entries.length > 0) {
+    parts.push(sql`entries AS (
+      INSERT INTO ledger_entries (tx_seq, idx, account, asset, amount, reason)
+      SELECT * FROM unnest(${w.entries.map((e) => e.txSeq.toString())}::bigint[], ${w.entries.map((e) => e.idx)}::smallint[],
+                           ${w.entries.map((e) => e.account)}::text[], ${w.entries.map((e) => e.asset)}::text[],
+                           ${w.entries.map((e) => e.amount.toString())}::numeric[], ${w.entries.map((e) => e.reason)}::text[]))`);
+  }
+  if (w.changes.length > 0) {
+    const balances = balanceChangesParts(w.changes);
+    parts.push(...balances.parts);
+    checks.push(balances.check);
+  }
+  await sql`WITH ${sql.join(parts)} SELECT ${checks.length > 0 ? sql.join(checks) : sql`1`}`.execute(db);
 }
 
 export interface LedgerMarket {
@@ -57,12 +81,16 @@ export interface LedgerMarket {
  * market at once do nothing instead of failing on `token_id1` (PostgreSQL checks only the arbiter
  * before inserting, then waits on the other unique indexes and raises there).
  */
-export async function upsertMarkets(db: Db, markets: Array<{ conditionId: string; tokenId1: string; tokenId2: string }>): Promise<void> {
+export async function upsertMarkets(db: Db, markets: MarketTokenIds[]): Promise<void> {
   if (markets.length === 0) return;
-  await sql`
+  await marketsInsert(markets).execute(db);
+}
+
+function marketsInsert(markets: MarketTokenIds[]): RawBuilder<unknown> {
+  return sql`
     INSERT INTO ledger_markets (condition_id, token_id1, token_id2)
     SELECT * FROM unnest(${markets.map((m) => m.conditionId)}::text[], ${markets.map((m) => m.tokenId1)}::text[], ${markets.map((m) => m.tokenId2)}::text[])
-    ON CONFLICT DO NOTHING`.execute(db);
+    ON CONFLICT DO NOTHING`;
 }
 
 export async function findMarket(db: Db, conditionId: string): Promise<LedgerMarket | undefined> {
@@ -93,19 +121,44 @@ export async function setMarketPayout(db: Db, conditionId: string, payout: { pay
   return result.numUpdatedRows === 1n;
 }
 
-/** The chain head, locked: only one sealer at a time extends the chain. */
-export async function lockChainHead(db: Db): Promise<{ number: bigint; hash: string }> {
-  const row = await db.selectFrom('ledger_chain_head').select(['number', 'hash']).where('id', '=', 1).forUpdate().executeTakeFirstOrThrow();
-  return { number: BigInt(row.number), hash: row.hash };
+/**
+ * The chain head, locked (only one sealer at a time extends the chain), and the first `limit`
+ * transactions no block holds yet, in sequence order: one round trip.
+ */
+export async function readChainTip(db: Db, limit: number): Promise<{ head: { number: bigint; hash: string }; unsealed: Array<{ seq: bigint; txHash: string }> }> {
+  const { rows } = await sql<{ number: string; hash: string; seq: string | null; tx_hash: string | null }>`
+    SELECT h.number::text AS number, h.hash, u.seq::text AS seq, u.tx_hash
+    FROM (SELECT number, hash FROM ledger_chain_head WHERE id = 1 FOR UPDATE) h
+    LEFT JOIN LATERAL (SELECT seq, tx_hash FROM ledger_transactions WHERE block_number IS NULL ORDER BY seq LIMIT ${limit}) u ON true
+    ORDER BY u.seq`.execute(db);
+  const first = rows[0];
+  if (!first) throw new Error('the ledger has no chain head');
+  return {
+    head: { number: BigInt(first.number), hash: first.hash },
+    unsealed: rows.flatMap((r) => (r.seq === null || r.tx_hash === null ? [] : [{ seq: BigInt(r.seq), txHash: r.tx_hash }])),
+  };
 }
 
-export async function listUnsealedTransactions(db: Db, limit: number): Promise<Array<{ seq: bigint; txHash: string }>> {
-  const rows = await db.selectFrom('ledger_transactions').select(['seq', 'tx_hash']).where('block_number', 'is', null).orderBy('seq').limit(limit).execute();
-  return rows.map((r) => ({ seq: BigInt(r.seq), txHash: r.tx_hash }));
-}
-
+/**
+ * Appends a block in one statement: its row, its transactions' block number and the chain head.
+ * It checks that it sealed every transaction it names, none sealed before, and that the head was
+ * still its parent (`pmx_require`), so it writes everything or nothing.
+ */
 export async function appendBlock(db: Db, block: { number: bigint; hash: string; parentHash: string; sealedAt: Date; seqs: bigint[] }): Promise<void> {
-  await db.insertInto('ledger_blocks').values({ number: block.number, hash: block.hash, parent_hash: block.parentHash, tx_count: block.seqs.length, sealed_at: block.sealedAt }).execute();
-  await sql`UPDATE ledger_transactions SET block_number = ${block.number.toString()}::bigint WHERE seq = ANY(${block.seqs.map(String)}::bigint[])`.execute(db);
-  await db.updateTable('ledger_chain_head').set({ number: block.number, hash: block.hash }).where('id', '=', 1).execute();
+  const number = block.number.toString();
+  await sql`
+    WITH block AS (
+      INSERT INTO ledger_blocks (number, hash, parent_hash, tx_count, sealed_at)
+      VALUES (${number}::bigint, ${block.hash}, ${block.parentHash}, ${block.seqs.length}, ${block.sealedAt.toISOString()}::timestamptz)
+    ), sealed AS (
+      UPDATE ledger_transactions SET block_number = ${number}::bigint
+      WHERE seq = ANY(${block.seqs.map(String)}::bigint[]) AND block_number IS NULL
+      RETURNING 1
+    ), head AS (
+      UPDATE ledger_chain_head SET number = ${number}::bigint, hash = ${block.hash}
+      WHERE id = 1 AND number = ${number}::bigint - 1 AND hash = ${block.parentHash}
+      RETURNING 1
+    )
+    SELECT pmx_require((SELECT count(*) FROM sealed) = ${block.seqs.length} AND EXISTS (SELECT 1 FROM head), 'P0001',
+                       'block ' || ${number} || ' sealed ' || (SELECT count(*) FROM sealed) || ' of ' || ${block.seqs.length} || ' transactions or lost its parent')`.execute(db);
 }

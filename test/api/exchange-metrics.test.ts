@@ -56,7 +56,8 @@ describe('exchange metrics in /metrics', () => {
     assert.ok(sample(text, 'pmx_engine_batch_commands_count')! >= 4);
     assert.ok(sample(text, 'pmx_engine_batch_commands_sum')! >= 4);
     assert.equal(sample(text, 'pmx_engine_batch_duration_seconds_count'), sample(text, 'pmx_engine_batch_commands_count'));
-    assert.ok(sample(text, 'pmx_engine_settlement_batch_duration_seconds_count')! >= 2, 'the two rounds settled above');
+    // Rounds the timer started may share a batch with the two above.
+    assert.ok(sample(text, 'pmx_engine_settlement_batch_duration_seconds_count')! >= 1, 'the rounds settled above');
     assert.ok(sample(text, 'pmx_engine_settlement_batch_duration_seconds_count')! < sample(text, 'pmx_engine_batch_commands_count')!, 'the order batches ran no round');
     assert.ok(sample(text, 'pmx_engine_queue_depth')! >= 0, 'the engine timers may have a command waiting');
     assert.equal(sample(text, 'pmx_engine_projection_lag_commands'), 0, 'a settlement round brings the tables up to the journal first');

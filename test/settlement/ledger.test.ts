@@ -9,6 +9,7 @@ import {
 import type { Db, Store } from '../../src/store/database.ts';
 import { openTestStore } from '../helpers/database.ts';
 import { inTransaction } from '../../src/settlement/embedded/retry.ts';
+import { appendBlock, nextTransactionSeqs, writePostings } from '../../src/store/ledger-journal-repository.ts';
 
 const wallet = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 let marketCounter = 0;
@@ -158,6 +159,50 @@ describe('embedded settlement ledger', () => {
     const second = await run((tx) => ledger.sealBlock(tx));
     assert.equal(second!.parentHash, first.hash);
     assert.equal(second!.number, first.number + 1n);
+    assert.ok((await auditLedger(store.db)).ok);
+  });
+
+  it('writes postings in one statement that writes everything or nothing, with or without a transaction', async () => {
+    const payer = wallet(60);
+    const m = newMarket();
+    await run((tx) => ledger.credit(tx, { account: payer, amount: 10n, reason: 'DEPOSIT', ref: 't' }));
+    const counts = async () => (await sql<{ txs: string; markets: string }>`
+      SELECT (SELECT count(*) FROM ledger_transactions)::text AS txs, (SELECT count(*) FROM ledger_markets)::text AS markets`.execute(store.db)).rows[0];
+    const before = await counts();
+    // The payer's row is updated and the payee's created in the same statement: the overdraw of
+    // the first (the CHECK) must also undo the second, the transaction and the market.
+    const overdraw = { seq: 0n, txHash: '0xoverdraw', kind: 'TEST', ref: 'overdraw', createdAt: new Date() };
+    const [seq] = await nextTransactionSeqs(store.db, 1);
+    await assert.rejects(writePostings(store.db, {
+      markets: [m],
+      txs: [{ ...overdraw, seq: seq! }],
+      entries: [{ txSeq: seq!, idx: 0, account: payer, asset: COLLATERAL, amount: -11n, reason: 'OUT' }, { txSeq: seq!, idx: 1, account: wallet(61), asset: COLLATERAL, amount: 11n, reason: 'IN' }],
+      changes: [{ account: payer, asset: COLLATERAL, balance: -11n, locked: 0n }, { account: wallet(61), asset: COLLATERAL, balance: 11n, locked: 0n }],
+    }), /ledger_balances_not_overdrawn/);
+    assert.deepEqual(await counts(), before);
+    assert.equal((await balances(payer)).collateral.balance, 10n);
+    assert.deepEqual((await balances(wallet(61))).tokens, []);
+    assert.equal((await balances(wallet(61))).collateral.balance, 0n);
+  });
+
+  it('credits one new account from many concurrent transactions, each adding its amount', async () => {
+    const fresh = wallet(62);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => run((tx) => ledger.credit(tx, { account: fresh, amount: BigInt(i + 1), reason: 'DEPOSIT', ref: `c${i}` }))));
+    assert.equal((await balances(fresh)).collateral.balance, 36n);
+    assert.ok((await auditLedger(store.db)).ok);
+  });
+
+  it('appends a block only over its parent, sealing transactions no block holds', async () => {
+    const sealed = await run((tx) => ledger.sealBlock(tx));
+    assert.ok(sealed);
+    const [seq] = (await sql<{ seq: string }>`SELECT seq::text AS seq FROM ledger_transactions WHERE block_number IS NOT NULL ORDER BY seq DESC LIMIT 1`.execute(store.db)).rows;
+    const again = { number: sealed.number + 1n, hash: '0xagain', parentHash: sealed.hash, sealedAt: new Date(), seqs: [BigInt(seq!.seq)] };
+    await assert.rejects(appendBlock(store.db, again), /sealed 0 of 1 transactions/);
+    await run((tx) => ledger.credit(tx, { account: wallet(63), amount: 1n, reason: 'DEPOSIT', ref: 't' }));
+    const [fresh] = (await sql<{ seq: string }>`SELECT seq::text AS seq FROM ledger_transactions WHERE block_number IS NULL`.execute(store.db)).rows;
+    await assert.rejects(appendBlock(store.db, { ...again, parentHash: '0xnot-the-head', seqs: [BigInt(fresh!.seq)] }), /lost its parent/);
+    assert.equal((await sql<{ n: string }>`SELECT count(*)::text AS n FROM ledger_blocks WHERE number = ${again.number.toString()}::bigint`.execute(store.db)).rows[0]!.n, '0');
+    assert.ok((await run((tx) => ledger.sealBlock(tx)))?.txHashes.length === 1);
     assert.ok((await auditLedger(store.db)).ok);
   });
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/database.ts';
-import { appendBlock, listUnsealedTransactions, lockChainHead } from '../../store/ledger-journal-repository.ts';
+import { appendBlock, readChainTip } from '../../store/ledger-journal-repository.ts';
 import type { SealedBlock } from '../types.ts';
 import { blockHash } from './hashes.ts';
 
@@ -13,8 +13,7 @@ export const MAX_BLOCK_TRANSACTIONS = 5_000;
  * ordinary ledger writes never touch that row.
  */
 export async function sealNextBlock(tx: Db, nowMs: number): Promise<SealedBlock | null> {
-  const head = await lockChainHead(tx);
-  const pending = await listUnsealedTransactions(tx, MAX_BLOCK_TRANSACTIONS);
+  const { head, unsealed: pending } = await readChainTip(tx, MAX_BLOCK_TRANSACTIONS);
   if (pending.length === 0) return null;
   const number = head.number + 1n;
   const txHashes = pending.map((p) => p.txHash);

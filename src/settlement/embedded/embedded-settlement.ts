@@ -153,8 +153,7 @@ export class EmbeddedSettlement implements Settlement {
     if (fills.length === 0) return [];
     const postings = fills.map(tradePosting);
     const markets = new Map(fills.filter((f) => f.kind !== 'TRANSFER').map((f) => [f.market.conditionId, f.market]));
-    await upsertMarkets(tx, [...markets.values()]);
-    const hashes = await recordPostings(tx, postings, this.clock.nowMs());
+    const hashes = await recordPostings(tx, postings, this.clock.nowMs(), [...markets.values()]);
     return fills.map((f, i) => ({ tradeId: f.tradeId, txHash: hashes[i]! }));
   }
 

@@ -1,5 +1,5 @@
-import { applyBalanceChanges, lockBalances } from '../../store/ledger-balances-repository.ts';
-import { insertJournal, nextTransactionSeqs, type JournalEntry, type JournalTransaction } from '../../store/ledger-journal-repository.ts';
+import { lockBalances } from '../../store/ledger-balances-repository.ts';
+import { nextTransactionSeqs, writePostings, type JournalEntry, type JournalTransaction, type MarketTokenIds } from '../../store/ledger-journal-repository.ts';
 import type { Db } from '../../store/database.ts';
 import { InsufficientBalanceError } from '../types.ts';
 import { transactionHash } from './hashes.ts';
@@ -7,10 +7,10 @@ import { netChanges, type Posting } from './postings.ts';
 
 /**
  * Writes postings as ledger transactions: sequence numbers in one round trip, hashes computed here,
- * then the journal and the balance totals in one multi-row statement each, whatever the count.
- * Returns each posting's transaction hash, in order.
+ * then the journal, the balance totals and the `markets` the postings name (registered once) in
+ * one statement, whatever the count. Returns each posting's transaction hash, in order.
  */
-export async function recordPostings(tx: Db, postings: Posting[], nowMs: number): Promise<string[]> {
+export async function recordPostings(tx: Db, postings: Posting[], nowMs: number, markets: MarketTokenIds[] = []): Promise<string[]> {
   if (postings.length === 0) return [];
   const seqs = await nextTransactionSeqs(tx, postings.length);
   const createdAt = new Date(nowMs);
@@ -24,8 +24,7 @@ export async function recordPostings(tx: Db, postings: Posting[], nowMs: number)
     txs.push({ seq, txHash, kind: posting.kind, ref: posting.ref, createdAt });
     hashed.forEach((e, idx) => { entries.push({ txSeq: seq, idx, ...e }); });
   });
-  await insertJournal(tx, txs, entries);
-  await applyBalanceChanges(tx, netChanges(postings));
+  await writePostings(tx, { markets, txs, entries, changes: netChanges(postings) });
   return txs.map((t) => t.txHash);
 }
 
