@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { FencedError } from '../engine/queue-full-error.ts';
 import type { Db } from '../store/database.ts';
-import { holderAt, readEngineLease, releaseEngineLease, renewEngineLease, takeEngineLease } from '../store/engine-leadership-repository.ts';
+import { checkEngineLease, holderAt, readEngineLease, releaseEngineLease, renewEngineLease, takeEngineLease } from '../store/engine-leadership-repository.ts';
 
 export type NodeRole = 'leader' | 'follower';
 
@@ -82,8 +82,8 @@ export interface LeaseOptions {
  * Leadership through the lease row of `engine_leadership` on a shared PostgreSQL. The leader
  * renews the lease several times per lease time; the others poll it and take it over once it has
  * expired, bumping the fencing token. The engine calls `fence` inside every write transaction,
- * which renews the lease under the row lock and fails when the token moved on: a leader that was
- * paused or cut off and comes back writes nothing.
+ * which checks the token under a share lock of the row and fails when it moved on: a leader that
+ * was paused or cut off and comes back writes nothing. Only the timer renews the lease.
  *
  * Timing (T = failoverTimeoutMs): the lease expires 0.6 T after its last renewal, candidates look
  * every 0.1 T, so a standby takes over within about 0.7 T of the leader's last sign of life, and
@@ -144,15 +144,17 @@ export class LeaseLeadership implements Leadership {
 
   async fence(tx: Db): Promise<void> {
     const token = this.token;
-    if (token === undefined || !(await this.renew(tx, token))) throw new FencedError();
+    if (token === undefined) throw new FencedError();
+    const held = await checkEngineLease(tx, token);
+    this.checked(token, held);
+    if (!held) throw new FencedError();
   }
 
-  /** For an engine batch written in one statement that renews the lease itself (store/engine-batch-writes.ts). */
-  statementFence(): { token: bigint; renewed(held: boolean): void } {
+  /** For an engine batch written in one statement that checks the lease itself (store/engine-batch-writes.ts). */
+  statementFence(): { token: bigint; checked(held: boolean): void } {
     const token = this.token;
     if (token === undefined) throw new FencedError();
-    const sentAt = performance.now();
-    return { token, renewed: (held) => this.renewed(token, held, sentAt) };
+    return { token, checked: (held) => this.checked(token, held) };
   }
 
   async start(duties: LeaderDuties, url: string, seat: string): Promise<void> {
@@ -199,18 +201,17 @@ export class LeaseLeadership implements Leadership {
     this.timer.unref();
   }
 
-  /** Renews the lease of `token` through `db` (a transaction, for the fence); false, and deposed, once it passed on. */
-  private async renew(db: Db, token: bigint): Promise<boolean> {
+  /** Renews the lease of `token`; deposed once it passed on. */
+  private async renew(db: Db, token: bigint): Promise<void> {
     const sentAt = performance.now();
     const held = await renewEngineLease(db, token);
-    this.renewed(token, held, sentAt);
-    return held;
+    if (held) this.renewedAt = Math.max(this.renewedAt, sentAt);
+    this.checked(token, held);
   }
 
-  /** A renewal of `token` sent at `sentAt` found the lease still held, or passed on. */
-  private renewed(token: bigint, held: boolean, sentAt: number): void {
-    if (held) this.renewedAt = Math.max(this.renewedAt, sentAt);
-    else if (token === this.token) this.depose('another node took the engine over');
+  /** A renewal or a fence found the lease of `token` still held, or passed on. */
+  private checked(token: bigint, held: boolean): void {
+    if (!held && token === this.token) this.depose('another node took the engine over');
   }
 
   private async campaign(): Promise<void> {

@@ -36,17 +36,20 @@ export interface EngineServices {
 
 /** The engine lease, as the engine's writes check it (LeaseLeadership; none on a store of one process). */
 export interface EngineFence {
-  /** Runs first inside a batch transaction: throws FencedError unless this node still holds the engine. */
+  /**
+   * Runs first inside a batch transaction: throws FencedError unless this node still holds the
+   * engine, and share-locks the lease until the commit (no takeover commits meanwhile).
+   */
   fence(tx: Db): Promise<void>;
-  /** For a batch written in one statement, which renews the lease itself: throws FencedError unless this node holds it now. */
+  /** For a batch written in one statement, which checks the lease itself: throws FencedError unless this node holds it now. */
   statementFence(): StatementFence;
 }
 
 export interface StatementFence {
   /** The lease's token the statement must find (store/engine-batch-writes.ts). */
   readonly token: bigint;
-  /** What the statement found: the lease renewed, or passed to another node. */
-  renewed(held: boolean): void;
+  /** What the statement found: the lease still held, or passed to another node. */
+  checked(held: boolean): void;
 }
 
 /**
@@ -166,7 +169,7 @@ export class BatchRunner {
     const fence = this.options.fence?.statementFence();
     return this.commitOutsideTransaction(commands, async (writes) => {
       const held = await writeEngineBatch(this.options.db, writes, fence && { leaseToken: fence.token });
-      fence?.renewed(held);
+      fence?.checked(held);
       if (!held) throw new FencedAtWrite();
     });
   }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './database.ts';
-import { leaseRenewal } from './engine-leadership-repository.ts';
+import { leaseCheck } from './engine-leadership-repository.ts';
 import { lockChangesPart, type LockChange } from './ledger-balances-repository.ts';
 import { orderFillsUpdate, ordersInsert, type OrderFillUpdate, type OrderRow } from './orders-repository.ts';
 import { tradesInsert, type TradeRow } from './trades-repository.ts';
@@ -27,16 +27,16 @@ const LEASE_LOST = 'PX001';
  *
  * The statement checks itself (`pmx_require`, migration 0021), so it writes everything or nothing
  * even outside a transaction: every lock change must find its balance row, and with `leaseToken`
- * the statement renews the engine lease of that token as its first part and writes nothing when
- * the lease passed to another node (the fence, src/cluster/leadership.ts, without a transaction
- * around it). Returns false in that case, true once written. With `projectedSeq` (a projection of
+ * the statement checks the engine lease of that token as its first part (share-locking its row)
+ * and writes nothing when the lease passed to another node (the fence, src/cluster/leadership.ts,
+ * without a transaction around it). Returns false in that case, true once written. With `projectedSeq` (a projection of
  * the journal) it also moves the tables' journal sequence to it, in the same commit.
  */
 export async function writeEngineBatch(db: Db, writes: EngineBatchWrites, { leaseToken, projectedSeq }: { leaseToken?: bigint; projectedSeq?: bigint } = {}): Promise<boolean> {
   const parts: RawBuilder<unknown>[] = [];
   const checks: RawBuilder<unknown>[] = [];
   if (leaseToken !== undefined) {
-    parts.push(sql`fence AS (${leaseRenewal(leaseToken)})`);
+    parts.push(sql`fence AS (${leaseCheck(leaseToken)})`);
     checks.push(sql`pmx_require(EXISTS (SELECT 1 FROM fence), ${LEASE_LOST}, 'the engine lease passed to another node')`);
   }
   if (projectedSeq !== undefined) parts.push(sql`projected AS (UPDATE engine_projection SET seq = ${projectedSeq} WHERE id = 1)`);

@@ -47,18 +47,26 @@ function seatOf(holder: string): string | undefined {
   return end > 0 ? holder.slice(0, end) : undefined;
 }
 
-/**
- * Renews the lease of `token`, inside the caller's transaction when it has one: false when the
- * lease has passed to another node. Inside an engine transaction this is the fence: the row stays
- * locked until the commit, so no takeover can happen between the check and the write.
- */
+/** Renews the lease of `token` (the leader's timer): false when the lease has passed to another node. */
 export async function renewEngineLease(db: Db, token: bigint): Promise<boolean> {
-  const { rows } = await leaseRenewal(token).execute(db);
+  const { rows } = await sql`UPDATE engine_leadership SET renewed_at = clock_timestamp() WHERE id = 1 AND token = ${token} RETURNING 1`.execute(db);
   return rows.length === 1;
 }
 
-/** The renewal of `renewEngineLease`, for a statement that writes more: one row while `token` holds the lease. */
-export const leaseRenewal = (token: bigint) => sql`UPDATE engine_leadership SET renewed_at = clock_timestamp() WHERE id = 1 AND token = ${token} RETURNING 1`;
+/**
+ * The fence of the engine's writes, inside the caller's transaction: false when the lease has
+ * passed to another node. The row stays share-locked until the commit, so a takeover (an UPDATE of
+ * the row) waits for the write and no write commits after its term, while the engine's writes,
+ * which only share the lock, never wait for each other: a settlement round beside the queue and
+ * the order batches meanwhile (src/engine/README.md "Settlement beside the queue").
+ */
+export async function checkEngineLease(db: Db, token: bigint): Promise<boolean> {
+  const { rows } = await leaseCheck(token).execute(db);
+  return rows.length === 1;
+}
+
+/** The check of `checkEngineLease`, for a statement that writes more: one row while `token` holds the lease. */
+export const leaseCheck = (token: bigint) => sql`SELECT 1 FROM engine_leadership WHERE id = 1 AND token = ${token} FOR SHARE`;
 
 /** Gives the lease up at once (a clean shutdown), so another node need not wait for it to expire. */
 export async function releaseEngineLease(db: Db, token: bigint): Promise<void> {

@@ -125,18 +125,31 @@ export async function applyLockChanges(db: Db, changes: LockChange[]): Promise<v
 }
 
 /**
- * The UPDATE of `applyLockChanges` as the WITH query `locks`, and the check (`pmx_require`,
- * migration 0021) that fails the statement unless it touched a row per change: a missing row is a
- * bookkeeping mistake. For a statement that writes more (engine-batch-writes.ts), the check goes
+ * The order in which every writer of several balance rows locks them (by account, then asset), so
+ * that two writers at once, such as a settlement round beside the engine's queue and an order
+ * batch, queue on a row instead of deadlocking.
+ */
+export function compareBalanceKeys(a: BalanceKey, b: BalanceKey): number {
+  return a.account < b.account ? -1 : a.account > b.account ? 1 : a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0;
+}
+
+/**
+ * The UPDATE of `applyLockChanges` as the WITH query `locks`, its rows locked in key order, and
+ * the check (`pmx_require`, migration 0021) that fails the statement unless it touched a row per
+ * change: a missing row is a bookkeeping mistake. For a statement that writes more (engine-batch-writes.ts), the check goes
  * in its final SELECT.
  */
 export function lockChangesPart(changes: LockChange[]): { part: RawBuilder<unknown>; check: RawBuilder<unknown> } {
-  const { arrays } = columnArrays(changes, { account: 'text', asset: 'text', locked: 'numeric' });
+  const { arrays } = columnArrays([...changes].sort(compareBalanceKeys), { account: 'text', asset: 'text', locked: 'numeric' });
   const expected = changes.length;
   return {
-    part: sql`locks AS (
+    part: sql`lock_changes AS (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS c(account, asset, locked, ord)),
+    lock_rows AS (
+      SELECT b.account, b.asset FROM ledger_balances b JOIN lock_changes c ON c.account = b.account AND c.asset = b.asset
+      ORDER BY c.ord FOR UPDATE OF b),
+    locks AS (
       UPDATE ledger_balances b SET locked = b.locked + c.locked
-      FROM unnest(${arrays}) AS c(account, asset, locked)
+      FROM lock_changes c JOIN lock_rows h ON h.account = c.account AND h.asset = c.asset
       WHERE b.account = c.account AND b.asset = c.asset
       RETURNING 1)`,
     check: sql`pmx_require((SELECT count(*) FROM locks) = ${expected}, 'P0001', 'lock update touched ' || (SELECT count(*) FROM locks) || ' of ' || ${expected} || ' rows')`,

@@ -1,4 +1,5 @@
 import { PRICE_ONE } from '../../core/money.ts';
+import { compareBalanceKeys } from '../../store/ledger-balances-repository.ts';
 import { costBaseUnits } from '../../core/orders/reservation.ts';
 import { marketFeeAccount, marketLockAccount } from '../accounts.ts';
 import { COLLATERAL, LedgerStateError, type Asset, type MarketTokens, type PartyFill, type TradeFill } from '../types.ts';
@@ -141,5 +142,5 @@ export function netChanges(postings: Posting[]): Array<{ account: string; asset:
   }
   return [...net.values()]
     .filter((r) => r.balance !== 0n || r.locked !== 0n)
-    .sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0));
+    .sort(compareBalanceKeys);
 }
