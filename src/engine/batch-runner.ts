@@ -88,6 +88,8 @@ export class BatchRunner {
   private readonly pending: PendingProjection;
   /** Which new orders' hashes the store may hold: a batch looks up only those. */
   readonly usedHashes: UsedHashFilter;
+  /** A settlement round beside the queue moved balances since the last batch began: the held rows are read again. */
+  private balancesMoved = false;
 
   constructor(private readonly options: BatchRunnerOptions) {
     this.held = options.settlement.heldBalances();
@@ -106,6 +108,15 @@ export class BatchRunner {
     for (const runtime of state.runtimes.values()) publisher.load(runtime.info, runtime.book);
     publisher.retain(new Set(state.runtimes.keys()));
     await rounds.load(db, state.lastTrade);
+  }
+
+  /**
+   * A settlement round beside the queue committed. It only ever added to what users have
+   * available, so a batch in flight on the rows it held reserves conservatively; the next batch
+   * forgets them and reads them again.
+   */
+  balancesMovedBeside(): void {
+    this.balancesMoved = true;
   }
 
   /** The engine stopped: another node may write balances and store orders now. */
@@ -161,6 +172,10 @@ export class BatchRunner {
    * first brings the tables up to the journal.
    */
   private async run(commands: Command[]): Promise<CommandResult[]> {
+    if (this.balancesMoved) {
+      this.balancesMoved = false;
+      this.held.forget();
+    }
     const journal = this.options.journal;
     if (journal && (commands.some(needsProjection) || journal.full)) await journal.project();
     if (commands.some(movesBalancesInSql)) return this.commitInTransaction(commands);

@@ -13,6 +13,7 @@ import type { Journal } from './journal.ts';
 import { JournalDurability } from './journal-durability.ts';
 import { OrderCommands, type CancelOutcome, type RetireWork } from './order-commands.ts';
 import { EngineUnavailableError, UnprojectedReadsError } from './queue-full-error.ts';
+import { SettlementBesideQueue } from './settlement-beside-queue.ts';
 import { SettlementRounds } from './settlement-rounds.ts';
 import { SettlementSchedule } from './settlement-schedule.ts';
 import type { CancelOrderOutcome, PlaceOrderOutcome, PlaceOrderRequest } from './types.ts';
@@ -38,6 +39,12 @@ export interface EngineOptions extends EngineServices {
   journal?: Journal;
   /** The store answers in this thread (PGlite): its batches never give the event loop a turn themselves. */
   storeInThisThread?: boolean;
+  /**
+   * Settlement rounds run in a transaction of their own beside the queue, so that order batches
+   * never wait for one (README.md "Settlement beside the queue"; PostgreSQL). Otherwise they run
+   * in the queue (PGlite, whose one connection a round would hold anyway).
+   */
+  settleBesideQueue?: boolean;
 }
 
 /**
@@ -54,6 +61,8 @@ export class MatchingEngine {
   private readonly rounds: SettlementRounds;
   private readonly schedule: SettlementSchedule;
   private readonly batches: BatchRunner;
+  /** Settlement rounds beside the queue (settleBesideQueue); none when they run in it. */
+  private readonly besideQueue: SettlementBesideQueue | undefined;
   /** Order commands durable at the journal, the tables behind it (PGlite); none on PostgreSQL. */
   private readonly journal: JournalDurability | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -71,7 +80,7 @@ export class MatchingEngine {
     this.rounds = new SettlementRounds({ ...options, runtimeOf: (marketId) => this.state.runtimes.get(marketId)?.info });
     this.schedule = new SettlementSchedule({
       rounds: this.rounds, logger: options.logger, blockMs: options.settlementBlockMs,
-      runRound: () => this.submit({ kind: 'settle' }), running: () => this.running,
+      runRound: () => this.settleRound(), running: () => this.running,
     });
     // A stopping engine projects what is left itself (stop), so a timer that fires meanwhile asks nothing.
     const requestProjection = () => (this.running ? this.submit({ kind: 'project' }) : Promise.resolve());
@@ -87,6 +96,11 @@ export class MatchingEngine {
         this.running = false;
       },
     });
+    this.besideQueue = options.settleBesideQueue ? new SettlementBesideQueue({
+      ...options, rounds: this.rounds,
+      balancesMoved: () => this.batches.balancesMovedBeside(),
+      afterRound: ({ startedMs }) => this.schedule.afterBatch({ trades: 0, ranRound: true, startedMs }),
+    }) : undefined;
   }
 
   /** Loads markets and open orders, then starts the timers for expiry, speed bumps and settlement. */
@@ -131,6 +145,7 @@ export class MatchingEngine {
     this.timer = undefined;
     this.schedule.stop();
     await this.queue.idle();
+    await this.besideQueue?.idle();
     await this.journal?.project().catch((error: unknown) => {
       this.options.logger.error({ err: error }, 'the engine stopped with journal records the tables lack; the next start projects them');
     });
@@ -162,7 +177,17 @@ export class MatchingEngine {
 
   /** Mines matched trades and confirms mined ones, as many rounds as there is work for. */
   async settle(): Promise<void> {
-    while (this.rounds.hasWork) await this.submit({ kind: 'settle' });
+    while (this.rounds.hasWork) await this.settleRound();
+  }
+
+  /** One settlement round: in the queue, or beside it (settleBesideQueue). */
+  private async settleRound(): Promise<void> {
+    if (!this.besideQueue) {
+      await this.submit({ kind: 'settle' });
+      return;
+    }
+    if (!this.running) throw new EngineUnavailableError();
+    await this.besideQueue.run();
   }
 
   /**

@@ -24,8 +24,9 @@ interface RoundsOptions {
  * Trade settlement as the embedded chain does it (EXTENSIONS.md section 8): each round is one
  * block. A round first confirms the trades mined by the previous round (CONFIRMED), then mines the
  * trades matched since (MINED with the ledger's txHash): their amounts move from the parties'
- * reservations to their new owners in the ledger, and the ledger seals them into a block. Rounds
- * run through the engine's queue, so they never interleave with order commands.
+ * reservations to their new owners in the ledger, and the ledger seals them into a block. On
+ * PGlite rounds run through the engine's queue; on PostgreSQL beside it, one at a time
+ * (settlement-beside-queue.ts).
  */
 export class SettlementRounds {
   private work = false;
@@ -56,6 +57,8 @@ export class SettlementRounds {
   }
 
   async run(tx: Db, batch: Batch): Promise<void> {
+    // Trades matched from here on ask for another round: beside the queue, batches commit while a round runs.
+    this.work = false;
     const confirmed = await confirmMinedTrades(tx, batch.now, CONFIRM_PER_ROUND);
     for (const trade of confirmed) this.announce(batch, trade);
     await this.announceActivity(tx, batch, confirmed.map((t) => t.id));
@@ -69,7 +72,7 @@ export class SettlementRounds {
     // The block holds what this round mined (and any other ledger work since the last block); the
     // next round confirms it. Sealing in the round's own transaction spares a commit per block.
     await this.options.settlement.sealBlock(tx);
-    this.work = matched.length > 0 || confirmed.length === CONFIRM_PER_ROUND;
+    if (matched.length > 0 || confirmed.length === CONFIRM_PER_ROUND) this.work = true;
   }
 
   private announce(batch: Batch, trade: TradeRow): void {

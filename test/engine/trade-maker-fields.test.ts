@@ -26,6 +26,8 @@ describe("trades store the maker's side, token and price", () => {
     // MINT: alice rests BUY token 1 at 0.6, bob buys token 2: alice's price is 0.6, bob's 0.4.
     await placeOrder(server, alice, { tokenId: market.tokenId1, side: 'BUY', price: '0.6', size: '10' });
     await placeOrder(server, bob, { tokenId: market.tokenId2, side: 'BUY', price: '0.45', size: '10' });
+    // The minted tokens are theirs to sell once the trade is mined.
+    await server.ctx.trading.engine.settle();
     // TRANSFER: alice rests SELL token 1 at 0.7, bob buys it.
     await placeOrder(server, alice, { tokenId: market.tokenId1, side: 'SELL', price: '0.7', size: '4' });
     await placeOrder(server, bob, { tokenId: market.tokenId1, side: 'BUY', price: '0.75', size: '4' });
