@@ -1,28 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { FencedError } from '../../src/engine/queue-full-error.ts';
 import type { CreateOrderRequest } from '../../src/orders/order-entry.ts';
-import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serverWithMarket } from '../helpers/market-server.ts';
 import { callerOf, expectAuditClean, newTrader, orderBody } from '../helpers/trader.ts';
 
 /**
- * A batch of order commands is written in one statement that renews the engine lease itself
+ * A batch of order commands is written in one statement that checks the engine lease itself
  * (src/engine/README.md "One engine per database, fenced"): the lease is checked when the batch
  * starts and again by its write. A takeover between the two leaves the batch applied in memory
  * and written nowhere: its callers get 503, the node rebuilds its books and steps down.
  */
 describe('an order batch whose lease passed on before its write', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL (DATABASE_URL): PGlite has no engine lease' }, () => {
-  let server: TestServer;
-  let market: PublishedMarket;
-  before(async () => {
-    server = await startTestServer();
-    market = (await createPublishedEvent(server)).markets[0]!;
-  });
-  after(async () => server.close());
+  const world = serverWithMarket();
 
   it('writes nothing, answers 503, and the node steps down', async () => {
+    const { server, market } = world;
     const trader = await newTrader(server, { fund: '10' });
     const { orderEntry } = server.ctx.trading;
     const buy = async (price: string) => (await orderBody(server, trader, { tokenId: market.tokenId1, side: 'BUY', price, size: '10', signed: false })) as unknown as CreateOrderRequest;

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serverWithMarket } from '../helpers/market-server.ts';
 import { expectAuditClean, newTrader, placeOrder } from '../helpers/trader.ts';
 
 /**
@@ -12,17 +11,12 @@ import { expectAuditClean, newTrader, placeOrder } from '../helpers/trader.ts';
  * on both stores what a round pays out is spendable by the next order.
  */
 describe('settlement rounds and order entry', () => {
-  let server: TestServer;
-  let market: PublishedMarket;
-  before(async () => {
-    server = await startTestServer();
-    market = (await createPublishedEvent(server)).markets[0]!;
-  });
-  after(async () => server.close());
+  const world = serverWithMarket();
 
-  const available = async (wallet: string) => (await server.ctx.settlement.balances(server.ctx.store.db, wallet.toLowerCase())).collateral.available;
+  const available = async (wallet: string) => (await world.server.ctx.settlement.balances(world.server.ctx.store.db, wallet.toLowerCase())).collateral.available;
 
   it("spends a trade's proceeds in the next order after the round that settled it", async () => {
+    const { server, market } = world;
     const [seller, minter, buyer] = [await newTrader(server, { fund: '10' }), await newTrader(server, { fund: '5' }), await newTrader(server, { fund: '5' })];
     // The seller's first order has the engine read (and hold) its collateral row.
     assert.equal((await placeOrder(server, seller, { tokenId: market.tokenId1, side: 'BUY', price: '0.5', size: '10' })).status, 200);
@@ -38,6 +32,7 @@ describe('settlement rounds and order entry', () => {
   });
 
   it('answers an order while a settlement round waits on the store', { skip: process.env.DATABASE_URL ? false : 'PGlite runs rounds in the queue (one connection)' }, async () => {
+    const { server, market } = world;
     const db = server.ctx.store.db;
     const [maker, taker, other] = [await newTrader(server, { fund: '10' }), await newTrader(server, { fund: '10' }), await newTrader(server, { fund: '10' })];
     const tradeStatuses = async () => (await db.selectFrom('trades').select('status').where('taker_user_id', '=', taker.userId).execute()).map((t) => t.status);
