@@ -47,13 +47,14 @@ export class SettlementBesideQueue {
     const { db, clock, events, rounds, fence } = this.options;
     // Wall-clock time, not the injected clock: this measures the round, it decides nothing.
     const startedMs = performance.now();
-    let batch = new Batch(clock.nowMs());
+    let batch: Batch;
     try {
       // A deadlock victim runs again, announcing only what its last attempt committed.
-      await inTransaction(db, async (tx) => {
-        batch = new Batch(clock.nowMs());
+      batch = await inTransaction(db, async (tx) => {
+        const attempt = new Batch(clock.nowMs());
         await fence?.fence(tx);
-        await rounds.run(tx, batch);
+        await rounds.run(tx, attempt);
+        return attempt;
       });
     } catch (error) {
       // Whatever the round had taken on is still to settle.

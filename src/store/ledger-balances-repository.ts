@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { columnArrays } from './column-arrays.ts';
+import { columnArrays, type ColumnTypes } from './column-arrays.ts';
 import type { Db } from './database.ts';
 
 /**
@@ -67,23 +67,18 @@ export async function lockBalances(db: Db, keys: BalanceKey[]): Promise<StoredBa
 /**
  * Adds signed changes to balances and locks, creating rows as needed, as WITH queries of a larger
  * statement (ledger-journal-repository.ts `writePostings`) and the check for its final SELECT.
- * The existing rows are locked in the given order (callers sort), so concurrent writers queue
- * instead of deadlocking, and updated; the others are inserted with their change as their value,
- * so the CHECK judges the row's final amounts (PostgreSQL checks an INSERT's proposed row even when
- * ON CONFLICT turns it into an update: a row created empty first, then updated, was one more
- * statement). A row another writer created since the statement's snapshot takes the change as an
- * update. A change that would overdraw violates the CHECK and fails the statement: callers check
- * what users may spend first.
+ * The existing rows are locked in key order (`changesLockedInKeyOrder`) and updated; the others
+ * are inserted with their change as their value, so the CHECK judges the row's final amounts
+ * (PostgreSQL checks an INSERT's proposed row even when ON CONFLICT turns it into an update: a row
+ * created empty first, then updated, was one more statement). A row another writer created since
+ * the statement's snapshot takes the change as an update. A change that would overdraw violates
+ * the CHECK and fails the statement: callers check what users may spend first.
  */
 export function balanceChangesParts(changes: BalanceChange[]): { parts: RawBuilder<unknown>[]; check: RawBuilder<unknown> } {
-  const { arrays } = columnArrays(changes, { account: 'text', asset: 'text', balance: 'numeric', locked: 'numeric' });
   const expected = changes.length;
   return {
     parts: [
-      sql`balance_changes AS (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS c(account, asset, balance, locked, ord))`,
-      sql`balance_rows AS (
-        SELECT b.account, b.asset FROM ledger_balances b JOIN balance_changes c ON c.account = b.account AND c.asset = b.asset
-        ORDER BY c.ord FOR UPDATE OF b)`,
+      changesLockedInKeyOrder('balance', changes, { account: 'text', asset: 'text', balance: 'numeric', locked: 'numeric' }),
       sql`balances_updated AS (
         UPDATE ledger_balances b SET balance = b.balance + c.balance, locked = b.locked + c.locked
         FROM balance_changes c JOIN balance_rows h ON h.account = c.account AND h.asset = c.asset
@@ -134,19 +129,30 @@ export function compareBalanceKeys(a: BalanceKey, b: BalanceKey): number {
 }
 
 /**
+ * Balance changes as the WITH query `<name>_changes`, in key order (`compareBalanceKeys`) and
+ * numbered `ord`, and `<name>_rows`: the balance rows they name that exist, locked in that order.
+ * Every statement that changes several balance rows locks them so, whatever order its caller
+ * gave them in.
+ */
+function changesLockedInKeyOrder<Change extends BalanceKey>(name: 'balance' | 'lock', changes: Change[], types: ColumnTypes<Change>): RawBuilder<unknown> {
+  const { columns, arrays } = columnArrays([...changes].sort(compareBalanceKeys), types);
+  const changesCte = sql.raw(`${name}_changes`);
+  return sql`${changesCte} AS (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS c(${columns}, ord)),
+    ${sql.raw(`${name}_rows`)} AS (
+      SELECT b.account, b.asset FROM ledger_balances b JOIN ${changesCte} c ON c.account = b.account AND c.asset = b.asset
+      ORDER BY c.ord FOR UPDATE OF b)`;
+}
+
+/**
  * The UPDATE of `applyLockChanges` as the WITH query `locks`, its rows locked in key order, and
  * the check (`pmx_require`, migration 0021) that fails the statement unless it touched a row per
- * change: a missing row is a bookkeeping mistake. For a statement that writes more (engine-batch-writes.ts), the check goes
- * in its final SELECT.
+ * change: a missing row is a bookkeeping mistake. For a statement that writes more
+ * (engine-batch-writes.ts), the check goes in its final SELECT.
  */
 export function lockChangesPart(changes: LockChange[]): { part: RawBuilder<unknown>; check: RawBuilder<unknown> } {
-  const { arrays } = columnArrays([...changes].sort(compareBalanceKeys), { account: 'text', asset: 'text', locked: 'numeric' });
   const expected = changes.length;
   return {
-    part: sql`lock_changes AS (SELECT * FROM unnest(${arrays}) WITH ORDINALITY AS c(account, asset, locked, ord)),
-    lock_rows AS (
-      SELECT b.account, b.asset FROM ledger_balances b JOIN lock_changes c ON c.account = b.account AND c.asset = b.asset
-      ORDER BY c.ord FOR UPDATE OF b),
+    part: sql`${changesLockedInKeyOrder('lock', changes, { account: 'text', asset: 'text', locked: 'numeric' })},
     locks AS (
       UPDATE ledger_balances b SET locked = b.locked + c.locked
       FROM lock_changes c JOIN lock_rows h ON h.account = c.account AND h.asset = c.asset
