@@ -29,8 +29,9 @@ const LEASE_LOST = 'PX001';
  * even outside a transaction: every lock change must find its balance row, and with `leaseToken`
  * the statement checks the engine lease of that token as its first part (share-locking its row)
  * and writes nothing when the lease passed to another node (the fence, src/cluster/leadership.ts,
- * without a transaction around it). Returns false in that case, true once written. With `projectedSeq` (a projection of
- * the journal) it also moves the tables' journal sequence to it, in the same commit.
+ * without a transaction around it). Returns false in that case, true once written. With
+ * `projectedSeq` (a projection of the journal) it also moves the tables' journal sequence to it,
+ * in the same commit.
  */
 export async function writeEngineBatch(db: Db, writes: EngineBatchWrites, { leaseToken, projectedSeq }: { leaseToken?: bigint; projectedSeq?: bigint } = {}): Promise<boolean> {
   const parts: RawBuilder<unknown>[] = [];
