@@ -10,8 +10,10 @@
  * Orders are BUYs of both tokens from two traders, about one in ten crossing, so the engine
  * matches (MINT) as well as rests. Every request carries a fresh HMAC, as a client must.
  * Beside each rate, the server process's CPU time per order (per request for /healthz): steadier
- * than rates on a machine whose neighbours take a varying share of its cores; and the longest
- * turn of its event loop, which bounds how long anything else waited (timers, reads, accepts).
+ * than rates on a machine whose neighbours take a varying share of its cores; PostgreSQL's and the
+ * client's CPU time per order, the machine's busy share and its steal time (machine-cpu.ts), which
+ * together say what bounds a rate on cores all three share; and the longest turn of the server's
+ * event loop, which bounds how long anything else waited (timers, reads, accepts).
  * BENCH_SCENARIOS picks scenarios, BENCH_REFERENCE adds another checkout's build as a reference.
  */
 import { randomBytes } from 'node:crypto';
@@ -27,6 +29,7 @@ import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson, ZERO_ADDRESS, type BenchTrader, type Hex } from './exchange-client.ts';
 import { benchBuilds } from './builds.ts';
+import { cpuSpent, sampleCpu, type CpuSpent } from './machine-cpu.ts';
 import { onEachStore } from './stores.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
@@ -70,25 +73,30 @@ function sign(order: OrderStruct, trader: BenchTrader): Hex {
   return `${bytesToHex(signature)}${(27 + recid).toString(16)}` as Hex;
 }
 
-interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined; cpuMicrosPerOrder: number; longestTurnMs: number; settlementBatchMs: number | undefined }
+interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined; cpuMicrosPerOrder: number; machine: CpuSpent | undefined; orders: number; longestTurnMs: number; settlementBatchMs: number | undefined }
 type NextRequest = () => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 
 async function run(scenario: string, server: ProcessServer, ordersPerRequest: number, next: NextRequest | null, onResponse?: (status: number, body: string) => void): Promise<Row> {
   const before = await serverCounters(server);
+  const machineBefore = sampleCpu();
   const result = await autocannon({
     url: server.url,
     connections: CONNECTIONS,
     duration: DURATION_S,
     requests: [next ? { setupRequest: (request: any) => ({ ...request, ...next() }), ...(onResponse ? { onResponse } : {}) } : { method: 'GET', path: '/healthz' }],
   });
+  const machine = cpuSpent(machineBefore, sampleCpu());
   const after = await serverCounters(server);
   const batches = after.batches - before.batches;
   const ok = result['2xx'];
+  // Per order; per request for /healthz, which places none.
+  const orders = (result.requests.total || 1) * Math.max(1, ordersPerRequest);
   return {
     scenario, requestsPerSec: ok / DURATION_S, ordersPerSec: (ok * ordersPerRequest) / DURATION_S, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors,
     commandsPerBatch: batches > 0 ? (after.commands - before.commands) / batches : undefined,
-    // Per order; per request for /healthz, which places none.
-    cpuMicrosPerOrder: ((after.cpuSeconds - before.cpuSeconds) * 1e6) / ((result.requests.total || 1) * Math.max(1, ordersPerRequest)),
+    orders,
+    cpuMicrosPerOrder: ((after.cpuSeconds - before.cpuSeconds) * 1e6) / orders,
+    machine,
     longestTurnMs: after.longestTurnSeconds * 1000,
     settlementBatchMs: after.settlementBatches > before.settlementBatches ? ((after.settlementSeconds - before.settlementSeconds) * 1000) / (after.settlementBatches - before.settlementBatches) : undefined,
   };
@@ -241,6 +249,10 @@ console.table(rows.map((r) => ({
   'non-2xx+errors': r.errors,
   'commands per batch': r.commandsPerBatch === undefined ? '' : r.commandsPerBatch.toFixed(1),
   'server CPU µs/order': Math.round(r.cpuMicrosPerOrder),
+  'PostgreSQL CPU µs/order': r.machine ? Math.round((r.machine.postgresSeconds * 1e6) / r.orders) : '',
+  'client CPU µs/order': r.machine ? Math.round((r.machine.clientSeconds * 1e6) / r.orders) : '',
+  'machine busy %': r.machine ? Math.round(100 * r.machine.busyShare) : '',
+  'steal %': r.machine ? Math.round(100 * r.machine.stealShare) : '',
   'longest turn ms': Math.round(r.longestTurnMs),
   'settlement batch ms': r.settlementBatchMs === undefined ? '' : r.settlementBatchMs.toFixed(1),
 })));
