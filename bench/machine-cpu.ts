@@ -64,7 +64,11 @@ export function cpuSpent(before: CpuSample | undefined, after: CpuSample | undef
   };
 }
 
-/** User and system ticks of every live `postgres` process (the postmaster, its backends and workers). */
+/**
+ * User and system ticks of every `postgres` process (the postmaster, its backends and workers),
+ * with those of the children each has reaped: a backend that exits (a pool closing an idle
+ * connection) moves its ticks into the postmaster's, so the sum never goes back.
+ */
 function postgresTicks(): number {
   let ticks = 0;
   for (const pid of readdirSync('/proc')) {
@@ -79,8 +83,8 @@ function postgresTicks(): number {
     const close = stat.lastIndexOf(')');
     if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
     const fields = stat.slice(close + 2).split(' ');
-    // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after comm.
-    ticks += Number(fields[11]) + Number(fields[12]);
+    // utime, stime, cutime and cstime are the 14th to 17th fields of the line, the 12th to 15th after comm.
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   }
   return ticks;
 }
