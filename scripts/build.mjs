@@ -74,7 +74,7 @@ async function buildServer() {
   rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: 'src/cli/main.ts', worker: 'src/engine/signatures/worker.ts' },
+    entryPoints: { main: 'src/cli/main.ts', worker: 'src/engine/signatures/worker.ts', 'pglite-thread': 'src/store/pglite-thread.ts' },
     outdir,
     // Chunks sit beside main.js and worker.js: the signature pool, wherever it lands, starts `./worker.js`.
     chunkNames: '[name]-[hash]',

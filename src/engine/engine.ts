@@ -37,8 +37,6 @@ export interface EngineOptions extends EngineServices {
    * Without one (PostgreSQL), every batch is answered when its write to the tables commits.
    */
   journal?: Journal;
-  /** The store answers in this thread (PGlite): its batches never give the event loop a turn themselves. */
-  storeInThisThread?: boolean;
   /**
    * Settlement rounds run in a transaction of their own beside the queue, so that order batches
    * never wait for one (README.md "Settlement beside the queue"; PostgreSQL). Otherwise they run
@@ -72,7 +70,6 @@ export class MatchingEngine {
     this.queue = new GroupCommitQueue<Command, CommandResult>({
       capacity: options.queueCapacity ?? 10_000,
       maxBatch: options.maxBatch ?? 500,
-      turnAfterEveryBatch: options.storeInThisThread ?? false,
       processBatch: (commands) => this.batches.process(commands),
     });
     this.publisher = new BookPublisher({ events: options.events, clock: options.clock, frameMs: options.bookFrameMs });

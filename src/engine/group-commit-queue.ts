@@ -14,11 +14,6 @@ export interface GroupCommitOptions<C, R> {
   capacity: number;
   /** Most commands handed to one batch. */
   maxBatch: number;
-  /**
-   * Yield to the event loop after every batch, also while a full one waits: for a store that
-   * answers on microtasks alone (PGlite, in this thread), whose batches never give the loop a turn.
-   */
-  turnAfterEveryBatch?: boolean;
 }
 
 interface Pending<C, R> {
@@ -57,12 +52,12 @@ export class GroupCommitQueue<C, R> {
   private async drain(): Promise<void> {
     this.running = true;
     // Yield to the event loop before each batch, not just to the microtask queue: requests whose
-    // bytes arrived together are parsed one callback at a time, and an in-process database
-    // (PGlite) can run a whole batch on microtasks alone, so without a macrotask turn every batch
-    // would hold a single command and group commit would never group. When a full batch already
-    // waits, there is nothing to group and the next batch starts at once, unless batches run
-    // without turns of their own (`turnAfterEveryBatch`): a backlog of them would then run back
-    // to back in one turn, holding back timers, socket reads and new connections (README "Turns").
+    // bytes arrived together are parsed one callback at a time, and a batch that writes nothing
+    // runs on microtasks alone, so without a macrotask turn every batch would hold a single
+    // command and group commit would never group. When a full batch already waits, there is
+    // nothing to group and the next batch starts at once: every batch that writes waits for
+    // another thread or process (PostgreSQL, PGlite's thread, the journal's sync), which gives
+    // timers, socket reads and new connections their turn (README "Turns").
     await nextTurn();
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.options.maxBatch);
@@ -73,7 +68,7 @@ export class GroupCommitQueue<C, R> {
       } catch (error) {
         for (const pending of batch) pending.reject(error);
       }
-      if (this.options.turnAfterEveryBatch || this.waiting.length < this.options.maxBatch) await nextTurn();
+      if (this.waiting.length < this.options.maxBatch) await nextTurn();
     }
     this.running = false;
     const waiters = this.idleWaiters;

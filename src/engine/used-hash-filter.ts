@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BloomFilter } from '../core/bloom-filter.ts';
 
 /** Hashes the first filter is sized for; a store holding more is read into a larger one next. */
@@ -84,9 +83,6 @@ export class UsedHashFilter {
   private async read(generation: number, filter: BloomFilter): Promise<void> {
     let after: string | undefined;
     do {
-      // PGlite answers on this thread within the promise chain: without a turn of the event loop
-      // between reads, a million hashes held every request back for seconds.
-      await nextTurn();
       const chunk = await this.options.readChunk(HASHES_PER_READ, after);
       if (generation !== this.generation) return;
       for (const hash of chunk.hashes) filter.add(hash);

@@ -50,7 +50,7 @@ export function createTrading(deps: TradingDeps): Trading {
   const engine = new MatchingEngine({
     db: deps.db, settlement: deps.settlement, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger,
     settlementBlockMs: deps.config.settlementBlockMs, bookFrameMs: deps.config.bookFrameMs, ...(deps.fence ? { fence: deps.fence } : {}),
-    ...engineJournal(deps.config), storeInThisThread: !deps.config.databaseUrl, settleBesideQueue: Boolean(deps.config.databaseUrl),
+    ...engineJournal(deps.config), settleBesideQueue: Boolean(deps.config.databaseUrl),
   });
   const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
   deps.logger.info(`order signatures: ${signatureBackend()}, ${verifier.workers === 0 ? 'on the main thread' : `${verifier.workers} worker thread(s)`}`);

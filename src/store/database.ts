@@ -24,18 +24,18 @@ export async function openStore(options: { databaseUrl?: string | undefined; dat
   return openPglite(options.dataDir, options.pgliteTemplate);
 }
 
-/** A new data directory starts from `template` (pglite-template.ts) when the build made one. */
+/**
+ * PGlite runs on a thread of its own (pglite-thread-dialect.ts), so its WebAssembly does not take
+ * the turns of the event loop that answers HTTP. A new data directory starts from `template`
+ * (pglite-template.ts) when the build made one.
+ */
 async function openPglite(dataDir: string, template?: string): Promise<Store> {
   const inMemory = dataDir === 'memory://';
   const initial = inMemory ? undefined : templateFor(dataDir, template);
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
-  const pglite = new PGlite(inMemory ? 'memory://' : dataDir, {
-    parsers: { [INT8_OID]: (value: string) => BigInt(value) },
-    ...(initial ? { loadDataDir: initial } : {}),
-  });
-  await pglite.waitReady;
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const { PgliteThread, PgliteThreadDialect } = await import('./pglite-thread-dialect.ts');
+  const thread = await PgliteThread.open({ dataDir, ...(initial ? { template: initial } : {}) });
+  const db = new Kysely<Database>({ dialect: new PgliteThreadDialect(thread) });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }
 

@@ -20,8 +20,8 @@ export function startsFromTemplate(dataDir: string, template: string | undefined
 }
 
 /** The template's bytes when a database opened in `dataDir` starts from it, else undefined. */
-export function templateFor(dataDir: string, template: string | undefined): Blob | undefined {
-  return startsFromTemplate(dataDir, template) ? new Blob([readFileSync(template)]) : undefined;
+export function templateFor(dataDir: string, template: string | undefined): Uint8Array | undefined {
+  return startsFromTemplate(dataDir, template) ? readFileSync(template) : undefined;
 }
 
 /** Writes the template: an in-memory PGlite brought to the latest migration, dumped gzipped. */

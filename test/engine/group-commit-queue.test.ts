@@ -55,20 +55,6 @@ describe('GroupCommitQueue', () => {
     assert.deepEqual(sizes, [3, 3, 1]);
   });
 
-  it('gives the event loop a turn between batches, also while full batches wait, for a store in this thread', async () => {
-    const seen: string[] = [];
-    // A store that answers on microtasks alone, as PGlite does: nothing else would run between batches.
-    const queue = new GroupCommitQueue<number, number>({
-      capacity: 100, maxBatch: 2, turnAfterEveryBatch: true, async processBatch(c) { seen.push(`batch ${c.join(',')}`); return c; },
-    });
-    await submitCountingTurns(queue, [1, 2, 3, 4, 5, 6], seen);
-    const batches = seen.flatMap((entry, at) => (entry.startsWith('batch') ? [{ entry, at }] : []));
-    assert.deepEqual(batches.map((b) => b.entry), ['batch 1,2', 'batch 3,4', 'batch 5,6']);
-    for (const [before, after] of [[batches[0]!, batches[1]!], [batches[1]!, batches[2]!]] as const) {
-      assert.ok(seen.slice(before.at + 1, after.at).includes('turn'), `no turn between ${before.entry} and ${after.entry}: ${seen.join(' | ')}`);
-    }
-  });
-
   it('goes straight on to a waiting full batch for a store over the network, whose batches wait for the event loop anyway', async () => {
     const seen: string[] = [];
     const queue = new GroupCommitQueue<number, number>({

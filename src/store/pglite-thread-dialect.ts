@@ -1,0 +1,170 @@
+import { Worker } from 'node:worker_threads';
+import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult, type TransactionSettings } from 'kysely';
+
+/**
+ * PGlite on a thread of its own behind Kysely (README.md): the server's thread sends each
+ * statement and its parameters, the store's thread runs them in order, so the WebAssembly of the
+ * embedded PostgreSQL no longer takes turns of the event loop that answers HTTP. One connection,
+ * as with PGlite in this thread: a transaction holds it until it ends, other statements wait.
+ */
+export class PgliteThreadDialect implements Dialect {
+  constructor(private readonly thread: PgliteThread) {}
+
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+
+  createDriver(): Driver {
+    return new PgliteThreadDriver(this.thread);
+  }
+
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+
+  createIntrospector(db: Kysely<unknown>) {
+    return new PostgresIntrospector(db);
+  }
+}
+
+interface Pending {
+  resolve(result: { rows: unknown[]; affectedRows?: number }): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Built, the thread's module is plain JavaScript beside this one. From TypeScript source (tests
+ * under tsx) Node 20's workers do not inherit the loader, so the worker loads tsx's API first.
+ */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const THREAD_URL = new URL(FROM_SOURCE ? './pglite-thread.ts' : './pglite-thread.js', import.meta.url);
+const SOURCE_THREAD = FROM_SOURCE
+  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.tsImport(${JSON.stringify(THREAD_URL.href)}, ${JSON.stringify(import.meta.url)}));`
+  : '';
+
+/** The store's thread and the statements in flight to it. */
+export class PgliteThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private failure: Error | undefined;
+
+  private constructor(options: { dataDir: string; template?: Uint8Array }) {
+    const workerData = { dataDir: options.dataDir, ...(options.template ? { template: options.template } : {}) };
+    this.worker = FROM_SOURCE ? new Worker(SOURCE_THREAD, { eval: true, workerData }) : new Worker(THREAD_URL, { workerData });
+    this.worker.on('message', (message: { id?: number; ready?: boolean; rows?: unknown[]; affectedRows?: number; error?: Record<string, unknown> }) => {
+      if (message.id === undefined) return;
+      const pending = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (this.pending.size === 0) this.worker.unref();
+      if (message.error) pending?.reject(asError(message.error));
+      else pending?.resolve({ rows: message.rows ?? [], ...(message.affectedRows === undefined ? {} : { affectedRows: message.affectedRows }) });
+    });
+    const fail = (error: Error) => {
+      this.failure = error;
+      for (const pending of this.pending.values()) pending.reject(error);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`the embedded store's thread exited (code ${code})`)));
+  }
+
+  /** Starts the thread and resolves once PGlite is open there. */
+  static async open(options: { dataDir: string; template?: Uint8Array }): Promise<PgliteThread> {
+    const thread = new PgliteThread(options);
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (message: { ready?: boolean; error?: Record<string, unknown> }) => {
+        if (message.ready === undefined) return;
+        thread.worker.off('message', onMessage);
+        if (message.ready) resolve();
+        else reject(asError(message.error ?? { message: 'PGlite did not open' }));
+      };
+      thread.worker.on('message', onMessage);
+      thread.worker.once('error', reject);
+    });
+    // Like PGlite in this thread, an idle store keeps no process alive (a CLI command that ends
+    // without closing it); while a statement is in flight the thread is waited for.
+    thread.worker.unref();
+    return thread;
+  }
+
+  query(sql: string, params: readonly unknown[]): Promise<{ rows: unknown[]; affectedRows?: number }> {
+    return this.send({ sql, params });
+  }
+
+  async close(): Promise<void> {
+    if (this.failure) return;
+    await this.send({ close: true });
+    await this.worker.terminate();
+  }
+
+  private send(body: Record<string, unknown>): Promise<{ rows: unknown[]; affectedRows?: number }> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, ...body });
+    });
+  }
+}
+
+/** The error PGlite threw, rebuilt with its fields (code, detail, constraint ...). */
+function asError(fields: Record<string, unknown>): Error {
+  return Object.assign(new Error(String(fields.message)), fields);
+}
+
+class PgliteThreadConnection implements DatabaseConnection {
+  constructor(private readonly thread: PgliteThread) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const { rows, affectedRows } = await this.thread.query(compiled.sql, compiled.parameters);
+    return { rows: rows as R[], ...(affectedRows ? { numAffectedRows: BigInt(affectedRows) } : {}) };
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not offered
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming queries are not supported on the embedded store');
+  }
+}
+
+/** One connection: whoever holds it runs alone, as with PGlite in this thread. */
+class PgliteThreadDriver implements Driver {
+  private readonly connection: PgliteThreadConnection;
+  private held = false;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly thread: PgliteThread) {
+    this.connection = new PgliteThreadConnection(thread);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.held = true;
+    return this.connection;
+  }
+
+  async releaseConnection(): Promise<void> {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.held = false;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(settings.isolationLevel ? `start transaction isolation level ${settings.isolationLevel}` : 'begin'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async destroy(): Promise<void> {
+    await this.thread.close();
+  }
+}
