@@ -48,6 +48,8 @@ export class PgliteThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private failure: Error | undefined;
+  /** Opening, open, or closing (by `close`, or after it failed to open): only an open store's death is fatal. */
+  private state: 'opening' | 'open' | 'closing' = 'opening';
 
   private constructor(options: { dataDir: string; template?: Uint8Array }) {
     const workerData = { dataDir: options.dataDir, ...(options.template ? { template: options.template } : {}) };
@@ -61,9 +63,14 @@ export class PgliteThread {
       else pending?.resolve({ rows: message.rows ?? [], ...(message.affectedRows === undefined ? {} : { affectedRows: message.affectedRows }) });
     });
     const fail = (error: Error) => {
+      if (this.failure) return;
       this.failure = error;
       for (const pending of this.pending.values()) pending.reject(error);
       this.pending.clear();
+      // A store that died on its own (WebAssembly aborted, out of memory) takes the process with it,
+      // as it did in this thread: a restart recovers from the journal and the files, where a
+      // process left running would answer every request with errors.
+      if (this.state === 'open') process.nextTick(() => { throw error; });
     };
     this.worker.on('error', fail);
     this.worker.on('exit', (code) => fail(new Error(`the embedded store's thread exited (code ${code})`)));
@@ -72,16 +79,23 @@ export class PgliteThread {
   /** Starts the thread and resolves once PGlite is open there. */
   static async open(options: { dataDir: string; template?: Uint8Array }): Promise<PgliteThread> {
     const thread = new PgliteThread(options);
-    await new Promise<void>((resolve, reject) => {
-      const onMessage = (message: { ready?: boolean; error?: Record<string, unknown> }) => {
-        if (message.ready === undefined) return;
-        thread.worker.off('message', onMessage);
-        if (message.ready) resolve();
-        else reject(asError(message.error ?? { message: 'PGlite did not open' }));
-      };
-      thread.worker.on('message', onMessage);
-      thread.worker.once('error', reject);
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const onMessage = (message: { ready?: boolean; error?: Record<string, unknown> }) => {
+          if (message.ready === undefined) return;
+          thread.worker.off('message', onMessage);
+          if (message.ready) resolve();
+          else reject(asError(message.error ?? { message: 'PGlite did not open' }));
+        };
+        thread.worker.on('message', onMessage);
+        thread.worker.once('error', reject);
+      });
+    } catch (error) {
+      thread.state = 'closing';
+      await thread.worker.terminate();
+      throw error;
+    }
+    thread.state = 'open';
     // Like PGlite in this thread, an idle store keeps no process alive (a CLI command that ends
     // without closing it); while a statement is in flight the thread is waited for.
     thread.worker.unref();
@@ -94,6 +108,7 @@ export class PgliteThread {
 
   async close(): Promise<void> {
     if (this.failure) return;
+    this.state = 'closing';
     await this.send({ close: true });
     await this.worker.terminate();
   }
