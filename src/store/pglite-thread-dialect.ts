@@ -1,5 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult, type TransactionSettings } from 'kysely';
+import { startWorkerModule } from '../worker-module.ts';
 
 /**
  * PGlite on a thread of its own behind Kysely (README.md): the server's thread sends each
@@ -32,16 +33,6 @@ interface Pending {
   reject(error: Error): void;
 }
 
-/**
- * Built, the thread's module is plain JavaScript beside this one. From TypeScript source (tests
- * under tsx) Node 20's workers do not inherit the loader, so the worker loads tsx's API first.
- */
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const THREAD_URL = new URL(FROM_SOURCE ? './pglite-thread.ts' : './pglite-thread.js', import.meta.url);
-const SOURCE_THREAD = FROM_SOURCE
-  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.tsImport(${JSON.stringify(THREAD_URL.href)}, ${JSON.stringify(import.meta.url)}));`
-  : '';
-
 /** The store's thread and the statements in flight to it. */
 export class PgliteThread {
   private readonly worker: Worker;
@@ -50,11 +41,19 @@ export class PgliteThread {
   private failure: Error | undefined;
   /** Opening, open, or closing (by `close`, or after it failed to open): only an open store's death is fatal. */
   private state: 'opening' | 'open' | 'closing' = 'opening';
+  /** Settles once PGlite is open on the thread, or failed to open, or the thread died first. */
+  private readonly opened: Promise<void>;
 
   private constructor(options: { dataDir: string; template?: Uint8Array }) {
     const workerData = { dataDir: options.dataDir, ...(options.template ? { template: options.template } : {}) };
-    this.worker = FROM_SOURCE ? new Worker(SOURCE_THREAD, { eval: true, workerData }) : new Worker(THREAD_URL, { workerData });
+    this.worker = startWorkerModule(import.meta.url, 'pglite-thread', { workerData });
+    let settleOpening: { resolve(): void; reject(error: Error): void } | undefined;
+    this.opened = new Promise((resolve, reject) => {
+      settleOpening = { resolve, reject };
+    });
     this.worker.on('message', (message: { id?: number; ready?: boolean; rows?: unknown[]; affectedRows?: number; error?: Record<string, unknown> }) => {
+      if (message.ready === true) settleOpening?.resolve();
+      if (message.ready === false) settleOpening?.reject(asError(message.error ?? { message: 'PGlite did not open' }));
       if (message.id === undefined) return;
       const pending = this.pending.get(message.id);
       this.pending.delete(message.id);
@@ -67,6 +66,7 @@ export class PgliteThread {
       this.failure = error;
       for (const pending of this.pending.values()) pending.reject(error);
       this.pending.clear();
+      settleOpening?.reject(error);
       // A store that died on its own (WebAssembly aborted, out of memory) takes the process with it,
       // as it did in this thread: a restart recovers from the journal and the files, where a
       // process left running would answer every request with errors.
@@ -80,16 +80,7 @@ export class PgliteThread {
   static async open(options: { dataDir: string; template?: Uint8Array }): Promise<PgliteThread> {
     const thread = new PgliteThread(options);
     try {
-      await new Promise<void>((resolve, reject) => {
-        const onMessage = (message: { ready?: boolean; error?: Record<string, unknown> }) => {
-          if (message.ready === undefined) return;
-          thread.worker.off('message', onMessage);
-          if (message.ready) resolve();
-          else reject(asError(message.error ?? { message: 'PGlite did not open' }));
-        };
-        thread.worker.on('message', onMessage);
-        thread.worker.once('error', reject);
-      });
+      await thread.opened;
     } catch (error) {
       thread.state = 'closing';
       await thread.worker.terminate();

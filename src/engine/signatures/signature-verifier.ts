@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerModule } from '../../worker-module.ts';
 import { QueueFullError } from '../queue-full-error.ts';
 import { verifySignature } from './recover-signer.ts';
 import type { VerifyBatch, VerifyJob, VerifyResults } from './protocol.ts';
@@ -62,19 +63,8 @@ interface Slot {
   inFlight: Set<number>;
 }
 
-/**
- * Built, the worker is plain JavaScript beside this file. Run from TypeScript source (the tests,
- * under tsx), Node 20's workers do not inherit the loader (tsx issue #354), so the worker is a
- * one-line script that loads tsx's scoped API first, then the TypeScript worker.
- */
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url);
-const SOURCE_WORKER = FROM_SOURCE
-  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}));`
-  : '';
-
 function startWorker(): Worker {
-  return FROM_SOURCE ? new Worker(SOURCE_WORKER, { eval: true }) : new Worker(WORKER_URL);
+  return startWorkerModule(import.meta.url, 'worker');
 }
 
 class WorkerPool implements SignatureVerifier {
