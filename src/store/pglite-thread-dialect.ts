@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
 import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult, type TransactionSettings } from 'kysely';
 import { startWorkerModule } from '../worker-module.ts';
@@ -44,8 +45,8 @@ export class PgliteThread {
   /** Settles once PGlite is open on the thread, or failed to open, or the thread died first. */
   private readonly opened: Promise<void>;
 
-  private constructor(options: { dataDir: string; template?: Uint8Array }) {
-    const workerData = { dataDir: options.dataDir, ...(options.template ? { template: options.template } : {}) };
+  private constructor(options: { dataDir: string; template?: Uint8Array }, wasmModule: WebAssembly.Module) {
+    const workerData = { dataDir: options.dataDir, wasmModule, ...(options.template ? { template: options.template } : {}) };
     this.worker = startWorkerModule(import.meta.url, 'pglite-thread', { workerData });
     let settleOpening: { resolve(): void; reject(error: Error): void } | undefined;
     this.opened = new Promise((resolve, reject) => {
@@ -78,7 +79,7 @@ export class PgliteThread {
 
   /** Starts the thread and resolves once PGlite is open there. */
   static async open(options: { dataDir: string; template?: Uint8Array }): Promise<PgliteThread> {
-    const thread = new PgliteThread(options);
+    const thread = new PgliteThread(options, await compiledPglite());
     try {
       await thread.opened;
     } catch (error) {
@@ -113,6 +114,17 @@ export class PgliteThread {
       this.worker.postMessage({ id, ...body });
     });
   }
+}
+
+let pgliteWasm: Promise<WebAssembly.Module> | undefined;
+
+/**
+ * PGlite's WebAssembly, compiled once per process: a compiled module crosses to a thread as it
+ * is, so a second store (the tests open hundreds) does not compile ten megabytes of it again.
+ */
+function compiledPglite(): Promise<WebAssembly.Module> {
+  pgliteWasm ??= readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))).then((bytes) => WebAssembly.compile(bytes));
+  return pgliteWasm;
 }
 
 /** The error PGlite threw, rebuilt with its fields (code, detail, constraint ...). */

@@ -9,16 +9,19 @@ const INT8_OID = 20;
 
 interface Options {
   dataDir: string;
+  /** PGlite's WebAssembly, compiled by the server's thread (pglite-thread-dialect.ts). */
+  wasmModule: WebAssembly.Module;
   /** The template's bytes when the database starts from one (pglite-template.ts). */
   template?: Uint8Array;
 }
 
 type Request = { id: number; sql: string; params: unknown[] } | { id: number; close: true };
 
-const { dataDir, template } = workerData as Options;
+const { dataDir, wasmModule, template } = workerData as Options;
 const port = parentPort!;
 const pglite = new PGlite(dataDir, {
   parsers: { [INT8_OID]: (value: string) => BigInt(value) },
+  pgliteWasmModule: wasmModule,
   ...(template ? { loadDataDir: new Blob([template]) } : {}),
 });
 
