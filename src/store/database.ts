@@ -27,11 +27,11 @@ export async function openStore(options: { databaseUrl?: string | undefined; dat
 /**
  * PGlite runs on a thread of its own (pglite-thread-dialect.ts), so its WebAssembly does not take
  * the turns of the event loop that answers HTTP. A new data directory starts from `template`
- * (pglite-template.ts) when the build made one.
+ * (pglite-template.ts) when the build made one, and so does every in-memory one.
  */
 async function openPglite(dataDir: string, template?: string): Promise<Store> {
   const inMemory = dataDir === 'memory://';
-  const initial = inMemory ? undefined : templateFor(dataDir, template);
+  const initial = templateFor(dataDir, template);
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const { PgliteThread, PgliteThreadDialect } = await import('./pglite-thread-dialect.ts');
   const thread = await PgliteThread.open({ dataDir, ...(initial ? { template: initial } : {}) });

@@ -26,10 +26,11 @@ export async function openAndMigrate(options: Parameters<typeof openStore>[0], p
 
 function describeStore(options: { databaseUrl?: string | undefined; dataDir: string; pgliteTemplate?: string }): string {
   if (options.databaseUrl) return 'the PostgreSQL database of DATABASE_URL';
-  if (options.dataDir === 'memory://') return 'an in-memory PGlite database';
+  const fromTemplate = startsFromTemplate(options.dataDir, options.pgliteTemplate);
+  if (options.dataDir === 'memory://') return `an in-memory PGlite database${fromTemplate ? " from the build's template" : ''}`;
   // PGlite writes PG_VERSION when it initialises a data directory; creating one takes longest.
   if (existsSync(join(options.dataDir, 'PG_VERSION'))) return `the embedded PGlite database in ${options.dataDir}`;
-  const how = startsFromTemplate(options.dataDir, options.pgliteTemplate) ? "from the build's template" : 'the first start takes longer';
+  const how = fromTemplate ? "from the build's template" : 'the first start takes longer';
   return `the embedded PGlite database in ${options.dataDir} (creating it: ${how})`;
 }
 

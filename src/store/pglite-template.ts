@@ -12,10 +12,10 @@ import { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrateToLatest } from './migrate.ts';
 
-/** Whether a database opened in `dataDir` starts from `template`: there is one, and no database yet. */
+/** Whether a database opened in `dataDir` starts from `template`: there is one, and no database yet (an in-memory one never has). */
 export function startsFromTemplate(dataDir: string, template: string | undefined): template is string {
   if (template === undefined) return false;
-  const empty = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  const empty = dataDir === 'memory://' || !existsSync(dataDir) || readdirSync(dataDir).length === 0;
   return empty && existsSync(template);
 }
 

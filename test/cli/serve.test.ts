@@ -25,7 +25,7 @@ describe('pmx serve: what it says while it boots', () => {
         return [];
       }
     });
-    const steps = [/^opening an in-memory PGlite database$/, /^store open in \d+ ms$/, /^applied \d+ migration\(s\) in \d+ ms: 0001_settings/, /^order signatures: native libsecp256k1, 1 worker thread\(s\)$/, /^engine loaded 0 book\(s\) and 0 open order\(s\) in \d+ ms$/];
+    const steps = [/^opening an in-memory PGlite database from the build's template$/, /^store open in \d+ ms$/, /^schema up to date \(checked in \d+ ms\)$/, /^order signatures: native libsecp256k1, 1 worker thread\(s\)$/, /^engine loaded 0 book\(s\) and 0 open order\(s\) in \d+ ms$/];
     let at = 0;
     for (const step of steps) {
       const found = messages.findIndex((message, i) => i >= at && step.test(message));

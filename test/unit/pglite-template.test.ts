@@ -41,4 +41,19 @@ describe('the embedded database template', () => {
       await reopened.close();
     }
   });
+
+  it('starts every in-memory database, which keeps nothing between opens, from it', async () => {
+    assert.ok(templateFor('memory://', template), 'an in-memory database is always a new one');
+    for (let open = 0; open < 2; open++) {
+      const store = await openStore({ dataDir: 'memory://', pgliteTemplate: template });
+      try {
+        assert.deepEqual(await migrateToLatest(store.db), [], 'every migration is already applied');
+        const settings = await sql<{ n: number }>`select count(*)::int as n from settings`.execute(store.db);
+        assert.equal(settings.rows[0]!.n, 0);
+        await sql`insert into settings (key, value) values ('probe', 'gone at close')`.execute(store.db);
+      } finally {
+        await store.close();
+      }
+    }
+  });
 });
