@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Worker } from 'node:worker_threads';
+import type { PGliteOptions } from '@electric-sql/pglite';
 import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult, type TransactionSettings } from 'kysely';
 import { startWorkerModule } from '../worker-module.ts';
 
@@ -45,7 +46,7 @@ export class PgliteThread {
   /** Settles once PGlite is open on the thread, or failed to open, or the thread died first. */
   private readonly opened: Promise<void>;
 
-  private constructor(options: { dataDir: string; template?: Uint8Array }, wasmModule: WebAssembly.Module) {
+  private constructor(options: { dataDir: string; template?: Uint8Array }, wasmModule: CompiledPglite) {
     const workerData = { dataDir: options.dataDir, wasmModule, ...(options.template ? { template: options.template } : {}) };
     this.worker = startWorkerModule(import.meta.url, 'pglite-thread', { workerData });
     let settleOpening: { resolve(): void; reject(error: Error): void } | undefined;
@@ -116,14 +117,18 @@ export class PgliteThread {
   }
 }
 
-let pgliteWasm: Promise<WebAssembly.Module> | undefined;
+/** PGlite's compiled WebAssembly: a `WebAssembly.Module`, which this project's ES library types do not name. */
+export type CompiledPglite = NonNullable<PGliteOptions['pgliteWasmModule']>;
+/** Node's WebAssembly global, as far as compiling goes. */
+const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledPglite> } };
+let pgliteWasm: Promise<CompiledPglite> | undefined;
 
 /**
  * PGlite's WebAssembly, compiled once per process: a compiled module crosses to a thread as it
  * is, so a second store (the tests open hundreds) does not compile ten megabytes of it again.
  */
-function compiledPglite(): Promise<WebAssembly.Module> {
-  pgliteWasm ??= readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))).then((bytes) => WebAssembly.compile(bytes));
+function compiledPglite(): Promise<CompiledPglite> {
+  pgliteWasm ??= readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))).then((bytes) => wasm.compile(bytes));
   return pgliteWasm;
 }
 

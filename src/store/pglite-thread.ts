@@ -4,13 +4,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import type { CompiledPglite } from './pglite-thread-dialect.ts';
 
 const INT8_OID = 20;
 
 interface Options {
   dataDir: string;
   /** PGlite's WebAssembly, compiled by the server's thread (pglite-thread-dialect.ts). */
-  wasmModule: WebAssembly.Module;
+  wasmModule: CompiledPglite;
   /** The template's bytes when the database starts from one (pglite-template.ts). */
   template?: Uint8Array;
 }
