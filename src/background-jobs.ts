@@ -13,6 +13,8 @@ export interface BackgroundJobServices {
   rewards: Rewards;
   templates: Templates;
   prices: Prices;
+  /** The embedded store's autovacuum pass; absent on PostgreSQL, whose own autovacuum runs. */
+  embeddedAutovacuum?: { tick(): Promise<unknown> } | undefined;
   logger: FastifyBaseLogger;
 }
 
@@ -46,5 +48,7 @@ export function declareBackgroundJobs(s: BackgroundJobServices): readonly Backgr
     { name: 'templates', intervalMs: 10_000, leaderOnly: true, tick: () => s.templates.tick() },
     // The feed is polled, due targets derived and due price-target markets proposed.
     { name: 'prices', intervalMs: 5_000, leaderOnly: true, tick: () => s.prices.tick() },
+    // PGlite runs no autovacuum: one table per pass, the one most due (src/store/embedded-autovacuum.ts).
+    ...(s.embeddedAutovacuum ? [{ name: 'autovacuum', intervalMs: 10_000, leaderOnly: true, tick: s.embeddedAutovacuum.tick }] : []),
   ];
 }

@@ -28,6 +28,7 @@ import { createRewards, type Rewards } from './rewards/index.ts';
 import { BASE_UNITS_PER_UNIT, unitsFromNumber } from './core/money.ts';
 import { createEmbeddedSettlement } from './settlement/index.ts';
 import type { Db } from './store/database.ts';
+import { createEmbeddedAutovacuum } from './store/embedded-autovacuum.ts';
 import { openAndMigrate } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
@@ -142,7 +143,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
     portfolio = createPortfolio({ db: store.db, clock, events, engine: engine.reads, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = engineNodeBookReads(engine.reads, relay, runsEngine);
-    const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, logger });
+    const embeddedAutovacuum = store.kind === 'pglite' ? createEmbeddedAutovacuum(store.db, logger) : undefined;
+    const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, embeddedAutovacuum, logger });
     const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens, quietRequestLogs: options.demo === true });
     const realtime = await attachRealtime(app.server, {
@@ -159,6 +161,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await relayRevocations(identity, realtime, fanout, logger);
     app.addHook('preClose', () => realtime.close());
     registerSocketMetrics(metricsRegistryOf(app), realtime.io, ['/', '/user']);
+    for (const metric of embeddedAutovacuum?.metrics ?? []) metricsRegistryOf(app).registerMetric(metric);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
