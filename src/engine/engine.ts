@@ -172,9 +172,17 @@ export class MatchingEngine {
     if (this.running) await this.submit({ kind: 'tick' });
   }
 
-  /** Mines matched trades and confirms mined ones, as many rounds as there is work for. */
+  /**
+   * Mines matched trades and confirms mined ones, as many rounds as there is work for. An
+   * automatic round in flight has taken on its work when it started, so each check waits for it
+   * first: without that, a call made during such a round returned with its trades still MINED.
+   */
   async settle(): Promise<void> {
-    while (this.rounds.hasWork) await this.settleRound();
+    for (;;) {
+      await this.schedule.idle();
+      if (!this.rounds.hasWork) return;
+      await this.settleRound();
+    }
   }
 
   /** One settlement round: in the queue, or beside it (settleBesideQueue). */

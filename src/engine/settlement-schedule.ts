@@ -20,7 +20,7 @@ export interface ScheduleOptions {
 export class SettlementSchedule {
   private timer: NodeJS.Timeout | undefined;
   /** A round submitted and not finished: the next one is timed once it is (it may be late in a busy queue). */
-  private submitted = false;
+  private inFlight: Promise<void> | undefined;
   /** When the last round started (performance.now()), for the block interval. */
   private lastRoundMs = -Infinity;
 
@@ -35,19 +35,27 @@ export class SettlementSchedule {
 
   /** Sets the timer of the next round when there is work for one and neither a timer nor a round waits. */
   schedule(): void {
-    if (!this.options.rounds.hasWork || this.timer || this.submitted || !this.options.running()) return;
+    if (!this.options.rounds.hasWork || this.timer || this.inFlight || !this.options.running()) return;
     const waitMs = Math.max(0, this.lastRoundMs + this.options.blockMs - performance.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (!this.options.running() || !this.options.rounds.hasWork) return;
-      this.submitted = true;
-      void this.options.runRound()
-        .catch((error) => this.options.logger.error({ err: error }, 'settlement round failed'))
+      this.inFlight = this.options.runRound()
+        .then(() => {}, (error) => this.options.logger.error({ err: error }, 'settlement round failed'))
         .finally(() => {
-          this.submitted = false;
+          this.inFlight = undefined;
           this.schedule();
         });
     }, waitMs);
+  }
+
+  /**
+   * Resolves once the round this schedule submitted, if one is in flight, has finished (failed
+   * ones too). A round takes on the work it finds when it starts, so until it ends `hasWork` can
+   * say false with trades still to mine or confirm.
+   */
+  idle(): Promise<void> {
+    return this.inFlight ?? Promise.resolve();
   }
 
   stop(): void {

@@ -63,6 +63,24 @@ describe('settlement schedule', () => {
     schedule.stop();
   });
 
+  it('says when its round in flight has finished: until then that round holds the work it took on', async () => {
+    const { schedule, submitted, finishRound } = scheduleWithHeldRounds({ fail: true });
+    let idle = false;
+    void schedule.idle().then(() => (idle = true));
+    await sleep(0);
+    assert.equal(idle, true, 'idle with no round in flight');
+    schedule.afterBatch({ trades: 1, ranRound: false, startedMs: performance.now() });
+    await until(() => submitted.length === 1);
+    idle = false;
+    const waited = schedule.idle().then(() => (idle = true));
+    await sleep(BLOCK_MS * 2);
+    assert.equal(idle, false, 'the round in flight has not finished');
+    finishRound();
+    await waited;
+    assert.equal(idle, true, 'a failed round has finished too');
+    schedule.stop();
+  });
+
   it('times no round without matched trades, nor once the engine stopped', async () => {
     const { schedule, rounds, submitted, stopEngine } = scheduleWithHeldRounds();
     schedule.schedule();
