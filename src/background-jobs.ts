@@ -48,7 +48,7 @@ export function declareBackgroundJobs(s: BackgroundJobServices): readonly Backgr
     { name: 'templates', intervalMs: 10_000, leaderOnly: true, tick: () => s.templates.tick() },
     // The feed is polled, due targets derived and due price-target markets proposed.
     { name: 'prices', intervalMs: 5_000, leaderOnly: true, tick: () => s.prices.tick() },
-    // PGlite runs no autovacuum: one table per pass, the one most due (src/store/embedded-autovacuum.ts).
-    ...(s.embeddedAutovacuum ? [{ name: 'autovacuum', intervalMs: 10_000, leaderOnly: true, tick: s.embeddedAutovacuum.tick }] : []),
+    // PGlite runs no autovacuum: once a minute, as PostgreSQL's, every table due (src/store/embedded-autovacuum.ts).
+    ...(s.embeddedAutovacuum ? [{ name: 'autovacuum', intervalMs: 60_000, leaderOnly: true, tick: s.embeddedAutovacuum.tick }] : []),
   ];
 }

@@ -13,10 +13,11 @@ import type { Db } from './database.ts';
  * `autovacuum_freeze_max_age`), over every table, the system catalogues included. On PostgreSQL
  * the server's autovacuum does this, and the exchange never calls it.
  *
- * A VACUUM holds PGlite's one connection while it runs, and every statement waits for it, so a
- * pass treats one table: the one most due (wraparound first, then dead rows, then new rows, then
- * stale statistics). The statements queued meanwhile run before the next pass. Statistics are
- * refreshed for the exchange's tables only: the catalogues change only with migrations.
+ * Like autovacuum, it looks once a minute (`autovacuum_naptime`) and then treats every table due,
+ * one pass a table, the most due first (wraparound first, then dead rows, then new rows, then
+ * stale statistics). A VACUUM holds PGlite's one connection while it runs, and every statement
+ * waits for it; the statements queued meanwhile run between two passes. Statistics are refreshed
+ * for the exchange's tables only: the catalogues change only with migrations.
  */
 
 export type AutovacuumReason = 'wraparound' | 'dead-rows' | 'inserted-rows' | 'statistics';
@@ -50,22 +51,26 @@ interface DueTable {
 
 /** A pass that holds the store this long is logged at info (the others at debug). */
 const LONG_PASS_MS = 1_000;
+/** Passes of one tick at most: a table that stayed due after its pass is not treated for ever. */
+const PASSES_PER_TICK = 200;
 
-/** The background job's pass (src/background-jobs.ts), logged and counted in /metrics. */
-export function createEmbeddedAutovacuum(db: Db, logger: FastifyBaseLogger): { tick(): Promise<AutovacuumPass | undefined>; metrics: Metric[] } {
+/** The background job (src/background-jobs.ts): every table due, each pass logged and counted in /metrics. */
+export function createEmbeddedAutovacuum(db: Db, logger: FastifyBaseLogger): { tick(): Promise<AutovacuumPass[]>; metrics: Metric[] } {
   const passes = new Counter({ name: 'pmx_store_autovacuum_total', help: 'Tables the embedded store vacuumed or analyzed (PGlite runs no autovacuum), by reason', labelNames: ['reason'] as const, registers: [] });
   const seconds = new Histogram({ name: 'pmx_store_autovacuum_duration_seconds', help: "How long each of those held the embedded store's one connection", buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [] });
   return {
     metrics: [passes, seconds],
     async tick() {
-      const pass = await vacuumMostDueTable(db);
-      if (!pass) return undefined;
-      passes.inc({ reason: pass.reason });
-      seconds.observe(pass.durationMs / 1000);
-      const line = `autovacuum: ${pass.statement} ${pass.table} (${pass.reason}, ${pass.deadRows} dead rows) in ${Math.round(pass.durationMs)} ms`;
-      if (pass.durationMs >= LONG_PASS_MS) logger.info(line);
-      else logger.debug(line);
-      return pass;
+      const done: AutovacuumPass[] = [];
+      for (let pass = await vacuumMostDueTable(db); pass; pass = done.length < PASSES_PER_TICK ? await vacuumMostDueTable(db) : undefined) {
+        done.push(pass);
+        passes.inc({ reason: pass.reason });
+        seconds.observe(pass.durationMs / 1000);
+        const line = `autovacuum: ${pass.statement} ${pass.table} (${pass.reason}, ${pass.deadRows} dead rows) in ${Math.round(pass.durationMs)} ms`;
+        if (pass.durationMs >= LONG_PASS_MS) logger.info(line);
+        else logger.debug(line);
+      }
+      return done;
     },
   };
 }

@@ -14,7 +14,7 @@ describe('autovacuum job of the embedded store', () => {
 
   const metrics = async () => String((await get(`${server.url}/metrics`)).body);
 
-  it('runs with the clock on PGlite, vacuums the table that needs it and counts the pass; PostgreSQL runs its own', async () => {
+  it('runs with the clock on PGlite, vacuums every table due and counts each pass; PostgreSQL runs its own', async () => {
     if (server.ctx.store.kind === 'postgres') {
       assert.doesNotMatch(await metrics(), /pmx_store_autovacuum/, 'PostgreSQL vacuums itself');
       return;
@@ -27,12 +27,15 @@ describe('autovacuum job of the embedded store', () => {
     await sql`select pg_stat_force_next_flush()`.execute(db);
     assert.match(await metrics(), /^pmx_store_autovacuum_duration_seconds_count 0$/m);
 
-    assert.equal((await post(server.api('/admin/clock'), { advanceMs: 10_000 }, server.adminHeaders)).status, 200);
+    assert.equal((await post(server.api('/admin/clock'), { advanceMs: 60_000 }, server.adminHeaders)).status, 200);
 
     const vacuumed = await sql<{ dead: number; vacuums: number }>`select n_dead_tup::int as dead, vacuum_count::int as vacuums from pg_stat_user_tables where relname = 'settings'`.execute(db);
     assert.deepEqual(vacuumed.rows, [{ dead: 0, vacuums: 1 }]);
+    // One tick treats every table due: settings, and whatever else the boot left due.
     const text = await metrics();
-    assert.match(text, /^pmx_store_autovacuum_total\{reason="dead-rows"\} 1$/m);
-    assert.match(text, /^pmx_store_autovacuum_duration_seconds_count 1$/m);
+    const byReason = [...text.matchAll(/^pmx_store_autovacuum_total\{reason="([a-z-]+)"\} (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])] as const);
+    assert.ok(byReason.some(([reason, count]) => reason === 'dead-rows' && count >= 1), text);
+    const total = byReason.reduce((sum, [, count]) => sum + count, 0);
+    assert.match(text, new RegExp(`^pmx_store_autovacuum_duration_seconds_count ${total}$`, 'm'), 'every pass timed');
   });
 });
