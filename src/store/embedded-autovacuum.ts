@@ -89,6 +89,8 @@ export async function vacuumMostDueTable(db: Db, limits: AutovacuumLimits = {}):
 /**
  * Autovacuum's thresholds (PostgreSQL's `relation_needs_vacanalyze`): a base plus a share of the
  * table's estimated rows (`reltuples`, -1 until the first VACUUM or ANALYZE, counted as none).
+ * Among tables due for the same reason, the oldest goes first against wraparound, the one with
+ * the most dead rows otherwise.
  */
 async function mostDueTable(db: Db, limits: AutovacuumLimits): Promise<DueTable | undefined> {
   const freezeMaxAge = limits.freezeMaxAge === undefined ? sql`current_setting('autovacuum_freeze_max_age')::int8` : sql`${limits.freezeMaxAge}::int8`;
@@ -101,7 +103,7 @@ async function mostDueTable(db: Db, limits: AutovacuumLimits): Promise<DueTable 
       left join pg_stat_all_tables s on s.relid = c.oid
       where c.relkind in ('r', 'm') and c.relpersistence = 'p'
     ), reasons as (
-      select schema, "table", dead_rows::int8 as dead_rows, xid_age, case
+      select schema, "table", dead_rows, xid_age, case
         when xid_age > ${freezeMaxAge} then 'wraparound'
         when dead_rows > current_setting('autovacuum_vacuum_threshold')::float8 + current_setting('autovacuum_vacuum_scale_factor')::float8 * rows then 'dead-rows'
         when inserted_rows > current_setting('autovacuum_vacuum_insert_threshold')::float8 + current_setting('autovacuum_vacuum_insert_scale_factor')::float8 * rows then 'inserted-rows'
@@ -111,7 +113,8 @@ async function mostDueTable(db: Db, limits: AutovacuumLimits): Promise<DueTable 
     )
     select schema, "table", reason, dead_rows::float8 as dead_rows from reasons
     where reason is not null
-    order by array_position(array['wraparound', 'dead-rows', 'inserted-rows', 'statistics'], reason), xid_age desc, dead_rows desc
+    order by array_position(array['wraparound', 'dead-rows', 'inserted-rows', 'statistics'], reason),
+      case when reason = 'wraparound' then xid_age end desc nulls last, dead_rows desc
     limit 1`.execute(db);
   return result.rows[0];
 }
