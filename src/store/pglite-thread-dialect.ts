@@ -125,10 +125,17 @@ let pgliteWasm: Promise<CompiledPglite> | undefined;
 
 /**
  * PGlite's WebAssembly, compiled once per process: a compiled module crosses to a thread as it
- * is, so a second store (the tests open hundreds) does not compile ten megabytes of it again.
+ * is, so a second store (the tests open hundreds) does not compile ten megabytes of it again. A
+ * read or compile that failed is not kept: the next open tries again.
  */
 function compiledPglite(): Promise<CompiledPglite> {
-  pgliteWasm ??= readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))).then((bytes) => wasm.compile(bytes));
+  if (!pgliteWasm) {
+    const compiling = readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite'))).then((bytes) => wasm.compile(bytes));
+    compiling.catch(() => {
+      if (pgliteWasm === compiling) pgliteWasm = undefined;
+    });
+    pgliteWasm = compiling;
+  }
   return pgliteWasm;
 }
 
