@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuild } from '../test/helpers/build.ts';
 import { freePort } from '../test/helpers/process-server.ts';
+import { EMBEDDED_STORE_ENV } from './stores.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COMMANDS = {
@@ -23,7 +24,7 @@ async function bootMs(args: string[], dataDir: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...EMBEDDED_STORE_ENV, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
   try {

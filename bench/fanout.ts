@@ -28,6 +28,7 @@ import { createPublishedEvent } from '../test/helpers/catalogue.ts';
 import { createScratchDatabase } from '../test/helpers/database.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../test/helpers/trader.ts';
+import { EMBEDDED_STORE_ENV } from './stores.ts';
 
 const SUBSCRIBERS = (process.env.BENCH_SUBSCRIBERS ?? '100,1000,5000').split(',').map(Number);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
@@ -234,7 +235,7 @@ interface Target {
 
 async function* targets(): AsyncGenerator<Target> {
   const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-fanout-'));
-  const embedded = await startProcessServer({ DATA_DIR: dir, SOCKETS_PER_ADDRESS: '0' });
+  const embedded = await startProcessServer({ ...EMBEDDED_STORE_ENV, DATA_DIR: dir, SOCKETS_PER_ADDRESS: '0' });
   yield { name: 'exchange, PGlite', orders: embedded, feeds: embedded, withBareCeiling: true, stop: async () => {
     await embedded.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -8,6 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScratchDatabase } from '../test/helpers/database.ts';
 
+/**
+ * What a server on the embedded store must be started with: servers inherit the benchmark's
+ * environment, and a DATABASE_URL there (the usual way to name PostgreSQL to a benchmark) would
+ * otherwise put the "PGlite" server on PostgreSQL, and a REDIS_URL would put it behind Redis.
+ */
+export const EMBEDDED_STORE_ENV = { DATABASE_URL: '', REDIS_URL: '' };
+
 /** Runs `run` once per store with its label and the server environment that selects it. */
 export async function onEachStore<T>(run: (label: 'PGlite' | 'PostgreSQL', env: Record<string, string>) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
@@ -15,7 +22,7 @@ export async function onEachStore<T>(run: (label: 'PGlite' | 'PostgreSQL', env: 
   if (wanted('PGlite')) {
     const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-'));
     try {
-      results.push(await run('PGlite', { DATA_DIR: dir }));
+      results.push(await run('PGlite', { ...EMBEDDED_STORE_ENV, DATA_DIR: dir }));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
