@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
+import { INT8_OID, parseInt8 } from './int8.ts';
 import { templateFor } from './pglite-template.ts';
 import type { Database } from './schema.ts';
 
@@ -10,8 +11,6 @@ export interface Store {
   readonly kind: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
-
-const INT8_OID = 20;
 
 /**
  * Opens the store: PostgreSQL when a connection string is given, else PGlite under `dataDir`
@@ -48,7 +47,7 @@ async function openPostgres(connectionString: string, idleInTransactionTimeoutMs
   const { default: pg } = await import('pg');
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
-      if (oid === INT8_OID) return (value: string) => BigInt(value);
+      if (oid === INT8_OID) return parseInt8;
       return pg.types.getTypeParser(oid, format);
     },
   };

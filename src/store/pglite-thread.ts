@@ -4,9 +4,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { INT8_OID, parseInt8 } from './int8.ts';
 import type { CompiledPglite } from './pglite-thread-dialect.ts';
-
-const INT8_OID = 20;
 
 interface Options {
   dataDir: string;
@@ -21,7 +20,7 @@ type Request = { id: number; sql: string; params: unknown[] } | { id: number; cl
 const { dataDir, wasmModule, template } = workerData as Options;
 const port = parentPort!;
 const pglite = new PGlite(dataDir, {
-  parsers: { [INT8_OID]: (value: string) => BigInt(value) },
+  parsers: { [INT8_OID]: parseInt8 },
   pgliteWasmModule: wasmModule,
   ...(template ? { loadDataDir: new Blob([template]) } : {}),
 });
