@@ -16,7 +16,6 @@
  * the moment the exchange's first subscriber received it, each triggered by one HTTP request
  * whose response is the "acknowledgement".
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +27,7 @@ import { createPublishedEvent } from '../test/helpers/catalogue.ts';
 import { createScratchDatabase } from '../test/helpers/database.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../test/helpers/trader.ts';
+import { startChildServer } from './child-server.ts';
 import { EMBEDDED_STORE_ENV } from './stores.ts';
 
 const SUBSCRIBERS = (process.env.BENCH_SUBSCRIBERS ?? '100,1000,5000').split(',').map(Number);
@@ -211,12 +211,6 @@ async function benchBare(url: string, subscribers: number, payloads: OrderbookPr
   return row('bare Socket.IO', subscribers, measure, lastArrival);
 }
 
-async function startBareServer(): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/fanout-bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
-}
-
 /**
  * Where orders go and where subscribers connect. Always one node on PGlite on disk; with
  * BENCH_DATABASE_URL (or DATABASE_URL) and BENCH_REDIS_URL (or REDIS_URL) also one node on
@@ -256,7 +250,7 @@ async function* targets(): AsyncGenerator<Target> {
   }
 }
 
-const bare = await startBareServer();
+const bare = await startChildServer('bench/fanout-bare-server.ts');
 const rows: Row[] = [];
 try {
   for await (const target of targets()) {

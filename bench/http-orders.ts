@@ -4,7 +4,10 @@
  * BENCH_DATABASE_URL (or DATABASE_URL) is set — and, in the same run and against the same process:
  * the trivial route (the HTTP ceiling), unsigned single orders, batches of 50, signed orders,
  * single cancels of resting orders, and a maker's mix (70% places, 30% cancels of its own resting
- * orders); plus the machine's raw signature-verification rate on every core (the crypto ceiling).
+ * orders); then, once per run, the ceiling of an order's HTTP: a bare Fastify server answering
+ * the same order requests (HMAC, JSON, an answer of the exchange's bytes) with no exchange behind
+ * it (bench/order-shaped-server.ts); plus the machine's raw signature-verification rate on every
+ * core (the crypto ceiling).
  * Each figure is printed beside GET /healthz of the same server in the same run, with the ratio
  * (issue 19's targets are ratios: unsigned singles at 25% of /healthz, signed at 60% of unsigned).
  * Orders are BUYs of both tokens from two traders, about one in ten crossing, so the engine
@@ -29,6 +32,7 @@ import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson, ZERO_ADDRESS, type BenchTrader, type Hex } from './exchange-client.ts';
 import { benchBuilds } from './builds.ts';
+import { startChildServer } from './child-server.ts';
 import { cpuSpent, sampleCpu, type CpuSpent } from './machine-cpu.ts';
 import { onEachStore } from './stores.ts';
 
@@ -76,7 +80,7 @@ function sign(order: OrderStruct, trader: BenchTrader): Hex {
 interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined; cpuMicrosPerOrder: number; machine: CpuSpent | undefined; orders: number; longestTurnMs: number; settlementBatchMs: number | undefined }
 type NextRequest = () => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 
-async function run(scenario: string, server: ProcessServer, ordersPerRequest: number, next: NextRequest | null, onResponse?: (status: number, body: string) => void): Promise<Row> {
+async function run(scenario: string, server: { url: string }, ordersPerRequest: number, next: NextRequest | null, onResponse?: (status: number, body: string) => void): Promise<Row> {
   const before = await serverCounters(server);
   const machineBefore = sampleCpu();
   const result = await autocannon({
@@ -114,7 +118,7 @@ async function run(scenario: string, server: ProcessServer, ordersPerRequest: nu
  * - the batches that ran a settlement round and their time: how long a round held the engine's
  *   queue, the orders behind it waiting.
  */
-async function serverCounters(server: ProcessServer): Promise<{ batches: number; commands: number; cpuSeconds: number; longestTurnSeconds: number; settlementBatches: number; settlementSeconds: number }> {
+async function serverCounters(server: { url: string }): Promise<{ batches: number; commands: number; cpuSeconds: number; longestTurnSeconds: number; settlementBatches: number; settlementSeconds: number }> {
   const values = await metricValues(server, [
     'pmx_engine_batch_commands_count', 'pmx_engine_batch_commands_sum', 'process_cpu_seconds_total', 'nodejs_eventloop_lag_max_seconds',
     'pmx_engine_settlement_batch_duration_seconds_count', 'pmx_engine_settlement_batch_duration_seconds_sum',
@@ -154,6 +158,7 @@ async function benchStore(label: string, env: Record<string, string>, cli?: stri
   try {
     const market = await setUpMarket(server);
     const traders = [await setUpTrader(server), await setUpTrader(server)];
+    orderSample ??= { answer: await placeOne(server, traders[0]!, market), trader: traders[0]!, market };
     let i = 0;
     const single = (presigned?: string[]) => () => {
       const n = i++;
@@ -213,6 +218,35 @@ async function benchStore(label: string, env: Record<string, string>, cli?: stri
   }
 }
 
+/** A trader of the exchange, one of its markets and the exchange's answer to one order: what the order-shaped ceiling replays. */
+interface OrderSample { answer: string; trader: BenchTrader; market: { tokenId1: string; tokenId2: string } }
+
+/** One resting order's answer, the exchange's own bytes, for the order-shaped ceiling. */
+async function placeOne(server: ProcessServer, trader: BenchTrader, market: { tokenId1: string; tokenId2: string }): Promise<string> {
+  const body = JSON.stringify(createOrderJson(orderStruct(0, trader, market)));
+  return JSON.stringify(await json(server.api('/orders'), { method: 'POST', headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body), body }));
+}
+
+/**
+ * The ceiling of an order's HTTP: what the machine answers when the exchange's work on an order
+ * costs nothing (bench/order-shaped-server.ts: HMAC, JSON and an answer of an order's bytes, over
+ * the same client, requests and connections), beside that server's own /healthz.
+ */
+async function benchOrderShapedCeiling({ answer, trader, market }: OrderSample): Promise<Row[]> {
+  const ceiling = await startChildServer('bench/order-shaped-server.ts', { API_KEY: trader.apiKey, SECRET: trader.secret, PASSPHRASE: trader.passphrase, ORDER_ANSWER: answer });
+  try {
+    let i = 0;
+    const order = () => {
+      const body = JSON.stringify(createOrderJson(orderStruct(i++, trader, market)));
+      return { method: 'POST' as const, path: '/api/v1/orders', body, headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body) };
+    };
+    const label = 'bare Fastify, no exchange';
+    return [await run(`${label}: GET /healthz (HTTP ceiling)`, ceiling, 0, null), await run(`${label}: POST /orders-shaped (HMAC, JSON, an order's answer)`, ceiling, 1, order)];
+  } finally {
+    ceiling.stop();
+  }
+}
+
 /** `batches` batches of 50 BUYs priced not to cross (they rest), half from each trader; their ids, owners noted. */
 async function placeResting(server: ProcessServer, traders: BenchTrader[], market: { tokenId1: string; tokenId2: string }, owners: Map<string, number>, batches: number): Promise<string[]> {
   const ids: string[] = [];
@@ -231,8 +265,10 @@ async function placeResting(server: ProcessServer, traders: BenchTrader[], marke
   return ids;
 }
 
+let orderSample: OrderSample | undefined;
 const rows: Row[] = [];
 for (const build of benchBuilds()) rows.push(...(await onEachStore((label, env) => benchStore(`${build.name}${label}`, env, build.cli))).flat());
+if (orderSample && wanted('unsigned')) rows.push(...(await benchOrderShapedCeiling(orderSample)));
 const verifyRate = await cryptoCeiling();
 
 console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s per scenario, ${availableParallelism()} CPUs (client and server share them)`);
