@@ -12,10 +12,9 @@ import type { BookPublisher } from './book-publisher.ts';
 import { movesBalancesInSql, needsProjection, type Command, type CommandResult, type WorkOutcome } from './engine-command.ts';
 import { fillInDetails } from './engine-order.ts';
 import type { EngineState } from './engine-state.ts';
-import type { JournalDurability } from './journal-durability.ts';
+import { TABLES_ALONE, type JournalDurability, type TablesThroughJournal } from './journal-durability.ts';
 import type { MarketDirectory } from './market-directory.ts';
 import type { OrderCommands, RetireWork, UsedKeys } from './order-commands.ts';
-import { PendingProjection } from './pending-projection.ts';
 import { FencedError } from './queue-full-error.ts';
 import type { SettlementRounds } from './settlement-rounds.ts';
 import { UsedHashFilter } from './used-hash-filter.ts';
@@ -84,8 +83,8 @@ export class BatchRunner {
    * whenever balances move in SQL and whenever a batch fails.
    */
   private readonly held;
-  /** The journal's records the tables do not hold yet (always none without one): a batch reads the tables through it. */
-  private readonly pending: PendingProjection;
+  /** The tables through the journal's records they do not hold yet (the tables alone without one). */
+  private readonly tables: TablesThroughJournal;
   /** Which new orders' hashes the store may hold: a batch looks up only those. */
   readonly usedHashes: UsedHashFilter;
   /** A settlement round beside the queue moved balances since the last batch began: the held rows are read again. */
@@ -93,10 +92,10 @@ export class BatchRunner {
 
   constructor(private readonly options: BatchRunnerOptions) {
     this.held = options.settlement.heldBalances();
-    this.pending = options.journal?.pending ?? new PendingProjection();
+    this.tables = options.journal ?? TABLES_ALONE;
     this.usedHashes = new UsedHashFilter({
       readChunk: (limit, after) => readOrderHashChunk(options.db, limit, after),
-      unprojected: () => this.pending.orderHashes(),
+      unprojected: () => this.tables.orderHashes(),
       onError: (error) => options.logger.error({ err: error }, 'reading the used-hash filter failed; every new order hash is looked up in the store'),
     });
   }
@@ -172,6 +171,16 @@ export class BatchRunner {
    * first brings the tables up to the journal.
    */
   private async run(commands: Command[]): Promise<CommandResult[]> {
+    // Between two batches nothing reads the tables: records due for them start on their way there.
+    this.options.journal?.batchStarts();
+    try {
+      return await this.runStarted(commands);
+    } finally {
+      this.options.journal?.batchEnded();
+    }
+  }
+
+  private async runStarted(commands: Command[]): Promise<CommandResult[]> {
     if (this.balancesMoved) {
       this.balancesMoved = false;
       this.held.forget();
@@ -257,9 +266,9 @@ export class BatchRunner {
     const { commands } = this.options;
     switch (command.kind) {
       case 'place':
-        return commands.place(this.pending.orders(tx), batch, command.request, used);
+        return commands.place(this.tables.orders(tx), batch, command.request, used);
       case 'cancel':
-        return commands.cancel(this.pending.orders(tx), batch, command.userId, command.orderId);
+        return commands.cancel(this.tables.orders(tx), batch, command.userId, command.orderId);
       case 'cancel-markets':
         return { ok: true, cancelled: commands.cancelUserOrders(batch, command.userId, new Set(command.marketIds)) };
       case 'retire': {
@@ -287,7 +296,7 @@ export class BatchRunner {
   /** Locks and reads, once, the balances this batch's new orders reserve from. */
   private openLocks(tx: Db, commands: Command[]): Promise<LockSession> {
     const keys = commands.flatMap((c) => (c.kind === 'place' ? [{ account: c.request.account, asset: c.request.order.side === 'BUY' ? COLLATERAL : c.request.order.tokenId }] : []));
-    return this.options.settlement.openLockSession(tx, keys, this.held, this.pending.unprojectedLocked);
+    return this.options.settlement.openLockSession(tx, keys, this.held, this.tables);
   }
 
   /**
@@ -297,7 +306,7 @@ export class BatchRunner {
   private async takenKeys(tx: Db, commands: Command[]): Promise<UsedKeys> {
     const hashes = commands.flatMap((c) => (c.kind === 'place' ? [c.request.hash] : []));
     const used = await findUsedHashes(tx, this.usedHashes.mayBeStored(hashes));
-    for (const hash of hashes) if (this.pending.hasHash(hash)) used.add(hash);
+    for (const hash of hashes) if (this.tables.hasHash(hash)) used.add(hash);
     return { hashes: used, idempotency: new Map() };
   }
 }

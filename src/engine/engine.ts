@@ -216,7 +216,7 @@ export class MatchingEngine {
 
   /** Commands answered from the journal and not in the tables yet (a gauge of the projection's lag). */
   get unprojectedCommands(): number {
-    return this.journal?.pending.commands ?? 0;
+    return this.journal?.lagCommands ?? 0;
   }
 
   /** Whether the filter of used order hashes is built: until then each batch looks up every new order's hash in the store. */

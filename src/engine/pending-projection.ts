@@ -12,6 +12,11 @@ export interface StoredOrders {
   byIdempotencyKey(userId: string, key: string): Promise<OrderRow | undefined>;
 }
 
+/** The stored orders as the tables hold them. */
+export function tableOrders(db: Db): StoredOrders {
+  return { byId: (id) => findOrderById(db, id), byIdempotencyKey: (userId, key) => findOrderByIdempotencyKey(db, userId, key) };
+}
+
 /**
  * The changes of the journal records the tables do not have yet, merged in journal order into
  * what one statement writes (README.md, "The journal"): an order inserted and then filled is
@@ -74,11 +79,16 @@ export class PendingProjection {
   /** The change of a balance row's `locked` the tables do not have yet. */
   unprojectedLocked = (key: { account: string; asset: string }): bigint => this.locks.get(lockKey(key))?.locked ?? 0n;
 
-  /** The stored orders as the journal leaves them: the waiting changes over the tables (the tables alone when none wait). */
-  orders(db: Db): StoredOrders {
+  /**
+   * The stored orders as these records leave them, over `older` (the tables, or older records
+   * over them): an order inserted here, else the older one with this records' last change of it.
+   * A change is the order's whole new state, so applying it to a row that has it already (read
+   * after older records reached the tables) changes nothing.
+   */
+  over(older: StoredOrders): StoredOrders {
     return {
-      byId: async (id) => this.newOrders.get(id) ?? this.withFill(await findOrderById(db, id)),
-      byIdempotencyKey: async (userId, key) => this.idempotency.get(`${userId}|${key}`) ?? this.withFill(await findOrderByIdempotencyKey(db, userId, key)),
+      byId: async (id) => this.newOrders.get(id) ?? this.withFill(await older.byId(id)),
+      byIdempotencyKey: async (userId, key) => this.idempotency.get(`${userId}|${key}`) ?? this.withFill(await older.byIdempotencyKey(userId, key)),
     };
   }
 

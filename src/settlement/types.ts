@@ -175,8 +175,13 @@ export interface HeldBalances {
   forget(): void;
 }
 
-/** The change of `locked` of a balance row that is durable elsewhere and not in the table yet. */
-export type UnprojectedLocks = (key: { account: string; asset: string }) => bigint;
+/** Changes of `locked` that are durable elsewhere (the engine's journal) and not in the balance table yet. */
+export interface UnprojectedLocks {
+  /** Resolves once the table may be read: no write of those changes into it is on its way. */
+  settled(): Promise<void>;
+  /** The change of a row's `locked` the table does not have (read after `settled`). */
+  locked(key: { account: string; asset: string }): bigint;
+}
 
 export interface Settlement {
   readonly kind: 'embedded';

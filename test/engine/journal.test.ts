@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { FileJournal } from '../../src/engine/journal.ts';
 import { projectJournal } from '../../src/engine/journal-projection.ts';
-import { PendingProjection } from '../../src/engine/pending-projection.ts';
+import { PendingProjection, tableOrders } from '../../src/engine/pending-projection.ts';
 import type { Store } from '../../src/store/database.ts';
 import { decodeEngineBatch, encodeEngineBatch } from '../../src/store/engine-batch-codec.ts';
 import { writeEngineBatch, type EngineBatchWrites } from '../../src/store/engine-batch-writes.ts';
@@ -119,7 +119,7 @@ describe('engine journal: records, their encoding, and their projection', () => 
       pending.add(1n, { newOrders: [inJournal], changedOrders: [{ id: inTable.id, matchedBaseUnits: 5n, status: 'EXECUTING', updatedAt: at }], lockChanges: [{ account: '0xa1', asset: 'USDC', locked: 7n }], trades: [] }, 1);
       pending.add(2n, { newOrders: [], changedOrders: [{ id: inJournal.id, matchedBaseUnits: 3n, status: 'CANCELLED', updatedAt: at }], lockChanges: [{ account: '0xa1', asset: 'USDC', locked: -2n }], trades: [] }, 1);
 
-      const orders = pending.orders(store.db);
+      const orders = pending.over(tableOrders(store.db));
       assert.deepEqual(await orders.byId(inTable.id), { ...inTable, matched_base_units: 5n, status: 'EXECUTING', delayed_until: null, updated_at: at });
       assert.deepEqual(await orders.byId(inJournal.id), { ...inJournal, matched_base_units: 3n, status: 'CANCELLED', delayed_until: null, updated_at: at });
       assert.equal((await orders.byIdempotencyKey(userId, inJournal.idempotency_key!))?.id, inJournal.id);

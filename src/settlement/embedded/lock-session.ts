@@ -40,7 +40,8 @@ export class BatchedLockSession implements LockSession {
     const missing = [...new Map(keys.map((k) => [keyOf(k), { account: k.account, asset: k.asset }])).values()].filter((k) => !session.rows.has(keyOf(k)));
     missing.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
     if (missing.length > 0) {
-      for (const row of await lockBalances(tx, missing)) session.rows.set(keyOf(row), unprojected ? { ...row, locked: row.locked + unprojected(row) } : row);
+      await unprojected?.settled();
+      for (const row of await lockBalances(tx, missing)) session.rows.set(keyOf(row), unprojected ? { ...row, locked: row.locked + unprojected.locked(row) } : row);
     }
     return session;
   }
