@@ -40,6 +40,19 @@ describe('engine journal: projections beside the queue', () => {
     await durability.recover();
     return durability;
   }
+  /** A transaction that locks a balance row until `release`. */
+  function holdBalanceRow(account: string): { acquired: Promise<void>; release(): Promise<void> } {
+    let acquired!: () => void;
+    let release!: () => void;
+    const locked = new Promise<void>((resolve) => { acquired = resolve; });
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    const done = store.db.transaction().execute(async (tx) => {
+      await sql`SELECT 1 FROM ledger_balances WHERE account = ${account} FOR UPDATE`.execute(tx);
+      acquired();
+      await released;
+    });
+    return { acquired: locked, release: async () => { release(); await done; } };
+  }
   const newOrders = (n: number) => fresh(fc.sample(order, n).map((o) => ({ ...o, status: 'PENDING' as const })), userId) as OrderRow[];
   const record = (writes: Partial<EngineBatchWrites>): EngineBatchWrites => ({ newOrders: [], changedOrders: [], lockChanges: [], trades: [], ...writes });
   const storedOrder = (id: string) => store.db.selectFrom('orders').select(['status', 'matched_base_units']).where('id', '=', id).executeTakeFirst();
@@ -50,6 +63,10 @@ describe('engine journal: projections beside the queue', () => {
     const path = join(dir, 'beside.journal');
     const journal = await openJournal(path);
     const [first, second] = newOrders(2) as [OrderRow, OrderRow];
+    // The projection waits for the balance row it changes (and on PGlite for its one connection)
+    // until the test lets it go: what follows happens while it is on its way, whatever the store's speed.
+    const held = holdBalanceRow('0xb1');
+    await held.acquired;
     await journal.append(record({ newOrders: [first], lockChanges: [{ account: '0xb1', asset: 'USDC', locked: 10n }] }), MANY_COMMANDS);
 
     journal.batchStarts();
@@ -62,6 +79,7 @@ describe('engine journal: projections beside the queue', () => {
     assert.equal((await journal.orders(store.db).byId(first.id))?.matched_base_units, 4n, 'the later record\'s fill over the order on its way');
     assert.equal((await journal.orders(store.db).byId(second.id))?.id, second.id);
 
+    await held.release();
     await journal.settled();
     assert.equal(await readProjectedSeq(store.db), 1n, 'the first record reached the tables beside the queue');
     assert.equal((await storedOrder(first.id))?.status, 'PENDING');
