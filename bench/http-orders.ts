@@ -77,6 +77,11 @@ function sign(order: OrderStruct, trader: BenchTrader): Hex {
   return `${bytesToHex(signature)}${(27 + recid).toString(16)}` as Hex;
 }
 
+/** `POST /api/v1/orders` with this body, signed for the trader (a fresh HMAC each time). */
+function placeRequest(trader: BenchTrader, body: string): ReturnType<NextRequest> {
+  return { method: 'POST', path: '/api/v1/orders', body, headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body) };
+}
+
 interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined; cpuMicrosPerOrder: number; machine: CpuSpent | undefined; orders: number; longestTurnMs: number; settlementBatchMs: number | undefined }
 type NextRequest = () => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 
@@ -164,7 +169,7 @@ async function benchStore(label: string, env: Record<string, string>, cli?: stri
       const n = i++;
       const trader = traders[n % 2]!;
       const body = presigned ? presigned[n % presigned.length]! : JSON.stringify(createOrderJson(orderStruct(n, trader, market)));
-      return { method: 'POST' as const, path: '/api/v1/orders', body, headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body) };
+      return placeRequest(trader, body);
     };
     const batch = () => {
       const trader = traders[i % 2]!;
@@ -238,7 +243,7 @@ async function benchOrderShapedCeiling({ answer, trader, market }: OrderSample):
     let i = 0;
     const order = () => {
       const body = JSON.stringify(createOrderJson(orderStruct(i++, trader, market)));
-      return { method: 'POST' as const, path: '/api/v1/orders', body, headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body) };
+      return placeRequest(trader, body);
     };
     const label = 'bare Fastify, no exchange';
     return [await run(`${label}: GET /healthz (HTTP ceiling)`, ceiling, 0, null), await run(`${label}: POST /orders-shaped (HMAC, JSON, an order's answer)`, ceiling, 1, order)];

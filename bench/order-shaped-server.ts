@@ -2,8 +2,8 @@
  * The HTTP ceiling of an order in `bench/http-orders.ts`: a bare Fastify server in its own process
  * that does with `POST /api/v1/orders` what any exchange must do with an order's bytes, and
  * nothing else: it reads the body as text, checks its HMAC headers (the exchange's scheme), parses
- * the JSON (a salt or 400) and answers 200 with the exchange's own answer to an order (ORDER_ANSWER, captured by
- * the bench), a fresh id in it each time. Beside it `GET /healthz` and `/metrics` (the process's
+ * the JSON (a salt or 400) and answers 200 with the exchange's own answer to an order
+ * (ORDER_ANSWER, captured by the bench), a fresh id in it each time. Beside it `GET /healthz` and `/metrics` (the process's
  * CPU time and longest event-loop turn, as the exchange serves them). Prints its port on stdout
  * once listening.
  */

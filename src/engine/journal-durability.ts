@@ -2,9 +2,8 @@ import type { UnprojectedLocks } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { encodeEngineBatch } from '../store/engine-batch-codec.ts';
 import type { EngineBatchWrites } from '../store/engine-batch-writes.ts';
-import { projectEngineWrites } from '../store/engine-projection-repository.ts';
 import type { Journal } from './journal.ts';
-import { projectJournal } from './journal-projection.ts';
+import { projectJournal, projectPending, projectRecords } from './journal-projection.ts';
 import { PendingProjection, tableOrders, type StoredOrders } from './pending-projection.ts';
 
 /** Most commands waiting in the journal for the tables (README.md "The journal"): past it the next batch projects first. */
@@ -140,12 +139,10 @@ export class JournalDurability implements TablesThroughJournal {
       const projecting = this.projecting;
       if (projecting) {
         await projecting.done;
-        if (projecting.failed) await projectEngineWrites(this.db, projecting.records.writes(), projecting.records.lastSeq);
+        if (projecting.failed) await projectRecords(this.db, projecting.records);
         this.projecting = undefined;
       }
-      if (!this.pending.isEmpty) await projectEngineWrites(this.db, this.pending.writes(), this.pending.lastSeq);
-      this.pending.clear();
-      await this.journal.clear();
+      await projectPending(this.db, this.journal, this.pending);
       this.journaled = 0;
     } finally {
       this.inQueue = false;
@@ -216,7 +213,7 @@ export class JournalDurability implements TablesThroughJournal {
     this.pending = new PendingProjection();
     this.pending.lastSeq = records.lastSeq;
     const projecting: Projecting = { records, failed: false, done: Promise.resolve() };
-    projecting.done = projectEngineWrites(this.db, records.writes(), records.lastSeq).then(
+    projecting.done = projectRecords(this.db, records).then(
       () => {
         if (this.projecting === projecting) this.projecting = undefined;
         // Records that fell due meanwhile go next, unless a batch runs (it starts them when it ends).

@@ -4,14 +4,18 @@ import { projectEngineWrites, readProjectedSeq } from '../store/engine-projectio
 import type { Journal } from './journal.ts';
 import { PendingProjection } from './pending-projection.ts';
 
+/** Writes records into the tables, merged, in one statement that also moves the tables' journal sequence to the last of them. */
+export function projectRecords(db: Db, records: PendingProjection): Promise<void> {
+  return projectEngineWrites(db, records.writes(), records.lastSeq);
+}
+
 /**
- * Writes every journal record the tables lack, merged, in one statement that also moves the
- * tables' journal sequence, then empties the journal: whenever the process dies, a record is in
- * the tables exactly once.
+ * Writes every pending record into the tables, then empties `pending` and the journal file: whenever
+ * the process dies, a record is in the tables exactly once. The file is emptied even with nothing
+ * pending, since it may still hold records the tables already have (and a torn last line).
  */
 export async function projectPending(db: Db, journal: Journal, pending: PendingProjection): Promise<void> {
-  if (pending.isEmpty) return;
-  await projectEngineWrites(db, pending.writes(), pending.lastSeq);
+  if (!pending.isEmpty) await projectRecords(db, pending);
   pending.clear();
   await journal.clear();
 }
@@ -28,7 +32,5 @@ export async function projectJournal(db: Db, journal: Journal, pending = new Pen
   for (const { seq, record } of await journal.records()) {
     if (seq > pending.lastSeq) pending.add(seq, decodeEngineBatch(record), 0);
   }
-  // Emptying the journal also drops the part of a record whose append never finished.
-  if (pending.isEmpty) await journal.clear();
-  else await projectPending(db, journal, pending);
+  await projectPending(db, journal, pending);
 }

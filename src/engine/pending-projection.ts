@@ -77,7 +77,9 @@ export class PendingProjection {
   }
 
   /** The change of a balance row's `locked` the tables do not have yet. */
-  unprojectedLocked = (key: { account: string; asset: string }): bigint => this.locks.get(lockKey(key))?.locked ?? 0n;
+  unprojectedLocked(key: { account: string; asset: string }): bigint {
+    return this.locks.get(lockKey(key))?.locked ?? 0n;
+  }
 
   /**
    * The stored orders as these records leave them, over `older` (the tables, or older records
