@@ -79,6 +79,8 @@ export class JournalDurability implements TablesThroughJournal {
     private readonly journal: Journal,
     private readonly requestProjection: () => Promise<unknown>,
     private readonly onError: (error: unknown) => void,
+    /** How long the oldest record waits for the tables when nothing asks for them sooner. */
+    private readonly projectionDelayMs = PROJECTION_DELAY_MS,
   ) {}
 
   /** At start: the records a stopped or killed engine left go into the tables before the books load. */
@@ -124,7 +126,7 @@ export class JournalDurability implements TablesThroughJournal {
       this.timer = undefined;
       this.due = true;
       if (!this.inBatch) this.projectBeside();
-    }, PROJECTION_DELAY_MS);
+    }, this.projectionDelayMs);
   }
 
   /**

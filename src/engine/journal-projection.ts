@@ -4,9 +4,12 @@ import { projectEngineWrites, readProjectedSeq } from '../store/engine-projectio
 import type { Journal } from './journal.ts';
 import { PendingProjection } from './pending-projection.ts';
 
-/** Writes records into the tables, merged, in one statement that also moves the tables' journal sequence to the last of them. */
+/**
+ * Writes records into the tables, merged, in one statement that also moves the tables' journal
+ * sequence to the last of them, and refuses them all if the tables hold the first already.
+ */
 export function projectRecords(db: Db, records: PendingProjection): Promise<void> {
-  return projectEngineWrites(db, records.writes(), records.lastSeq);
+  return projectEngineWrites(db, records.writes(), { first: records.firstSeq, last: records.lastSeq });
 }
 
 /**

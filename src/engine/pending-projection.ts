@@ -33,6 +33,8 @@ export class PendingProjection {
   private readonly hashes = new Set<string>();
   private trades: TradeRow[] = [];
   private records = 0;
+  /** The sequence of the first record added since the last `clear` (0 with none). */
+  firstSeq = 0n;
   /** The sequence of the last record added. */
   lastSeq = 0n;
   /** How many commands the records held. */
@@ -61,6 +63,7 @@ export class PendingProjection {
       else this.fills.set(fill.id, fill);
     }
     for (const trade of writes.trades) this.trades.push(trade);
+    if (this.records === 0) this.firstSeq = seq;
     this.records++;
     this.lastSeq = seq;
     this.commands += commands;
@@ -112,6 +115,7 @@ export class PendingProjection {
     this.hashes.clear();
     this.trades = [];
     this.records = 0;
+    this.firstSeq = 0n;
     this.commands = 0;
   }
 

@@ -19,6 +19,12 @@ export interface EngineBatchWrites {
 /** The SQLSTATE of a batch statement whose lease token no longer holds the engine lease (pmx_require). */
 const LEASE_LOST = 'PX001';
 
+/** The journal records a projection writes, by sequence. */
+export interface ProjectedSeqs {
+  first: bigint;
+  last: bigint;
+}
+
 /**
  * Writes a batch's changes in one statement, each table's part a data-modifying WITH query: a
  * batch used to spend a statement per table (balances, new orders, changed orders, trades), each
@@ -30,17 +36,22 @@ const LEASE_LOST = 'PX001';
  * the statement checks the engine lease of that token as its first part (share-locking its row)
  * and writes nothing when the lease passed to another node (the fence, src/cluster/leadership.ts,
  * without a transaction around it). Returns false in that case, true once written. With
- * `projectedSeq` (a projection of the journal) it also moves the tables' journal sequence to it,
- * in the same commit.
+ * `projectedSeqs` (a projection of the journal's records `first` to `last`) it also moves the
+ * tables' journal sequence to `last` in the same commit, and writes nothing if the sequence is at
+ * `first` or beyond (those records are in the tables already).
  */
-export async function writeEngineBatch(db: Db, writes: EngineBatchWrites, { leaseToken, projectedSeq }: { leaseToken?: bigint; projectedSeq?: bigint } = {}): Promise<boolean> {
+export async function writeEngineBatch(db: Db, writes: EngineBatchWrites, { leaseToken, projectedSeqs }: { leaseToken?: bigint; projectedSeqs?: ProjectedSeqs } = {}): Promise<boolean> {
   const parts: RawBuilder<unknown>[] = [];
   const checks: RawBuilder<unknown>[] = [];
   if (leaseToken !== undefined) {
     parts.push(sql`fence AS (${leaseCheck(leaseToken)})`);
     checks.push(sql`pmx_require(EXISTS (SELECT 1 FROM fence), ${LEASE_LOST}, 'the engine lease passed to another node')`);
   }
-  if (projectedSeq !== undefined) parts.push(sql`projected AS (UPDATE engine_projection SET seq = ${projectedSeq} WHERE id = 1)`);
+  if (projectedSeqs) {
+    const { first, last } = projectedSeqs;
+    parts.push(sql`projected AS (UPDATE engine_projection SET seq = ${last} WHERE id = 1 AND seq < ${first} RETURNING 1)`);
+    checks.push(sql`pmx_require(EXISTS (SELECT 1 FROM projected), 'P0001', ${`engine journal record ${first} is in the tables already`})`);
+  }
   if (writes.lockChanges.length > 0) {
     const { part, check } = lockChangesPart(writes.lockChanges);
     parts.push(part);

@@ -1,5 +1,5 @@
 import type { Db } from './database.ts';
-import { writeEngineBatch, type EngineBatchWrites } from './engine-batch-writes.ts';
+import { writeEngineBatch, type EngineBatchWrites, type ProjectedSeqs } from './engine-batch-writes.ts';
 
 /** The sequence of the last engine journal record whose changes are in the tables. */
 export async function readProjectedSeq(db: Db): Promise<bigint> {
@@ -8,9 +8,11 @@ export async function readProjectedSeq(db: Db): Promise<bigint> {
 }
 
 /**
- * Writes the changes of the journal's records up to `seq` and moves the projected sequence to it,
- * in one statement: a record is projected exactly once, whenever the process dies.
+ * Writes the changes of the journal's records `first` to `last` and moves the projected sequence
+ * to `last`, in one statement: a record is projected exactly once, whenever the process dies, and
+ * records the tables hold already are refused whole (a `locked` change applied twice would
+ * reserve money twice).
  */
-export async function projectEngineWrites(db: Db, writes: EngineBatchWrites, seq: bigint): Promise<void> {
-  await writeEngineBatch(db, writes, { projectedSeq: seq });
+export async function projectEngineWrites(db: Db, writes: EngineBatchWrites, seqs: ProjectedSeqs): Promise<void> {
+  await writeEngineBatch(db, writes, { projectedSeqs: seqs });
 }

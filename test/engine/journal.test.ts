@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { FileJournal } from '../../src/engine/journal.ts';
-import { projectJournal } from '../../src/engine/journal-projection.ts';
+import { projectJournal, projectRecords } from '../../src/engine/journal-projection.ts';
 import { PendingProjection, tableOrders } from '../../src/engine/pending-projection.ts';
 import type { Store } from '../../src/store/database.ts';
 import { decodeEngineBatch, encodeEngineBatch } from '../../src/store/engine-batch-codec.ts';
@@ -132,6 +132,29 @@ describe('engine journal: records, their encoding, and their projection', () => 
       pending.clear();
       assert.ok(pending.isEmpty && !pending.hasHash(inJournal.hash));
       assert.equal(pending.lastSeq, 2n, 'the sequence goes on after a projection');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses, whole, a projection of records whose first the tables hold already: a locked change is never applied twice', async () => {
+    const store = await openTestStore();
+    try {
+      await sql`INSERT INTO ledger_balances (account, asset, balance, locked) VALUES ('0xa3', 'USDC', 100, 0)`.execute(store.db);
+      const records = new PendingProjection();
+      records.add(1n, { newOrders: [], changedOrders: [], lockChanges: [{ account: '0xa3', asset: 'USDC', locked: 7n }], trades: [] }, 1);
+      records.add(2n, { newOrders: [], changedOrders: [], lockChanges: [{ account: '0xa3', asset: 'USDC', locked: 3n }], trades: [] }, 1);
+      assert.deepEqual([records.firstSeq, records.lastSeq], [1n, 2n]);
+      await projectRecords(store.db, records);
+      await assert.rejects(projectRecords(store.db, records), /engine journal record 1 is in the tables already/);
+      const later = new PendingProjection();
+      later.add(2n, { newOrders: [], changedOrders: [], lockChanges: [{ account: '0xa3', asset: 'USDC', locked: 3n }], trades: [] }, 1);
+      await assert.rejects(projectRecords(store.db, later), /record 2 is in the tables already/, 'a record inside the projected range as well');
+      const locked = await store.db.selectFrom('ledger_balances').select('locked').where('account', '=', '0xa3').executeTakeFirstOrThrow();
+      assert.equal(locked.locked, '10');
+      assert.equal(await readProjectedSeq(store.db), 2n);
+      later.clear();
+      assert.equal(later.firstSeq, 0n);
     } finally {
       await store.close();
     }
