@@ -47,7 +47,8 @@ export const TABLES_ALONE: TablesThroughJournal = {
 interface Projecting {
   records: PendingProjection;
   done: Promise<void>;
-  failed: boolean;
+  /** Set once its statement failed: the engine reads through the records still, and the queue projects them again. */
+  failure?: { error: unknown };
 }
 
 /**
@@ -96,7 +97,7 @@ export class JournalDurability implements TablesThroughJournal {
 
   /** Whether a batch of order commands must first bring the tables up to the journal (too much waits). */
   get full(): boolean {
-    return this.pending.commands >= MAX_UNPROJECTED_COMMANDS || this.journaled >= MAX_JOURNALED_COMMANDS || this.projecting?.failed === true;
+    return this.pending.commands >= MAX_UNPROJECTED_COMMANDS || this.journaled >= MAX_JOURNALED_COMMANDS || this.projecting?.failure !== undefined;
   }
 
   /** Whether a batch of this many commands commits straight into the tables. */
@@ -141,7 +142,7 @@ export class JournalDurability implements TablesThroughJournal {
       const projecting = this.projecting;
       if (projecting) {
         await projecting.done;
-        if (projecting.failed) await projectRecords(this.db, projecting.records);
+        if (projecting.failure) await projectRecords(this.db, projecting.records);
         this.projecting = undefined;
       }
       await projectPending(this.db, this.journal, this.pending);
@@ -170,7 +171,7 @@ export class JournalDurability implements TablesThroughJournal {
     const projecting = this.projecting;
     if (!projecting) return;
     await projecting.done;
-    if (projecting.failed) throw new Error('the projection of the engine journal failed');
+    if (projecting.failure) throw new Error('the projection of the engine journal failed', { cause: projecting.failure.error });
   }
 
   /** The change of a balance row's `locked` the tables lack, once no projection is on its way (`settled`). */
@@ -214,7 +215,7 @@ export class JournalDurability implements TablesThroughJournal {
     const records = this.pending;
     this.pending = new PendingProjection();
     this.pending.lastSeq = records.lastSeq;
-    const projecting: Projecting = { records, failed: false, done: Promise.resolve() };
+    const projecting: Projecting = { records, done: Promise.resolve() };
     projecting.done = projectRecords(this.db, records).then(
       () => {
         if (this.projecting === projecting) this.projecting = undefined;
@@ -223,7 +224,7 @@ export class JournalDurability implements TablesThroughJournal {
       },
       (error: unknown) => {
         // Kept, so the engine reads through them still and the next batch projects them again (full).
-        projecting.failed = true;
+        projecting.failure = { error };
         this.onError(error);
       },
     );

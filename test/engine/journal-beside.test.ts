@@ -116,7 +116,7 @@ describe('engine journal: projections beside the queue', () => {
     await journal.append(record({ newOrders: [placed], lockChanges: [{ account: '0xb2', asset: 'USDC', locked: 7n }] }), MANY_COMMANDS);
     journal.batchStarts();
     journal.batchEnded();
-    await assert.rejects(journal.settled(), /projection of the engine journal failed/);
+    await assert.rejects(journal.settled(), (error: Error) => /projection of the engine journal failed/.test(error.message) && error.cause === errors[0]);
     assert.equal(errors.length, 1);
     assert.ok(journal.full, 'the next batch projects in the queue first');
     assert.ok(journal.hasHash(placed.hash));
