@@ -2,10 +2,11 @@
  * What the HTTP benchmarks do as a client of a running exchange (a ProcessServer): sign in a
  * trader with an API key and credit, list a market, sign requests with HMAC.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { deriveProxyWallet } from '../src/core/proxy-wallet.ts';
+import { hmacSignature, signedMessage } from '../src/identity/hmac.ts';
 import type { ProcessServer } from '../test/helpers/process-server.ts';
 
 export type Hex = `0x${string}`;
@@ -58,7 +59,7 @@ let clockSkewMs = 0;
 export function hmacHeaders(trader: BenchTrader, method: string, path: string, body: string): Record<string, string> {
   const timestamp = String(Date.now() + clockSkewMs);
   clockSkewMs = (clockSkewMs + 1) % 1000;
-  const signature = createHmac('sha256', trader.secret).update(`${timestamp}${method}${path}${body}`).digest('hex');
+  const signature = hmacSignature(trader.secret, signedMessage(timestamp, method, path, body));
   return { 'content-type': 'application/json', 'svc-api-key': trader.apiKey, 'svc-signature': signature, 'svc-timestamp': timestamp, 'svc-passphrase': trader.passphrase };
 }
 

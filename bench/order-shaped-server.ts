@@ -7,9 +7,10 @@
  * CPU time and longest event-loop turn, as the exchange serves them). Prints its port on stdout
  * once listening.
  */
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { collectDefaultMetrics, register } from 'prom-client';
+import { hmacSignature, signaturesEqual, signedMessage } from '../src/identity/hmac.ts';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -28,9 +29,8 @@ app.get('/metrics', async (_request, reply) => reply.type(register.contentType).
 app.post('/api/v1/orders', async (request, reply) => {
   const body = request.body as string;
   const headers = request.headers;
-  const expected = createHmac('sha256', SECRET).update(`${String(headers['svc-timestamp'])}POST${request.url}${body}`).digest();
-  const given = Buffer.from(String(headers['svc-signature']), 'hex');
-  const signed = headers['svc-api-key'] === API_KEY && headers['svc-passphrase'] === PASSPHRASE && given.length === expected.length && timingSafeEqual(given, expected);
+  const expected = hmacSignature(SECRET, signedMessage(String(headers['svc-timestamp']), 'POST', request.url, body));
+  const signed = headers['svc-api-key'] === API_KEY && headers['svc-passphrase'] === PASSPHRASE && signaturesEqual(expected, String(headers['svc-signature']));
   if (!signed) return reply.code(401).send({ error: 'UNAUTHORIZED' });
   const order = JSON.parse(body) as { salt?: unknown };
   if (typeof order.salt !== 'string') return reply.code(400).send({ error: 'VALIDATION_FAILED' });
