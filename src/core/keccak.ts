@@ -24,3 +24,10 @@ export function keccak256Hex(data: Uint8Array | string): `0x${string}` {
   keccak.update(data);
   return `0x${keccak.digest('hex')}`;
 }
+
+/** The digest of several inputs read one after the other, as 0x-prefixed hex (no copy into one buffer). */
+export function keccak256HexOf(...parts: (Uint8Array | string)[]): `0x${string}` {
+  keccak.init();
+  for (const part of parts) keccak.update(part);
+  return `0x${keccak.digest('hex')}`;
+}

@@ -26,6 +26,24 @@ export interface Posting {
 
 const leg = (account: string, asset: Asset, balanceDelta: bigint, reason: string, lockedDelta = 0n): Leg => ({ account, asset, balanceDelta, lockedDelta, reason });
 
+/** Collateral entering the exchange (a deposit, the faucet, the reward treasury's funding). */
+export function creditPosting(account: string, amount: bigint, reason: string, ref: string): Posting {
+  return { kind: reason, ref, legs: [leg(account, COLLATERAL, amount, reason)] };
+}
+
+/** Available balance moving from one account to another; `kind` names why (REWARD, BOND_FORFEIT…). */
+export function transferPosting(t: { from: string; to: string; asset: Asset; amount: bigint; kind: string; ref: string }): Posting {
+  if (t.from === t.to) throw new LedgerStateError('a transfer needs two accounts');
+  return { kind: t.kind, ref: t.ref, legs: [leg(t.from, t.asset, -t.amount, `${t.kind}_OUT`), leg(t.to, t.asset, t.amount, `${t.kind}_IN`)] };
+}
+
+/** What each token of a resolved market pays: YES [1, 0], NO [0, 1], TIE [1/2, 1/2]. */
+export const PAYOUTS: Record<'YES' | 'NO' | 'TIE', Payout> = {
+  YES: { payout1: 1, payout2: 0, den: 1 },
+  NO: { payout1: 0, payout2: 1, den: 1 },
+  TIE: { payout1: 1, payout2: 1, den: 2 },
+};
+
 export function splitPosting(account: string, market: MarketTokens, amount: bigint, ref: string): Posting {
   return {
     kind: 'SPLIT',

@@ -1,0 +1,118 @@
+import type { OracleCommand } from '../../core/oracle/state-machine.ts';
+import type { NormalizedOrder } from '../../core/orders/create-order-rules.ts';
+import { keccak256HexOf } from '../../core/keccak.ts';
+import type { EngineCommand } from '../state/commands.ts';
+import type { CatalogueTerms } from '../state/oracle-commands.ts';
+
+/**
+ * The journal's records as text (EXTENSIONS.md section 14): one JSON document per record, holding
+ * its sequence, its time and its commands. The text is what is stored and what is hashed, so a
+ * record's hash can be checked by anyone holding the journal: each record's hash is keccak-256
+ * over the previous record's hash (its 32 bytes) followed by the record's UTF-8 text.
+ *
+ * Commands are arrays led by their kind. Amounts are decimal strings (JSON numbers lose bigints);
+ * a place is a flat array, since orders are most of the journal and arrays keep it compact.
+ */
+export interface DecodedRecord {
+  seq: bigint;
+  atMs: number;
+  commands: EngineCommand[];
+}
+
+export function encodeRecord(record: DecodedRecord): string {
+  return JSON.stringify({ seq: record.seq.toString(), at: record.atMs, c: record.commands.map(encodeCommand) });
+}
+
+export function decodeRecord(text: string): DecodedRecord {
+  const raw = JSON.parse(text) as { seq: string; at: number; c: unknown[][] };
+  return { seq: BigInt(raw.seq), atMs: raw.at, commands: raw.c.map(decodeCommand) };
+}
+
+/** The chain: keccak-256 of the previous hash's bytes and the record's text. */
+export function chainHash(previousHash: string, text: string): string {
+  return keccak256HexOf(Buffer.from(previousHash.slice(2), 'hex'), text);
+}
+
+type Encoded = [string, ...unknown[]];
+
+function encodeCommand(command: EngineCommand): Encoded {
+  switch (command.kind) {
+    case 'place': {
+      const { order: request } = command;
+      const o = request.order;
+      return ['place', request.userId, request.account, request.marketId, request.hash, request.idempotencyKey, o.tokenId, o.outcome, o.side, o.priceMicros,
+        o.sizeBaseUnits.toString(), o.makerAmount.toString(), o.takerAmount.toString(), o.orderType, o.postOnly, o.expirationSec, o.maker, o.signer, o.taker,
+        o.nonce.toString(), o.feeRateBps, o.signatureType, o.salt.toString(), o.signature];
+    }
+    case 'cancel':
+      return ['cancel', command.userId, command.orderId];
+    case 'cancel-markets':
+      return ['cancel-markets', command.userId, command.marketIds];
+    case 'tick':
+    case 'settle':
+      return [command.kind];
+    case 'market':
+      return ['market', command.info];
+    case 'credit':
+      return ['credit', command.account, command.amount.toString(), command.reason, command.ref];
+    case 'transfer':
+      return ['transfer', command.from, command.to, command.asset, command.amount.toString(), command.why, command.ref, command.once];
+    case 'split':
+      return ['split', command.account, command.marketId, command.amount.toString()];
+    case 'merge':
+      return ['merge', command.account, command.marketIds];
+    case 'redeem':
+      return ['redeem', command.userId, command.account, command.marketIds];
+    case 'oracle':
+      return ['oracle', command.marketId, command.command, encodeTerms(command.terms)];
+  }
+}
+
+/** The fields of an encoded command: the journal's own encoding, its text checked against the chain before it is read. */
+// biome-ignore lint/suspicious/noExplicitAny: each case reads the fields its own encoder wrote, in the order it wrote them.
+type Fields = any[];
+
+function decodeCommand(raw: unknown[]): EngineCommand {
+  const [kind, ...f] = raw as [string, ...Fields];
+  switch (kind) {
+    case 'place': {
+      const order: NormalizedOrder = {
+        tokenId: f[5], outcome: f[6], side: f[7], priceMicros: f[8], sizeBaseUnits: BigInt(f[9]), makerAmount: BigInt(f[10]), takerAmount: BigInt(f[11]),
+        orderType: f[12], postOnly: f[13], expirationSec: f[14], maker: f[15], signer: f[16], taker: f[17], nonce: BigInt(f[18]), feeRateBps: f[19],
+        signatureType: f[20], salt: BigInt(f[21]), signature: f[22],
+      };
+      return { kind, order: { userId: f[0], account: f[1], marketId: f[2], hash: f[3], idempotencyKey: f[4], order } };
+    }
+    case 'cancel':
+      return { kind, userId: f[0], orderId: f[1] };
+    case 'cancel-markets':
+      return { kind, userId: f[0], marketIds: f[1] };
+    case 'tick':
+    case 'settle':
+      return { kind };
+    case 'market':
+      return { kind, info: f[0] };
+    case 'credit':
+      return { kind, account: f[0], amount: BigInt(f[1]), reason: f[2], ref: f[3] };
+    case 'transfer':
+      return { kind, from: f[0], to: f[1], asset: f[2], amount: BigInt(f[3]), why: f[4], ref: f[5], once: f[6] };
+    case 'split':
+      return { kind, account: f[0], marketId: f[1], amount: BigInt(f[2]) };
+    case 'merge':
+      return { kind, account: f[0], marketIds: f[1] };
+    case 'redeem':
+      return { kind, userId: f[0], account: f[1], marketIds: f[2] };
+    case 'oracle':
+      return { kind, marketId: f[0], command: decodeOracleCommand(f[1]), terms: decodeTerms(f[2]) };
+    default:
+      throw new Error(`unknown journal command ${kind}`);
+  }
+}
+
+const encodeTerms = (t: CatalogueTerms) => ({ endMs: t.endMs, bond: t.proposalBondBaseUnits.toString(), reward: t.rewardBaseUnits.toString(), livenessMs: t.livenessMs });
+const decodeTerms = (t: { endMs: number | null; bond: string; reward: string; livenessMs: number }): CatalogueTerms => ({
+  endMs: t.endMs, proposalBondBaseUnits: BigInt(t.bond), rewardBaseUnits: BigInt(t.reward), livenessMs: t.livenessMs,
+});
+
+/** Oracle commands hold no amounts (the terms do), so they go as they are. */
+const decodeOracleCommand = (command: OracleCommand): OracleCommand => command;

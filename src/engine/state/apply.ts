@@ -1,0 +1,99 @@
+import type { ApplyContext } from './apply-context.ts';
+import { credit, merge, redeem, split, transfer, tokensOf } from './balance-commands.ts';
+import type { CommandOutcome, EngineCommand } from './commands.ts';
+import type { EngineState } from './engine-state.ts';
+import { RecordIds } from './ids.ts';
+import { applyOracleCommand } from './oracle-commands.ts';
+import { cancelOrder, cancelUserOrders, expireAndRelease, placeOrder } from './order-commands.ts';
+import { RecordEffects, type RecordChanges } from './record-effects.ts';
+import { settleRound } from './settlement-commands.ts';
+
+/** A journal record's content: its position, its time and its commands, in order. */
+export interface RecordInput {
+  seq: bigint;
+  atMs: number;
+  commands: readonly EngineCommand[];
+}
+
+export interface AppliedRecord {
+  outcomes: CommandOutcome[];
+  effects: RecordEffects;
+  changes: RecordChanges;
+}
+
+/**
+ * Applies one record's commands to the state, in order, and seals what they changed. Pure but for
+ * the state it mutates: the same state and record always give the same outcomes, changes and
+ * state. A command that throws (a bug: the state's rules refused a change the command should never
+ * have asked for) leaves the state part-way; the engine then rebuilds it from the journal, where
+ * this record never arrives.
+ */
+export function applyRecord(state: EngineState, record: RecordInput): AppliedRecord {
+  const effects = new RecordEffects(record.seq, record.atMs);
+  const ctx: ApplyContext = {
+    state,
+    effects,
+    ids: new RecordIds(record.seq),
+    atMs: record.atMs,
+    nowSec: Math.floor(record.atMs / 1000),
+    taken: { hashes: new Set(), keys: new Map() },
+  };
+  state.balances.listen(effects.balanceTouched);
+  state.ledger.listen(effects);
+  try {
+    const outcomes = record.commands.map((command) => applyCommand(ctx, command));
+    const changes = effects.seal((account, asset) => state.balances.get(account, asset), (marketId) => {
+      const book = state.runtimes.get(marketId)?.book;
+      return book && [book.levels(0), book.levels(1)];
+    });
+    return { outcomes, effects, changes };
+  } finally {
+    state.balances.listen(undefined);
+    state.ledger.listen(undefined);
+  }
+}
+
+function applyCommand(ctx: ApplyContext, command: EngineCommand): CommandOutcome {
+  switch (command.kind) {
+    case 'place':
+      return placeOrder(ctx, command.order);
+    case 'cancel':
+      return cancelOrder(ctx, command.userId, command.orderId);
+    case 'cancel-markets':
+      return { ok: true, cancelled: cancelUserOrders(ctx, command.userId, new Set(command.marketIds)) };
+    case 'tick':
+      expireAndRelease(ctx);
+      return { ok: true };
+    case 'settle':
+      return { ok: true, ...settleRound(ctx) };
+    case 'market':
+      putMarket(ctx, command.info);
+      return { ok: true };
+    case 'credit':
+      return credit(ctx, command);
+    case 'transfer':
+      return transfer(ctx, { ...command, kind: command.why });
+    case 'split':
+      return split(ctx, command);
+    case 'merge':
+      return merge(ctx, command);
+    case 'redeem':
+      return redeem(ctx, command);
+    case 'oracle':
+      return applyOracleCommand(ctx, command.marketId, command.command, command.terms);
+  }
+}
+
+/**
+ * A market published or changed in the catalogue (pause, fees, tick size): orders from here on see
+ * it. Its tokens are registered in the ledger, so splits work from its first moment. A market
+ * the engine resolved stays resolved whatever the catalogue says meanwhile.
+ */
+function putMarket(ctx: ApplyContext, info: Parameters<EngineState['putMarket']>[0]): void {
+  const known = ctx.state.markets.get(info.id);
+  if (known?.status === 'RESOLVED') return;
+  const added = !ctx.state.runtimes.has(info.id);
+  const runtime = ctx.state.putMarket(info);
+  ctx.state.ledger.register(tokensOf(info));
+  ctx.effects.marketChanged(info.id, runtime !== undefined && added);
+}

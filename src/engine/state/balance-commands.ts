@@ -1,0 +1,131 @@
+import { creditPosting, mergePosting, redeemPayout, redeemPosting, splitPosting, transferPosting, type Posting } from '../../settlement/embedded/postings.ts';
+import { COLLATERAL, InsufficientBalanceError, type CreditReason, type MarketTokens } from '../../settlement/types.ts';
+import type { MarketTradingInfo } from '../types.ts';
+import { failure, type ApplyContext, type EngineFailure } from './apply-context.ts';
+
+/**
+ * The commands that move balances outside trading (EXTENSIONS.md sections 2 to 5): credits (admin
+ * deposits, the faucet, the reward treasury), transfers (reward claims), and the conditional-token
+ * operations split, merge and redeem. Each is one ledger transaction, applied whole or not at all:
+ * a caller whose available balance does not cover it gets INSUFFICIENT_BALANCE and nothing moves.
+ */
+export type CreditOutcome = { ok: true; txHash: string; balance: bigint };
+export type TransferOutcome = { ok: true; txHash: string; replayed: boolean } | EngineFailure;
+export type SplitOutcome = { ok: true; txHash: string } | EngineFailure;
+export interface MergeOutcome {
+  ok: true;
+  /** "" when nothing merged. */
+  txHash: string;
+  merged: { marketId: string; amount: bigint }[];
+  excluded: { marketId: string; reason: 'not-mergeable' | 'only-one-side' }[];
+}
+export interface RedeemOutcome {
+  ok: true;
+  txHash: string;
+  redeemed: { marketId: string; burned: [bigint, bigint]; payoutBaseUnits: bigint }[];
+  excluded: { marketId: string; reason: 'not-redeemable' | 'zero-onchain-balance' }[];
+}
+
+export function credit(ctx: ApplyContext, c: { account: string; amount: bigint; reason: CreditReason; ref: string }): CreditOutcome {
+  const [txHash] = ctx.state.ledger.record([creditPosting(c.account, c.amount, c.reason, c.ref)], ctx.atMs);
+  ctx.state.ledger.credited += c.amount;
+  return { ok: true, txHash: txHash!, balance: ctx.state.balances.get(c.account, COLLATERAL).balance };
+}
+
+/**
+ * Moves available balance. With `once`, a reference already recorded is not moved again: the
+ * answer is the first transaction's hash (a reward claim paid again after a crash pays once).
+ */
+export function transfer(ctx: ApplyContext, t: { from: string; to: string; asset: string; amount: bigint; kind: string; ref: string; once: boolean }): TransferOutcome {
+  const { ledger } = ctx.state;
+  const recorded = t.once ? ledger.onceRefs.get(t.ref) : undefined;
+  if (recorded) return { ok: true, txHash: recorded, replayed: true };
+  const outcome = guarded(ctx, transferPosting(t));
+  if (!outcome.ok) return outcome;
+  if (t.once) ledger.onceRefs.set(t.ref, outcome.txHash);
+  return { ...outcome, replayed: false };
+}
+
+/** Collateral → `amount` of both outcome tokens, the collateral held in the market's lock account. */
+export function split(ctx: ApplyContext, s: { account: string; marketId: string; amount: bigint }): SplitOutcome {
+  const info = ctx.state.markets.get(s.marketId);
+  if (info?.status !== 'ACTIVE' || info.isResolved) return failure('MARKET_NOT_TRADABLE', `market ${s.marketId} is not ACTIVE; only ACTIVE markets split`);
+  const tokens = tokensOf(info);
+  ctx.state.ledger.register(tokens);
+  return guarded(ctx, splitPosting(s.account, tokens, s.amount, `split:${ctx.ids.next('split')}`));
+}
+
+/**
+ * Merges as much as each market allows: the smaller of the account's two available token
+ * balances, so tokens that open orders reserve never move. One transaction for all markets.
+ */
+export function merge(ctx: ApplyContext, m: { account: string; marketIds: string[] }): MergeOutcome {
+  const { balances, ledger } = ctx.state;
+  const outcome: MergeOutcome = { ok: true, txHash: '', merged: [], excluded: [] };
+  const ref = `merge:${ctx.ids.next('merge')}`;
+  const legs: Posting['legs'] = [];
+  for (const marketId of m.marketIds) {
+    const info = ctx.state.markets.get(marketId);
+    if (info?.status !== 'ACTIVE' || info.isResolved) {
+      outcome.excluded.push({ marketId, reason: 'not-mergeable' });
+      continue;
+    }
+    const tokens = tokensOf(info);
+    const a1 = balances.available(m.account, tokens.tokenId1);
+    const a2 = balances.available(m.account, tokens.tokenId2);
+    const amount = a1 < a2 ? a1 : a2;
+    if (amount === 0n) {
+      outcome.excluded.push({ marketId, reason: 'only-one-side' });
+      continue;
+    }
+    ledger.register(tokens);
+    legs.push(...mergePosting(m.account, tokens, amount, ref).legs);
+    outcome.merged.push({ marketId, amount });
+  }
+  if (legs.length > 0) outcome.txHash = ledger.record([{ kind: 'MERGE', ref, legs }], ctx.atMs)[0]!;
+  return outcome;
+}
+
+/** Burns the account's available tokens of resolved markets and pays what they pay, in one transaction. */
+export function redeem(ctx: ApplyContext, r: { userId: string; account: string; marketIds: string[] }): RedeemOutcome {
+  const { balances, ledger } = ctx.state;
+  const outcome: RedeemOutcome = { ok: true, txHash: '', redeemed: [], excluded: [] };
+  const ref = `redeem:${ctx.ids.next('redeem')}`;
+  const legs: Posting['legs'] = [];
+  for (const marketId of r.marketIds) {
+    const info = ctx.state.markets.get(marketId);
+    const market = info && ledger.markets.get(info.conditionId);
+    if (!info || !market?.payout) {
+      outcome.excluded.push({ marketId, reason: 'not-redeemable' });
+      continue;
+    }
+    const a1 = balances.available(r.account, market.tokenId1);
+    const a2 = balances.available(r.account, market.tokenId2);
+    if (a1 === 0n && a2 === 0n) {
+      outcome.excluded.push({ marketId, reason: 'zero-onchain-balance' });
+      continue;
+    }
+    legs.push(...redeemPosting(r.account, market, market.payout, a1, a2, ref).legs);
+    outcome.redeemed.push({ marketId, burned: [a1, a2], payoutBaseUnits: redeemPayout(market.payout, a1, a2) });
+  }
+  if (legs.length === 0) return outcome;
+  outcome.txHash = ledger.record([{ kind: 'REDEEM', ref, legs }], ctx.atMs)[0]!;
+  for (const paid of outcome.redeemed) {
+    ctx.effects.redeemed({ id: ctx.ids.next('redemption'), userId: r.userId, account: r.account, marketId: paid.marketId, txHash: outcome.txHash, burned: paid.burned, payoutBaseUnits: paid.payoutBaseUnits, atMs: ctx.atMs });
+  }
+  return outcome;
+}
+
+export function tokensOf(info: MarketTradingInfo): MarketTokens {
+  return { conditionId: info.conditionId, tokenId1: info.tokenId1, tokenId2: info.tokenId2 };
+}
+
+/** A posting that spends available balance: refused, changing nothing, when that does not cover it. */
+function guarded(ctx: ApplyContext, posting: Posting): { ok: true; txHash: string } | EngineFailure {
+  try {
+    return { ok: true, txHash: ctx.state.ledger.record([posting], ctx.atMs, { guarded: true })[0]! };
+  } catch (error) {
+    if (error instanceof InsufficientBalanceError) return failure('INSUFFICIENT_BALANCE', error.message);
+    throw error;
+  }
+}

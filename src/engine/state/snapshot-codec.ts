@@ -1,0 +1,205 @@
+import { keccak256HexOf } from '../../core/keccak.ts';
+import type { OracleState } from '../../core/oracle/state-machine.ts';
+import type { MarketTradingInfo } from '../types.ts';
+import { bookOrderOf } from './book-orders.ts';
+import { EngineState } from './engine-state.ts';
+import type { EngineOrder, EngineTrade } from './types.ts';
+
+/**
+ * The engine's state as text, at a journal position (README.md "Snapshots"): what a restart loads
+ * before it replays the journal's tail, and, hashed, the state hash two replays must agree on.
+ * The encoding is canonical (every collection in a fixed order: ids, keys, acceptance order), so
+ * equal states give equal text whatever path reached them. It comes as chunks of whole lines, so
+ * a million open orders never make one string too long for V8.
+ *
+ * One line per item, led by its kind: `H` the header (sequence, hash, counters, the ledger's
+ * head), `M` a market, `L` a ledger market, `Q` a question, `W` a neg-risk event's winner, `B` a
+ * balance, `O` an open order (comma-separated: the hot part), `T` an unsettled trade, `P` a last
+ * trade price, `R` a once-only reference.
+ */
+const FORMAT = 'pmx-engine-snapshot v1';
+const CHUNK_CHARS = 8 << 20;
+
+export interface EncodedSnapshot {
+  seq: bigint;
+  chunks: string[];
+  /** keccak-256 of the chunks' text: the state hash. */
+  stateHash: string;
+}
+
+export function encodeSnapshot(state: EngineState): EncodedSnapshot {
+  const out = new ChunkWriter();
+  out.line(FORMAT);
+  out.line(`H${JSON.stringify({
+    seq: state.seq.toString(), hash: state.hash, nextBookSeq: state.nextBookSeq.toString(), nextTradeSeq: state.nextTradeSeq.toString(),
+    ledgerSeq: state.ledger.nextSeq.toString(), credited: state.ledger.credited.toString(), head: { number: state.ledger.head.number.toString(), hash: state.ledger.head.hash },
+    unsealed: state.ledger.unsealed.map((t) => [t.seq.toString(), t.txHash]),
+  })}`);
+  for (const info of sortedBy(state.markets.values(), (m) => m.id)) out.line(`M${JSON.stringify(info)}`);
+  for (const m of sortedBy(state.ledger.markets.values(), (m) => m.conditionId)) {
+    out.line(`L${JSON.stringify([m.conditionId, m.tokenId1, m.tokenId2, m.payout, m.resolvedAtMs])}`);
+  }
+  for (const [marketId, question] of sortedBy(state.questions, ([id]) => id)) out.line(`Q${JSON.stringify([marketId, encodeQuestion(question)])}`);
+  for (const [eventId, marketId] of sortedBy(state.winningMarketOfEvent, ([id]) => id)) out.line(`W${eventId},${marketId}`);
+  const balances = [...state.balances.rows()].map((b) => ({ key: `${b.account}\u0000${b.asset}`, line: `B${b.account},${b.asset},${b.row.balance},${b.row.locked}` }));
+  for (const { line } of sortedBy(balances, (b) => b.key)) out.line(line);
+  for (const order of [...state.open.values()].sort((a, b) => compareBigints(a.bookSeq, b.bookSeq))) out.line(`O${encodeOrder(order)}`);
+  for (const trade of [...state.unsettled.values()].sort((a, b) => compareBigints(a.seq, b.seq))) out.line(`T${JSON.stringify(encodeTrade(trade))}`);
+  for (const [tokenId, last] of sortedBy(state.lastTrade, ([id]) => id)) out.line(`P${tokenId},${last.price},${last.side}`);
+  for (const [ref, txHash] of sortedBy(state.ledger.onceRefs, ([ref]) => ref)) out.line(`R${ref},${txHash}`);
+  const chunks = out.finish();
+  return { seq: state.seq, chunks, stateHash: keccak256HexOf(...chunks) };
+}
+
+/** The state a snapshot holds: books rebuilt from its open orders in acceptance order (time priority kept). */
+export function decodeSnapshot(chunks: readonly string[]): EngineState {
+  const state = new EngineState();
+  const orders: EngineOrder[] = [];
+  let format = false;
+  for (const chunk of chunks) {
+    let start = 0;
+    while (start < chunk.length) {
+      const end = chunk.indexOf('\n', start);
+      const line = chunk.slice(start, end);
+      start = end + 1;
+      if (!format) {
+        if (line !== FORMAT) throw new Error(`not an engine snapshot (${line.slice(0, 40)})`);
+        format = true;
+        continue;
+      }
+      readLine(state, line, orders);
+    }
+  }
+  for (const order of orders) {
+    state.open.set(order.id, order);
+    const runtime = state.runtimes.get(order.marketId);
+    if (!runtime) throw new Error(`snapshot: open order ${order.id} of a market without a book`);
+    if (order.delayedUntilMs !== null) runtime.delayed.push({ orderId: order.id, dueMs: order.delayedUntilMs });
+    else runtime.book.restore(bookOrderOf(order, order.sizeBaseUnits));
+  }
+  return state;
+}
+
+function readLine(state: EngineState, line: string, orders: EngineOrder[]): void {
+  const body = line.slice(1);
+  switch (line[0]) {
+    case 'H': {
+      const h = JSON.parse(body) as { seq: string; hash: string; nextBookSeq: string; nextTradeSeq: string; ledgerSeq: string; credited: string; head: { number: string; hash: string }; unsealed: [string, string][] };
+      state.seq = BigInt(h.seq);
+      state.hash = h.hash;
+      state.nextBookSeq = BigInt(h.nextBookSeq);
+      state.nextTradeSeq = BigInt(h.nextTradeSeq);
+      state.ledger.nextSeq = BigInt(h.ledgerSeq);
+      state.ledger.credited = BigInt(h.credited);
+      state.ledger.head = { number: BigInt(h.head.number), hash: h.head.hash };
+      state.ledger.unsealed = h.unsealed.map(([seq, txHash]) => ({ seq: BigInt(seq), txHash }));
+      return;
+    }
+    case 'M':
+      state.putMarket(JSON.parse(body) as MarketTradingInfo);
+      return;
+    case 'L': {
+      const [conditionId, tokenId1, tokenId2, payout, resolvedAtMs] = JSON.parse(body);
+      state.ledger.markets.set(conditionId, { conditionId, tokenId1, tokenId2, payout, resolvedAtMs });
+      return;
+    }
+    case 'Q': {
+      const [marketId, question] = JSON.parse(body);
+      state.questions.set(marketId, decodeQuestion(question));
+      return;
+    }
+    case 'W': {
+      const [eventId, marketId] = body.split(',');
+      state.winningMarketOfEvent.set(eventId!, marketId!);
+      return;
+    }
+    case 'B': {
+      const [account, asset, balance, locked] = body.split(',');
+      state.balances.restore(account!, asset!, { balance: BigInt(balance!), locked: BigInt(locked!) });
+      return;
+    }
+    case 'O':
+      orders.push(decodeOrder(body));
+      return;
+    case 'T': {
+      const trade = decodeTrade(JSON.parse(body));
+      state.unsettled.set(trade.id, trade);
+      return;
+    }
+    case 'P': {
+      const [tokenId, price, side] = body.split(',');
+      state.lastTrade.set(tokenId!, { price: price!, side: side as 'buy' | 'sell' });
+      return;
+    }
+    case 'R': {
+      const comma = body.lastIndexOf(',');
+      state.ledger.onceRefs.set(body.slice(0, comma), body.slice(comma + 1));
+      return;
+    }
+    default:
+      throw new Error(`snapshot: unknown line ${line.slice(0, 40)}`);
+  }
+}
+
+function encodeOrder(o: EngineOrder): string {
+  return [o.id, o.userId, o.account, o.marketId, o.tokenId, o.outcome, o.side === 'BUY' ? 0 : 1, o.type, o.postOnly ? 1 : 0, o.priceMicros, o.sizeBaseUnits,
+    o.matchedBaseUnits, o.expirationSec, o.takerFeeBps, o.makerFeeBps, o.bookSeq, o.createdAtMs, o.status, o.delayedUntilMs ?? '', o.updatedAtMs].join(',');
+}
+
+function decodeOrder(line: string): EngineOrder {
+  const f = line.split(',');
+  return {
+    id: f[0]!, userId: f[1]!, account: f[2]!, marketId: f[3]!, tokenId: f[4]!, outcome: Number(f[5]) as 0 | 1, side: f[6] === '0' ? 'BUY' : 'SELL',
+    type: f[7] as EngineOrder['type'], postOnly: f[8] === '1', priceMicros: Number(f[9]), sizeBaseUnits: BigInt(f[10]!), matchedBaseUnits: BigInt(f[11]!),
+    expirationSec: Number(f[12]), takerFeeBps: Number(f[13]), makerFeeBps: Number(f[14]), bookSeq: BigInt(f[15]!), createdAtMs: Number(f[16]),
+    status: f[17] as EngineOrder['status'], delayedUntilMs: f[18] === '' ? null : Number(f[18]), updatedAtMs: Number(f[19]),
+  };
+}
+
+const encodeTrade = (t: EngineTrade) => ({
+  ...t, seq: t.seq.toString(), sizeBaseUnits: t.sizeBaseUnits.toString(), notionalBaseUnits: t.notionalBaseUnits.toString(),
+  taker: { ...t.taker, feeBaseUnits: t.taker.feeBaseUnits.toString() }, maker: { ...t.maker, feeBaseUnits: t.maker.feeBaseUnits.toString() },
+});
+
+function decodeTrade(t: ReturnType<typeof encodeTrade>): EngineTrade {
+  return {
+    ...t, seq: BigInt(t.seq), sizeBaseUnits: BigInt(t.sizeBaseUnits), notionalBaseUnits: BigInt(t.notionalBaseUnits),
+    taker: { ...t.taker, feeBaseUnits: BigInt(t.taker.feeBaseUnits) }, maker: { ...t.maker, feeBaseUnits: BigInt(t.maker.feeBaseUnits) },
+  };
+}
+
+const encodeParty = (p: OracleState['proposer']) => p && { ...p, bondBaseUnits: p.bondBaseUnits.toString() };
+const decodeParty = (p: ReturnType<typeof encodeParty>) => p && { ...p, bondBaseUnits: BigInt(p.bondBaseUnits) };
+const encodeQuestion = (q: OracleState) => ({ ...q, proposer: encodeParty(q.proposer), disputer: encodeParty(q.disputer) });
+const decodeQuestion = (q: ReturnType<typeof encodeQuestion>): OracleState => ({ ...q, proposer: decodeParty(q.proposer), disputer: decodeParty(q.disputer) });
+
+function sortedBy<T>(items: Iterable<T>, key: (item: T) => string): T[] {
+  return [...items].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+const compareBigints = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Lines gathered into chunks of about CHUNK_CHARS, each ending with a whole line. */
+class ChunkWriter {
+  private readonly chunks: string[] = [];
+  private lines: string[] = [];
+  private size = 0;
+
+  line(text: string): void {
+    this.lines.push(text);
+    this.size += text.length + 1;
+    if (this.size >= CHUNK_CHARS) this.flush();
+  }
+
+  finish(): string[] {
+    this.flush();
+    return this.chunks;
+  }
+
+  private flush(): void {
+    if (this.lines.length === 0) return;
+    this.chunks.push(`${this.lines.join('\n')}\n`);
+    this.lines = [];
+    this.size = 0;
+  }
+}

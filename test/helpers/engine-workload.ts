@@ -1,0 +1,168 @@
+import fc from 'fast-check';
+import type { EngineCommand } from '../../src/engine/state/commands.ts';
+import type { MarketTradingInfo } from '../../src/engine/types.ts';
+
+/**
+ * Random workloads for the engine's state machine (test/engine/state-replay.test.ts and the
+ * deterministic simulation): users, markets of a binary event and of a neg-risk event, and a
+ * script of operations that become journal commands. Operations name orders by a pick among
+ * those placed so far, so a script means the same commands whatever ids the engine derived.
+ */
+export const USERS = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000a2', '0x00000000000000000000000000000000000000a3', '0x00000000000000000000000000000000000000a4'];
+export const userIdOf = (account: string) => `00000000-0000-4000-8000-${account.slice(-12)}`;
+const UNIT = 1_000_000n;
+
+function market(n: number, eventId: string, negRisk: boolean): MarketTradingInfo {
+  const hex = n.toString(16).padStart(2, '0');
+  return {
+    id: `00000000-0000-4000-9000-0000000000${hex}`, eventId, status: 'ACTIVE', isPaused: false, isResolved: false, negRisk,
+    tokenId1: `${1000 + n * 2}`, tokenId2: `${1001 + n * 2}`, conditionId: `0x${hex.repeat(32)}`, outcome1: 'Yes', outcome2: 'No',
+    tickSize: '0.01', orderFeeRateBps: 100, passiveOrderFeeRateBps: 20, speedBumpDelayMs: n === 2 ? 2000 : 0,
+  };
+}
+
+export const MARKETS: MarketTradingInfo[] = [
+  market(1, '00000000-0000-4000-a000-000000000001', false),
+  market(2, '00000000-0000-4000-a000-000000000002', true),
+  market(3, '00000000-0000-4000-a000-000000000002', true),
+];
+
+export type Op =
+  | { kind: 'credit'; user: number; units: number }
+  | { kind: 'split'; user: number; market: number; units: number }
+  | { kind: 'place'; user: number; market: number; outcome: 0 | 1; side: 'BUY' | 'SELL'; cents: number; units: number; type: 'GTC' | 'FOK' | 'FAK'; postOnly: boolean; expiresInSec: number }
+  | { kind: 'cancel'; user: number; pick: number }
+  | { kind: 'cancel-all'; user: number }
+  | { kind: 'tick'; advanceMs: number }
+  | { kind: 'settle' }
+  | { kind: 'merge'; user: number }
+  | { kind: 'redeem'; user: number }
+  | { kind: 'propose'; user: number; market: number; outcome: 'YES' | 'NO' | 'TIE' }
+  | { kind: 'dispute'; user: number; market: number }
+  | { kind: 'decide'; market: number; outcome: 'YES' | 'NO' }
+  | { kind: 'settle-question'; market: number }
+  | { kind: 'pause'; market: number; paused: boolean }
+  | { kind: 'treasury'; units: number }
+  | { kind: 'claim'; user: number; units: number; claim: number };
+
+const user = fc.nat(USERS.length - 1);
+const marketIndex = fc.nat(MARKETS.length - 1);
+export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('credit' as const), user, units: fc.integer({ min: 1, max: 200 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('split' as const), user, market: marketIndex, units: fc.integer({ min: 1, max: 50 }) }) },
+  {
+    weight: 12,
+    arbitrary: fc.record({
+      kind: fc.constant('place' as const), user, market: marketIndex, outcome: fc.constantFrom(0 as const, 1 as const), side: fc.constantFrom('BUY' as const, 'SELL' as const),
+      cents: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(45, 50, 55) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 99 }) }), units: fc.integer({ min: 1, max: 30 }), type: fc.constantFrom('GTC' as const, 'GTC' as const, 'GTC' as const, 'GTC' as const, 'FOK' as const, 'FAK' as const),
+      postOnly: fc.integer({ min: 0, max: 9 }).map((n) => n === 0), expiresInSec: fc.constantFrom(0, 0, 0, 3, 30),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('cancel' as const), user, pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel-all' as const), user }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('tick' as const), advanceMs: fc.integer({ min: 0, max: 8_000 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('settle' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('merge' as const), user }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('redeem' as const), user }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('propose' as const), user, market: marketIndex, outcome: fc.constantFrom('YES' as const, 'NO' as const, 'TIE' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispute' as const), user, market: marketIndex }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('decide' as const), market: marketIndex, outcome: fc.constantFrom('YES' as const, 'NO' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('settle-question' as const), market: marketIndex }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('pause' as const), market: marketIndex, paused: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('treasury' as const), units: fc.integer({ min: 1, max: 20 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('claim' as const), user, units: fc.integer({ min: 1, max: 10 }), claim: fc.nat(5) }) },
+);
+
+/** Records of operations: each inner array is one record (one batch). */
+export const scriptArbitrary = (maxRecords = 30) => fc.array(fc.array(opArbitrary, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: maxRecords });
+
+/** The terms of every question of the workload: a bond of 5, a reward of 2, a liveness of 4 s, markets ended. */
+const TERMS = { endMs: 0, proposalBondBaseUnits: 5n * UNIT, rewardBaseUnits: 2n * UNIT, livenessMs: 4_000 };
+
+/**
+ * Turns operations into commands, resolving picks against the orders placed so far (`openIds`,
+ * which the caller keeps from the engine's outcomes). `nextHash` makes each order's hash unique.
+ */
+export class WorkloadCommands {
+  private hashes = 0;
+  readonly markets = MARKETS.map((m) => ({ ...m }));
+
+  /**
+   * The first record of every run: the markets published, every user funded with 1,000 and holding
+   * 100 of both tokens of every market, the reward treasury with 50.
+   */
+  publish(): EngineCommand[] {
+    return [
+      ...this.markets.map((info): EngineCommand => ({ kind: 'market', info })),
+      ...USERS.map((account): EngineCommand => ({ kind: 'credit', account, amount: 1000n * UNIT, reason: 'DEPOSIT', ref: 'start' })),
+      ...USERS.flatMap((account) => this.markets.map((m): EngineCommand => ({ kind: 'split', account, marketId: m.id, amount: 100n * UNIT }))),
+      { kind: 'credit', account: 'system:reward-treasury', amount: 50n * UNIT, reason: 'TREASURY_DEPOSIT', ref: 'start' },
+    ];
+  }
+
+  toCommands(op: Op, openIds: readonly string[], nowSec: number): { commands: EngineCommand[]; advanceMs: number } {
+    const account = (n: number) => USERS[n]!;
+    const one = (command: EngineCommand) => ({ commands: [command], advanceMs: 0 });
+    switch (op.kind) {
+      case 'credit':
+        return one({ kind: 'credit', account: account(op.user), amount: BigInt(op.units) * UNIT, reason: 'DEPOSIT', ref: `credit:${op.user}` });
+      case 'split':
+        return one({ kind: 'split', account: account(op.user), marketId: this.markets[op.market]!.id, amount: BigInt(op.units) * UNIT });
+      case 'place':
+        return one({ kind: 'place', order: this.order(op, nowSec) });
+      case 'cancel': {
+        const orderId = openIds.length === 0 ? '00000000-0000-4000-8000-000000000000' : openIds[op.pick % openIds.length]!;
+        return one({ kind: 'cancel', userId: userIdOf(account(op.user)), orderId });
+      }
+      case 'cancel-all':
+        return one({ kind: 'cancel-markets', userId: userIdOf(account(op.user)), marketIds: this.markets.map((m) => m.id) });
+      case 'tick':
+        return { commands: [{ kind: 'tick' }], advanceMs: op.advanceMs };
+      case 'settle':
+        return one({ kind: 'settle' });
+      case 'merge':
+        return one({ kind: 'merge', account: account(op.user), marketIds: this.markets.map((m) => m.id) });
+      case 'redeem':
+        return one({ kind: 'redeem', userId: userIdOf(account(op.user)), account: account(op.user), marketIds: this.markets.map((m) => m.id) });
+      case 'propose':
+        return one({ kind: 'oracle', marketId: this.markets[op.market]!.id, command: { kind: 'propose', by: { kind: 'user', account: account(op.user), userId: userIdOf(account(op.user)) }, outcome: op.outcome }, terms: TERMS });
+      case 'dispute':
+        return one({ kind: 'oracle', marketId: this.markets[op.market]!.id, command: { kind: 'dispute', by: { kind: 'user', account: account(op.user), userId: userIdOf(account(op.user)) } }, terms: TERMS });
+      case 'decide':
+        return one({ kind: 'oracle', marketId: this.markets[op.market]!.id, command: { kind: 'decide', outcome: op.outcome }, terms: TERMS });
+      case 'settle-question':
+        return one({ kind: 'oracle', marketId: this.markets[op.market]!.id, command: { kind: 'tick' }, terms: TERMS });
+      case 'pause': {
+        const info = this.markets[op.market]!;
+        info.isPaused = op.paused;
+        return one({ kind: 'market', info: { ...info } });
+      }
+      case 'treasury':
+        return one({ kind: 'credit', account: 'system:reward-treasury', amount: BigInt(op.units) * UNIT, reason: 'TREASURY_DEPOSIT', ref: 'treasury' });
+      case 'claim':
+        return one({ kind: 'transfer', from: 'system:reward-treasury', to: account(op.user), asset: 'collateral', amount: BigInt(op.units) * UNIT, why: 'REWARD', ref: `reward-claim:${op.claim}`, once: true });
+    }
+  }
+
+  private order(op: Extract<Op, { kind: 'place' }>, nowSec: number): Extract<EngineCommand, { kind: 'place' }>['order'] {
+    const info = this.markets[op.market]!;
+    const account = USERS[op.user]!;
+    const size = BigInt(op.units) * UNIT;
+    const priceMicros = op.cents * 10_000;
+    const cost = (BigInt(priceMicros) * size) / UNIT;
+    this.hashes += 1;
+    return {
+      userId: userIdOf(account),
+      account,
+      marketId: info.id,
+      hash: `0x${this.hashes.toString(16).padStart(64, '0')}`,
+      idempotencyKey: null,
+      order: {
+        tokenId: op.outcome === 0 ? info.tokenId1 : info.tokenId2, outcome: op.outcome, side: op.side, priceMicros, sizeBaseUnits: size,
+        makerAmount: op.side === 'BUY' ? cost : size, takerAmount: op.side === 'BUY' ? size : cost, orderType: op.type, postOnly: op.type === 'GTC' && op.postOnly,
+        expirationSec: op.expiresInSec === 0 ? 0 : nowSec + op.expiresInSec, maker: account as `0x${string}`, signer: account as `0x${string}`, taker: '0x0000000000000000000000000000000000000000', nonce: 0n,
+        feeRateBps: info.orderFeeRateBps, signatureType: 1, salt: BigInt(this.hashes), signature: '',
+      },
+    };
+  }
+}
