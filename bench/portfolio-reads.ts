@@ -7,7 +7,6 @@
  */
 import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from '../src/store/database.ts';
 import { createPublishedEvent, type PublishedMarket } from '../test/helpers/catalogue.ts';
 import { startTestServer, type TestServer } from '../test/helpers/server.ts';
 import { newTrader, type Trader } from '../test/helpers/trader.ts';
@@ -30,14 +29,13 @@ try {
   const started = Date.now();
   await insertTrades(markets, heavy!, other!, USER_TRADES, 0);
   await insertTrades(markets, noiseA!, noiseB!, NOISE_TRADES, USER_TRADES);
-  // Two splits and one merge per market: 1,500 ledger rows, and both outcomes left to merge.
-  const settlement = server.ctx.settlement;
-  const moveBalances = <T>(work: (tx: Db) => Promise<T>) => server.ctx.trading.engine.moveBalances(work);
+  // A split, a merge of it and another split per market: 1,500 ledger rows, and both outcomes left to merge.
+  const { engine } = server.ctx.trading;
   const account = heavy!.proxyWallet.toLowerCase();
   for (const m of markets) {
-    const tokens = { conditionId: m.conditionId, tokenId1: m.tokenId1, tokenId2: m.tokenId2 };
-    for (const amount of [3_000_000n, 2_000_000n]) await moveBalances((tx) => settlement.split(tx, { account, market: tokens, amount, ref: 'bench' }));
-    await moveBalances((tx) => settlement.merge(tx, { account, market: tokens, amount: 1_000_000n, ref: 'bench' }));
+    await engine.split({ account, marketId: m.id, amount: 3_000_000n });
+    await engine.merge({ account, marketIds: [m.id] });
+    await engine.split({ account, marketId: m.id, amount: 2_000_000n });
   }
   console.log(`${store}: seeded ${markets.length} markets, ${USER_TRADES + NOISE_TRADES} trades and ${markets.length * 3} splits/merges in ${Date.now() - started} ms`);
 
@@ -61,7 +59,7 @@ try {
   const merges: number[] = [];
   for (let i = 0; i < Math.min(RUNS, 20); i++) {
     merges.push(...await measure(heavy!, 'POST', '/markets/merge-positions/batch', { marketIds: batch.map((m) => m.id) }, 1));
-    for (const m of batch) await moveBalances((tx) => settlement.split(tx, { account, market: { conditionId: m.conditionId, tokenId1: m.tokenId1, tokenId2: m.tokenId2 }, amount: 1_000_000n, ref: 'bench' }));
+    for (const m of batch) await engine.split({ account, marketId: m.id, amount: 1_000_000n });
   }
   report('merge-positions/batch (50 markets)', merges);
 } finally {

@@ -26,12 +26,14 @@ import { LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } f
 import { relayRevocations } from './revocation-relay.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
 import { BASE_UNITS_PER_UNIT, unitsFromNumber } from './core/money.ts';
-import { createEmbeddedSettlement } from './settlement/index.ts';
+import { REWARD_TREASURY } from './settlement/accounts.ts';
+import { COLLATERAL } from './settlement/types.ts';
 import type { Db } from './store/database.ts';
 import { createEmbeddedAutovacuum } from './store/embedded-autovacuum.ts';
 import { openAndMigrate } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
+import { listenToJournal } from './store/journal-listener.ts';
 import { buildOutput } from './build-output.ts';
 
 export interface RunningServer {
@@ -72,6 +74,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let prices: Prices | undefined;
   let templates: Templates | undefined;
   let nodeJobs: RunningJobs | undefined;
+  let closed = false;
   try {
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
@@ -84,14 +87,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (identity.generatedKeys.length > 0 && !options.demo && config.clock !== 'manual') {
       logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept in the database beside the data they protect; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);
     }
-    const settlement = createEmbeddedSettlement({ clock });
     const events = new DomainEvents();
     // On PostgreSQL every node is a candidate for the engine (EXTENSIONS.md section 12); PGlite is
     // one process's own database, so its node always runs the engine.
     const lease = config.databaseUrl ? new LeaseLeadership({ db: store.db, nodeId: randomUUID(), failoverTimeoutMs: config.failoverTimeoutMs, logger }) : undefined;
     const nodeLeadership: Leadership = lease ?? new SoloLeadership();
     leadership = nodeLeadership;
-    // Engine batches and reward minutes are written only while this node holds the lease.
+    // Journal appends and reward minutes are written only while this node holds the lease.
     const fenced = lease ? { fence: (tx: Db) => lease.fence(tx) } : {};
     const lookups = createTradingLookups(store.db);
     const markets = createMarketDirectory(store.db);
@@ -99,7 +101,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       config,
       clock,
       db: store.db,
-      settlement,
       events,
       logger,
       markets,
@@ -108,6 +109,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       cursorSecret,
       signatureWorkers: config.signatureWorkers,
       ...(lease ? { fence: lease } : {}),
+      // Standbys follow the journal as it is appended (src/engine/README.md "Standbys").
+      ...(config.databaseUrl ? { listen: (handlers: Parameters<typeof listenToJournal>[1]) => listenToJournal(config.databaseUrl!, handlers) } : {}),
     });
     const engine = trading.engine;
     if (config.redisUrl) {
@@ -119,8 +122,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     }
     const runsEngine = () => nodeLeadership.role === 'leader';
     rewards = createRewards({
-      db: store.db, clock, settlement, events, logger,
-      moveBalances: (work) => engine.moveBalances(work),
+      db: store.db, clock, events, logger,
+      payFromTreasury: ({ to, amount, ref }) => engine.transfer({ from: REWARD_TREASURY, to, asset: COLLATERAL, amount, why: 'REWARD', ref, once: true }),
       minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? BASE_UNITS_PER_UNIT,
       quotesByMarket: () => engine.reads.restingOrdersByMarket(),
       ...fenced,
@@ -140,13 +143,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const liveRewards = rewards;
     templates = createTemplates({ db: store.db, clock, logger, catalogue: catalogue.admin, putRewards: (marketId, input) => liveRewards.putConfig(marketId, input) });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine: engine.reads, tradeActivityMinUsd: config.tradeActivityMinUsd });
-    oracle = createOracle({ db: store.db, clock, settlement, logger, engine });
+    oracle = createOracle({ db: store.db, clock, engine });
     portfolio = createPortfolio({ db: store.db, clock, events, engine: engine.reads, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = engineNodeBookReads(engine.reads, relay, runsEngine);
     const embeddedAutovacuum = store.kind === 'pglite' ? createEmbeddedAutovacuum(store.db, logger) : undefined;
     const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, embeddedAutovacuum, logger });
-    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, settlement, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, ready: false };
-    const app = await buildApp(ctx, { users: identity.authenticator, describeTokens: lookups.describeTokens, quietRequestLogs: options.demo === true });
+    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, ready: false };
+    const app = await buildApp(ctx, { users: identity.authenticator, quietRequestLogs: options.demo === true });
     const realtime = await attachRealtime(app.server, {
       events,
       books: { local: { snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId) }, relay, runsEngine },
@@ -184,12 +187,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await redis.marketChanges?.stopServing();
         await leaderJobs?.stop();
         leaderJobs = undefined;
+        // A standby again: it follows the journal, ready to take the engine back.
+        if (lease && !closed) await engine.follow();
       },
     };
+    // On PostgreSQL every node starts as a standby that follows the journal; the one that takes
+    // the lease turns it into the engine.
+    if (lease) await engine.follow();
     await nodeLeadership.start(duties, config.advertiseUrl ?? advertisedUrl(config.host, port), `${hostname()}:${port}`);
-    if (nodeLeadership.role !== 'leader') logger.info('another node runs the matching engine: this node passes order commands to it and takes over if it fails');
+    if (nodeLeadership.role !== 'leader') logger.info('another node runs the matching engine: this node follows its journal, passes order commands to it and takes over if it fails');
     ctx.ready = true;
-    let closed = false;
     const running = trading;
     const runningPortfolio = portfolio;
     const runningNodeJobs = nodeJobs;

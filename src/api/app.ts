@@ -16,7 +16,6 @@ import { registerExchangeRoutes } from './exchange/routes.ts';
 import { registerClockRoutes } from './admin/clock-routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerAccountRoutes } from './account/routes.ts';
-import type { DescribeTokens } from '../catalogue/trading-lookups.ts';
 import { registerBalanceRoutes } from './account/balance-routes.ts';
 import { registerCreditRoutes } from './admin/credit-routes.ts';
 import { registerCatalogueAdminRoutes } from './admin/catalogue-routes.ts';
@@ -48,14 +47,12 @@ import type { TypedApp } from './typed-app.ts';
 import { registerCommandForwarding } from '../cluster/command-forwarding.ts';
 import { registerClusterMetrics } from '../cluster/metrics.ts';
 import { registerWebApp } from './web/plugin.ts';
-import { registerProjectedReads } from './projected-reads.ts';
+import { registerJournalReads } from './journal-reads.ts';
 
 export const API_PREFIX = '/api/v1';
 
 export interface AppDependencies {
   users: UserAuthenticator;
-  /** Market and outcome of tokens for balance rows (the catalogue); without it only collateral shows. */
-  describeTokens?: DescribeTokens;
   /** No log line per request (Fastify's `incoming request` and `request completed`). */
   quietRequestLogs?: boolean | undefined;
 }
@@ -98,12 +95,12 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
 
   registerOpsRoutes(app, ctx, registry);
   await app.register(async (api: TypedApp) => {
-    registerProjectedReads(api, ctx.trading.engine);
+    registerJournalReads(api, ctx.trading.engine);
     registerExchangeRoutes(api, ctx);
     registerClockRoutes(api, ctx);
     registerAuthRoutes(api, ctx);
     registerAccountRoutes(api, ctx);
-    registerBalanceRoutes(api, ctx, { describeTokens: deps.describeTokens });
+    registerBalanceRoutes(api, ctx);
     registerCreditRoutes(api, ctx);
     registerEventRoutes(api, ctx);
     registerMarketRoutes(api, ctx);

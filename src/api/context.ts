@@ -2,7 +2,6 @@ import type { Catalogue } from '../catalogue/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Identity } from '../identity/index.ts';
-import type { Settlement } from '../settlement/types.ts';
 import type { Store } from '../store/database.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Trading } from '../orders/index.ts';
@@ -31,7 +30,6 @@ export interface AppContext {
   /** Sign-in, API keys and credential checks (src/identity). */
   readonly identity: Identity;
   /** Balances, reservations and trade settlement (src/settlement). */
-  readonly settlement: Settlement;
   /** Events, markets, categories and tags (src/catalogue). */
   readonly catalogue: Catalogue;
   /** The engine and the order services (src/orders). */

@@ -1,7 +1,7 @@
 import type { MarketDirectory } from '../engine/market-directory.ts';
 import type { MarketTradingInfo } from '../engine/types.ts';
 import type { Db } from '../store/database.ts';
-import { findMarketById, findUnresolvedPublishedMarkets, type MarketRow } from '../store/catalogue-markets-repository.ts';
+import { findMarketById, findPublishedMarkets, findUnresolvedPublishedMarkets, type MarketRow } from '../store/catalogue-markets-repository.ts';
 
 /** A published market as the engine trades it; undefined for a DRAFT (it has no token ids yet). */
 function toTradingInfo(row: MarketRow): MarketTradingInfo | undefined {
@@ -34,6 +34,10 @@ export function createMarketDirectory(db: Db): MarketDirectory {
     },
     async loadActive() {
       const rows = await findUnresolvedPublishedMarkets(db);
+      return rows.flatMap((row) => toTradingInfo(row) ?? []);
+    },
+    async loadPublished() {
+      const rows = await findPublishedMarkets(db);
       return rows.flatMap((row) => toTradingInfo(row) ?? []);
     },
   };

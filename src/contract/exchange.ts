@@ -12,3 +12,10 @@ export const ExchangeSchema = Type.Object({
   settlement: Type.String(),
   serverTime: Type.Integer({ description: 'server clock, Unix milliseconds' }),
 });
+
+/** GET /journal/head (EXTENSIONS.md section 14): the last durable record of the engine's journal. */
+export const JournalHeadSchema = Type.Object({
+  seq: Type.Integer({ minimum: 0, description: 'the record\'s position (0: the journal is empty)' }),
+  hash: Type.String({ pattern: '^0x[0-9a-f]{64}$', description: 'keccak-256 over the previous record\'s hash and this record\'s text' }),
+  at: Type.String({ format: 'date-time', description: 'when the record was made' }),
+});

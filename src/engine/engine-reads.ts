@@ -1,30 +1,49 @@
 import type { RestingQuote } from '../core/rewards/index.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import type { OrderBookResponse } from './book-view.ts';
-import type { LastTrade } from './engine-state.ts';
+import type { LastTrade } from './state/types.ts';
 import type { MarketTradingInfo } from './types.ts';
+
+export interface BalanceView {
+  balance: bigint;
+  locked: bigint;
+  /** balance − locked */
+  available: bigint;
+}
+
+/** One account's balances: collateral, and each token it holds (balance above zero), by token id. */
+export interface AccountBalances {
+  collateral: BalanceView;
+  tokens: (BalanceView & { tokenId: string })[];
+}
 
 /**
  * What the rest of the exchange reads of the engine's memory, and nothing it can change: the
- * modules that only read (book reads, metrics, reward sampling, the order routes' shapes) depend
- * on this, not on the engine.
+ * modules that only read (book reads, balances, metrics, reward sampling, the order routes' shapes)
+ * depend on this, not on the engine.
  */
 export interface EngineReads {
-  /** The loaded market trading this token: every published market that has not resolved. */
+  /** The tradable market of this token: every published market that has not resolved. */
   marketForToken(tokenId: string): MarketTradingInfo | undefined;
-  /** Whether a market is loaded: every published, unresolved market is. */
+  /** Any published market of this token (resolved ones too), and which outcome the token is. */
+  marketOfToken(tokenId: string): { info: MarketTradingInfo; outcome: 0 | 1 } | undefined;
+  /** Whether a market trades: every published, unresolved market does. */
   hasMarket(marketId: string): boolean;
   /** The live book of a token (read your writes: every acknowledged order is in it). */
   orderBook(tokenId: string): OrderBookResponse | undefined;
-  /** The committed book with its seq, for real-time snapshots. */
+  /** The published book with its seq, for real-time snapshots. */
   bookSnapshot(tokenId: string): (OrderBookResponse & { seq: number }) | undefined;
   lastTradePrice(tokenId: string): LastTrade | undefined;
+  /** An account's balances, every durable change in them. */
+  balances(account: string): AccountBalances;
   /** Every order resting in a book, grouped by market, in its own token's terms (reward sampling). */
   restingOrdersByMarket(): Map<string, RestingQuote[]>;
   /** Markets where the user has open orders (resting or speed-bumped). */
   marketsWithOpenOrders(userId: string): string[];
-  /** The outcome label of an order of a loaded market ("" once its market is gone from the engine). */
+  /** The outcome label of an order's token ("" for a market the engine does not know). */
   outcomeLabelOf(row: Pick<OrderRow, 'market_id' | 'outcome_index'>): string;
+  /** Markets whose undisputed proposal's window has ended by `nowMs`: their questions settle at the next oracle tick. */
+  dueQuestions(nowMs: number): string[];
   /** Books held (one per market), their price levels as last published, and open orders. */
   bookStats(): { books: number; levels: number; openOrders: number };
 }

@@ -1,170 +1,264 @@
-import { AppError } from '../contract/errors.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { OracleCommand } from '../core/oracle/state-machine.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
+import type { CreditReason } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
-import { BatchRunner, type EngineServices } from './batch-runner.ts';
+import { findOrderById, readOrderHashChunk } from '../store/orders-repository.ts';
+import { Admission, type PlaceAnswer } from './admission.ts';
+import { Announcer } from './announcer.ts';
 import { BookPublisher } from './book-publisher.ts';
-import { resultOf, type Command, type CommandResult, type WorkOutcome } from './engine-command.ts';
-import { detailed, type EngineOrder } from './engine-order.ts';
 import { EngineReadModel } from './engine-read-model.ts';
 import type { EngineReads } from './engine-reads.ts';
-import { EngineState } from './engine-state.ts';
-import { GroupCommitQueue } from './group-commit-queue.ts';
-import type { Journal } from './journal.ts';
-import { JournalDurability } from './journal-durability.ts';
-import { OrderCommands, type CancelOutcome, type RetireWork } from './order-commands.ts';
-import { EngineUnavailableError, UnprojectedReadsError } from './queue-full-error.ts';
-import { SettlementBesideQueue } from './settlement-beside-queue.ts';
-import { SettlementRounds } from './settlement-rounds.ts';
+import { genesisState } from './genesis.ts';
+import type { EngineStore } from './journal/journal-store.ts';
+import type { MarketDirectory } from './market-directory.ts';
+import { OrderDetails } from './order-details.ts';
+import { orderRow } from './projection/rows.ts';
+import { Projector } from './projection/projector.ts';
+import { UnprojectedRecords } from './projection/unprojected-records.ts';
+import { EngineUnavailableError, FencedError, StateLoadingError } from './queue-full-error.ts';
+import { Follower } from './follower.ts';
+import { SeqWatch } from './seq-watch.ts';
+import { recoverState } from './recovery.ts';
+import { Sequencer, type Answer } from './sequencer.ts';
 import { SettlementSchedule } from './settlement-schedule.ts';
-import type { CancelOrderOutcome, PlaceOrderOutcome, PlaceOrderRequest } from './types.ts';
+import { DEFAULT_SNAPSHOT_POLICY, Snapshotter, type SnapshotPolicy } from './snapshotter.ts';
+import type { AppliedRecord } from './state/apply.ts';
+import type { MergeOutcome, RedeemOutcome } from './state/balance-commands.ts';
+import type { EngineCommand, OutcomeOf } from './state/commands.ts';
+import { EngineState } from './state/engine-state.ts';
+import type { CatalogueTerms, OracleCommandOutcome } from './state/oracle-commands.ts';
+import type { EngineOrder, NewOrder } from './state/types.ts';
+import type { EngineFailure } from './state/apply-context.ts';
+import { UsedHashFilter } from './used-hash-filter.ts';
 
-export type { RetireWork } from './order-commands.ts';
-
-export interface EngineOptions extends EngineServices {
+export interface EngineOptions {
+  db: Db;
+  store: EngineStore;
+  clock: Clock;
+  events: DomainEvents;
+  markets: MarketDirectory;
+  logger: FastifyBaseLogger;
+  /** The least time between two publications of a book's changes (BOOK_FRAME_MS). */
+  bookFrameMs: number;
+  /** Least time between the starts of two automatic settlement rounds (SETTLEMENT_BLOCK_MS). */
+  settlementBlockMs: number;
   queueCapacity?: number;
   maxBatch?: number;
-  /** The least time between two publications of the book changes (BOOK_FRAME_MS, BookPublisher). */
-  bookFrameMs: number;
+  snapshotPolicy?: SnapshotPolicy;
   /**
-   * Least time between the starts of two automatic settlement rounds (a block). A round costs the
-   * store about as much as a batch of orders, so running one after every batch halved order entry;
-   * trades wait at most this long to be mined. 0 runs a round as soon as the queue is free.
+   * Hears of appends and projections as other nodes commit them (PostgreSQL's notifications,
+   * store/journal-listener.ts); a standby follows the journal without it too, by polling.
    */
-  settlementBlockMs: number;
-  /**
-   * The point of durability of order commands on the embedded store (README.md "The journal"):
-   * a batch of them is answered once its record is in the journal, and the tables follow behind.
-   * Without one (PostgreSQL), every batch is answered when its write to the tables commits.
-   */
-  journal?: Journal;
-  /**
-   * Settlement rounds run in a transaction of their own beside the queue, so that order batches
-   * never wait for one (README.md "Settlement beside the queue"; PostgreSQL). Otherwise they run
-   * in the queue (PGlite, whose one connection a round would hold anyway).
-   */
-  settleBesideQueue?: boolean;
+  listen?(handlers: { appended(seq: bigint): void; projected(seq: bigint): void; lost(error: unknown): void }): Promise<{ close(): Promise<void> }>;
 }
 
+/** What an order command is answered, as rows (the API's shapes are made from them), with the record that made it durable. */
+export type PlaceResult = ({ ok: true; order: OrderRow; replayed: boolean } | (EngineFailure & { order?: OrderRow })) & { seq: bigint };
+export type CancelResult = ({ ok: true; order: OrderRow } | EngineFailure) & { seq: bigint };
+
 /**
- * The single writer of the order books (DESIGN.md "engine/"): its lifecycle and command API. Every
- * command goes through one bounded group-commit queue, whose batches the BatchRunner applies and
- * makes durable before their callers are answered; `reads` is what the rest of the exchange reads
- * of the engine's memory.
+ * The matching engine (DESIGN.md "engine/", README.md): the single writer of the exchange's state.
+ * Its state lives in memory and is a deterministic function of its journal; every change is a
+ * command of a record of that journal, answered once the record is durable, then announced, and
+ * written into the tables behind. This class is its lifecycle and its command API.
  */
 export class MatchingEngine {
   readonly reads: EngineReads;
-  private readonly state = new EngineState();
-  private readonly queue: GroupCommitQueue<Command, CommandResult>;
+  private state = new EngineState();
+  private readonly unprojected = new UnprojectedRecords();
   private readonly publisher: BookPublisher;
-  private readonly rounds: SettlementRounds;
+  private readonly details: OrderDetails;
+  private readonly announcer: Announcer;
+  private readonly projector: Projector;
+  private readonly sequencer: Sequencer;
+  private readonly snapshotter: Snapshotter;
   private readonly schedule: SettlementSchedule;
-  private readonly batches: BatchRunner;
-  /** Settlement rounds beside the queue (settleBesideQueue); none when they run in it. */
-  private readonly besideQueue: SettlementBesideQueue | undefined;
-  /** Order commands durable at the journal, the tables behind it (PGlite); none on PostgreSQL. */
-  private readonly journal: JournalDurability | undefined;
+  private readonly follower: Follower;
+  /** How far the tables are: what this node's projector wrote, or what a standby saw. */
+  private readonly projected = new SeqWatch();
+  readonly usedHashes: UsedHashFilter;
   private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private listener: { close(): Promise<void> } | undefined;
+  /** Leading: this node runs the engine and takes commands. Following: a standby applying the journal. */
+  private mode: 'stopped' | 'following' | 'leading' = 'stopped';
+  /** The last durable record: the journal's head as this engine knows it. */
+  private head = { seq: 0n, hash: '', atMs: 0 };
 
   constructor(private readonly options: EngineOptions) {
-    this.queue = new GroupCommitQueue<Command, CommandResult>({
+    const { db, store, events, clock, logger } = options;
+    this.publisher = new BookPublisher({ events, clock, frameMs: options.bookFrameMs });
+    this.details = new OrderDetails(db);
+    this.reads = new EngineReadModel(() => this.state, this.publisher, clock, this.unprojected);
+    this.announcer = new Announcer({ db, events, publisher: this.publisher, details: this.details, logger, state: () => this.state });
+    this.usedHashes = new UsedHashFilter({
+      readChunk: (limit, after) => readOrderHashChunk(db, limit, after),
+      unprojected: () => this.unprojected.orderHashes(),
+      onError: (error) => logger.error({ err: error }, 'reading the used-hash filter failed; every new order hash is looked up in the store'),
+    });
+    this.projector = new Projector({
+      records: this.unprojected,
+      projected: this.projected,
+      write: (merged) => store.project(merged),
+      readProjectedSeq: () => store.projectedSeq(),
+      wrote: (merged) => {
+        if (merged) this.announcer.projected(merged);
+      },
+      logger,
+    });
+    this.snapshotter = new Snapshotter({ store, policy: options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY, logger, nowMs: () => clock.nowMs() });
+    this.sequencer = new Sequencer({
+      state: () => this.state,
+      admission: new Admission({ db, unprojected: this.unprojected, usedHashes: this.usedHashes }),
+      clock,
+      append: (records) => store.append(records),
       capacity: options.queueCapacity ?? 10_000,
       maxBatch: options.maxBatch ?? 500,
-      processBatch: (commands) => this.batches.process(commands),
+      maxInFlight: 8,
+      applied: (record, commands) => this.applied(record, commands),
+      durable: (record) => this.durable(record),
+      failed: (error) => this.rebuild(error),
     });
-    this.publisher = new BookPublisher({ events: options.events, clock: options.clock, frameMs: options.bookFrameMs });
-    this.reads = new EngineReadModel(this.state, this.publisher, options.clock);
-    this.rounds = new SettlementRounds({ ...options, runtimeOf: (marketId) => this.state.runtimes.get(marketId)?.info });
     this.schedule = new SettlementSchedule({
-      rounds: this.rounds, logger: options.logger, blockMs: options.settlementBlockMs,
-      runRound: () => this.settleRound(), running: () => this.running,
+      hasWork: () => this.state.unsettled.size > 0,
+      logger,
+      blockMs: options.settlementBlockMs,
+      runRound: () => this.submit({ kind: 'settle' }),
+      running: () => this.running,
     });
-    // A stopping engine projects what is left itself (stop), so a timer that fires meanwhile asks nothing.
-    const requestProjection = () => (this.running ? this.submit({ kind: 'project' }) : Promise.resolve());
-    this.journal = options.journal && new JournalDurability(options.db, options.journal, requestProjection, (error) => options.logger.error({ err: error }, 'engine projection failed'));
-    const commands = new OrderCommands(this.state, options.events, (marketId) => {
-      this.publisher.forget(marketId);
-      this.state.dropRuntime(marketId);
-    });
-    this.batches = new BatchRunner({
-      ...options, state: this.state, commands, rounds: this.rounds, publisher: this.publisher, journal: this.journal,
-      afterBatch: (batch) => this.schedule.afterBatch(batch),
-      halt: () => {
-        this.running = false;
-      },
-    });
-    this.besideQueue = options.settleBesideQueue ? new SettlementBesideQueue({
-      ...options, rounds: this.rounds,
-      balancesMoved: () => this.batches.balancesMovedBeside(),
-      afterRound: ({ startedMs }) => this.schedule.afterBatch({ trades: 0, ranRound: true, startedMs }),
-    }) : undefined;
+    this.follower = new Follower({ store, state: () => this.state, records: this.unprojected, projected: this.projected, rebuild: () => this.recover(), logger });
   }
 
-  /** Loads markets and open orders, then starts the timers for expiry, speed bumps and settlement. */
+  private get running(): boolean {
+    return this.mode === 'leading';
+  }
+
+  /**
+   * Takes the engine (the node holds the lease, or runs alone): a standby applies the records it
+   * has not seen yet; a stopped engine recovers its state from the store (the newest usable
+   * snapshot and the journal after it). Then the tables catch up with the records they lack, the
+   * markets the catalogue published meanwhile are learnt, subscribers get every book's snapshot,
+   * and the engine takes commands and runs its timers of expiry, speed bumps and settlement.
+   */
   async start(): Promise<void> {
-    await this.journal?.recover();
-    await this.batches.load();
+    if (this.mode === 'following') {
+      await this.stopFollowing();
+      await this.follower.catchUp();
+    } else {
+      await this.recover();
+    }
+    this.head = { seq: this.state.seq, hash: this.state.hash, atMs: (await this.options.store.head())?.atMs ?? 0 };
+    for (const runtime of this.state.runtimes.values()) this.publisher.load(runtime.info, runtime.book);
+    this.publisher.retain(new Set(this.state.runtimes.keys()));
+    this.projector.start(await this.options.store.projectedSeq());
+    this.mode = 'leading';
     this.publisher.announceSnapshots();
+    await this.reconcileMarkets();
     this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
     this.timer.unref();
-    this.running = true;
     this.schedule.schedule();
   }
 
   /**
-   * Reads the stored orders' hashes into the used-hash filter, in the background (README.md "Used
-   * hashes"); until it is read every new hash is looked up in the store. The boot code calls it
-   * once the engine's node is up: on PGlite the read runs on this thread, and the rest of a
-   * restart comes first.
+   * Runs as a standby (README.md "Standbys"): recovers the state and applies the journal as other
+   * nodes append to it, so that a takeover has only the last records to apply.
    */
-  readUsedHashes(): void {
-    if (this.running) this.batches.usedHashes.start();
+  async follow(): Promise<void> {
+    await this.recover();
+    this.mode = 'following';
+    this.listener = await this.options.listen?.({
+      appended: () => {
+        if (this.mode === 'following') this.follower.appended();
+      },
+      projected: (seq) => {
+        if (this.mode !== 'following') return;
+        this.projected.advance(seq);
+        this.unprojected.projected(seq);
+      },
+      lost: (error) => this.options.logger.warn({ err: error }, 'the engine journal listener lost its connection; following by polling meanwhile'),
+    });
+    this.follower.start();
   }
 
-  /** Whether this node runs the engine: only a started engine takes commands. */
+  /** Reads the stored orders' hashes into the used-hash filter, in the background (README.md "Admission"). */
+  readUsedHashes(): void {
+    if (this.running) this.usedHashes.start();
+  }
+
   get takesCommands(): boolean {
     return this.running;
   }
 
-  /** Only a started engine takes commands: a node that does not run it refuses them (503). */
-  private submit(command: Command): Promise<CommandResult> {
-    if (!this.running) return Promise.reject(new EngineUnavailableError());
-    return this.queue.submit(command);
+  /** Whether this node's state is whole (leading or following): until then it serves no read of it. */
+  get whole(): boolean {
+    return this.mode !== 'stopped';
   }
 
   /**
-   * Stops taking commands, lets queued ones finish, publishes their pending book changes, and
-   * forgets the books: another node may run them now.
+   * Stops taking commands, answers the ones queued, writes every durable record into the tables,
+   * publishes the books' pending changes, and forgets the state: another node may run it now.
+   * `follow` instead goes back to following the journal (the lease passed on: a standby again).
    */
-  async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearInterval(this.timer);
+  async stop({ follow = false }: { follow?: boolean } = {}): Promise<void> {
+    const leading = this.running;
+    this.mode = 'stopped';
+    if (leading) await this.stopLeading();
+    await this.stopFollowing();
+    this.state = new EngineState();
+    this.unprojected.clear();
+    if (follow) await this.follow();
+  }
+
+  private async stopLeading(): Promise<void> {
+    clearInterval(this.timer);
     this.timer = undefined;
     this.schedule.stop();
-    await this.queue.idle();
-    await this.besideQueue?.idle();
-    await this.journal?.project().catch((error: unknown) => {
-      this.options.logger.error({ err: error }, 'the engine stopped with journal records the tables lack; the next start projects them');
-    });
-    await this.journal?.close();
+    this.sequencer.rejectWaiting(new EngineUnavailableError());
+    await this.sequencer.idle();
+    await this.announcer.idle();
+    await this.snapshotter.idle();
+    await this.projector.flush().catch((error) => this.options.logger.warn({ err: error }, 'the engine stopped with records the tables lack; the next start writes them'));
+    await this.projector.stop();
     this.publisher.stop();
-    this.state.clear();
-    this.batches.forget();
+    this.usedHashes.stop();
   }
 
-  place(request: PlaceOrderRequest): Promise<PlaceOrderOutcome> {
-    return this.submit({ kind: 'place', request }) as Promise<PlaceOrderOutcome>;
+  private async stopFollowing(): Promise<void> {
+    await this.follower.stop();
+    await this.listener?.close();
+    this.listener = undefined;
   }
 
-  async cancel(userId: string, orderId: string): Promise<CancelOrderOutcome> {
-    const outcome = (await this.submit({ kind: 'cancel', userId, orderId })) as CancelOutcome;
-    return outcome.ok ? { ok: true, order: detailed(outcome.order) } : outcome;
+  async place(order: NewOrder): Promise<PlaceResult> {
+    const { outcome, seq } = await this.submit({ kind: 'place', order });
+    if (outcome.ok) return { ok: true, order: await this.rowOf(outcome.order), replayed: outcome.replayed, seq };
+    const refused = 'order' in outcome ? outcome.order : undefined;
+    return { ok: false, code: outcome.code, message: outcome.message, seq, ...(refused ? { order: await this.rowOf(refused) } : {}) };
   }
 
-  /** Cancels every open order of the user in the given markets. */
-  async cancelInMarkets(userId: string, marketIds: string[]): Promise<OrderRow[]> {
-    const result = (await this.submit({ kind: 'cancel-markets', userId, marketIds })) as { cancelled: EngineOrder[] };
-    return result.cancelled.map(detailed);
+  /** NOT_OPEN: the engine does not hold the order open (the store says whose it is and what it became). */
+  async cancel(userId: string, orderId: string): Promise<CancelResult> {
+    const { outcome, seq } = await this.submit({ kind: 'cancel', userId, orderId });
+    return outcome.ok ? { ok: true, order: await this.details.rowOf(outcome.order), seq } : { ...outcome, seq };
+  }
+
+  async cancelInMarkets(userId: string, marketIds: string[]): Promise<{ cancelled: OrderRow[]; seq: bigint }> {
+    const { outcome, seq } = await this.submit({ kind: 'cancel-markets', userId, marketIds });
+    await this.details.complete(outcome.cancelled);
+    return { cancelled: outcome.cancelled.map((order) => orderRow(order, order.signed!)), seq };
+  }
+
+  /**
+   * An order as its journal left it, whoever owns it: the records the tables lack first, then the
+   * tables (read your writes, EXTENSIONS.md section 12).
+   */
+  async findOrder(orderId: string): Promise<OrderRow | undefined> {
+    const pending = this.unprojected.order(orderId);
+    if (pending && 'row' in pending) return pending.row;
+    const stored = await findOrderById(this.options.db, orderId);
+    return stored && pending ? pending.apply(stored) : stored;
   }
 
   /** Expires due orders and releases due speed-bumped orders (the timer calls it; so does the manual clock). */
@@ -172,92 +266,162 @@ export class MatchingEngine {
     if (this.running) await this.submit({ kind: 'tick' });
   }
 
-  /**
-   * Mines matched trades and confirms mined ones, as many rounds as there is work for. An
-   * automatic round in flight has taken on its work when it started, so each check waits for it
-   * first: without that, a call made during such a round returned with its trades still MINED.
-   */
+  /** Mines matched trades and confirms mined ones, as many rounds as there is work for. */
   async settle(): Promise<void> {
-    for (;;) {
-      await this.schedule.idle();
-      if (!this.rounds.hasWork) return;
-      await this.settleRound();
-    }
+    await this.schedule.idle();
+    while (this.running && this.state.unsettled.size > 0) await this.submit({ kind: 'settle' });
   }
 
-  /** One settlement round: in the queue, or beside it (settleBesideQueue). */
-  private async settleRound(): Promise<void> {
-    if (!this.besideQueue) {
-      await this.submit({ kind: 'settle' });
-      return;
-    }
-    if (!this.running) throw new EngineUnavailableError();
-    await this.besideQueue.run();
-  }
-
-  /**
-   * Resolves once the tables hold every command answered before the call (README.md "What a
-   * reader sees"): a read of them that starts after it sees its caller's acknowledged writes.
-   * When they cannot (the projection failed, and the engine halted with answered commands the
-   * tables lack) it refuses the read with 503 rather than let it miss them.
-   */
-  async projected(): Promise<void> {
-    try {
-      if (this.running) await this.journal?.projected();
-    } catch (error) {
-      // The queue's own refusals (full: 503) stand; a projection that failed and then succeeded
-      // (its batch rebuilt the engine) left nothing for the read to miss.
-      if (error instanceof AppError) throw error;
-      if (this.unprojectedCommands === 0) return;
-      throw new UnprojectedReadsError(error);
-    }
-    if (this.unprojectedCommands > 0 && !this.running) throw new UnprojectedReadsError();
-  }
-
-  /** Commands answered from the journal and not in the tables yet (a gauge of the projection's lag). */
-  get unprojectedCommands(): number {
-    return this.journal?.lagCommands ?? 0;
-  }
-
-  /** Whether the filter of used order hashes is built: until then each batch looks up every new order's hash in the store. */
-  get usedHashFilterReady(): boolean {
-    return this.batches.usedHashes.ready;
-  }
-
-  /** Commands waiting for a batch (what fills up before the queue answers 503). */
-  get queueDepth(): number {
-    return this.queue.size;
-  }
-
-  /** Adds or refreshes a market after the catalogue changed it (publish, pause, fees, tick). */
+  /** Tells the engine of a market the catalogue published or changed (pause, fees, tick size). */
   async refreshMarket(marketId: string): Promise<void> {
     const info = await this.options.markets.load(marketId);
-    if (info?.status !== 'ACTIVE') return;
-    const existing = this.state.runtimes.get(marketId);
-    if (existing) existing.info = info;
-    else this.publisher.load(info, this.state.addRuntime(info).book);
+    if (info?.status === 'ACTIVE' && !sameInfo(this.state.markets.get(marketId), info)) await this.submit({ kind: 'market', info });
+  }
+
+  async credit(c: { account: string; amount: bigint; reason: CreditReason; ref: string }) {
+    return (await this.submit({ kind: 'credit', ...c })).outcome;
+  }
+
+  async transfer(t: { from: string; to: string; asset: string; amount: bigint; why: string; ref: string; once: boolean }) {
+    return (await this.submit({ kind: 'transfer', ...t })).outcome;
+  }
+
+  async split(s: { account: string; marketId: string; amount: bigint }) {
+    return (await this.submit({ kind: 'split', ...s })).outcome;
+  }
+
+  async merge(m: { account: string; marketIds: string[] }): Promise<MergeOutcome> {
+    return (await this.submit({ kind: 'merge', ...m })).outcome;
+  }
+
+  async redeem(r: { userId: string; account: string; marketIds: string[] }): Promise<RedeemOutcome> {
+    return (await this.submit({ kind: 'redeem', ...r })).outcome;
+  }
+
+  async oracle(marketId: string, command: OracleCommand, terms: CatalogueTerms): Promise<OracleCommandOutcome> {
+    return (await this.submit({ kind: 'oracle', marketId, command, terms })).outcome;
   }
 
   /**
-   * Stops trading markets for good (platform resolution). Inside one engine transaction, `work`
-   * records the resolution and names the markets it resolved; the engine then cancels every open
-   * order of those markets (releasing their reservations, users told by `order-update`), so no order
-   * can slip in between. After the commit their books are published empty and dropped from memory;
-   * `refreshMarket` and restarts never load them again because they are no longer ACTIVE. If `work`
-   * throws, its statements are rolled back and its caller gets the error: nothing changed.
+   * Resolves once this node's memory holds every record durable when it was called (read your
+   * writes, EXTENSIONS.md section 12): at once where the engine runs; a standby applies the
+   * journal up to its head first.
    */
-  async retireMarkets<T>(work: RetireWork<T>): Promise<T> {
-    return resultOf<T>((await this.submit({ kind: 'retire', work })) as WorkOutcome);
+  async caughtUp(): Promise<void> {
+    if (this.mode === 'stopped') throw new StateLoadingError();
+    if (this.mode !== 'following') return;
+    const head = await this.options.store.head();
+    if (!head) return;
+    void this.follower.catchUp();
+    await this.follower.applied.reached(head.seq);
+  }
+
+  /** Resolves once the tables hold every durable record that touched the account (a reader of its own data). */
+  async tablesHold(account: string): Promise<void> {
+    await this.projected.reached(this.unprojected.lastSeqOf(account));
+  }
+
+  /** Resolves once the tables hold every record this node knows durable (a reader of everyone's data). */
+  async tablesHoldAll(): Promise<void> {
+    await this.projected.reached(this.running ? this.head.seq : this.state.seq);
+  }
+
+  /** The last durable record this node knows (EXTENSIONS.md section 14: GET /journal/head). */
+  async journalHead(): Promise<{ seq: bigint; hash: string; atMs: number }> {
+    if (this.running) return this.head;
+    await this.caughtUp();
+    return (await this.options.store.head()) ?? { seq: 0n, hash: this.state.hash, atMs: 0 };
+  }
+
+  /** The sequence of the last durable record, where the engine runs (the header of an order command's answer). */
+  get durableSeq(): bigint {
+    return this.head.seq;
+  }
+
+  /** Commands durable and not in the tables yet: the projection's lag. */
+  get unprojectedCommands(): number {
+    return this.unprojected.lagCommands;
+  }
+
+  get usedHashFilterReady(): boolean {
+    return this.usedHashes.ready;
+  }
+
+  get queueDepth(): number {
+    return this.sequencer.queueDepth;
+  }
+
+  /** A place may also be answered by admission (state-free checks): an order a key made already, or a used hash. */
+  private async submit<C extends EngineCommand>(command: C): Promise<{ outcome: C extends { kind: 'place' } ? OutcomeOf<C> | PlaceAnswer : OutcomeOf<C>; seq: bigint }> {
+    if (!this.running) throw new EngineUnavailableError();
+    const answer: Answer = await this.sequencer.submit(command);
+    return answer as never;
+  }
+
+  private async rowOf(order: EngineOrder | OrderRow): Promise<OrderRow> {
+    return 'signature' in order ? order : this.details.rowOf(order);
+  }
+
+  private applied(record: AppliedRecord, commands: number): void {
+    this.unprojected.add(record.changes, commands, false, record.effects.balancesBefore);
+    this.snapshotter.applied(this.state, commands, () => this.projected.reached(record.changes.seq), () => this.projected.value);
+  }
+
+  private durable(record: AppliedRecord): void {
+    const { seq, atMs } = record.changes;
+    this.head = { seq, hash: this.state.seq === seq ? this.state.hash : this.head.hash, atMs };
+    this.unprojected.markDurable(seq);
+    this.usedHashes.add(record.changes.newOrders.map((o) => o.signed!.hash));
+    this.announcer.durable(record);
+    this.projector.kick();
+    this.schedule.schedule();
+    this.options.events.publish('engine-batch', { commands: record.outcomes.length, trades: record.changes.trades.length, durationMs: 0, settled: false });
   }
 
   /**
-   * Runs work that moves balances (credits, transfers, splits, merges, redemptions, bonds) inside
-   * an engine batch: the engine's node is the only writer of balances, so what the engine reserves
-   * from never changes under it (README "One writer of balances"). The work runs under a savepoint:
-   * when it throws, its changes are rolled back, its caller gets the error, and the rest of the
-   * batch goes on.
+   * Memory went ahead of the journal (an append failed, or a command threw): the state is rebuilt
+   * from the store, where the failed records never arrived. A lost lease stops the engine instead:
+   * another node runs it now.
    */
-  async moveBalances<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-    return resultOf<T>((await this.submit({ kind: 'ledger', work })) as WorkOutcome);
+  private async rebuild(error: unknown): Promise<void> {
+    if (error instanceof FencedError) {
+      // The lease is gone: the leadership steps this node down (stop, then follow) at its next look.
+      this.options.logger.warn('the engine lease passed to another node; this engine takes no more commands');
+      this.mode = 'stopped';
+      return;
+    }
+    this.options.logger.error({ err: error }, 'an engine record could not be made durable; rebuilding the state from the journal');
+    try {
+      await this.projector.stop();
+      await this.recover();
+      this.head = { seq: this.state.seq, hash: this.state.hash, atMs: (await this.options.store.head())?.atMs ?? 0 };
+      for (const runtime of this.state.runtimes.values()) this.publisher.load(runtime.info, runtime.book);
+      this.publisher.retain(new Set(this.state.runtimes.keys()));
+      this.projector.start(await this.options.store.projectedSeq());
+    } catch (rebuildError) {
+      this.mode = 'stopped';
+      this.options.logger.fatal({ err: rebuildError }, 'the engine cannot rebuild its state from the store; it takes no more commands until restarted');
+    }
   }
+
+  /** The state from the store (README.md "Recovery"), and the changes of the records the tables lack. */
+  private async recover(): Promise<void> {
+    const { store, clock, db, markets } = this.options;
+    const recovered = await recoverState(store, async () => genesisState(db, await markets.loadPublished()), clock.nowMs());
+    this.state = recovered.state;
+    this.unprojected.clear();
+    for (const { changes, commands } of recovered.unprojected) this.unprojected.add(changes, commands, true);
+    this.projected.reset(recovered.projectedSeq);
+  }
+
+  /** Markets the catalogue published or changed while no engine ran learn of it now. */
+  private async reconcileMarkets(): Promise<void> {
+    for (const info of await this.options.markets.loadActive()) {
+      if (!sameInfo(this.state.markets.get(info.id), info)) await this.submit({ kind: 'market', info });
+    }
+  }
+}
+
+function sameInfo(a: object | undefined, b: object): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 }

@@ -5,4 +5,6 @@ export interface MarketDirectory {
   load(marketId: string): Promise<MarketTradingInfo | undefined>;
   /** Every published market that has not resolved. */
   loadActive(): Promise<MarketTradingInfo[]>;
+  /** Every published market, resolved ones too (the engine's first state, src/engine/genesis.ts). */
+  loadPublished(): Promise<MarketTradingInfo[]>;
 }

@@ -18,8 +18,26 @@ export class EngineUnavailableError extends AppError {
   }
 }
 
+/** This node's engine state is not whole yet (it starts, or it lost the engine and recovers): safe to retry. */
+export class StateLoadingError extends AppError {
+  constructor() {
+    super('SERVICE_UNAVAILABLE', "this node is loading the engine's state; retry shortly", { 'retry-after': '1' });
+  }
+}
+
 /** The engine's node changed under a command: nothing of it was written; safe to retry. */
 export class FencedError extends EngineUnavailableError {}
+
+/**
+ * A batch could not be made durable (its journal append failed, or applying it failed): nothing of
+ * it was acknowledged, the engine rebuilt its state from the journal; safe to retry.
+ */
+export class NotDurableError extends AppError {
+  constructor(cause: unknown) {
+    super('SERVICE_UNAVAILABLE', 'the engine could not make this command durable; retry');
+    this.cause = cause;
+  }
+}
 
 /**
  * A read refused because the tables lack commands the engine answered from its journal and the

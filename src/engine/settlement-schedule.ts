@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { SettlementRounds } from './settlement-rounds.ts';
 
 export interface ScheduleOptions {
-  rounds: Pick<SettlementRounds, 'hasWork' | 'noteMatched'>;
+  /** Whether trades wait to be mined or confirmed. */
+  hasWork(): boolean;
   logger: Pick<FastifyBaseLogger, 'error'>;
   /** Least time between the starts of two automatic rounds (EngineOptions.settlementBlockMs). */
   blockMs: number;
@@ -26,20 +26,14 @@ export class SettlementSchedule {
 
   constructor(private readonly options: ScheduleOptions) {}
 
-  /** After a batch is durable: its trades wait for a round, and a round it ran starts the next block's wait. */
-  afterBatch(batch: { trades: number; ranRound: boolean; startedMs: number }): void {
-    if (batch.trades > 0) this.options.rounds.noteMatched();
-    if (batch.ranRound) this.lastRoundMs = batch.startedMs;
-    this.schedule();
-  }
-
   /** Sets the timer of the next round when there is work for one and neither a timer nor a round waits. */
   schedule(): void {
-    if (!this.options.rounds.hasWork || this.timer || this.inFlight || !this.options.running()) return;
+    if (!this.options.hasWork() || this.timer || this.inFlight || !this.options.running()) return;
     const waitMs = Math.max(0, this.lastRoundMs + this.options.blockMs - performance.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (!this.options.running() || !this.options.rounds.hasWork) return;
+      if (!this.options.running() || !this.options.hasWork()) return;
+      this.lastRoundMs = performance.now();
       this.inFlight = this.options.runRound()
         .then(() => {}, (error) => this.options.logger.error({ err: error }, 'settlement round failed'))
         .finally(() => {
@@ -51,8 +45,7 @@ export class SettlementSchedule {
 
   /**
    * Resolves once the round this schedule submitted, if one is in flight, has finished (failed
-   * ones too). A round takes on the work it finds when it starts, so until it ends `hasWork` can
-   * say false with trades still to mine or confirm.
+   * ones too).
    */
   idle(): Promise<void> {
     return this.inFlight ?? Promise.resolve();

@@ -1,7 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
-import type { Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { OracleService } from './oracle-service.ts';
 import { Redemptions } from './redemption.ts';
@@ -15,11 +13,9 @@ export interface Oracle {
   readonly redemptions: Redemptions;
 }
 
-export function createOracle(deps: { db: Db; clock: Clock; settlement: Settlement; logger: FastifyBaseLogger; engine: MatchingEngine }): Oracle {
-  const moveBalances = <T>(work: (tx: Db) => Promise<T>) => deps.engine.moveBalances(work);
-  const service = new OracleService({ db: deps.db, clock: deps.clock, settlement: deps.settlement, logger: deps.logger, retireMarkets: (work) => deps.engine.retireMarkets(work), moveBalances });
+export function createOracle(deps: { db: Db; clock: Clock; engine: MatchingEngine }): Oracle {
   return {
-    service,
-    redemptions: new Redemptions({ db: deps.db, clock: deps.clock, settlement: deps.settlement, moveBalances }),
+    service: new OracleService({ db: deps.db, clock: deps.clock, engine: deps.engine }),
+    redemptions: new Redemptions({ db: deps.db, engine: deps.engine }),
   };
 }

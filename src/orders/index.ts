@@ -2,14 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { createMarketOrderHasher } from '../core/orders/eip712-order.ts';
-import type { EngineFence } from '../engine/batch-runner.ts';
-import { MatchingEngine } from '../engine/engine.ts';
-import { engineJournal } from '../engine/journal.ts';
+import { MatchingEngine, type EngineOptions } from '../engine/engine.ts';
+import { databaseEngineStore, type AppendFence } from '../engine/journal/journal-store.ts';
 import type { MarketDirectory } from '../engine/market-directory.ts';
 import { signatureBackend } from '../engine/signatures/recover-signer.ts';
 import { createSignatureVerifier } from '../engine/signatures/signature-verifier.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
-import type { Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { OrderCancels } from './order-cancels.ts';
 import { OrderCursorCodec } from './order-cursor.ts';
@@ -33,7 +31,6 @@ export interface TradingDeps {
   config: Config;
   clock: Clock;
   db: Db;
-  settlement: Settlement;
   events: DomainEvents;
   logger: FastifyBaseLogger;
   markets: MarketDirectory;
@@ -42,15 +39,17 @@ export interface TradingDeps {
   cursorSecret: string;
   /** Signature worker threads; 0 verifies on the main thread (tests). Default: the CPU count. */
   signatureWorkers?: number;
-  /** The engine lease (src/cluster/leadership.ts), which every engine write checks. */
-  fence?: EngineFence;
+  /** The engine lease (src/cluster/leadership.ts), which every journal append checks. */
+  fence?: AppendFence;
+  /** Notifications of the journal's appends and projections (several nodes on PostgreSQL). */
+  listen?: EngineOptions['listen'];
 }
 
 export function createTrading(deps: TradingDeps): Trading {
+  const store = databaseEngineStore(deps.db, { notify: Boolean(deps.config.databaseUrl), ...(deps.fence ? { fence: deps.fence } : {}) });
   const engine = new MatchingEngine({
-    db: deps.db, settlement: deps.settlement, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger,
-    settlementBlockMs: deps.config.settlementBlockMs, bookFrameMs: deps.config.bookFrameMs, ...(deps.fence ? { fence: deps.fence } : {}),
-    ...engineJournal(deps.config), settleBesideQueue: Boolean(deps.config.databaseUrl),
+    db: deps.db, store, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger,
+    settlementBlockMs: deps.config.settlementBlockMs, bookFrameMs: deps.config.bookFrameMs, ...(deps.listen ? { listen: deps.listen } : {}),
   });
   const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
   deps.logger.info(`order signatures: ${signatureBackend()}, ${verifier.workers === 0 ? 'on the main thread' : `${verifier.workers} worker thread(s)`}`);

@@ -12,6 +12,8 @@ export interface MarketsCancelResult {
   cancelled: OrderRow[];
   clearedMarkets: string[];
   failedMarkets: string[];
+  /** The last journal record these cancels made durable (0 when none reached the engine). */
+  seq: bigint;
 }
 
 /**
@@ -22,35 +24,54 @@ export interface MarketsCancelResult {
 export class OrderCancels {
   constructor(private readonly engine: MatchingEngine) {}
 
-  async cancelOne(userId: string, orderId: string): Promise<OrderRow> {
+  async cancelOne(userId: string, orderId: string): Promise<{ order: OrderRow; seq: bigint }> {
     const outcome = await this.engine.cancel(userId, orderId);
-    if (outcome.ok) return outcome.order;
-    if (outcome.code === 'NOT_FOUND') throw notFound('order');
-    throw new AppError(outcome.code as OrderRuleCode, outcome.message);
+    if (outcome.ok) return { order: outcome.order, seq: outcome.seq };
+    throw await this.refusal(userId, orderId, outcome);
   }
 
   /** Results in request order; a repeated id fails the second time (the order is no longer open). */
-  async cancelMany(userId: string, orderIds: string[]): Promise<CancelResult[]> {
-    return Promise.all(
-      orderIds.map(async (orderId) => {
-        const outcome = await this.engine.cancel(userId, orderId).catch((error: unknown) => ({ ok: false as const, message: messageOf(error) }));
-        return outcome.ok ? { orderId, success: true } : { orderId, success: false, error: outcome.message };
+  async cancelMany(userId: string, orderIds: string[]): Promise<{ results: CancelResult[]; seq: bigint }> {
+    let seq = 0n;
+    const results = await Promise.all(
+      orderIds.map(async (orderId): Promise<CancelResult> => {
+        try {
+          const { seq: durableAt } = await this.cancelOne(userId, orderId);
+          if (durableAt > seq) seq = durableAt;
+          return { orderId, success: true };
+        } catch (error) {
+          return { orderId, success: false, error: messageOf(error) };
+        }
       }),
     );
+    return { results, seq };
   }
 
   async cancelInMarkets(userId: string, marketIds: string[]): Promise<MarketsCancelResult> {
     const settled = await Promise.allSettled(marketIds.map((marketId) => this.engine.cancelInMarkets(userId, [marketId])));
-    const result: MarketsCancelResult = { cancelled: [], clearedMarkets: [], failedMarkets: [] };
+    const result: MarketsCancelResult = { cancelled: [], clearedMarkets: [], failedMarkets: [], seq: 0n };
     settled.forEach((outcome, i) => {
       if (outcome.status === 'fulfilled') {
-        result.cancelled.push(...outcome.value);
+        result.cancelled.push(...outcome.value.cancelled);
         result.clearedMarkets.push(marketIds[i]!);
+        if (outcome.value.seq > result.seq) result.seq = outcome.value.seq;
       } else {
         result.failedMarkets.push(marketIds[i]!);
       }
     });
     return result;
+  }
+
+  /**
+   * A cancel the engine refused: an order it does not hold open is another user's (403), closed
+   * already (ORDER_NOT_OPEN), or unknown (404), as the tables and the records they lack say.
+   */
+  private async refusal(userId: string, orderId: string, outcome: { code: string; message: string }): Promise<AppError> {
+    if (outcome.code !== 'NOT_OPEN') return new AppError(outcome.code as OrderRuleCode, outcome.message);
+    const order = await this.engine.findOrder(orderId);
+    if (!order) return notFound('order');
+    if (order.user_id !== userId) return new AppError('FORBIDDEN', 'this order belongs to another user');
+    return new AppError('ORDER_NOT_OPEN', `the order is ${order.status} and can no longer be cancelled`);
   }
 }
 

@@ -25,8 +25,11 @@ export interface CreateOrderRequest extends CreateOrderInput {
   readonly idempotencyKey?: string | undefined;
 }
 
-/** The outcome of one CreateOrder: the stored order, or the catalogued error it was refused with. */
-export type EntryOutcome = { ok: true; order: OrderRow } | { ok: false; error: AppError };
+/**
+ * The outcome of one CreateOrder: the order, or the catalogued error it was refused with; `seq` is
+ * the journal record that made it durable (absent when it never reached the engine).
+ */
+export type EntryOutcome = ({ ok: true; order: OrderRow } | { ok: false; error: AppError }) & { seq?: bigint };
 
 /**
  * Order entry (SPEC.md 4.4 POST /orders and /orders/batch): the CreateOrder rules, the EIP-712
@@ -62,7 +65,7 @@ export class OrderEntry {
       hash,
       idempotencyKey: request.idempotencyKey ?? null,
     });
-    return placed.ok ? { ok: true, order: placed.order } : refused(placed.code, placed.message);
+    return placed.ok ? { ok: true, order: placed.order, seq: placed.seq } : { ...refused(placed.code, placed.message), seq: placed.seq };
   }
 
   /**

@@ -3,9 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { formatUnitsPadded } from '../core/money.ts';
-import { InsufficientBalanceError, type MoveBalances, type Settlement } from '../settlement/types.ts';
-import { REWARD_TREASURY, userAccount } from '../settlement/accounts.ts';
-import { COLLATERAL } from '../settlement/types.ts';
+import { userAccount } from '../settlement/accounts.ts';
 import { attachRowsToClaim, finishClaimRows, insertClaim, listUnfinishedClaims, lockClaim, lockClaimableRows, updateClaim, type RewardClaimRow } from '../store/rewards-repository.ts';
 import { isUniqueViolation } from '../store/unique-violation.ts';
 
@@ -24,17 +22,25 @@ export interface ClaimDecision {
 export const HISTORY_PATH = '/api/v1/rewards/me/history';
 
 /**
+ * Pays a claim from the reward treasury (the engine's transfer command, src/server.ts): once per
+ * `ref`, so a claim paid again after a crash is answered with its first payment.
+ */
+export type PayFromTreasury = (payment: { to: string; amount: bigint; ref: string }) => Promise<{ ok: true; txHash: string } | { ok: false; code: string; message: string }>;
+
+/**
  * Claims (SPEC.md "Reward claim"). The decision takes the user's claimable rows under row locks
  * and records one claim that owns them, in one transaction; the partial unique index on unfinished
  * claims and the `claim_id IS NULL` filter make concurrent claims of one user dispatch at most one.
- * Paying is asynchronous: the ledger transfer from the reward treasury, the rows turning PAID and
- * the claim turning `paid` commit together, so a crash before it leaves a `dispatched` claim that
- * `resumeUnfinished` pays at the next start, and a crash after it leaves nothing to redo: never twice.
+ * Paying is asynchronous: the transfer from the reward treasury is an engine command made once per
+ * claim (its reference is the claim's id), then the rows turn PAID and the claim `paid`. A crash
+ * or a failed command between leaves the claim unfinished; `resumeUnfinished` (each rewards tick,
+ * and at a start) sends the same transfer again, which the engine answers with the first payment
+ * if it was made: never twice.
  */
 export class RewardClaims {
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly deps: { db: import('../store/database.ts').Db; clock: Clock; settlement: Settlement; moveBalances: MoveBalances; events: DomainEvents; logger: FastifyBaseLogger; minPayoutBaseUnits: bigint }) {}
+  constructor(private readonly deps: { db: import('../store/database.ts').Db; clock: Clock; payFromTreasury: PayFromTreasury; events: DomainEvents; logger: FastifyBaseLogger; minPayoutBaseUnits: bigint }) {}
 
   async claim(user: { userId: string; proxyWallet: string }): Promise<ClaimDecision> {
     const { db, clock, minPayoutBaseUnits } = this.deps;
@@ -65,9 +71,12 @@ export class RewardClaims {
     return answer;
   }
 
-  /** Pays the claims a crash left unfinished (dispatched or in-flight): at most once each. */
-  async resumeUnfinished(): Promise<void> {
-    for (const claim of await listUnfinishedClaims(this.deps.db)) await this.pay(claim.id);
+  /**
+   * Pays the claims a crash or a failed command left unfinished (dispatched or in-flight, last
+   * touched before `untouchedSinceMs`, so a payment under way is left to itself): at most once each.
+   */
+  async resumeUnfinished(untouchedSinceMs = Number.POSITIVE_INFINITY): Promise<void> {
+    for (const claim of await listUnfinishedClaims(this.deps.db)) if (claim.updated_at.getTime() < untouchedSinceMs) await this.pay(claim.id);
   }
 
   /** Waits for the dispatches in progress (server shutdown, tests). */
@@ -81,7 +90,7 @@ export class RewardClaims {
   }
 
   private async pay(claimId: string): Promise<void> {
-    const { db, clock, settlement, moveBalances } = this.deps;
+    const { db, clock, payFromTreasury, logger } = this.deps;
     const started = await db.transaction().execute(async (tx) => {
       const claim = await lockClaim(tx, claimId);
       if (!claim || (claim.state !== 'dispatched' && claim.state !== 'in-flight')) return undefined;
@@ -90,28 +99,32 @@ export class RewardClaims {
     });
     if (!started) return;
     this.publish(started, 'in-flight');
+    let paid: Awaited<ReturnType<PayFromTreasury>>;
     try {
-      const txHash = await moveBalances(async (tx) => {
-        const claim = await lockClaim(tx, claimId);
-        if (claim?.state !== 'in-flight') return undefined;
-        const now = new Date(clock.nowMs());
-        const receipt = await settlement.transfer(tx, { from: REWARD_TREASURY, to: claim.account, asset: COLLATERAL, amount: claim.amount_base_units, kind: 'REWARD', ref: `reward-claim:${claim.id}` });
-        await finishClaimRows(tx, claimId, { status: 'PAID', txHash: receipt.txHash, paidAt: now });
-        await updateClaim(tx, claimId, { state: 'paid', tx_hash: receipt.txHash, updated_at: now });
-        return receipt.txHash;
-      });
-      if (txHash) this.publish(started, 'paid', { txHash });
+      paid = await payFromTreasury({ to: started.account, amount: started.amount_base_units, ref: `reward-claim:${started.id}` });
     } catch (error) {
-      // The treasury cannot cover it: the rows wait for the operator, nothing is paid in part.
-      const short = error instanceof InsufficientBalanceError;
-      const message = short ? 'the reward treasury cannot cover this payout' : 'the payout could not be made; the rows can be claimed again';
-      await db.transaction().execute(async (tx) => {
-        await finishClaimRows(tx, claimId, { status: short ? 'NEEDS_INVESTIGATION' : 'FAILED' });
-        await updateClaim(tx, claimId, { state: 'failed', error: message, updated_at: new Date(clock.nowMs()) });
-      });
-      if (!short) this.deps.logger.error({ err: error, claimId }, 'reward claim payment failed');
-      this.publish(started, 'failed', { error: message });
+      // Made or not, the next resume sends the same payment again, and it is made once.
+      logger.warn({ err: error, claimId }, 'reward claim payment not confirmed; it is sent again at the next rewards tick');
+      return;
     }
+    const now = new Date(clock.nowMs());
+    if (paid.ok) {
+      await db.transaction().execute(async (tx) => {
+        await finishClaimRows(tx, claimId, { status: 'PAID', txHash: paid.txHash, paidAt: now });
+        await updateClaim(tx, claimId, { state: 'paid', tx_hash: paid.txHash, updated_at: now });
+      });
+      this.publish(started, 'paid', { txHash: paid.txHash });
+      return;
+    }
+    // The treasury cannot cover it: the rows wait for the operator, nothing is paid in part.
+    const short = paid.code === 'INSUFFICIENT_BALANCE';
+    const message = short ? 'the reward treasury cannot cover this payout' : 'the payout could not be made; the rows can be claimed again';
+    await db.transaction().execute(async (tx) => {
+      await finishClaimRows(tx, claimId, { status: short ? 'NEEDS_INVESTIGATION' : 'FAILED' });
+      await updateClaim(tx, claimId, { state: 'failed', error: message, updated_at: now });
+    });
+    if (!short) logger.error({ claimId, code: paid.code, reason: paid.message }, 'reward claim payment failed');
+    this.publish(started, 'failed', { error: message });
   }
 
   private publish(claim: RewardClaimRow, state: 'dispatched' | 'in-flight' | 'paid' | 'failed', extra: { txHash?: string; error?: string } = {}): void {

@@ -2,10 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { RestingQuote } from '../core/rewards/index.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
-import type { MoveBalances, Settlement } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { findMarketStatus, findRewardConfig, isRewardsPaused, listOpenRewardConfigs, listRewardConfigsOfDate, setRewardsPaused, upsertRewardConfig } from '../store/rewards-repository.ts';
-import { RewardClaims } from './claims.ts';
+import { RewardClaims, type PayFromTreasury } from './claims.ts';
 import { changesFrozenFields, dayStartMs, freezesAtMs, parseRewardConfig, type RewardConfigInput } from './config.ts';
 import { DAY_MS, MINUTE_MS } from '../core/rewards/index.ts';
 import { closeEndedDays } from './daily-close.ts';
@@ -45,9 +44,8 @@ export interface Rewards {
 export interface RewardsDeps {
   db: Db;
   clock: Clock;
-  settlement: Settlement;
-  /** Claims pay from the treasury where the engine runs, like every balance change. */
-  moveBalances: MoveBalances;
+  /** Claims pay from the treasury through the engine, like every balance change. */
+  payFromTreasury: PayFromTreasury;
   events: DomainEvents;
   logger: FastifyBaseLogger;
   minPayoutBaseUnits: bigint;
@@ -55,6 +53,9 @@ export interface RewardsDeps {
   /** The engine's fence (src/cluster/leadership.ts), checked where sampled minutes are written. */
   fence?: (tx: Db) => Promise<void>;
 }
+
+/** How long a claim's payment may stay unconfirmed before a tick sends it again. */
+const CLAIM_RETRY_MS = 10_000;
 
 export function createRewards(deps: RewardsDeps): Rewards {
   const { db, clock } = deps;
@@ -80,6 +81,7 @@ export function createRewards(deps: RewardsDeps): Rewards {
     const dayEnded = configs.some((c) => dayStartMs(c.reward_date) + DAY_MS <= nowMs);
     if (clock.kind === 'manual' || dayEnded || buffer.ageMs(nowMs) >= ACCRUAL_FLUSH_MS) await buffer.flush(db, deps.fence);
     const closedDays = await closeEndedDays(db, configs, nowMs, deps.minPayoutBaseUnits);
+    await claims.resumeUnfinished(nowMs - CLAIM_RETRY_MS);
     return { samples: samples.count, closedDays };
   }
 

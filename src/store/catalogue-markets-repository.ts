@@ -97,6 +97,11 @@ export async function publishMarkets(db: Db, publications: MarketPublication[], 
   return published;
 }
 
+/** Every published market, resolved ones too, for the engine's first state. */
+export async function findPublishedMarkets(db: Db): Promise<MarketRow[]> {
+  return db.selectFrom('markets').selectAll().where('status', '!=', 'DRAFT').orderBy('created_at').orderBy('id').execute();
+}
+
 /** Published markets that still trade or could (not RESOLVED), for the engine's directory. */
 export async function findUnresolvedPublishedMarkets(db: Db): Promise<MarketRow[]> {
   return db.selectFrom('markets').selectAll().where('status', '=', 'ACTIVE').orderBy('created_at').orderBy('id').execute();

@@ -86,6 +86,14 @@ export async function findOrderByIdempotencyKey(db: Db, userId: string, key: str
   return db.selectFrom('orders').selectAll().where('user_id', '=', userId).where('idempotency_key', '=', key).executeTakeFirst();
 }
 
+/** The orders that carry these (user, idempotency key) pairs, in one query. */
+export async function findOrdersByIdempotencyKeys(db: Db, pairs: { userId: string; key: string }[]): Promise<OrderRow[]> {
+  if (pairs.length === 0) return [];
+  return db.selectFrom('orders').selectAll()
+    .where(sql<boolean>`(user_id, idempotency_key) IN (SELECT * FROM unnest(${pairs.map((p) => p.userId)}::uuid[], ${pairs.map((p) => p.key)}::uuid[]))`)
+    .execute();
+}
+
 export async function findOrderById(db: Db, id: string): Promise<OrderRow | undefined> {
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
 }

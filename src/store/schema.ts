@@ -327,6 +327,9 @@ export interface Database {
   pnl_series: PnlSeriesTable;
   engine_leadership: EngineLeadershipTable;
   engine_projection: EngineProjectionTable;
+  engine_journal: EngineJournalTable;
+  engine_snapshots: EngineSnapshotsTable;
+  engine_snapshot_parts: EngineSnapshotPartsTable;
   reference_prices: ReferencePricesTable;
   price_targets: PriceTargetsTable;
   templates: TemplatesTable;
@@ -517,6 +520,29 @@ export interface PnlSeriesTable {
 export interface EngineProjectionTable {
   id: number;
   seq: bigint;
+}
+
+/** One journal record per engine batch (migration 0022): its text, and its hash chained to the previous one. */
+export interface EngineJournalTable {
+  seq: bigint;
+  at: Date;
+  hash: string;
+  record: string;
+}
+
+/** The engine's state after the record `seq` (whose hash is `hash`), in `parts` parts of text. */
+export interface EngineSnapshotsTable {
+  seq: bigint;
+  hash: string;
+  state_hash: string;
+  parts: number;
+  created_at: Date;
+}
+
+export interface EngineSnapshotPartsTable {
+  seq: bigint;
+  part: number;
+  data: string;
 }
 
 export interface EngineLeadershipTable {

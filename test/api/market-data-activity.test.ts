@@ -3,13 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createDraftEvent, createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
+import { resolveMarket } from '../helpers/resolution.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, placeOrder, type OrderSpec, type Trader } from '../helpers/trader.ts';
 
 /**
  * GET /markets/activity and /markets/activity/{marketId} over real activity: on m1 a MINT (Bob
  * takes token 2 at 0.4 from Alice's token 1 bid at 0.6), a TRANSFER (Bob sells token 2 to Alice at
- * 0.5), Carol's split of 5 and merge of 2; on m2 a MINT between Alice and Carol, then a TIE
+ * 0.5), Carol's split of 5 and merge of all 5; on m2 a MINT between Alice and Carol, then a TIE
  * resolution and Carol's redeem. Fees: taker 1%, maker 0.5% of min(p, 1 − p) × size.
  */
 describe('market data: market activity', () => {
@@ -66,17 +67,17 @@ describe('market data: market activity', () => {
     assert.equal(split.status, 200, JSON.stringify(split.body));
     splitHash = split.body.txHash;
     await advance(1_000);
-    const settlement = server.ctx.settlement;
-    const tokens = (m: PublishedMarket) => ({ conditionId: m.conditionId, tokenId1: m.tokenId1, tokenId2: m.tokenId2 });
-    // No merge or redeem route exists yet (portfolio issue): the ledger operations they will call.
-    mergeHash = (await server.ctx.trading.engine.moveBalances((tx) => settlement.merge(tx, { account: wallet(carol), market: tokens(m1), amount: 2_000_000n, ref: `merge:${randomUUID()}` }))).txHash;
+    const merged = await carol.call('POST', '/markets/merge-positions/batch', { marketIds: [m1.id] });
+    assert.equal(merged.status, 200, JSON.stringify(merged.body));
+    mergeHash = merged.body.txHash;
     await advance(1_000);
     await trade(alice, carol, { tokenId: m2.tokenId1, side: 'BUY', price: '0.3', size: '10' }, { tokenId: m2.tokenId2, side: 'BUY', price: '0.7', size: '10' });
     await server.ctx.trading.engine.settle();
     await advance(1_000);
-    await server.ctx.trading.engine.moveBalances((tx) => settlement.resolveMarket(tx, tokens(m2), 'TIE'));
-    const redeemed = await server.ctx.trading.engine.moveBalances((tx) => settlement.redeem(tx, { account: wallet(carol), market: tokens(m2), ref: `redeem:${randomUUID()}` }));
-    redeemHash = redeemed!.txHash;
+    await resolveMarket(server, m2.id, 'TIE');
+    const redeemed = await carol.call('POST', '/markets/redeem-positions/batch', { marketIds: [m2.id] });
+    assert.equal(redeemed.status, 200, JSON.stringify(redeemed.body));
+    redeemHash = redeemed.body.txHash;
     await server.ctx.trading.engine.settle();
   });
   after(async () => {
@@ -89,7 +90,7 @@ describe('market data: market activity', () => {
     assert.deepEqual([body.total, body.totalCapped, body.page, body.limit, body.hasMore], [6, false, 1, 10, false]);
     const summary = body.data.map((r: any) => [r.type, r.proxy_address, r.amount, r.price, r.fee, r.outcomeIndex]);
     assert.deepEqual(summary, [
-      ['MERGE', wallet(carol), 2, '1', 0, undefined],
+      ['MERGE', wallet(carol), 5, '1', 0, undefined],
       ['SPLIT', wallet(carol), 5, '1', 0, undefined],
       // Same time, taker first (its key sorts after the maker's).
       ['SELL', wallet(bob), 4, '0.5', 0.02, 1],
@@ -204,10 +205,9 @@ describe('market data: market activity', () => {
 
   it('reaches only the first 1,000 rows in offset mode, and every row with cursors', async () => {
     const dave = await newTrader(server, { fund: '20' });
-    const settlement = server.ctx.settlement;
-    const market = { conditionId: m1.conditionId, tokenId1: m1.tokenId1, tokenId2: m1.tokenId2 };
     for (let i = 0; i < 1_000; i += 1) {
-      await server.ctx.trading.engine.moveBalances((tx) => settlement.split(tx, { account: wallet(dave), market, amount: 10_000n, ref: `split:${randomUUID()}` }));
+      const split = await server.ctx.trading.engine.split({ account: wallet(dave), marketId: m1.id, amount: 10_000n });
+      assert.ok(split.ok);
     }
     const total = 1_000 + 11;
     assert.equal((await global('?total=true')).body.total, total);

@@ -6,6 +6,7 @@ import { parseUnits } from '../../src/core/money.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { bearer } from '../helpers/auth-client.ts';
 import { expectError, get, post } from '../helpers/http.ts';
+import { resolveMarket } from '../helpers/resolution.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, placeOrder, type OrderSpec, type Trader } from '../helpers/trader.ts';
 
@@ -55,9 +56,12 @@ describe('portfolio: user positions and value', () => {
     await trade(alice, bob, { tokenId: m1.tokenId1, side: 'BUY', price: '0.6', size: '10' }, { tokenId: m1.tokenId2, side: 'BUY', price: '0.45', size: '10' });
     await trade(alice, bob, { tokenId: m1.tokenId2, side: 'BUY', price: '0.5', size: '4' }, { tokenId: m1.tokenId2, side: 'SELL', price: '0.5', size: '4' });
     assert.equal((await alice.call('POST', `/markets/${m1.id}/split`, { amount: '5' })).status, 200);
-    const settlement = server.ctx.settlement;
-    const market = { conditionId: m1.conditionId, tokenId1: m1.tokenId1, tokenId2: m1.tokenId2 };
-    await server.ctx.trading.engine.moveBalances((tx) => settlement.merge(tx, { account: alice.proxyWallet.toLowerCase(), market, amount: 3_000_000n, ref: `merge:${randomUUID()}` }));
+    // A merge takes what both tokens have available: a resting SELL of 6 of her 9 token 2 leaves 3 to merge.
+    const held = await placeOrder(server, alice, { tokenId: m1.tokenId2, side: 'SELL', price: '0.99', size: '6', feeRateBps: 100 });
+    assert.equal(held.status, 200, JSON.stringify(held.body));
+    const merged = await alice.call('POST', '/markets/merge-positions/batch', { marketIds: [m1.id] });
+    assert.equal(merged.status, 200, JSON.stringify(merged.body));
+    assert.equal((await alice.call('POST', `/orders/${held.body.id}/cancel`)).status, 200);
     await advance(1_000);
     await trade(carol, alice, { tokenId: m1.tokenId1, side: 'BUY', price: '0.55', size: '2' }, { tokenId: m1.tokenId1, side: 'SELL', price: '0.55', size: '2' });
     assert.equal((await bob.call('POST', `/markets/${m2.id}/split`, { amount: '1' })).status, 200);
@@ -147,11 +151,9 @@ describe('portfolio: user positions and value', () => {
   });
 
   it('closes positions on a redeem at what each token paid (after the reads above: it resolves m2)', async () => {
-    const settlement = server.ctx.settlement;
-    const market = { conditionId: m2.conditionId, tokenId1: m2.tokenId1, tokenId2: m2.tokenId2 };
-    // The ledger alone resolves YES (the catalogue keeps m2 ACTIVE): token 1 pays 1, token 2 nothing.
-    await server.ctx.trading.engine.moveBalances((tx) => settlement.resolveMarket(tx, market, 'YES'));
-    await server.ctx.trading.engine.moveBalances((tx) => settlement.redeem(tx, { account: bob.proxyWallet.toLowerCase(), market, ref: `redeem:${randomUUID()}` }));
+    // m2 resolves YES: token 1 pays 1, token 2 nothing.
+    await resolveMarket(server, m2.id, 'YES');
+    assert.equal((await bob.call('POST', '/markets/redeem-positions/batch', { marketIds: [m2.id] })).status, 200);
     assert.deepEqual(summary((await positions(bob)).body.data), [[m1.id, m1.tokenId2, '6', '0.404', '0.45', '2.7', '2.424', '0.276']]);
     assert.equal((await bob.call('PATCH', '/account', { displayName: 'bob_redeems' })).status, 200);
     const closed = (await get(server.api('/profiles/by-name/bob_redeems/positions?status=closed'))).body;

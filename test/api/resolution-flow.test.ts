@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { REWARD_TREASURY, FEE_ACCOUNT, marketLockAccount } from '../../src/settlement/accounts.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
+import { collateralOf } from '../helpers/resolution.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
 
@@ -19,7 +20,7 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
     assert.equal(response.status, 200, JSON.stringify(response.body));
   };
   const collateral = async (trader: Trader) => (await trader.call('GET', '/account/balance')).body.collateral as { balance: string; locked: string; available: string };
-  const ledgerCollateral = async (account: string) => (await server.ctx.settlement.balances(server.ctx.store.db, account)).collateral.balance;
+  const ledgerCollateral = async (account: string) => collateralOf(server, account);
   const resolution = async (marketId: string) => (await get(server.api(`/markets/${marketId}/resolution`))).body;
   const adminPropose = (marketId: string, outcome: string) => post(server.api(`/admin/markets/${marketId}/oracle/propose`), { outcome }, server.adminHeaders);
 
@@ -46,7 +47,7 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
 
   before(async () => {
     server = await startTestServer();
-    await server.ctx.trading.engine.moveBalances((tx) => server.ctx.settlement.credit(tx, { account: REWARD_TREASURY, amount: 1_000_000_000n, reason: 'TREASURY_DEPOSIT', ref: 'test' }));
+    await server.ctx.trading.engine.credit({ account: REWARD_TREASURY, amount: 1_000_000_000n, reason: 'TREASURY_DEPOSIT', ref: 'test' });
   });
   after(async () => {
     await server.close();

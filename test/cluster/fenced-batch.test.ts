@@ -7,12 +7,11 @@ import { serverWithMarket } from '../helpers/market-server.ts';
 import { callerOf, expectAuditClean, newTrader, orderBody } from '../helpers/trader.ts';
 
 /**
- * A batch of order commands is written in one statement that checks the engine lease itself
- * (src/engine/README.md "One engine per database, fenced"): the lease is checked when the batch
- * starts and again by its write. A takeover between the two leaves the batch applied in memory
- * and written nowhere: its callers get 503, the node rebuilds its books and steps down.
+ * A journal record is appended in one statement that checks the engine lease itself
+ * (src/engine/README.md "One engine per database, fenced"). A takeover before the append leaves
+ * the record applied in memory and written nowhere: its callers get 503 and the node steps down.
  */
-describe('an order batch whose lease passed on before its write', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL (DATABASE_URL): PGlite has no engine lease' }, () => {
+describe('a journal append whose lease passed on', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL (DATABASE_URL): PGlite has no engine lease' }, () => {
   const world = serverWithMarket();
 
   it('writes nothing, answers 503, and the node steps down', async () => {
@@ -34,8 +33,8 @@ describe('an order batch whose lease passed on before its write', { skip: proces
 
     const stored = await server.ctx.store.db.selectFrom('orders').select('price_micros').where('user_id', '=', trader.userId).execute();
     assert.deepEqual(stored.map((row) => row.price_micros), [400_000n], 'only the order answered before the takeover is stored');
-    const { collateral } = await server.ctx.settlement.balances(server.ctx.store.db, trader.proxyWallet.toLowerCase());
-    assert.equal(collateral.locked, 4_000_000n, "only that order's reservation is locked");
+    const collateral = await server.ctx.store.db.selectFrom('ledger_balances').select('locked').where('account', '=', trader.proxyWallet.toLowerCase()).where('asset', '=', 'collateral').executeTakeFirstOrThrow();
+    assert.equal(BigInt(collateral.locked), 4_000_000n, "only that order's reservation is locked");
     await expectAuditClean(server);
   });
 });

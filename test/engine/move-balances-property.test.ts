@@ -3,21 +3,17 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../src/contract/errors.ts';
 import type { CreateOrderRequest } from '../../src/orders/order-entry.ts';
-import { InsufficientBalanceError } from '../../src/settlement/types.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { callerOf, expectAuditClean, newTrader, orderBody, type Trader } from '../helpers/trader.ts';
 
-const WORK_REFUSED = 'refused after crediting';
-
-/** One thing a trader does; a group of them is submitted in one turn, so they share engine batches. */
+/** One thing a trader does; a group of them is submitted in one turn, so they share journal records. */
 type Op =
   | { kind: 'place'; who: number; outcome: 1 | 2; side: 'BUY' | 'SELL'; cents: number; size: number }
   | { kind: 'cancel'; who: number; pick: number }
   | { kind: 'split'; who: number; amount: number }
   | { kind: 'merge'; who: number }
-  | { kind: 'credit'; who: number; amount: number }
-  | { kind: 'failing-work'; who: number };
+  | { kind: 'credit'; who: number; amount: number };
 
 const who = fc.nat(2);
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -26,18 +22,17 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('split' as const), who, amount: fc.integer({ min: 1, max: 40 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('merge' as const), who }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('credit' as const), who, amount: fc.integer({ min: 1, max: 20 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('failing-work' as const), who }) },
 );
 /** Groups of operations: each group is sent in one turn, the next once it is answered. */
 const script = fc.array(fc.array(op, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 });
 
 /**
- * Orders, cancels and balance moves mixed in the same engine batches, in any order: the engine
- * holds the balance rows it reserves from and must forget them whenever work moves balances. A
- * mistake shows as a batch that fails on the ledger's CHECK (an error no caller should see) or as
- * a ledger whose locks, balances or supply the audit refuses.
+ * Orders, cancels and balance moves mixed in the same journal records, in any order, through a
+ * real server: a mistake shows as an error no caller should get (a command that throws fails its
+ * whole record) or as tables whose locks, balances or supply the audit refuses, or which the
+ * journal's replay does not reach.
  */
-describe('engine: orders and balance moves in shared batches (property)', () => {
+describe('engine: orders and balance moves in shared records (property)', () => {
   let server: TestServer;
   let market: PublishedMarket;
   let traders: Trader[];
@@ -52,9 +47,7 @@ describe('engine: orders and balance moves in shared batches (property)', () => 
 
   it('every answer is a result or a refusal the caller can act on, and the ledger audit passes after every group', async () => {
     const { engine, orderEntry } = server.ctx.trading;
-    const { settlement } = server.ctx;
     const account = (i: number) => traders[i]!.proxyWallet.toLowerCase();
-    const tokens = { conditionId: market.conditionId, tokenId1: market.tokenId1, tokenId2: market.tokenId2 };
     const units = (n: number) => BigInt(n) * 1_000_000n;
 
     // Built ahead (they await the server's clock), then submitted without a turn in between.
@@ -73,16 +66,11 @@ describe('engine: orders and balance moves in shared batches (property)', () => 
           return target ? () => engine.cancel(trader.userId, target.id) : async () => undefined;
         }
         case 'split':
-          return () => engine.moveBalances((tx) => settlement.split(tx, { account: account(o.who), market: tokens, amount: units(o.amount), ref: 'property' }));
+          return () => engine.split({ account: account(o.who), marketId: market.id, amount: units(o.amount) });
         case 'merge':
-          return () => engine.moveBalances((tx) => settlement.mergeBatch(tx, { account: account(o.who), markets: [tokens], ref: 'property' }));
+          return () => engine.merge({ account: account(o.who), marketIds: [market.id] });
         case 'credit':
-          return () => engine.moveBalances((tx) => settlement.credit(tx, { account: account(o.who), amount: units(o.amount), reason: 'DEPOSIT', ref: 'property' }));
-        case 'failing-work':
-          return () => engine.moveBalances(async (tx) => {
-            await settlement.credit(tx, { account: account(o.who), amount: units(1), reason: 'DEPOSIT', ref: 'property' });
-            throw new Error(WORK_REFUSED);
-          });
+          return () => engine.credit({ account: account(o.who), amount: units(o.amount), reason: 'DEPOSIT', ref: 'property' });
       }
     };
 
@@ -94,7 +82,7 @@ describe('engine: orders and balance moves in shared batches (property)', () => 
           for (const answer of answers) {
             if (answer.status === 'fulfilled') continue;
             const error = answer.reason as unknown;
-            const expected = error instanceof InsufficientBalanceError || (error instanceof AppError && error.statusCode < 500) || (error instanceof Error && error.message === WORK_REFUSED);
+            const expected = error instanceof AppError && error.statusCode < 500;
             assert.ok(expected, `an answer no caller should get: ${String((error as Error)?.stack ?? error)}`);
           }
           await expectAuditClean(server);

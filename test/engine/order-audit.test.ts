@@ -41,7 +41,7 @@ describe('audit: orders against their trades, trades against their orders and th
       ids.resting.push(placed.body.id);
     }
     await server.ctx.trading.engine.settle();
-    await server.ctx.trading.engine.projected();
+    await server.ctx.trading.engine.tablesHoldAll();
     ids.filled = filled.body.id;
     ids.partial = partial.body.id;
     const trade = await server.ctx.store.db.selectFrom('trades').select('id').where('maker_order_id', '=', ids.filled).executeTakeFirstOrThrow();

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { updateMarket } from '../../src/store/catalogue-markets-repository.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
+import { resolveMarket } from '../helpers/resolution.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, placeOrder } from '../helpers/trader.ts';
 
-/** MatchingEngine.retireMarkets: resolution work and the cancellation of open orders commit together. */
-describe('engine: retireMarkets', () => {
+/**
+ * A question's settlement resolves its market in the same journal record: the market stops
+ * trading, and its resting and speed-bumped orders are cancelled (src/engine/state/oracle-commands.ts).
+ */
+describe('engine: resolution retires a market', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
@@ -15,9 +18,10 @@ describe('engine: retireMarkets', () => {
     await server.close();
   });
 
-  it('a failing work changes nothing; a successful one cancels resting and speed-bumped orders and drops the market', async () => {
+  it('a refused transition changes nothing; a settlement cancels resting and speed-bumped orders and drops the market', async () => {
     const engine = server.ctx.trading.engine;
-    const market = (await createPublishedEvent(server, { speedBumpDelayMs: 5_000 })).markets[0]!;
+    // A dispute window of 1 s, well inside the 5 s speed bump: the resolution finds the order still held back.
+    const market = (await createPublishedEvent(server, { speedBumpDelayMs: 5_000, liveness: 1 })).markets[0]!;
     const other = (await createPublishedEvent(server, {})).markets[0]!;
     const maker = await newTrader(server, { fund: '100' });
     const taker = await newTrader(server, { fund: '100' });
@@ -30,18 +34,13 @@ describe('engine: retireMarkets', () => {
     const updates: string[] = [];
     const unsubscribe = server.ctx.events.subscribe('order-update', (u) => updates.push(`${u.type}:${(u.order as { id: string }).id}`));
 
-    await assert.rejects(engine.retireMarkets(async () => {
-      throw new Error('resolution failed');
-    }), /resolution failed/);
+    const refused = await engine.oracle(market.id, { kind: 'decide', outcome: 'YES' }, { endMs: null, proposalBondBaseUnits: 0n, rewardBaseUnits: 0n, livenessMs: 1000 });
+    assert.equal(refused.ok, false);
     assert.equal(engine.reads.hasMarket(market.id), true);
     assert.equal((await maker.call('GET', `/orders/${resting.body.id}`)).body.status, 'PENDING');
 
-    const result = await engine.retireMarkets(async (tx) => {
-      await updateMarket(tx, market.id, { status: 'RESOLVED', is_resolved: true });
-      return { marketIds: [market.id], result: 'done' };
-    });
+    await resolveMarket(server, market.id, 'NO', 1_000);
     unsubscribe();
-    assert.equal(result, 'done');
     assert.equal(engine.reads.hasMarket(market.id), false);
     assert.equal(engine.reads.orderBook(market.tokenId1), undefined);
     for (const [trader, order] of [[maker, resting], [taker, delayed]] as const) {

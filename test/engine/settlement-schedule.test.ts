@@ -13,41 +13,46 @@ async function until(condition: () => boolean): Promise<void> {
 
 /** A schedule whose rounds wait until the test lets them finish, as rounds wait in a busy engine queue. */
 function scheduleWithHeldRounds(options: { fail?: boolean; blockMs?: number } = {}) {
-  const rounds = { hasWork: false, noteMatched() { this.hasWork = true; } };
+  let work = false;
   const submitted: number[] = [];
   let finish: (() => void) | undefined;
   let running = true;
   const schedule = new SettlementSchedule({
-    rounds, logger: { error() {} }, blockMs: options.blockMs ?? BLOCK_MS, running: () => running,
+    hasWork: () => work, logger: { error() {} }, blockMs: options.blockMs ?? BLOCK_MS, running: () => running,
     runRound: () => {
       submitted.push(performance.now());
       return new Promise<void>((resolve, reject) => (finish = () => (options.fail ? reject(new Error('round failed')) : resolve())));
     },
   });
-  return { schedule, rounds, submitted, finishRound: () => finish!(), stopEngine: () => (running = false) };
+  /** A batch became durable: with trades, they now wait for a round. */
+  const afterBatch = (trades: number) => {
+    if (trades > 0) work = true;
+    schedule.schedule();
+  };
+  return { schedule, afterBatch, submitted, finishRound: () => finish!(), stopEngine: () => (running = false) };
 }
 
 describe('settlement schedule', () => {
   it('submits one round at a time: batches that commit while it waits in the queue time no second one', async () => {
-    const { schedule, submitted, finishRound } = scheduleWithHeldRounds();
-    schedule.afterBatch({ trades: 3, ranRound: false, startedMs: performance.now() });
+    const { schedule, afterBatch, submitted, finishRound } = scheduleWithHeldRounds();
+    afterBatch(3);
     await until(() => submitted.length === 1);
     for (let i = 0; i < 5; i++) {
-      schedule.afterBatch({ trades: 1, ranRound: false, startedMs: performance.now() });
+      afterBatch(1);
       await sleep(BLOCK_MS * 1.5);
     }
     assert.equal(submitted.length, 1, 'order batches that committed while the round waited, each a block later, timed no other round');
-    schedule.afterBatch({ trades: 0, ranRound: true, startedMs: performance.now() });
+    afterBatch(0);
     finishRound();
     await until(() => submitted.length === 2);
     schedule.stop();
   });
 
   it('times the next round a block after the last one started', async () => {
-    const { schedule, submitted, finishRound } = scheduleWithHeldRounds({ blockMs: 60_000 });
-    schedule.afterBatch({ trades: 1, ranRound: false, startedMs: performance.now() });
+    const { schedule, afterBatch, submitted, finishRound } = scheduleWithHeldRounds({ blockMs: 60_000 });
+    afterBatch(1);
     await until(() => submitted.length === 1);
-    schedule.afterBatch({ trades: 1, ranRound: true, startedMs: performance.now() });
+    afterBatch(1);
     finishRound();
     await sleep(100);
     assert.equal(submitted.length, 1, 'the next round waits for its block');
@@ -55,8 +60,8 @@ describe('settlement schedule', () => {
   });
 
   it('a round that failed lets the next one be timed', async () => {
-    const { schedule, submitted, finishRound } = scheduleWithHeldRounds({ fail: true });
-    schedule.afterBatch({ trades: 1, ranRound: false, startedMs: performance.now() });
+    const { schedule, afterBatch, submitted, finishRound } = scheduleWithHeldRounds({ fail: true });
+    afterBatch(1);
     await until(() => submitted.length === 1);
     finishRound();
     await until(() => submitted.length === 2);
@@ -64,12 +69,12 @@ describe('settlement schedule', () => {
   });
 
   it('says when its round in flight has finished: until then that round holds the work it took on', async () => {
-    const { schedule, submitted, finishRound } = scheduleWithHeldRounds({ fail: true });
+    const { schedule, afterBatch, submitted, finishRound } = scheduleWithHeldRounds({ fail: true });
     let idle = false;
     void schedule.idle().then(() => (idle = true));
     await sleep(0);
     assert.equal(idle, true, 'idle with no round in flight');
-    schedule.afterBatch({ trades: 1, ranRound: false, startedMs: performance.now() });
+    afterBatch(1);
     await until(() => submitted.length === 1);
     idle = false;
     const waited = schedule.idle().then(() => (idle = true));
@@ -82,11 +87,11 @@ describe('settlement schedule', () => {
   });
 
   it('times no round without matched trades, nor once the engine stopped', async () => {
-    const { schedule, rounds, submitted, stopEngine } = scheduleWithHeldRounds();
+    const { schedule, afterBatch, submitted, stopEngine } = scheduleWithHeldRounds();
     schedule.schedule();
     await sleep(BLOCK_MS * 2);
     assert.equal(submitted.length, 0);
-    rounds.noteMatched();
+    afterBatch(1);
     stopEngine();
     schedule.schedule();
     await sleep(BLOCK_MS * 2);

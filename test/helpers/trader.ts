@@ -117,11 +117,11 @@ export async function placeOrder(server: ApiServer, trader: Trader, spec: OrderS
 
 /**
  * Runs the exchange's audit (the ledger with what the stored orders, matched trades and oracle
- * bonds must keep locked; orders against trades against the ledger) once the tables hold every
- * command the engine answered.
+ * bonds must keep locked; orders against trades against the ledger; the journal replayed against
+ * the tables) once the tables hold every command the engine answered.
  */
 export async function expectAuditClean(server: TestServer): Promise<void> {
-  await server.ctx.trading.engine.projected();
+  await server.ctx.trading.engine.tablesHoldAll();
   const report = await auditExchange(server.ctx.store.db);
   if (!report.ok) throw new Error(`audit failed: ${JSON.stringify(report.violations, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
 }

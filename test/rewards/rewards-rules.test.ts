@@ -101,7 +101,7 @@ describe('maker rewards: boosts, pause, resolution, withdrawal, treasury shortfa
     const summary = (await maker.call('GET', '/rewards/me/summary')).body;
     assert.deepEqual([summary.claimableUsdc, summary.claimInFlight, summary.canClaim], ['0.000000', false, false]);
     assert.equal((await maker.call('GET', '/rewards/me/history')).body.data[0].status, 'NEEDS_INVESTIGATION');
-    const treasury = await server.ctx.settlement.balances(server.ctx.store.db, REWARD_TREASURY);
+    const treasury = server.ctx.trading.engine.reads.balances(REWARD_TREASURY);
     assert.equal(treasury.collateral.balance, parseUnits('1'));
     await expectAuditClean(server);
   });
@@ -109,7 +109,7 @@ describe('maker rewards: boosts, pause, resolution, withdrawal, treasury shortfa
   it('pays a claim a crash left in flight exactly once when the server resumes it', async () => {
     const maker = makers[1]!;
     const db = server.ctx.store.db;
-    const before = (await server.ctx.settlement.balances(db, userAccount(maker.proxyWallet))).collateral.balance;
+    const before = server.ctx.trading.engine.reads.balances(userAccount(maker.proxyWallet)).collateral.balance;
     // What a crash between dispatch and payment leaves behind: a claim owning the rows, in flight.
     const claimId = crypto.randomUUID();
     await db.transaction().execute(async (tx) => {
@@ -122,7 +122,7 @@ describe('maker rewards: boosts, pause, resolution, withdrawal, treasury shortfa
     assert.equal((await maker.call('POST', '/rewards/me/claim')).body.outcome, 'nothing-to-claim');
     await server.ctx.rewards.claims.resumeUnfinished();
     await server.ctx.rewards.claims.resumeUnfinished();
-    const after = (await server.ctx.settlement.balances(db, userAccount(maker.proxyWallet))).collateral.balance;
+    const after = server.ctx.trading.engine.reads.balances(userAccount(maker.proxyWallet)).collateral.balance;
     assert.equal(after - before, 120_000n);
     const row = (await maker.call('GET', '/rewards/me/history')).body.data[0];
     assert.deepEqual([row.status, typeof row.txHash], ['PAID', 'string']);

@@ -9,7 +9,8 @@ import type { TypedApp } from '../typed-app.ts';
 
 /**
  * POST /admin/credits (EXTENSIONS.md section 3): deposits collateral for the user of a sign-in
- * address, creating the user (and its proxy wallet) when new; the user and the credit commit together.
+ * address, creating the user (and its proxy wallet) when new. The user is created first: a credit
+ * that then fails leaves a user without it, and the call can be made again.
  */
 export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/admin/credits', {
@@ -23,10 +24,8 @@ export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
     },
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
-    return ctx.trading.engine.moveBalances(async (tx) => {
-      const user = await findOrCreateUserByAddress(tx, request.body.address);
-      const { balance } = await ctx.settlement.credit(tx, { account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}` });
-      return { address: user.address, balance: formatUnits(balance) };
-    });
+    const user = await findOrCreateUserByAddress(ctx.store.db, request.body.address);
+    const { balance } = await ctx.trading.engine.credit({ account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}` });
+    return { address: user.address, balance: formatUnits(balance) };
   });
 }

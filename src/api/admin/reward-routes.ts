@@ -64,7 +64,7 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
     },
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
-    const { balance } = await ctx.trading.engine.moveBalances((tx) => ctx.settlement.credit(tx, { account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit' }));
+    const { balance } = await ctx.trading.engine.credit({ account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit' });
     return { balance: formatUnits(balance) };
   });
 }

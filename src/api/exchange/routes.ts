@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { ExchangeSchema } from '../../contract/exchange.ts';
+import { ExchangeSchema, JournalHeadSchema } from '../../contract/exchange.ts';
+import { errorResponses } from '../../contract/common.ts';
 
 /** GET /exchange: what a client needs to sign orders and HMACs (EXTENSIONS.md section 1). */
 export function registerExchangeRoutes(api: TypedApp, ctx: AppContext): void {
@@ -17,4 +18,17 @@ export function registerExchangeRoutes(api: TypedApp, ctx: AppContext): void {
     settlement: 'embedded',
     serverTime: ctx.clock.nowMs(),
   }));
+
+  api.get('/journal/head', {
+    config: { journalReads: 'none' },
+    schema: {
+      tags: ['exchange'],
+      summary: "The last durable record of the engine's journal: its position, its chained hash and its time",
+      description: 'Each record\'s hash is keccak-256 over the previous record\'s hash (32 bytes) followed by the record\'s text: anyone holding the journal can check that nothing was inserted before a position. Order commands name the record that made them durable in the `<headerPrefix>-journal-seq` header.',
+      response: { 200: JournalHeadSchema, ...errorResponses(503) },
+    },
+  }, async () => {
+    const head = await ctx.trading.engine.journalHead();
+    return { seq: Number(head.seq), hash: head.hash, at: new Date(head.atMs).toISOString() };
+  });
 }

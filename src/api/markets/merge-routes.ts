@@ -9,7 +9,7 @@ import type { TypedApp } from '../typed-app.ts';
 
 /** SPEC.md section 4.3: mergeable positions and batch merge (API key HMAC). */
 export function registerMergeRoutes(api: TypedApp, ctx: AppContext): void {
-  const merges = new PositionMerges({ db: ctx.store.db, settlement: ctx.settlement, moveBalances: (work) => ctx.trading.engine.moveBalances(work) });
+  const merges = new PositionMerges({ db: ctx.store.db, merge: (request) => ctx.trading.engine.merge(request) });
 
   api.get('/markets/mergeable-positions', {
     config: { auth: 'apiKey' },

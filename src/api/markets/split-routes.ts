@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { formatUnits } from '../../core/money.ts';
 import { userAccount } from '../../settlement/accounts.ts';
 import { findMarketById } from '../../store/catalogue-markets-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, notFound } from '../../contract/errors.ts';
+import { AppError, notFound, type ErrorCode } from '../../contract/errors.ts';
 import { AmountBody } from '../../contract/amount.ts';
 import { errorResponses, MarketIdParams } from '../../contract/common.ts';
 import { SplitResponse } from '../../contract/portfolio.ts';
@@ -35,8 +34,8 @@ export function registerSplitRoutes(api: TypedApp, ctx: AppContext): void {
     if (market.status !== 'ACTIVE' || market.is_resolved || !market.condition_id || !market.token_id1 || !market.token_id2) {
       throw new AppError('MARKET_NOT_TRADABLE', `market ${market.id} is ${market.status}; only ACTIVE markets split`);
     }
-    const tokens = { conditionId: market.condition_id, tokenId1: market.token_id1, tokenId2: market.token_id2 };
-    const { txHash } = await ctx.trading.engine.moveBalances((tx) => ctx.settlement.split(tx, { account: userAccount(caller.proxyWallet), market: tokens, amount, ref: `split:${randomUUID()}` }));
-    return { txHash, amount: formatUnits(amount) };
+    const split = await ctx.trading.engine.split({ account: userAccount(caller.proxyWallet), marketId: market.id, amount });
+    if (!split.ok) throw new AppError(split.code as ErrorCode, split.message);
+    return { txHash: split.txHash, amount: formatUnits(amount) };
   });
 }

@@ -21,8 +21,8 @@ export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Regi
     },
   }, async (_request, reply) => {
     const role = ctx.leadership.role;
-    // A leader whose engine halted (README of src/engine, "Invariants") serves no order command.
-    const engineServes = role !== 'leader' || ctx.trading.engine.takesCommands;
+    // A leader serves once its engine takes commands, a follower once its state is whole (README of src/engine).
+    const engineServes = role === 'leader' ? ctx.trading.engine.takesCommands : ctx.trading.engine.whole;
     if (ctx.ready && ctx.leadership.canServeCommands && engineServes && (await storeAnswers(ctx))) return { status: 'ready' as const, role };
     // Section 12's body, inside the error body of section 9 that every non-2xx carries.
     const message = ctx.ready ? 'this node cannot serve order commands now: the store does not answer or no node runs the matching engine' : 'the node is starting';

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { toOrderResponse } from '../../engine/shapes.ts';
@@ -23,12 +24,18 @@ const createOrderItem = Compile(CreateOrderSchema);
 /** Placing and cancelling orders (SPEC.md 4.4), API key HMAC only. */
 export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void {
   const { orderEntry, orderCancels } = ctx.trading;
+  /** EXTENSIONS.md section 14: every order command's answer names the journal record that made it durable. */
+  const journalSeq = `${ctx.config.headerPrefix}-journal-seq`;
+  const durableAt = (reply: FastifyReply, seq: bigint | undefined) => {
+    reply.header(journalSeq, String(seq ?? ctx.trading.engine.durableSeq));
+  };
 
   api.post('/orders', {
     config: command,
     schema: { tags: ['orders'], summary: 'Place an order', security, body: CreateOrderSchema, response: { 200: OrderSchema, ...errorResponses(400, 401, 409, 503) } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const outcome = await orderEntry.submit(requireCaller(request), request.body);
+    durableAt(reply, outcome.seq);
     if (!outcome.ok) throw outcome.error;
     return toOrderResponse(outcome.order, ctx.trading.engine.reads.outcomeLabelOf(outcome.order));
   });
@@ -42,11 +49,12 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
       body: BatchOrdersBody,
       response: { 200: BatchOrdersResponse, ...errorResponses(400, 401, 503) },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const caller = requireCaller(request);
     const items = request.body.orders;
     const valid = items.map((item) => createOrderItem.Check(item));
     const placed = await ctx.trading.orderEntry.submitBatch(caller, items.filter((_, i) => valid[i]) as CreateOrderRequest[]);
+    durableAt(reply, placed.reduce<bigint | undefined>((last, outcome) => (outcome.seq !== undefined && (last === undefined || outcome.seq > last) ? outcome.seq : last), undefined));
     let next = 0;
     const results = items.map((item, index) => (valid[index] ? batchResult(index, placed[next++]!) : { index, success: false, error: firstSchemaError(item) }));
     return { results };
@@ -55,9 +63,10 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
   api.post('/orders/:id/cancel', {
     config: command,
     schema: { tags: ['orders'], summary: 'Cancel one open order', security, params: OrderIdParams, response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 503) } },
-  }, async (request) => {
-    const row = await orderCancels.cancelOne(requireCaller(request).userId, request.params.id);
-    return toOrderResponse(row, ctx.trading.engine.reads.outcomeLabelOf(row));
+  }, async (request, reply) => {
+    const { order, seq } = await orderCancels.cancelOne(requireCaller(request).userId, request.params.id);
+    durableAt(reply, seq);
+    return toOrderResponse(order, ctx.trading.engine.reads.outcomeLabelOf(order));
   });
 
   api.post('/orders/batch-cancel', {
@@ -69,34 +78,43 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
       body: BatchCancelBody,
       response: { 200: BatchCancelResponse, ...errorResponses(400, 401, 503) },
     },
-  }, async (request) => ({ results: await orderCancels.cancelMany(requireCaller(request).userId, request.body.orderIds) }));
+  }, async (request, reply) => {
+    const { results, seq } = await orderCancels.cancelMany(requireCaller(request).userId, request.body.orderIds);
+    durableAt(reply, seq === 0n ? undefined : seq);
+    return { results };
+  });
 
   api.post('/orders/cancel', {
     config: command,
     schema: { tags: ['orders'], summary: "Cancel the caller's open orders in one market", security, body: CancelMarketOrdersBody, response: { 200: Type.Array(OrderSchema), ...errorResponses(400, 401, 404, 503) } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const caller = requireCaller(request);
     if (!(await ctx.trading.markets.load(request.body.market))) throw notFound(`market ${request.body.market}`);
     const result = await orderCancels.cancelInMarkets(caller.userId, [request.body.market]);
     if (result.failedMarkets.length > 0) throw new AppError('SERVICE_UNAVAILABLE', 'the market could not be cancelled now; retry');
+    durableAt(reply, result.seq);
     return result.cancelled.map((row) => toOrderResponse(row, ctx.trading.engine.reads.outcomeLabelOf(row)));
   });
 
   api.post('/orders/cancel-event', {
     config: command,
     schema: { tags: ['orders'], summary: "Cancel the caller's open orders in every market of an event", security, body: CancelEventOrdersBody, response: { 200: CancelAllOrdersResponseSchema, ...errorResponses(400, 401, 404, 503) } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const marketIds = await ctx.trading.eventMarketIds(request.body.eventId);
     if (!marketIds) throw notFound(`event ${request.body.eventId}`);
-    return marketsResponse(await orderCancels.cancelInMarkets(requireCaller(request).userId, marketIds));
+    const result = await orderCancels.cancelInMarkets(requireCaller(request).userId, marketIds);
+    durableAt(reply, result.seq === 0n ? undefined : result.seq);
+    return marketsResponse(result);
   });
 
   api.post('/orders/cancel-all', {
     config: command,
     schema: { tags: ['orders'], summary: "Cancel every open order of the caller", security, response: { 200: CancelAllOrdersResponseSchema, ...errorResponses(401, 503) } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const caller = requireCaller(request);
-    return marketsResponse(await orderCancels.cancelInMarkets(caller.userId, ctx.trading.engine.reads.marketsWithOpenOrders(caller.userId)));
+    const result = await orderCancels.cancelInMarkets(caller.userId, ctx.trading.engine.reads.marketsWithOpenOrders(caller.userId));
+    durableAt(reply, result.seq === 0n ? undefined : result.seq);
+    return marketsResponse(result);
   });
 }
 
@@ -110,7 +128,7 @@ function firstSchemaError(item: unknown): string {
   return first ? `VALIDATION_FAILED: ${first.instancePath || 'order'} ${first.message}` : 'VALIDATION_FAILED: not a CreateOrder';
 }
 
-function marketsResponse(result: { clearedMarkets: string[]; failedMarkets: string[] }) {
-  return result.failedMarkets.length > 0 ? result : { clearedMarkets: result.clearedMarkets };
+function marketsResponse({ clearedMarkets, failedMarkets }: { clearedMarkets: string[]; failedMarkets: string[] }) {
+  return failedMarkets.length > 0 ? { clearedMarkets, failedMarkets } : { clearedMarkets };
 }
 

@@ -83,6 +83,7 @@ export function merge(ctx: ApplyContext, m: { account: string; marketIds: string
     outcome.merged.push({ marketId, amount });
   }
   if (legs.length > 0) outcome.txHash = ledger.record([{ kind: 'MERGE', ref, legs }], ctx.atMs)[0]!;
+  outcome.excluded = byReason(outcome.excluded, ['not-mergeable', 'only-one-side']);
   return outcome;
 }
 
@@ -108,12 +109,18 @@ export function redeem(ctx: ApplyContext, r: { userId: string; account: string; 
     legs.push(...redeemPosting(r.account, market, market.payout, a1, a2, ref).legs);
     outcome.redeemed.push({ marketId, burned: [a1, a2], payoutBaseUnits: redeemPayout(market.payout, a1, a2) });
   }
+  outcome.excluded = byReason(outcome.excluded, ['not-redeemable', 'zero-onchain-balance']);
   if (legs.length === 0) return outcome;
   outcome.txHash = ledger.record([{ kind: 'REDEEM', ref, legs }], ctx.atMs)[0]!;
   for (const paid of outcome.redeemed) {
     ctx.effects.redeemed({ id: ctx.ids.next('redemption'), userId: r.userId, account: r.account, marketId: paid.marketId, txHash: outcome.txHash, burned: paid.burned, payoutBaseUnits: paid.payoutBaseUnits, atMs: ctx.atMs });
   }
   return outcome;
+}
+
+/** Exclusions grouped by reason, in the order given, each group in request order. */
+function byReason<R extends string>(excluded: { marketId: string; reason: R }[], order: R[]): { marketId: string; reason: R }[] {
+  return order.flatMap((reason) => excluded.filter((e) => e.reason === reason));
 }
 
 export function tokensOf(info: MarketTradingInfo): MarketTokens {

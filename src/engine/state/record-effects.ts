@@ -69,6 +69,8 @@ export interface RecordChanges {
   resolutions: MarketResolution[];
   events: EventChange[];
   redemptions: Redemption[];
+  /** Every account whose orders, trades or balances the record changed: their readers wait for its projection. */
+  accounts: string[];
 }
 
 /** What subscribers are told of a record once it is durable. */
@@ -182,6 +184,15 @@ export class RecordEffects implements LedgerSink {
       + this.blocks.length + this.questions.size + this.resolutions.length + this.eventChanges.size + this.redemptions.length + this.announcements.markets.length > 0;
   }
 
+  private accounts(): string[] {
+    const accounts = new Set<string>();
+    for (const order of this.newOrders.values()) accounts.add(order.account);
+    for (const order of this.changedOrders.values()) accounts.add(order.account);
+    for (const trade of this.trades.values()) accounts.add(trade.taker.account).add(trade.maker.account);
+    for (const { account } of this.balancesBefore.values()) accounts.add(account);
+    return [...accounts];
+  }
+
   /**
    * The record's changes as images of this moment. `balanceNow` reads a row as the record left
    * it; `levelsOf` a touched book's levels (gone for a market the record retired).
@@ -205,6 +216,7 @@ export class RecordEffects implements LedgerSink {
       resolutions: this.resolutions,
       events: [...this.eventChanges.values()],
       redemptions: this.redemptions,
+      accounts: this.accounts(),
     };
   }
 }

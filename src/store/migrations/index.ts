@@ -19,6 +19,7 @@ import * as m0018 from './0018_trade_maker_fields.ts';
 import * as m0019 from './0019_open_orders_by_book_seq.ts';
 import * as m0020 from './0020_engine_projection.ts';
 import * as m0021 from './0021_statement_checks.ts';
+import * as m0022 from './0022_engine_journal.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0019_open_orders_by_book_seq': m0019,
   '0020_engine_projection': m0020,
   '0021_statement_checks': m0021,
+  '0022_engine_journal': m0022,
 };

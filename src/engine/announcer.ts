@@ -1,0 +1,84 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DomainEvents } from '../events/domain-events.ts';
+import { unitsToNumber } from '../core/money.ts';
+import { toTradeActivity } from '../market-data/trade-activity.ts';
+import type { Db } from '../store/database.ts';
+import { findTradeActivity } from '../store/market-data-trades-repository.ts';
+import type { BookPublisher } from './book-publisher.ts';
+import type { OrderDetails } from './order-details.ts';
+import type { MergedChanges } from './projection/merged-changes.ts';
+import { orderRow, tradeRow } from './projection/rows.ts';
+import type { AppliedRecord } from './state/apply.ts';
+import type { EngineState } from './state/engine-state.ts';
+import { toOrderResponse, toTradeResponse } from './shapes.ts';
+
+export interface AnnouncerOptions {
+  db: Db;
+  events: DomainEvents;
+  publisher: BookPublisher;
+  details: OrderDetails;
+  logger: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  state(): EngineState;
+}
+
+/**
+ * Tells subscribers what durable records changed (EXTENSIONS.md section 6), in journal order and
+ * never before a record is durable: the books' levels as each record left them (BookPublisher
+ * frames them), order and trade updates, last trade prices, markets added and retired. A
+ * confirmed trade's public activity row, which reads the catalogue and the trader's profile, goes
+ * out once the tables hold the trade (`projected`).
+ */
+export class Announcer {
+  /** Records announce one after the other: an order whose details are read holds the next ones back. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: AnnouncerOptions) {}
+
+  durable(record: AppliedRecord): void {
+    const { publisher, logger } = this.options;
+    const { announcements, warnings } = record.effects;
+    const state = this.options.state();
+    for (const { marketId, added } of announcements.markets) {
+      const runtime = state.runtimes.get(marketId);
+      if (runtime && added) publisher.load(runtime.info, runtime.book);
+    }
+    for (const { marketId, levels } of announcements.books) {
+      const info = state.runtimes.get(marketId)?.info;
+      if (info) publisher.committed(info, { levels: (outcome) => levels[outcome] }, record.changes.atMs);
+    }
+    for (const marketId of announcements.retiredMarkets) publisher.forget(marketId);
+    for (const warning of warnings) logger.warn(warning.context, warning.message);
+    this.queue = this.queue.then(() => this.announce(record)).catch((error) => logger.error({ err: error }, 'announcing an engine record failed'));
+  }
+
+  /** Public activity rows of the trades a projection confirmed. */
+  projected(merged: MergedChanges): void {
+    const confirmed = [...merged.trades.values()].filter((t) => t.status === 'CONFIRMED').map((t) => t.id);
+    if (confirmed.length === 0) return;
+    this.queue = this.queue.then(async () => {
+      for (const row of await findTradeActivity(this.options.db, confirmed)) {
+        this.options.events.publish('trade-activity', { eventId: row.event_id, notionalUsd: unitsToNumber(row.notional_base_units), activity: toTradeActivity(row) });
+      }
+    }).catch((error) => this.options.logger.error({ err: error }, 'announcing confirmed trades failed'));
+  }
+
+  /** Resolves once every announcement queued so far went out. */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  private async announce(record: AppliedRecord): Promise<void> {
+    const { events, details } = this.options;
+    const state = this.options.state();
+    const { announcements } = record.effects;
+    await details.complete(announcements.orderUpdates.map((u) => u.order));
+    for (const update of announcements.orderUpdates) {
+      const row = { ...orderRow(update.order, update.order.signed!), status: update.status, matched_base_units: update.matchedBaseUnits };
+      events.publish('order-update', { userId: update.order.userId, type: update.type, order: toOrderResponse(row, state.outcomeLabelOf(update.order)) });
+    }
+    for (const trade of announcements.tradeUpdates) {
+      events.publish('trade-update', { userIds: [...new Set([trade.taker.userId, trade.maker.userId])], trade: toTradeResponse(tradeRow(trade)) });
+    }
+    for (const print of announcements.lastTrades) events.publish('last-trade-price', { ...print, timestampMs: record.changes.atMs });
+  }
+}
