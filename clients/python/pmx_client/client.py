@@ -36,9 +36,22 @@ DEFAULT_URL = "http://127.0.0.1:3000"
 
 
 class _Sections(Section[M], Generic[M]):
-    """Every section over one session; the client classes pick the driver."""
+    """Every section over one session; the client classes pick the driver (`_driver_of`)."""
 
-    def __init__(self, session: Session, driver: M, signature_type: Literal[0, 1]) -> None:
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        wallet: Wallet | None = None,
+        api_key: ApiKeyCredentials | None = None,
+        token: str | None = None,
+        admin_token: str | None = None,
+        retry: RetryPolicy | None = None,
+        timeout: float = 30.0,
+        signature_type: Literal[0, 1] = 1,
+    ) -> None:
+        session = Session(base_url or os.environ.get("PMX_URL") or DEFAULT_URL, wallet=wallet, api_key=api_key, token=token, admin_token=admin_token, retry=retry)
+        driver = self._driver_of(timeout)
         super().__init__(session, driver)
         self.session = session
         self.auth = AuthSection(session, driver)
@@ -54,6 +67,9 @@ class _Sections(Section[M], Generic[M]):
         self.heartbeat = HeartbeatSection(session, driver)
         self.mmp = MmpSection(session, driver)
 
+    def _driver_of(self, timeout: float) -> M:
+        raise NotImplementedError
+
     @api
     def exchange(self) -> Flow[ExchangeInfo]:
         """Signing domain, collateral, header prefix and server time (GET /exchange), read once."""
@@ -64,10 +80,6 @@ class _Sections(Section[M], Generic[M]):
         self.session.api_key = creds
 
 
-def _session(base_url: str | None, wallet: Wallet | None, api_key: ApiKeyCredentials | None, token: str | None, admin_token: str | None, retry: RetryPolicy | None) -> Session:
-    return Session(base_url or os.environ.get("PMX_URL") or DEFAULT_URL, wallet=wallet, api_key=api_key, token=token, admin_token=admin_token, retry=retry)
-
-
 class Client(_Sections[Blocking]):
     """The blocking client. `base_url` defaults to $PMX_URL, else http://127.0.0.1:3000.
 
@@ -76,20 +88,9 @@ class Client(_Sections[Blocking]):
     sets how 429 and 503 are retried. Close it (or use `with`) to release its connections.
     """
 
-    def __init__(
-        self,
-        base_url: str | None = None,
-        *,
-        wallet: Wallet | None = None,
-        api_key: ApiKeyCredentials | None = None,
-        token: str | None = None,
-        admin_token: str | None = None,
-        retry: RetryPolicy | None = None,
-        timeout: float = 30.0,
-        signature_type: Literal[0, 1] = 1,
-    ) -> None:
+    def _driver_of(self, timeout: float) -> Blocking:
         self._http = httpx.Client(timeout=timeout)
-        super().__init__(_session(base_url, wallet, api_key, token, admin_token, retry), Blocking(self._http), signature_type)
+        return Blocking(self._http)
 
     def watch_book(self, token_ids: Sequence[str]) -> BookWatcher:
         """Local books of these tokens kept equal to REST over Socket.IO; close it when done."""
@@ -111,22 +112,11 @@ class Client(_Sections[Blocking]):
 
 
 class AsyncClient(_Sections[Awaiting]):
-    """The asyncio client: the same sections, each call awaited, each walk an async iterator."""
+    """The asyncio client: the same sections and options, each call awaited, each walk an async iterator."""
 
-    def __init__(
-        self,
-        base_url: str | None = None,
-        *,
-        wallet: Wallet | None = None,
-        api_key: ApiKeyCredentials | None = None,
-        token: str | None = None,
-        admin_token: str | None = None,
-        retry: RetryPolicy | None = None,
-        timeout: float = 30.0,
-        signature_type: Literal[0, 1] = 1,
-    ) -> None:
+    def _driver_of(self, timeout: float) -> Awaiting:
         self._http = httpx.AsyncClient(timeout=timeout)
-        super().__init__(_session(base_url, wallet, api_key, token, admin_token, retry), Awaiting(self._http), signature_type)
+        return Awaiting(self._http)
 
     async def watch_book(self, token_ids: Sequence[str]) -> AsyncBookWatcher:
         return await AsyncBookWatcher.open(self.session.base_url, token_ids)
