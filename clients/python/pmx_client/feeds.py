@@ -302,6 +302,11 @@ class UserFeed:
     def connected(self) -> bool:
         return bool(self._sio.connected)
 
+    @property
+    def closed(self) -> bool:
+        """Closed by `close()`, or by the server (a revoked key, an ended session): nothing more comes."""
+        return self._closed
+
     def get(self, timeout: float | None = None) -> UserMessage | None:
         """The next message; None when the feed closed or after `timeout` seconds without one."""
         try:

@@ -140,3 +140,12 @@ def trader(server: Server) -> Iterator[Client]:
     client = new_trader(server)
     yield client
     client.close()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Every feed a test opened was closed: a socket thread left running would keep the process alive."""
+    import threading
+
+    alive = [t.name for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if alive:
+        print(f"\nthreads still running after the tests: {alive}", file=sys.stderr)

@@ -40,7 +40,7 @@ def test_api_keys_are_listed_and_revoked_and_a_revoked_key_stops_at_once(server:
     with pytest.raises(AuthenticationError) as refused:
         keyed.account.balance()
     assert (refused.value.status_code, refused.value.code) == (401, "UNAUTHORIZED")
-    assert feed.get(timeout=10) is None  # the server closed the revoked key's feed
+    assert feed.get(timeout=10) is None and feed.closed  # the server closed the revoked key's feed
     client.use_api_key(first)
     assert [k["apiKey"] for k in client.auth.list_api_keys()] == [first.api_key]
 

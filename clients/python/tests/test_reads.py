@@ -33,7 +33,7 @@ def test_catalogue_books_prices_and_trades(server: Server, traded: dict[str, Any
     assert client.markets.list([market["id"]])[0]["id"] == market["id"]
     assert client.markets.get(market["slug"])["tokenId1"] == market["tokenId1"]
     assert client.markets.volume(market["id"])["marketId"] == market["id"]
-    assert client.events.volume(event["id"]) >= 0
+    assert client.events.volume(event["id"]) > 0
     assert client.markets.holders(market["id"], limit=5)["marketId"] == market["id"]
     book = client.book.get(market["tokenId1"])
     assert [(l["price"], l["size"]) for l in book["bids"]] == [("0.41", "3")]
@@ -57,7 +57,7 @@ def test_portfolio_rewards_and_profiles(server: Server, traded: dict[str, Any]) 
     positions = maker.portfolio.positions()
     assert positions["data"][0]["tokenId"] == market["tokenId1"]
     assert [p["tokenId"] for p in maker.portfolio.all_positions(limit=1)] == [market["tokenId1"]]
-    assert maker.portfolio.value()["value"] >= 0
+    assert maker.portfolio.value()["value"] > 0
     assert maker.portfolio.traded_count() == 1
     assert {a["type"] for a in taker.portfolio.all_activity(limit=1)} >= {"SPLIT", "SELL"}
     assert taker.portfolio.activity(types=["SPLIT"])["data"][0]["type"] == "SPLIT"
@@ -69,7 +69,7 @@ def test_portfolio_rewards_and_profiles(server: Server, traded: dict[str, Any]) 
     assert summary["canClaim"] is False and maker.rewards.qualifying_orders() == []
     assert maker.rewards.history()["data"] == [] and list(maker.rewards.all_history()) == []
     assert maker.rewards.claim()["outcome"] == "nothing-to-claim"
-    assert maker.rewards.pools()["data"] == [] or maker.rewards.pools()["total"] >= 0
+    assert maker.rewards.pools()["data"] == []  # no market of this server has a reward
     with pytest.raises(NotFoundError):
         maker.rewards.pool(market["id"])
     assert maker.rewards.leaderboard(window="all")["window"] == "all"
