@@ -22,7 +22,7 @@ export function placeOrder(ctx: ApplyContext, request: NewOrder): PlaceOutcome {
   const { state, effects, taken } = ctx;
   const key = request.idempotencyKey ? `${request.userId}|${request.idempotencyKey}` : undefined;
   const prior = key ? taken.keys.get(key) : undefined;
-  if (prior) return prior.signed?.hash === request.hash ? { ok: true, order: prior, replayed: true } : failure('CONFLICT', 'idempotencyKey was already used for a different order');
+  if (prior) return prior.signed?.hash === request.hash ? { ok: true, order: { ...prior }, replayed: true } : failure('CONFLICT', 'idempotencyKey was already used for a different order');
   if (taken.hashes.has(request.hash)) return failure('CONFLICT', `an order with hash ${request.hash} already exists`);
   const runtime = state.runtimes.get(request.marketId);
   if (!runtime || !isTradable(runtime.info)) return failure('MARKET_NOT_TRADABLE', 'the market is not accepting orders (not active, paused or resolved)');
@@ -45,12 +45,14 @@ export function placeOrder(ctx: ApplyContext, request: NewOrder): PlaceOutcome {
     runtime.delayed.push({ orderId: order.id, dueMs: order.delayedUntilMs });
     state.open.set(order.id, order);
     announceOrder(ctx, order, 'PLACEMENT');
-    return { ok: true, order, replayed: false };
+    return { ok: true, order: { ...order }, replayed: false };
   }
+  // The answer shows the order as this record leaves it (a copy): a later record, applied before
+  // this one is durable, may fill it further, and that fill is not this answer's to show.
   if (!match(ctx, runtime, order, 'PLACEMENT')) {
-    return { ...failure('POST_ONLY_WOULD_CROSS', 'the post-only order would cross the book and take liquidity; nothing rests'), order };
+    return { ...failure('POST_ONLY_WOULD_CROSS', 'the post-only order would cross the book and take liquidity; nothing rests'), order: { ...order } };
   }
-  return { ok: true, order, replayed: false };
+  return { ok: true, order: { ...order }, replayed: false };
 }
 
 export function cancelOrder(ctx: ApplyContext, userId: string, orderId: string): CancelOutcome {
@@ -58,14 +60,14 @@ export function cancelOrder(ctx: ApplyContext, userId: string, orderId: string):
   if (!order) return failure('NOT_OPEN', 'the engine does not hold this order open');
   if (order.userId !== userId) return failure('FORBIDDEN', 'this order belongs to another user');
   closeOpenOrder(ctx, orderId);
-  return { ok: true, order };
+  return { ok: true, order: { ...order } };
 }
 
 /** Cancels every open order of the user in these markets; returns them in acceptance order. */
 export function cancelUserOrders(ctx: ApplyContext, userId: string, marketIds: ReadonlySet<string>): EngineOrder[] {
   const mine = [...ctx.state.open.values()].filter((order) => order.userId === userId && marketIds.has(order.marketId));
   for (const order of mine) closeOpenOrder(ctx, order.id);
-  return mine;
+  return mine.map((order) => ({ ...order }));
 }
 
 /** Resolved markets stop trading: later commands see them resolved, their open orders are cancelled, their books go. */
