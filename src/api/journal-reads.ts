@@ -1,4 +1,8 @@
+import { AppError } from '../contract/errors.ts';
 import type { TypedApp } from './typed-app.ts';
+
+/** The longest a read waits for the tables (then 503 with Retry-After: they are behind the journal). */
+const MAX_WAIT_MS = 5_000;
 
 /**
  * What a read must see of the engine's journal before it runs (src/engine/README.md "What a reader
@@ -33,8 +37,23 @@ export function registerJournalReads(api: TypedApp, engine: JournalReadsEngine):
     if (config.engineCommand) return;
     const mode = config.journalReads ?? (request.caller ? 'caller' : 'all');
     if (mode === 'none') return;
-    await engine.caughtUp();
-    if (mode === 'all') await engine.tablesHoldAll();
-    else if (request.caller) await engine.tablesHold(request.caller.proxyWallet.toLowerCase());
+    const caller = request.caller;
+    await withinBound((async () => {
+      await engine.caughtUp();
+      if (mode === 'all') await engine.tablesHoldAll();
+      else if (caller) await engine.tablesHold(caller.proxyWallet.toLowerCase());
+    })());
   });
+}
+
+async function withinBound(wait: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError('SERVICE_UNAVAILABLE', 'the tables are behind the engine journal; retry shortly')), MAX_WAIT_MS);
+  });
+  try {
+    await Promise.race([wait, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

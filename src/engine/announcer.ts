@@ -38,13 +38,13 @@ export class Announcer {
     const { publisher, logger } = this.options;
     const { announcements, warnings } = record.effects;
     const state = this.options.state();
-    for (const { marketId, added } of announcements.markets) {
-      const runtime = state.runtimes.get(marketId);
-      if (runtime && added) publisher.load(runtime.info, runtime.book);
-    }
+    const added = new Set(announcements.markets.filter((m) => m.added).map((m) => m.marketId));
     for (const { marketId, levels } of announcements.books) {
-      const info = state.runtimes.get(marketId)?.info;
-      if (info) publisher.committed(info, { levels: (outcome) => levels[outcome] }, record.changes.atMs);
+      const info = state.markets.get(marketId);
+      if (!info) continue;
+      const book = { levels: (outcome: 0 | 1) => levels[outcome] };
+      if (added.has(marketId)) publisher.load(info, book);
+      else publisher.committed(info, book, record.changes.atMs);
     }
     for (const marketId of announcements.retiredMarkets) publisher.forget(marketId);
     for (const warning of warnings) logger.warn(warning.context, warning.message);

@@ -18,7 +18,7 @@ import { OrderDetails } from './order-details.ts';
 import { orderRow } from './projection/rows.ts';
 import { Projector } from './projection/projector.ts';
 import { UnprojectedRecords } from './projection/unprojected-records.ts';
-import { EngineUnavailableError, FencedError, StateLoadingError } from './queue-full-error.ts';
+import { EngineUnavailableError, FencedError, QueueFullError, StateLoadingError } from './queue-full-error.ts';
 import { Follower } from './follower.ts';
 import { SeqWatch } from './seq-watch.ts';
 import { recoverState } from './recovery.ts';
@@ -29,10 +29,16 @@ import type { AppliedRecord } from './state/apply.ts';
 import type { MergeOutcome, RedeemOutcome } from './state/balance-commands.ts';
 import type { EngineCommand, OutcomeOf } from './state/commands.ts';
 import { EngineState } from './state/engine-state.ts';
+import { encodeSnapshot } from './state/snapshot-codec.ts';
 import type { CatalogueTerms, OracleCommandOutcome } from './state/oracle-commands.ts';
 import type { EngineOrder, NewOrder } from './state/types.ts';
 import type { EngineFailure } from './state/apply-context.ts';
 import { UsedHashFilter } from './used-hash-filter.ts';
+
+/** Commands durable and not in the tables beyond which new commands are refused (503). */
+const MAX_PROJECTION_LAG = 50_000;
+/** Commands since the last snapshot written beyond which new commands are refused (503): a restart's replay stays bounded. */
+const MAX_UNSNAPSHOTTED = 2_000_000;
 
 export interface EngineOptions {
   db: Db;
@@ -118,7 +124,7 @@ export class MatchingEngine {
       maxBatch: options.maxBatch ?? 500,
       maxInFlight: 8,
       applied: (record, commands) => this.applied(record, commands),
-      durable: (record) => this.durable(record),
+      durable: (record, durationMs) => this.durable(record, durationMs),
       failed: (error) => this.rebuild(error),
     });
     this.schedule = new SettlementSchedule({
@@ -333,6 +339,14 @@ export class MatchingEngine {
     return (await this.options.store.head()) ?? { seq: 0n, hash: this.state.hash, atMs: 0 };
   }
 
+  /**
+   * The hash of the state as a snapshot would encode it (state/snapshot-codec.ts): what any replay
+   * of the journal to the same position must reach. Encodes the whole state: for audits and tests.
+   */
+  stateHash(): string {
+    return encodeSnapshot(this.state).stateHash;
+  }
+
   /** The sequence of the last durable record, where the engine runs (the header of an order command's answer). */
   get durableSeq(): bigint {
     return this.head.seq;
@@ -351,11 +365,32 @@ export class MatchingEngine {
     return this.sequencer.queueDepth;
   }
 
+  /**
+   * How far behind the journal each follower of it is (README.md "Bounds"): records applied and
+   * not durable, commands durable and not in the tables, commands and time since the last snapshot.
+   */
+  get lags(): { journalRecords: number; projectionCommands: number; snapshotCommands: number; snapshotAgeMs: number } {
+    const snapshot = this.snapshotter.lag;
+    return { journalRecords: this.sequencer.inFlight, projectionCommands: this.unprojected.lagCommands, snapshotCommands: snapshot.commands, snapshotAgeMs: snapshot.ageMs };
+  }
+
   /** A place may also be answered by admission (state-free checks): an order a key made already, or a used hash. */
   private async submit<C extends EngineCommand>(command: C): Promise<{ outcome: C extends { kind: 'place' } ? OutcomeOf<C> | PlaceAnswer : OutcomeOf<C>; seq: bigint }> {
     if (!this.running) throw new EngineUnavailableError();
+    this.checkBounds();
     const answer: Answer = await this.sequencer.submit(command);
     return answer as never;
+  }
+
+  /**
+   * Past a bound, new commands wait outside (503 with Retry-After): the tables more than
+   * MAX_PROJECTION_LAG commands behind the journal (reads would wait ever longer), or more than
+   * MAX_UNSNAPSHOTTED commands since the last snapshot written (a restart would replay ever more).
+   */
+  private checkBounds(): void {
+    const lags = this.lags;
+    if (lags.projectionCommands > MAX_PROJECTION_LAG) throw new QueueFullError(`the tables are ${lags.projectionCommands} commands behind the journal; retry shortly`);
+    if (lags.snapshotCommands > MAX_UNSNAPSHOTTED) throw new QueueFullError(`no snapshot of the engine was written for ${lags.snapshotCommands} commands; retry shortly`);
   }
 
   private async rowOf(order: EngineOrder | OrderRow): Promise<OrderRow> {
@@ -367,7 +402,7 @@ export class MatchingEngine {
     this.snapshotter.applied(this.state, commands, () => this.projected.reached(record.changes.seq), () => this.projected.value);
   }
 
-  private durable(record: AppliedRecord): void {
+  private durable(record: AppliedRecord, durationMs: number): void {
     const { seq, atMs } = record.changes;
     this.head = { seq, hash: this.state.seq === seq ? this.state.hash : this.head.hash, atMs };
     this.unprojected.markDurable(seq);
@@ -375,7 +410,9 @@ export class MatchingEngine {
     this.announcer.durable(record);
     this.projector.kick();
     this.schedule.schedule();
-    this.options.events.publish('engine-batch', { commands: record.outcomes.length, trades: record.changes.trades.length, durationMs: 0, settled: false });
+    const matched = record.effects.announcements.tradeUpdates.filter((t) => t.status === 'MATCHED').length;
+    const settled = record.input.commands.some((command) => command.kind === 'settle');
+    this.options.events.publish('engine-batch', { commands: record.outcomes.length, trades: matched, durationMs, settled });
   }
 
   /**

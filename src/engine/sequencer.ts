@@ -30,8 +30,8 @@ export interface SequencerOptions {
   maxInFlight: number;
   /** A record was applied to the state (not durable yet): the records the tables lack take it. */
   applied(record: AppliedRecord, commands: number): void;
-  /** A record became durable: announce and project it. */
-  durable(record: AppliedRecord): void;
+  /** A record became durable (`durationMs` after its batch was taken): announce and project it. */
+  durable(record: AppliedRecord, durationMs: number): void;
   /**
    * The pipeline failed (an append, or a command that threw): memory is ahead of the journal. The
    * sequencer takes nothing more until this resolves, having rebuilt the state from the journal.
@@ -66,6 +66,11 @@ export class Sequencer {
 
   get queueDepth(): number {
     return this.waiting.length;
+  }
+
+  /** Records applied and not durable yet: the journal's lag. */
+  get inFlight(): number {
+    return this.appender.inFlight;
   }
 
   submit(command: EngineCommand): Promise<Answer> {
@@ -104,6 +109,8 @@ export class Sequencer {
 
   private async runBatch(batch: Waiting[]): Promise<void> {
     const { admission, clock } = this.options;
+    // Wall-clock time, not the injected clock: this measures the batch, it decides nothing.
+    const takenMs = performance.now();
     let answers: (PlaceAnswer | undefined)[];
     try {
       answers = await admission.admit(batch.map((w) => w.command));
@@ -134,7 +141,7 @@ export class Sequencer {
       state.seq = seq;
       state.hash = hash;
       this.options.applied(applied, admitted.length);
-      durable = this.appender.append({ seq, atMs, hash, text }).then(() => this.options.durable(applied));
+      durable = this.appender.append({ seq, atMs, hash, text }).then(() => this.options.durable(applied, performance.now() - takenMs));
     } else {
       durable = this.appender.durable();
     }

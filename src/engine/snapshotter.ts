@@ -24,22 +24,37 @@ export class Snapshotter {
   private commandsSince = 0;
   private lastMs: number;
   private writing: Promise<void> | undefined;
+  /** Commands journaled since the last snapshot that was written, and when it was: what a restart would replay. */
+  private unsnapshotted = 0;
+  private writtenMs: number;
 
   constructor(private readonly options: { store: EngineStore; policy: SnapshotPolicy; logger: Pick<FastifyBaseLogger, 'info' | 'error'>; nowMs(): number }) {
     this.lastMs = options.nowMs();
+    this.writtenMs = this.lastMs;
+  }
+
+  /** Commands a restart would replay beyond the newest snapshot written, and that snapshot's age. */
+  get lag(): { commands: number; ageMs: number } {
+    return { commands: this.unsnapshotted, ageMs: this.options.nowMs() - this.writtenMs };
   }
 
   /** After a record is applied: encodes the state if a snapshot is due; `durable` settles once that record is. */
   applied(state: EngineState, commands: number, durable: () => Promise<void>, projectedSeq: () => bigint): void {
     this.commandsSince += commands;
+    this.unsnapshotted += commands;
     const { policy } = this.options;
     if (this.writing || (this.commandsSince < policy.everyCommands && this.options.nowMs() - this.lastMs < policy.everyMs)) return;
     this.commandsSince = 0;
     this.lastMs = this.options.nowMs();
     const snapshot = encodeSnapshot(state);
     const head = { seq: state.seq, hash: state.hash, stateHash: snapshot.stateHash, parts: snapshot.chunks.length };
+    const covered = this.unsnapshotted;
     this.writing = durable()
       .then(() => this.options.store.writeSnapshot(head, snapshot.chunks, this.lastMs))
+      .then(() => {
+        this.unsnapshotted -= covered;
+        this.writtenMs = this.lastMs;
+      })
       .then(() => this.prune(projectedSeq()))
       .catch((error) => this.options.logger.error({ err: error, seq: head.seq.toString() }, 'engine snapshot not written; the next one is due at once'))
       .finally(() => {

@@ -13,6 +13,8 @@ import type { DomainEvents } from '../../events/domain-events.ts';
 export interface EngineGaugeSource {
   readonly queueDepth: number;
   readonly unprojectedCommands: number;
+  readonly lags: { journalRecords: number; snapshotCommands: number; snapshotAgeMs: number };
+  readonly durableSeq: bigint;
   readonly usedHashFilterReady: boolean;
   readonly reads: Pick<EngineReads, 'bookStats'>;
 }
@@ -33,7 +35,11 @@ export function registerExchangeMetrics(registry: Registry, events: DomainEvents
   const batchSeconds = new Histogram({ name: 'pmx_engine_batch_duration_seconds', help: 'Engine batch time from start to commit', buckets: BATCH_SECONDS_BUCKETS, registers });
   const roundSeconds = new Histogram({ name: 'pmx_engine_settlement_batch_duration_seconds', help: 'Engine batches that ran a settlement round, from start to commit: how long settlement holds the queue', buckets: BATCH_SECONDS_BUCKETS, registers });
   new Gauge({ name: 'pmx_engine_queue_depth', help: 'Commands waiting for an engine batch', registers, collect() { this.set(engine.queueDepth); } });
-  new Gauge({ name: 'pmx_engine_projection_lag_commands', help: 'Commands answered from the engine journal and not in the tables yet (0 without a journal)', registers, collect() { this.set(engine.unprojectedCommands); } });
+  new Gauge({ name: 'pmx_engine_projection_lag_commands', help: 'Commands durable in the engine journal and not in the tables yet', registers, collect() { this.set(engine.unprojectedCommands); } });
+  new Gauge({ name: 'pmx_engine_journal_lag_records', help: 'Engine journal records applied and not durable yet (appends in flight)', registers, collect() { this.set(engine.lags.journalRecords); } });
+  new Gauge({ name: 'pmx_engine_snapshot_lag_commands', help: 'Commands journaled since the last engine snapshot written (what a restart replays)', registers, collect() { this.set(engine.lags.snapshotCommands); } });
+  new Gauge({ name: 'pmx_engine_snapshot_age_seconds', help: 'Time since the last engine snapshot written', registers, collect() { this.set(engine.lags.snapshotAgeMs / 1000); } });
+  new Gauge({ name: 'pmx_engine_journal_seq', help: 'The last durable record of the engine journal', registers, collect() { this.set(Number(engine.durableSeq)); } });
   new Gauge({ name: 'pmx_engine_used_hash_filter_ready', help: '1 once the filter of used order hashes is built (until then every new order hash is looked up in the store)', registers, collect() { this.set(engine.usedHashFilterReady ? 1 : 0); } });
   const bookGauge = (name: string, help: string, read: (stats: ReturnType<EngineReads['bookStats']>) => number) =>
     new Gauge({ name, help, registers, collect() { this.set(read(engine.reads.bookStats())); } });

@@ -16,6 +16,7 @@ export interface RecordInput {
 }
 
 export interface AppliedRecord {
+  input: RecordInput;
   outcomes: CommandOutcome[];
   effects: RecordEffects;
   changes: RecordChanges;
@@ -46,7 +47,7 @@ export function applyRecord(state: EngineState, record: RecordInput): AppliedRec
       const book = state.runtimes.get(marketId)?.book;
       return book && [book.levels(0), book.levels(1)];
     });
-    return { outcomes, effects, changes };
+    return { input: record, outcomes, effects, changes };
   } finally {
     state.balances.listen(undefined);
     state.ledger.listen(undefined);
@@ -96,4 +97,6 @@ function putMarket(ctx: ApplyContext, info: Parameters<EngineState['putMarket']>
   const runtime = ctx.state.putMarket(info);
   ctx.state.ledger.register(tokensOf(info));
   ctx.effects.marketChanged(info.id, runtime !== undefined && added);
+  // Its book as this record leaves it: what the publisher starts from.
+  if (runtime) ctx.effects.touchedMarkets.add(info.id);
 }
