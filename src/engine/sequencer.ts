@@ -28,8 +28,8 @@ export interface SequencerOptions {
   maxBatch: number;
   /** Most records applied and not durable yet: matching waits for the journal beyond it. */
   maxInFlight: number;
-  /** A record was applied to the state (not durable yet): the records the tables lack take it. */
-  applied(record: AppliedRecord, commands: number): void;
+  /** A record was applied to the state (not durable yet; `appended` settles when it is, or rejects when it never will be): the records the tables lack take it. */
+  applied(record: AppliedRecord, commands: number, appended: Promise<void>): void;
   /** A record became durable (`durationMs` after its batch was taken): announce and project it. */
   durable(record: AppliedRecord, durationMs: number): void;
   /**
@@ -127,25 +127,28 @@ export class Sequencer {
     const admitted = batch.filter((_, i) => answers[i] === undefined);
     const seq = state.seq + 1n;
     const atMs = clock.nowMs();
+    const commands = admitted.map((w) => w.command);
+    // The record's text is taken before it is applied: applying may keep the commands' objects in the state, which later records change.
+    const text = encodeRecord({ seq, atMs, commands });
     let applied: AppliedRecord;
     try {
-      applied = applyRecord(state, { seq, atMs, commands: admitted.map((w) => w.command) });
+      applied = applyRecord(state, { seq, atMs, commands });
     } catch (error) {
       this.fail(error, batch);
       return;
     }
     let durable: Promise<void>;
-    if (applied.effects.changedState) {
-      const text = encodeRecord({ seq, atMs, commands: admitted.map((w) => w.command) });
+    if (applied.changedState) {
       const hash = chainHash(state.hash, text);
       state.seq = seq;
       state.hash = hash;
-      this.options.applied(applied, admitted.length);
-      durable = this.appender.append({ seq, atMs, hash, text }).then(() => this.options.durable(applied, performance.now() - takenMs));
+      const appended = this.appender.append({ seq, atMs, hash, text });
+      this.options.applied(applied, admitted.length, appended);
+      durable = appended.then(() => this.options.durable(applied, performance.now() - takenMs));
     } else {
       durable = this.appender.durable();
     }
-    const answeredAt = applied.effects.changedState ? seq : seq - 1n;
+    const answeredAt = applied.changedState ? seq : seq - 1n;
     durable.then(
       () => {
         let next = 0;

@@ -16,10 +16,14 @@ interface Recorded {
   outcomes: string[];
 }
 
-/** Applies a record, advancing the state's position and chain as the journal does. */
+/**
+ * Applies a record, advancing the state's position and chain as the journal does; as the
+ * sequencer does, a record that changed nothing is not journaled (so it must leave no trace).
+ */
 function apply(state: EngineState, seq: bigint, atMs: number, commands: EngineCommand[]) {
   const text = encodeRecord({ seq, atMs, commands });
   const applied = applyRecord(state, decodeRecord(text));
+  if (!applied.changedState) return { applied };
   state.seq = seq;
   state.hash = chainHash(state.hash, text);
   return { text, applied };
@@ -33,7 +37,9 @@ function run(script: Op[][]): { state: EngineState; recorded: Recorded } {
   let atMs = START_MS;
   let seq = 0n;
   const step = (commands: EngineCommand[]) => {
-    const { text, applied } = apply(state, ++seq, atMs, commands);
+    const { text, applied } = apply(state, seq + 1n, atMs, commands);
+    if (text === undefined) return;
+    seq += 1n;
     recorded.texts.push(text);
     recorded.outcomes.push(outcomeText(applied.outcomes));
     assert.deepEqual(stateViolations(state), [], `after record ${seq}`);

@@ -17,6 +17,8 @@ export interface RecordInput {
 
 export interface AppliedRecord {
   input: RecordInput;
+  /** Whether the record changed the state at all: a record that did not is not journaled. */
+  changedState: boolean;
   outcomes: CommandOutcome[];
   effects: RecordEffects;
   changes: RecordChanges;
@@ -41,13 +43,16 @@ export function applyRecord(state: EngineState, record: RecordInput): AppliedRec
   };
   state.balances.listen(effects.balanceTouched);
   state.ledger.listen(effects);
+  const countersBefore = countersOf(state);
   try {
     const outcomes = record.commands.map((command) => applyCommand(ctx, command));
     const changes = effects.seal((account, asset) => state.balances.get(account, asset), (marketId) => {
       const book = state.runtimes.get(marketId)?.book;
       return book && [book.levels(0), book.levels(1)];
     });
-    return { input: record, outcomes, effects, changes };
+    // A counter that moved is a change too: a record that moves one must be journaled, or a replay falls behind it.
+    const changedState = effects.changedState || countersOf(state) !== countersBefore;
+    return { input: record, outcomes, effects, changes, changedState };
   } finally {
     state.balances.listen(undefined);
     state.ledger.listen(undefined);
@@ -100,3 +105,6 @@ function putMarket(ctx: ApplyContext, info: Parameters<EngineState['putMarket']>
   // Its book as this record leaves it: what the publisher starts from.
   if (runtime) ctx.effects.touchedMarkets.add(info.id);
 }
+
+/** The state's sequence counters, as one comparable value. */
+const countersOf = (state: EngineState): string => `${state.nextBookSeq} ${state.nextTradeSeq} ${state.ledger.nextSeq}`;

@@ -36,6 +36,8 @@ export function placeOrder(ctx: ApplyContext, request: NewOrder): PlaceOutcome {
     if (error instanceof InsufficientBalanceError) return failure('INSUFFICIENT_BALANCE', insufficientMessage(asset, reserve, error));
     throw error;
   }
+  // Only an accepted order takes a place in the acceptance order (a refused one leaves no trace in the state).
+  order.bookSeq = state.nextBookSeq++;
   taken.hashes.add(request.hash);
   if (key) taken.keys.set(key, order);
   effects.orderAccepted(order);
@@ -231,7 +233,7 @@ function newOrder(ctx: ApplyContext, request: NewOrder, info: MarketTradingInfo)
     expirationSec: order.expirationSec,
     takerFeeBps: order.feeRateBps,
     makerFeeBps: info.passiveOrderFeeRateBps,
-    bookSeq: ctx.state.nextBookSeq++,
+    bookSeq: 0n, // placed in the acceptance order once accepted (placeOrder)
     createdAtMs: ctx.atMs,
     matchedBaseUnits: 0n,
     status: 'PENDING',
