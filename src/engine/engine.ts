@@ -123,7 +123,7 @@ export class MatchingEngine {
       capacity: options.queueCapacity ?? 10_000,
       maxBatch: options.maxBatch ?? 500,
       maxInFlight: 8,
-      applied: (record, commands) => this.applied(record, commands),
+      applied: (record, commands, appended) => this.applied(record, commands, appended),
       durable: (record, durationMs) => this.durable(record, durationMs),
       failed: (error) => this.rebuild(error),
     });
@@ -224,8 +224,9 @@ export class MatchingEngine {
     this.sequencer.rejectWaiting(new EngineUnavailableError());
     await this.sequencer.idle();
     await this.announcer.idle();
-    await this.snapshotter.idle();
     await this.projector.flush().catch((error) => this.options.logger.warn({ err: error }, 'the engine stopped with records the tables lack; the next start writes them'));
+    this.snapshotter.cancel();
+    await this.snapshotter.idle();
     await this.projector.stop();
     this.publisher.stop();
     this.usedHashes.stop();
@@ -341,10 +342,11 @@ export class MatchingEngine {
 
   /**
    * The hash of the state as a snapshot would encode it (state/snapshot-codec.ts): what any replay
-   * of the journal to the same position must reach. Encodes the whole state: for audits and tests.
+   * of the journal to the same position (`seq`, which may be a record not durable yet) must reach.
+   * Encodes the whole state: for audits and tests.
    */
-  stateHash(): string {
-    return encodeSnapshot(this.state).stateHash;
+  stateHash(): { seq: bigint; stateHash: string } {
+    return { seq: this.state.seq, stateHash: encodeSnapshot(this.state).stateHash };
   }
 
   /** The sequence of the last durable record, where the engine runs (the header of an order command's answer). */
@@ -397,9 +399,10 @@ export class MatchingEngine {
     return 'signature' in order ? order : this.details.rowOf(order);
   }
 
-  private applied(record: AppliedRecord, commands: number): void {
+  private applied(record: AppliedRecord, commands: number, appended: Promise<void>): void {
     this.unprojected.add(record.changes, commands, false, record.effects.balancesBefore);
-    this.snapshotter.applied(this.state, commands, () => this.projected.reached(record.changes.seq), () => this.projected.value);
+    // A snapshot of this state is written only once this very record is durable and in the tables.
+    this.snapshotter.applied(this.state, commands, () => appended.then(() => this.projected.reached(record.changes.seq)), () => this.projected.value);
   }
 
   private durable(record: AppliedRecord, durationMs: number): void {

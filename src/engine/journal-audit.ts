@@ -36,12 +36,18 @@ export async function auditJournal(db: Db, store: EngineStore): Promise<JournalA
   const due = new Map(snapshots.slice(1).map((s) => [s.seq, s.stateHash]));
   const tables = await db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute((tx) => readEngineTables(tx));
   let records = 0;
+  const differing: { seq: bigint; lines: string[] }[] = [];
   try {
     await replayRecords(store, state, (seq) => {
       records += 1;
       const expected = due.get(seq);
-      if (expected !== undefined && encodeSnapshot(state).stateHash !== expected) violations.push({ invariant: 'snapshot-hashes', detail: `the replay at ${seq} differs from the snapshot written there` });
+      if (expected === undefined) return;
+      const replayed = encodeSnapshot(state);
+      if (replayed.stateHash !== expected) differing.push({ seq, lines: replayed.chunks.join('').split('\n') });
     }, tables.projectedSeq);
+    for (const { seq, lines } of differing) {
+      violations.push({ invariant: 'snapshot-hashes', detail: `the replay at ${seq} differs from the snapshot written there${firstDifference(lines, (await store.readSnapshot(seq)).join('').split('\n'))}` });
+    }
   } catch (error) {
     violations.push({ invariant: 'journal-chain', detail: error instanceof Error ? error.message : String(error) });
     return { violations, counts: { records, snapshots: snapshots.length } };
@@ -78,4 +84,12 @@ function tableDifferences(state: EngineState, tables: Awaited<ReturnType<typeof 
   if (tables.lastLedgerSeq !== state.ledger.nextSeq - 1n) differences.push(`ledger transactions: journal ${state.ledger.nextSeq - 1n}, tables ${tables.lastLedgerSeq}`);
   if (tables.chainHead.number !== state.ledger.head.number || tables.chainHead.hash !== state.ledger.head.hash) differences.push(`ledger chain head: journal ${state.ledger.head.number}, tables ${tables.chainHead.number}`);
   return differences;
+}
+
+/** Where a replay's snapshot text and the stored one first part (what an operator needs to start looking). */
+function firstDifference(replayed: string[], stored: string[]): string {
+  const at = replayed.findIndex((line, i) => line !== stored[i]);
+  if (at === -1) return replayed.length === stored.length ? '' : `: the stored text has ${stored.length} lines, the replay ${replayed.length}`;
+  const clip = (line: string | undefined) => (line === undefined ? '(none)' : line.length > 300 ? `${line.slice(0, 300)}…` : line);
+  return `: line ${at + 1} replayed ${clip(replayed[at])}, stored ${clip(stored[at])}`;
 }

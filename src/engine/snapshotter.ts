@@ -24,6 +24,7 @@ export class Snapshotter {
   private commandsSince = 0;
   private lastMs: number;
   private writing: Promise<void> | undefined;
+  private cancelWait: (() => void) | undefined;
   /** Commands journaled since the last snapshot that was written, and when it was: what a restart would replay. */
   private unsnapshotted = 0;
   private writtenMs: number;
@@ -38,28 +39,55 @@ export class Snapshotter {
     return { commands: this.unsnapshotted, ageMs: this.options.nowMs() - this.writtenMs };
   }
 
-  /** After a record is applied: encodes the state if a snapshot is due; `durable` settles once that record is. */
+  /**
+   * After a record is applied: encodes the state if a snapshot is due. `durable` settles once that
+   * record is durable and in the tables, or rejects when it never will be (its append failed): its
+   * snapshot then goes with it, and the next one is due at once.
+   */
   applied(state: EngineState, commands: number, durable: () => Promise<void>, projectedSeq: () => bigint): void {
     this.commandsSince += commands;
     this.unsnapshotted += commands;
-    const { policy } = this.options;
+    const { policy, logger } = this.options;
     if (this.writing || (this.commandsSince < policy.everyCommands && this.options.nowMs() - this.lastMs < policy.everyMs)) return;
     this.commandsSince = 0;
     this.lastMs = this.options.nowMs();
     const snapshot = encodeSnapshot(state);
     const head = { seq: state.seq, hash: state.hash, stateHash: snapshot.stateHash, parts: snapshot.chunks.length };
     const covered = this.unsnapshotted;
-    this.writing = durable()
-      .then(() => this.options.store.writeSnapshot(head, snapshot.chunks, this.lastMs))
-      .then(() => {
+    const cancelled = new Promise<'cancelled'>((resolve) => {
+      this.cancelWait = () => resolve('cancelled');
+    });
+    const due = durable().then(
+      () => 'due' as const,
+      (error: unknown) => {
+        logger.info({ err: error, seq: head.seq.toString() }, 'engine snapshot dropped: its record did not become durable');
+        return 'dropped' as const;
+      },
+    );
+    this.writing = Promise.race([due, cancelled])
+      .then(async (outcome) => {
+        if (outcome !== 'due') {
+          if (outcome === 'dropped') this.commandsSince = policy.everyCommands;
+          return;
+        }
+        await this.options.store.writeSnapshot(head, snapshot.chunks, this.lastMs);
         this.unsnapshotted -= covered;
         this.writtenMs = this.lastMs;
+        await this.prune(projectedSeq());
       })
-      .then(() => this.prune(projectedSeq()))
-      .catch((error) => this.options.logger.error({ err: error, seq: head.seq.toString() }, 'engine snapshot not written; the next one is due at once'))
+      .catch((error) => {
+        this.commandsSince = policy.everyCommands;
+        logger.error({ err: error, seq: head.seq.toString() }, 'engine snapshot not written; the next one is due at once');
+      })
       .finally(() => {
         this.writing = undefined;
+        this.cancelWait = undefined;
       });
+  }
+
+  /** The engine stops: a snapshot still waiting for its record to reach the tables is not written (they will not, here). */
+  cancel(): void {
+    this.cancelWait?.();
   }
 
   /** Settles once no snapshot is being written. */

@@ -73,6 +73,11 @@ export interface SnapshotHead {
 
 export async function writeSnapshot(db: Db, head: SnapshotHead, parts: string[], atMs: number): Promise<void> {
   await db.transaction().execute(async (tx) => {
+    // A snapshot stands for a record of the journal: never for a state whose record is not there (an append that failed).
+    if (head.seq > 0n) {
+      const record = await tx.selectFrom('engine_journal').select('hash').where('seq', '=', head.seq).executeTakeFirst();
+      if (record?.hash !== head.hash) throw new Error(`engine snapshot ${head.seq}: the journal ${record ? 'holds another record' : 'holds no record'} at that position`);
+    }
     await tx.insertInto('engine_snapshots').values({ seq: head.seq, hash: head.hash, state_hash: head.stateHash, parts: parts.length, created_at: new Date(atMs) }).execute();
     for (const [part, data] of parts.entries()) await tx.insertInto('engine_snapshot_parts').values({ seq: head.seq, part, data }).execute();
   });
