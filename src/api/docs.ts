@@ -57,7 +57,6 @@ export async function registerDocs(app: TypedApp, ctx: AppContext): Promise<void
       hideClientButton: true,
       showDeveloperTools: 'never',
       agent: { disabled: true },
-      mcp: { disabled: true },
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async (request) => ({ ...app.swagger(), servers: [{ url: originOf(request), description: 'this server, as you reached it' }] }));

@@ -65,6 +65,9 @@ describe('the API reference at /docs and /openapi.json', () => {
       await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle' });
       // The reference rendered the document: a section description and a curl sample with the full URL.
       await page.getByText('Signing domain, collateral and server time').first().waitFor();
+      // The content renders after the sidebar: wait for the section text and the first curl sample.
+      await page.getByText('What a client needs before anything else').first().waitFor();
+      await page.getByText(`curl ${server.url}/api/v1/exchange`).first().waitFor();
       await page.waitForLoadState('networkidle');
       const text = await page.locator('body').innerText();
       assert.ok(text.includes('What a client needs before anything else'), 'the exchange section is described');
