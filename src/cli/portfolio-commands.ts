@@ -3,6 +3,7 @@ import type { BatchMergeResponse, BatchRedeemResponse, ExchangeClient, Mergeable
 import { examples, output, printTable } from './output.ts';
 import { decimal } from './people.ts';
 import { CliError, clientFor, count, globals, run } from './sdk-client.ts';
+import { marketIdOf } from './refs.ts';
 
 /** What differs between `redeem` and `merge`: the listing, the batch call and the words. */
 interface PositionBatch {
@@ -18,7 +19,7 @@ interface PositionBatch {
 
 /** `pmx redeem|merge [marketIds...] [--all | --list]`: one transaction for every named market. */
 function registerPositionBatch(program: Command, kind: PositionBatch): void {
-  program.command(`${kind.name} [marketIds...]`).description(`${kind.description} (one transaction); --all takes every ${kind.listed} market, --list shows them`)
+  program.command(`${kind.name} [markets...]`).description(`${kind.description} (one transaction); --all takes every ${kind.listed} market, --list shows them`)
     .option('--all', `every ${kind.listed} market`)
     .option('--list', `only list the ${kind.listed} markets`)
     .addHelpText('after', examples(kind.examples))
@@ -32,7 +33,7 @@ function registerPositionBatch(program: Command, kind: PositionBatch): void {
         if (marketIds.length === 0) return output(json, { txHash: '', included: [], excluded: [] }, () => console.log(`nothing to ${kind.name}`));
       }
       if (marketIds.length === 0) throw new CliError('name market ids, or pass --all or --list');
-      const result = await kind.batch(client, marketIds);
+      const result = await kind.batch(client, await Promise.all(marketIds.map((ref) => marketIdOf(client, ref))));
       output(json, result, () => {
         console.log(`${kind.done} ${result.included.length} market(s)${result.txHash ? ` (tx ${result.txHash})` : ''}`);
         if (result.excluded.length) printTable(result.excluded, ['marketId', 'reason']);
