@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, type OrderSpec, type OrderWithMarket } from '../client/index.ts';
+import { hmacHeaders } from '../client/hmac.ts';
 import { examples, output, printJson, printTable, progress } from './output.ts';
 import { decimal, marketNames, orderStatusName, sideName } from './people.ts';
 import { orderLine, orderStatusOf } from './order-lines.ts';
 import { marketIdOf, tokenIdOf } from './refs.ts';
-import { saveProfile } from './profile.ts';
-import { CliError, clientFor, DEFAULT_URL, globals, run } from './sdk-client.ts';
+import { loadProfile, saveProfile } from './profile.ts';
+import { CliError, clientFor, count, DEFAULT_URL, exchangeOf, globals, run } from './sdk-client.ts';
 
 /** Trader commands, all through the SDK: login, keys, balance, split, order, orders, cancel, book. */
 export function registerTraderCommands(program: Command): void {
@@ -69,18 +70,48 @@ export function registerTraderCommands(program: Command): void {
       .option('--type <type>', 'GTC, FOK or FAK', 'GTC')
       .option('--post-only', 'rest only; refused if it would trade')
       .option('--expiration <unixSeconds>', 'expire at this time')
+      .option('--print', 'print the CreateOrder body (signed when the login stored the key) instead of sending it; for `pmx sign POST /api/v1/orders`')
       .addHelpText('after', examples([`pmx order ${side} 1234… 0.42 10`, `pmx order ${side} demo-btc-above-150k yes 0.42 10`, `pmx order ${side} 1234… 0.5 100 --type FAK --json`]))
-      .action(run(async (token: string, args: string[], options: { type: string; postOnly?: boolean; expiration?: string }, command: Command) => {
+      .action(run(async (token: string, args: string[], options: { type: string; postOnly?: boolean; expiration?: string; print?: boolean }, command: Command) => {
         if (args.length !== 2 && args.length !== 3) throw new CliError(`order ${side} takes <tokenId> <price> <size> or <market> <outcome> <price> <size>`);
         const [price, size] = args.slice(-2) as [string, string];
         const client = clientFor(command, 'trader');
         const tokenId = await tokenIdOf(client, token, args.length === 3 ? args[0] : undefined);
         const spec: OrderSpec = { tokenId, side: side === 'buy' ? 'BUY' : 'SELL', price, size, type: options.type.toUpperCase() as OrderSpec['type'], ...(options.postOnly ? { postOnly: true } : {}), ...(options.expiration ? { expiration: Number(options.expiration) } : {}) };
+        if (options.print) return console.log(JSON.stringify(await client.orders.build(spec)));
         const placed = await client.orders.place(spec);
         if (globals(command).json) return printJson(placed);
         console.log(await orderLine(client, placed));
       }));
   }
+
+  program.command('sign <method> <path> [body]').description('print the API-key headers of a request (HMAC of SPEC.md section 5) for your saved key, or a ready curl command')
+    .option('--curl', 'print a curl command that sends the request with these headers')
+    .option('--timestamp <ms>', 'the Unix time in milliseconds to sign (default now; the server accepts 30 s either side)')
+    .addHelpText('after', examples([
+      'pmx sign GET /api/v1/orders',
+      'pmx sign GET /api/v1/orders --curl | sh',
+      `BODY=$(pmx order buy demo-btc-above-150k yes 0.42 10 --print) && pmx sign POST /api/v1/orders "$BODY" --curl | sh`,
+    ]))
+    .action(run(async (method: string, path: string, body: string | undefined, options: { curl?: boolean; timestamp?: string }, command: Command) => {
+      const profile = loadProfile();
+      if (!profile) throw new CliError('not logged in: run `pmx login` first');
+      const { baseUrl } = exchangeOf(command, profile);
+      const url = new URL(path.startsWith('/api/') ? path : `/api/v1${path.startsWith('/') ? '' : '/'}${path}`, baseUrl);
+      const { headerPrefix } = await clientFor(command).exchange();
+      const timestamp = options.timestamp ? count('--timestamp', options.timestamp) : Date.now();
+      const headers = await hmacHeaders(profile.apiKey, headerPrefix, timestamp, method.toUpperCase(), url.pathname, body ?? '');
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      if (globals(command).json) return printJson(headers);
+      if (!options.curl) {
+        for (const [name, value] of Object.entries(headers)) console.log(`${name}: ${value}`);
+        return;
+      }
+      const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+      const parts = [`curl -sS -X ${method.toUpperCase()} ${quote(url.href)}`, ...Object.entries(headers).map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`)];
+      if (body !== undefined) parts.push(`--data-raw ${quote(body)}`);
+      console.log(parts.join(' \\\n  '));
+    }));
 
   program.command('orders').description('your open orders (or --status)')
     .option('--status <status>', 'open (the default: resting orders), filled, cancelled or rejected; or PENDING, EXECUTING, EXECUTED')

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { hmacHex } from '../../src/api/hmac-recipe.ts';
 import { useCliFixture } from './pmx.ts';
+
+/** A command line run by a shell, as a person pastes it (asynchronously: the server runs in this process). */
+const sh = (line: string) => promisify(execFile)('sh', ['-c', line], { encoding: 'utf8', timeout: 30_000 });
 
 describe('the CLI through child processes, built on the SDK', () => {
   const cli = useCliFixture('pmx-cli-');
@@ -115,6 +121,31 @@ describe('the CLI through child processes, built on the SDK', () => {
     const unknown = await pmx(['book', 'no-such-market', 'yes']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /no market "no-such-market"/);
+  });
+
+  it('pmx sign prints the HMAC headers of a request, and its --curl commands run as printed', async () => {
+    const event = await json(['events', 'create', 'Sign event', '--market', 'Fog', '--publish']);
+    const slug: string = event.markets[0].slug;
+    const signer = await json(['login', '--store-key'], { WHO: 'signer' });
+    await json(['credit', signer.address, '10']);
+    const saved = JSON.parse(readFileSync(join(cli.dir, 'signer.json'), 'utf8'));
+
+    const headers = await pmx(['sign', 'GET', '/api/v1/orders?limit=5', '--timestamp', '1767225600000'], { WHO: 'signer' });
+    assert.equal(headers.code, 0, headers.stderr);
+    const signature = hmacHex(saved.apiKey.secret, '1767225600000', 'GET', '/api/v1/orders', '');
+    assert.deepEqual(headers.stdout.trim().split('\n'), [`svc-api-key: ${saved.apiKey.apiKey}`, `svc-signature: ${signature}`, 'svc-timestamp: 1767225600000', `svc-passphrase: ${saved.apiKey.passphrase}`]);
+
+    // The README's recipe: a body from `order --print`, then the curl command, run by a shell.
+    const body = await pmx(['order', 'buy', slug, 'yes', '0.3', '2', '--print'], { WHO: 'signer' });
+    assert.equal(body.code, 0, body.stderr);
+    const curlPost = await pmx(['sign', 'POST', '/api/v1/orders', body.stdout.trim(), '--curl'], { WHO: 'signer' });
+    assert.match(curlPost.stdout, /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/orders' \\\n {2}-H 'svc-api-key: /);
+    const placed = JSON.parse((await sh(curlPost.stdout)).stdout);
+    assert.equal(placed.status, 'PENDING');
+    assert.equal(placed.tokenId, event.markets[0].tokenId1);
+    const curlGet = await pmx(['sign', 'GET', '/orders', '--curl'], { WHO: 'signer' });
+    const listed = JSON.parse((await sh(curlGet.stdout)).stdout);
+    assert.deepEqual(listed.map((o: { id: string }) => o.id), [placed.id]);
   });
 
   it('exits 2 on a local refusal and 1 on a server refusal, with the code on stderr', async () => {
