@@ -45,7 +45,7 @@ function registerPositionBatch(program: Command, kind: PositionBatch): void {
 export function registerPortfolioCommands(program: Command): void {
   program.command('positions').description('your held positions valued at the latest prices (one page)')
     .option('--status <status>', "the market's status: DRAFT, ACTIVE or RESOLVED")
-    .option('--market <marketId>', 'one market only')
+    .option('--market <market>', 'one market only, by id or slug')
     .option('--event <eventId>', 'one event only')
     .option('--title <text>', "markets whose name contains this (any letter case)")
     .option('--sort <field>', 'latest, current, initial or return', 'latest')
@@ -54,6 +54,8 @@ export function registerPortfolioCommands(program: Command): void {
     .option('--limit <n>', 'rows per page, at most 100', '10')
     .addHelpText('after', examples(['pmx positions', 'pmx positions --sort return --order ASC --limit 50', 'pmx positions --status RESOLVED --json | jq .data']))
     .action(run(async (options: { status?: string; market?: string; event?: string; title?: string; sort: string; order: string; page: string; limit: string }, command: Command) => {
+      const client = clientFor(command, 'trader');
+      const market = options.market ? await marketIdOf(client, options.market) : undefined;
       // Enumerations go as typed, upper-cased where the API is: the server names a bad one (400).
       const params: UserPositionsParams = {
         sortBy: options.sort as UserPositionsParams['sortBy'],
@@ -61,11 +63,11 @@ export function registerPortfolioCommands(program: Command): void {
         page: count('--page', options.page),
         limit: count('--limit', options.limit),
         ...(options.status ? { status: options.status.toUpperCase() as UserPositionsParams['status'] } : {}),
-        ...(options.market ? { id: options.market } : {}),
+        ...(market ? { id: market } : {}),
         ...(options.event ? { eventId: options.event } : {}),
         ...(options.title ? { title: options.title } : {}),
       };
-      const page = await clientFor(command, 'trader').portfolio.positions(params);
+      const page = await client.portfolio.positions(params);
       output(!!globals(command).json, page, () => {
         printTable(page.data.map((p) => ({
           market: p.displayName ?? p.title ?? p.market_uuid, outcome: p.outcome, amount: decimal(p.amount), avgPrice: decimal(p.acquisitionPrice),
