@@ -17,14 +17,9 @@ export async function marketIdOf(client: ExchangeClient, ref: string): Promise<s
   return (await marketOf(client, ref)).id;
 }
 
-/** The market named by id or slug, or a local error naming what was not found. */
-export async function marketOf(client: ExchangeClient, ref: string): Promise<Market> {
-  try {
-    return await client.markets.get(ref);
-  } catch (error) {
-    if ((error as { status?: number }).status === 404) throw new CliError(`no market "${ref}" (a market id or slug)`);
-    throw error;
-  }
+/** The market named by id or slug; an unknown one is the server's 404 (exit 1), as `holders` answers. */
+export function marketOf(client: ExchangeClient, ref: string): Promise<Market> {
+  return client.markets.get(ref);
 }
 
 /** Which outcome of a market a word names: its label, yes/no, or 1/2 (case-insensitive). */

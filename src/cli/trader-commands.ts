@@ -87,7 +87,7 @@ export function registerTraderCommands(program: Command): void {
 
   program.command('sign <method> <path> [body]').description('print the API-key headers of a request (HMAC of SPEC.md section 5) for your saved key, or a ready curl command')
     .option('--curl', 'print a curl command that sends the request with these headers')
-    .option('--timestamp <ms>', 'the Unix time in milliseconds to sign (default now; the server accepts 30 s either side)')
+    .option('--timestamp <ms>', 'the Unix time in milliseconds to sign (default: the server\'s clock now; it accepts 30 s either side)')
     .addHelpText('after', examples([
       'pmx sign GET /api/v1/orders',
       'pmx sign GET /api/v1/orders --curl | sh',
@@ -98,8 +98,10 @@ export function registerTraderCommands(program: Command): void {
       if (!profile) throw new CliError('not logged in: run `pmx login` first');
       const { baseUrl } = exchangeOf(command, profile);
       const url = new URL(path.startsWith('/api/') ? path : `/api/v1${path.startsWith('/') ? '' : '/'}${path}`, baseUrl);
-      const { headerPrefix } = await clientFor(command).exchange();
-      const timestamp = options.timestamp ? count('--timestamp', options.timestamp) : Date.now();
+      // The server's clock (GET /exchange), not this machine's: the window is 30 s either side of it.
+      const sentAt = Date.now();
+      const { headerPrefix, serverTime } = await clientFor(command).exchange();
+      const timestamp = options.timestamp ? count('--timestamp', options.timestamp) : serverTime + Math.round((Date.now() - sentAt) / 2);
       const headers = await hmacHeaders(profile.apiKey, headerPrefix, timestamp, method.toUpperCase(), url.pathname, body ?? '');
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (globals(command).json) return printJson(headers);
