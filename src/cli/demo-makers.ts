@@ -18,9 +18,10 @@ const NEW_MARKET_SCAN_MS = 30_000;
 /**
  * The taker bot's pause between two trades: a person's pace, not a load test. Each trade makes a
  * maker requote (a cancel and two signed orders), a settlement round and a few feed messages, so
- * this pause sets what the demo costs when nobody else trades: 5.6% of a core at 15 s on the 2-core
- * machines, against 13% with a trade every 2 s (`npm run bench -- demo-idle`, the first 2.5 minutes;
- * at 2 s the demo reached 70% of a core after 40 minutes).
+ * this pause sets what the demo costs when nobody else trades: at 15 s, 5.6% of a core over its
+ * first 2 minutes and 4.3% over 10 minutes on the 2-core machines, against 13.2% in the first minute
+ * with a trade every 2 s (`npm run bench -- demo-idle`; at 2 s the demo reached 70% of a core after
+ * 40 minutes).
  */
 export const DEMO_TAKER_PAUSE_MS = 15_000;
 
