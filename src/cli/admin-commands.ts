@@ -23,11 +23,10 @@ export function registerAdminCommands(program: Command): void {
     .addHelpText('after', examples(['pmx events list', 'pmx events list --status ACTIVE --json']))
     .action(run(async (options: { status?: string }, command: Command) => {
       const page = await clientFor(command).events.list({ limit: 100, ...(options.status ? { eventStatus: options.status as 'ACTIVE' } : {}) });
-      // Fits 100 columns: markets by slug (every command takes a slug; --json has the ids and token
-      // ids), and the price of the first outcome (its last trade, 0.5 before any).
-      output(!!globals(command).json, page, () => printTable(page.data.flatMap((e) => e.markets.map((m) => ({
-        event: clip(e.slug, 28), market: clip(m.slug, 40), status: m.status, price: `${clip(m.outcome1, 10)} ${decimal(m.chance)}`,
-      }))), ['event', 'market', 'status', 'price']));
+      // Fits 100 columns: each event's slug, then its markets by slug (whole, as every command takes
+      // them; --json has the ids and token ids) with the price of the first outcome (its last
+      // trade, 0.5 before any).
+      output(!!globals(command).json, page, () => printEventList(page.data));
     }));
 
   events.command('create <name>').description('create an event with one market per --market (DRAFT unless --publish)')
@@ -125,4 +124,25 @@ export function registerAdminCommands(program: Command): void {
       const result = await clientFor(command, 'admin').admin.clock(options.now ? { now: options.now } : { advanceMs: Number(options.advanceMs ?? 0) });
       output(!!globals(command).json, result, () => console.log(`server time ${result.now}`));
     }));
+}
+
+const LIST_WIDTH = 100;
+
+/** `events list` for people: an event's slug on its own line, its markets indented below it. */
+function printEventList(events: { slug: string; name: string; markets: { slug: string; status: string; outcome1: string; chance: number }[] }[]): void {
+  if (events.length === 0) {
+    console.log('(none)');
+    return;
+  }
+  const rows = events.map((e) => ({ event: e, markets: e.markets.map((m) => ({ slug: m.slug, status: m.status, price: `${clip(m.outcome1, 12)} ${decimal(m.chance)}` })) }));
+  const all = rows.flatMap((r) => r.markets);
+  const statusWidth = Math.max(6, ...all.map((m) => m.status.length));
+  const priceWidth = Math.max(5, ...all.map((m) => m.price.length));
+  const slugWidth = Math.min(Math.max(6, ...all.map((m) => m.slug.length)), LIST_WIDTH - 2 - statusWidth - priceWidth - 4);
+  const line = (slug: string, status: string, price: string) => `  ${clip(slug, slugWidth).padEnd(slugWidth)}  ${status.padEnd(statusWidth)}  ${price}`.trimEnd();
+  console.log(`${'EVENT / MARKET'.padEnd(slugWidth + 2)}  ${'STATUS'.padEnd(statusWidth)}  PRICE`);
+  for (const { event, markets } of rows) {
+    console.log(clip(`${event.slug}  ${event.name}`, LIST_WIDTH));
+    for (const m of markets) console.log(line(m.slug, m.status, m.price));
+  }
 }

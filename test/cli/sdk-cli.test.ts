@@ -78,8 +78,8 @@ describe('the CLI through child processes, built on the SDK', () => {
     const activity = (await pmx(['activity', market.id])).stdout;
     assert.doesNotMatch(activity, /0x[0-9a-fA-F]{40}/, 'wallets are shortened');
     const listed = (await pmx(['events', 'list'])).stdout;
-    assert.match(listed, /^EVENT\s+MARKET\s+STATUS\s+PRICE$/m);
-    assert.match(listed, new RegExp(`^${event.slug}\\s+${market.slug}\\s+ACTIVE\\s+Yes 0\\.4$`, 'm'), 'the price of the first outcome: its last trade');
+    assert.match(listed, /^EVENT \/ MARKET\s+STATUS\s+PRICE$/m);
+    assert.match(listed, new RegExp(`^${event.slug}  People event\\n {2}${market.slug}\\s+ACTIVE\\s+Yes 0\\.4$`, 'm'), 'the event, then its market with the price of the first outcome: its last trade');
     for (const line of listed.split('\n')) assert.ok(line.length <= 100, `wider than 100 columns: ${line}`);
 
     const cancelled = await pmx(['cancel', '--all'], { WHO: 'alice' });
