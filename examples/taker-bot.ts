@@ -21,7 +21,11 @@ export async function runTakerBot(client: ExchangeClient, options: TakerOptions)
   const markets = await Promise.all(options.markets.map((id) => client.markets.get(id)));
   const taken: Order[] = [];
   for (let round = 0; round !== (options.rounds ?? Infinity) && !options.signal?.aborted; round++) {
-    if (round > 0) await sleep(options.pauseMs ?? 1000);
+    if (round > 0) {
+      // An abort ends the pause at once rather than after it.
+      const paused = await sleep(options.pauseMs ?? 1000, true, { signal: options.signal }).catch(() => false);
+      if (!paused) break;
+    }
     const market = pick(markets);
     const book = await client.book.get(market.tokenId1!);
     const side = options.sides ? options.sides[round % options.sides.length]! : pick(['BUY', 'SELL'] as const);

@@ -11,6 +11,7 @@ import { createManualClock, realClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { DomainEvents } from './events/domain-events.ts';
 import { pino } from 'pino';
+import { logDestination } from './log-lines.ts';
 import { createIdentity } from './identity/index.ts';
 import { createTrading, type Trading } from './orders/index.ts';
 import { createMarketData } from './market-data/index.ts';
@@ -57,7 +58,7 @@ export interface StartOptions {
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = pino({ level: config.logLevel });
+  const logger = pino({ level: config.logLevel }, logDestination());
   const store = await openAndMigrate(
     { databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleInTransactionTimeoutMs: config.failoverTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
     (line) => logger.info(line),

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from './context.ts';
+import { hmacRecipe } from './hmac-recipe.ts';
 import type { TypedApp } from './typed-app.ts';
 
 /**
@@ -39,12 +40,12 @@ export async function registerDocs(app: TypedApp, ctx: AppContext): Promise<void
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: `${ctx.config.exchangeName} API`, version: '1.0.0', description: 'Binary-outcome prediction-market exchange. Contract: SPEC.md and EXTENSIONS.md (docs/spec in the repository).' },
+      info: { title: `${ctx.config.exchangeName} API`, version: '1.0.0', description: `Binary-outcome prediction-market exchange. Contract: SPEC.md and EXTENSIONS.md (docs/spec in the repository).\n\n${hmacRecipe(ctx.config.headerPrefix)}` },
       tags: OPENAPI_TAGS,
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Sign-in JWT, or the admin token on admin routes' },
-          apiKey: { type: 'apiKey', in: 'header', name: `${ctx.config.headerPrefix}-api-key`, description: 'API key HMAC: also send the signature, timestamp and passphrase headers' },
+          apiKey: { type: 'apiKey', in: 'header', name: `${ctx.config.headerPrefix}-api-key`, description: `API key HMAC: also send the signature, timestamp and passphrase headers.\n\n${hmacRecipe(ctx.config.headerPrefix)}` },
         },
       },
     },
@@ -57,7 +58,6 @@ export async function registerDocs(app: TypedApp, ctx: AppContext): Promise<void
       hideClientButton: true,
       showDeveloperTools: 'never',
       agent: { disabled: true },
-      mcp: { disabled: true },
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async (request) => ({ ...app.swagger(), servers: [{ url: originOf(request), description: 'this server, as you reached it' }] }));

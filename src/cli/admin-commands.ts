@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { EventInput } from '../client/index.ts';
 import { examples, output, printTable } from './output.ts';
-import { decimal } from './people.ts';
+import { clip, decimal } from './people.ts';
 import { CliError, clientFor, count, globals, run } from './sdk-client.ts';
 import { resolveTaxonomy } from './taxonomy-commands.ts';
 import { priceTargetSummary } from './price-commands.ts';
+import { marketIdOf } from './refs.ts';
 
 /** Operator commands through the SDK's admin section (they need --admin-token or ADMIN_TOKEN). */
 export function registerAdminCommands(program: Command): void {
@@ -22,7 +23,10 @@ export function registerAdminCommands(program: Command): void {
     .addHelpText('after', examples(['pmx events list', 'pmx events list --status ACTIVE --json']))
     .action(run(async (options: { status?: string }, command: Command) => {
       const page = await clientFor(command).events.list({ limit: 100, ...(options.status ? { eventStatus: options.status as 'ACTIVE' } : {}) });
-      output(!!globals(command).json, page, () => printTable(page.data.flatMap((e) => e.markets.map((m) => ({ event: e.slug, market: m.slug, name: m.name, status: m.status, outcomes: `${m.outcome1}/${m.outcome2}`, id: m.id, tokenId1: m.tokenId1, tokenId2: m.tokenId2 }))), ['event', 'market', 'name', 'status', 'outcomes', 'id', 'tokenId1', 'tokenId2']));
+      // Fits 100 columns: each event's slug, then its markets by slug (whole, as every command takes
+      // them; --json has the ids and token ids) with the price of the first outcome (its last
+      // trade, 0.5 before any).
+      output(!!globals(command).json, page, () => printEventList(page.data));
     }));
 
   events.command('create <name>').description('create an event with one market per --market (DRAFT unless --publish)')
@@ -92,7 +96,7 @@ export function registerAdminCommands(program: Command): void {
       output(!!globals(command).json, event, () => printTable(event.markets, ['id', 'name', 'status', 'tokenId1', 'tokenId2']));
     }));
 
-  program.command('market <marketId>').description('pause, resume, hide, re-fee or set the price target of a market; shows a price target with the live reference price and the countdown')
+  program.command('market <market>').description('pause, resume, hide, re-fee or set the price target of a market; shows a price target with the live reference price and the countdown')
     .option('--pause', 'stop order entry').option('--resume', 'allow order entry again')
     .option('--hide', 'hide from front ends').option('--show', 'show again')
     .option('--fee-bps <bps>', 'taker fee rate')
@@ -100,7 +104,7 @@ export function registerAdminCommands(program: Command): void {
     .addHelpText('after', examples(['pmx market 6f1c… --pause', 'pmx market 6f1c… --target 97000']))
     .action(run(async (marketId: string, options: { pause?: boolean; resume?: boolean; hide?: boolean; show?: boolean; feeBps?: string; target?: string }, command: Command) => {
       const client = clientFor(command, 'admin');
-      const market = await client.admin.patchMarket(marketId, {
+      const market = await client.admin.patchMarket(await marketIdOf(client, marketId), {
         ...(options.pause || options.resume ? { isPaused: !!options.pause } : {}),
         ...(options.hide || options.show ? { hidden: !!options.hide } : {}),
         ...(options.feeBps ? { orderFeeRateBps: count('--fee-bps', options.feeBps) } : {}),
@@ -120,4 +124,25 @@ export function registerAdminCommands(program: Command): void {
       const result = await clientFor(command, 'admin').admin.clock(options.now ? { now: options.now } : { advanceMs: Number(options.advanceMs ?? 0) });
       output(!!globals(command).json, result, () => console.log(`server time ${result.now}`));
     }));
+}
+
+const LIST_WIDTH = 100;
+
+/** `events list` for people: an event's slug on its own line, its markets indented below it. */
+function printEventList(events: { slug: string; name: string; markets: { slug: string; status: string; outcome1: string; chance: number }[] }[]): void {
+  if (events.length === 0) {
+    console.log('(none)');
+    return;
+  }
+  const rows = events.map((e) => ({ event: e, markets: e.markets.map((m) => ({ slug: m.slug, status: m.status, price: `${clip(m.outcome1, 12)} ${decimal(m.chance)}` })) }));
+  const all = rows.flatMap((r) => r.markets);
+  const statusWidth = Math.max(6, ...all.map((m) => m.status.length));
+  const priceWidth = Math.max(5, ...all.map((m) => m.price.length));
+  const slugWidth = Math.min(Math.max(6, ...all.map((m) => m.slug.length)), LIST_WIDTH - 2 - statusWidth - priceWidth - 4);
+  const line = (slug: string, status: string, price: string) => `  ${clip(slug, slugWidth).padEnd(slugWidth)}  ${status.padEnd(statusWidth)}  ${price}`.trimEnd();
+  console.log(`${'EVENT / MARKET'.padEnd(slugWidth + 2)}  ${'STATUS'.padEnd(statusWidth)}  PRICE`);
+  for (const { event, markets } of rows) {
+    console.log(clip(`${event.slug}  ${event.name}`, LIST_WIDTH));
+    for (const m of markets) console.log(line(m.slug, m.status, m.price));
+  }
 }

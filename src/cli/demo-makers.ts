@@ -15,6 +15,15 @@ import { createClient, parseUnits, type ExchangeClient } from '../client/index.t
 const FUNDING = '1000000';
 /** How often the demo looks for markets published since (the hourly series adds one each hour). */
 const NEW_MARKET_SCAN_MS = 30_000;
+/**
+ * The taker bot's pause between two trades: a person's pace, not a load test. Each trade makes a
+ * maker requote (a cancel and two signed orders), a settlement round and a few feed messages, so
+ * this pause sets what the demo costs when nobody else trades: at 15 s, 5.6% of a core over its
+ * first 2 minutes and 4.3% over 10 minutes on the 2-core machines, against 13.2% in the first minute
+ * with a trade every 2 s (`npm run bench -- demo-idle`; at 2 s the demo reached 70% of a core after
+ * 40 minutes).
+ */
+export const DEMO_TAKER_PAUSE_MS = 15_000;
 
 export interface DemoMakers {
   stop(): Promise<void>;
@@ -29,12 +38,18 @@ export interface DemoMakerOptions {
 
 export async function startDemoMakers(url: string, adminToken: string, options: DemoMakerOptions = {}): Promise<DemoMakers> {
   const admin = createClient({ baseUrl: url, credentials: { adminToken } });
-  const [maker, taker] = await Promise.all([demoTrader(admin, url, 'pmx-demo-maker-1'), demoTrader(admin, url, 'pmx-demo-taker-1')]);
+  const [maker, takerClient] = await Promise.all([demoTrader(admin, url, 'pmx-demo-maker-1'), demoTrader(admin, url, 'pmx-demo-taker-1')]);
   const log = (line: string) => options.logger?.debug(line);
   const makers: { stop(): Promise<void> }[] = [];
-  const takers: Promise<unknown>[] = [];
-  const takerStop = new AbortController();
   const served = new Set<string>();
+  // One taker bot over every served market: a new market restarts it with the longer list, rather
+  // than adding a bot (and its trades) per market published.
+  let taker: { stop: AbortController; done: Promise<unknown> } | undefined;
+  async function stopTaker(): Promise<void> {
+    taker?.stop.abort();
+    await taker?.done;
+    taker = undefined;
+  }
 
   /** A maker and a taker bot on every ACTIVE market not served yet (series markets appear every period). */
   async function serveNewMarkets(): Promise<void> {
@@ -48,8 +63,11 @@ export async function startDemoMakers(url: string, adminToken: string, options: 
     // A maker stops when its market resolves (its orders are cancelled and new ones refused).
     for (const m of started) m.done.catch((error: unknown) => options.logger?.debug({ err: error }, 'a demo market maker stopped'));
     makers.push(...started);
-    takers.push(runTakerBot(taker, { markets: marketIds, size: '5', pauseMs: options.pauseMs ?? 2_000, signal: takerStop.signal, log })
-      .catch((error: unknown) => options.logger?.debug({ err: error }, 'a demo taker bot stopped')));
+    await stopTaker();
+    const stop = new AbortController();
+    const done = runTakerBot(takerClient, { markets: [...served], size: '5', pauseMs: options.pauseMs ?? DEMO_TAKER_PAUSE_MS, signal: stop.signal, log })
+      .catch((error: unknown) => options.logger?.debug({ err: error }, 'a demo taker bot stopped'));
+    taker = { stop, done };
   }
 
   await serveNewMarkets();
@@ -62,8 +80,7 @@ export async function startDemoMakers(url: string, adminToken: string, options: 
     async stop() {
       clearInterval(scan);
       await scanning;
-      takerStop.abort();
-      await Promise.allSettled(takers);
+      await stopTaker();
       await Promise.allSettled(makers.map((m) => m.stop()));
     },
   };

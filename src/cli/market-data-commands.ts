@@ -3,6 +3,7 @@ import type { Activity, PriceHistoryParams, Trade, TradeActivity } from '../clie
 import { examples, output, printJson, printTable } from './output.ts';
 import { decimal, marketNames, shortAddress, sideName } from './people.ts';
 import { clientFor, count, globals, run } from './sdk-client.ts';
+import { marketIdOf, tokenIdOf } from './refs.ts';
 
 /** Rows of an async iterator, at most `max` of them. */
 async function take<T>(items: AsyncIterable<T>, max: number): Promise<T[]> {
@@ -44,7 +45,7 @@ const printMarketActivity = (rows: Activity[]) => printTable(rows.map((a) => ({ 
 /** Public market data through the SDK: trades, price history, market activity, holders, event positions. */
 export function registerMarketDataCommands(program: Command): void {
   program.command('trades').description('recent trades, newest first; --activity for confirmed trades with trader and market, --follow to stream them')
-    .option('--market <marketId>', 'one market only (raw trades)')
+    .option('--market <market>', 'one market only, by id or slug (raw trades)')
     .option('--user <address>', 'trades where this proxy wallet was maker or taker (raw trades)')
     .option('--activity', 'confirmed trades with trader, market and event')
     .option('--event <eventId>', 'one event only (--activity, --follow)')
@@ -71,22 +72,24 @@ export function registerMarketDataCommands(program: Command): void {
         printTable(await Promise.all(rows.map((row) => activityRow(row, names))), ACTIVITY_COLUMNS);
         return;
       }
-      const rows = await take(client.trades.all({ limit: Math.min(limit, 500), ...(options.market ? { market: options.market } : {}), ...(options.user ? { user: options.user } : {}) }), limit);
+      const market = options.market ? await marketIdOf(client, options.market) : undefined;
+      const rows = await take(client.trades.all({ limit: Math.min(limit, 500), ...(market ? { market } : {}), ...(options.user ? { user: options.user } : {}) }), limit);
       if (json) return printJson(rows);
       printTable(await tradeRows(rows, names), ['time', 'market', 'outcome', 'side', 'price', 'size', 'status']);
     }));
 
-  program.command('history <tokenId>').description("a token's price history, one point per --fidelity minutes")
+  program.command('history <token> [outcome]').description("a token's price history, one point per --fidelity minutes; the token by id, or by market (id or slug) and outcome")
     .option('--interval <interval>', '1H, 6H, 1D, 1W, 1M or ALL', '1D')
     .option('--fidelity <minutes>', 'minutes per point', '60')
-    .addHelpText('after', examples(['pmx history 1234…', 'pmx history 1234… --interval 1W --fidelity 1440 --json']))
-    .action(run(async (tokenId: string, options: { interval: string; fidelity: string }, command: Command) => {
+    .addHelpText('after', examples(['pmx history 1234…', 'pmx history demo-btc-above-150k yes', 'pmx history 1234… --interval 1W --fidelity 1440 --json']))
+    .action(run(async (token: string, outcome: string | undefined, options: { interval: string; fidelity: string }, command: Command) => {
+      const tokenId = await tokenIdOf(clientFor(command), token, outcome);
       const params = { token: tokenId, interval: options.interval.toUpperCase() as PriceHistoryParams['interval'], fidelity: count('--fidelity', options.fidelity), limit: 1440 };
       const points = await take(clientFor(command).book.allHistory(params), Infinity);
       output(!!globals(command).json, points, () => printTable(points.map((p) => ({ time: secondsIso(p.t), price: decimal(p.p) })), ['time', 'price']));
     }));
 
-  program.command('activity [marketId]').description("every market's trades, or one market's trades, splits, merges and redeems")
+  program.command('activity [market]').description("every market's trades, or one market's trades, splits, merges and redeems")
     .option('--type <type>', 'BUY or SELL (every market); SPLIT, MERGE or REDEEM (one market)')
     .option('--wallet <address>', "one party's proxy wallet (one market)")
     .option('--limit <n>', 'how many rows', '20')
@@ -95,6 +98,7 @@ export function registerMarketDataCommands(program: Command): void {
       const client = clientFor(command);
       const limit = count('--limit', options.limit);
       const type = options.type?.toUpperCase();
+      if (marketId) marketId = await marketIdOf(client, marketId);
       const rows = await take(marketId
         ? client.markets.allActivityOf(marketId, { limit: Math.min(limit, 100), ...(type ? { type: type as 'SPLIT' } : {}), ...(options.wallet ? { proxyAddress: options.wallet } : {}) })
         : client.markets.allActivity({ limit: Math.min(limit, 100), ...(type ? { type: type as 'BUY' } : {}) }), limit);

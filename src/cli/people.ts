@@ -49,3 +49,21 @@ export function marketNames(client: ExchangeClient) {
     },
   };
 }
+
+/**
+ * An order's status as the web app words it: a resting order is "open" (PENDING, or EXECUTING with a
+ * remainder still in the book), a filled one "filled", or "settling" while its last fill settles.
+ */
+export function orderStatusName(status: string, resting = false): string {
+  switch (status) {
+    case 'PENDING': return 'open';
+    case 'EXECUTING': return resting ? 'open' : 'settling';
+    case 'EXECUTED': return 'filled';
+    case 'CANCELLED': return 'cancelled';
+    case 'REJECTED': return 'rejected';
+    default: return status.toLowerCase();
+  }
+}
+
+/** At most `width` characters, an ellipsis marking a cut. */
+export const clip = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, width - 1)}…`);

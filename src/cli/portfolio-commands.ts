@@ -3,6 +3,7 @@ import type { BatchMergeResponse, BatchRedeemResponse, ExchangeClient, Mergeable
 import { examples, output, printTable } from './output.ts';
 import { decimal } from './people.ts';
 import { CliError, clientFor, count, globals, run } from './sdk-client.ts';
+import { marketIdOf } from './refs.ts';
 
 /** What differs between `redeem` and `merge`: the listing, the batch call and the words. */
 interface PositionBatch {
@@ -18,7 +19,7 @@ interface PositionBatch {
 
 /** `pmx redeem|merge [marketIds...] [--all | --list]`: one transaction for every named market. */
 function registerPositionBatch(program: Command, kind: PositionBatch): void {
-  program.command(`${kind.name} [marketIds...]`).description(`${kind.description} (one transaction); --all takes every ${kind.listed} market, --list shows them`)
+  program.command(`${kind.name} [markets...]`).description(`${kind.description} (one transaction); --all takes every ${kind.listed} market, --list shows them`)
     .option('--all', `every ${kind.listed} market`)
     .option('--list', `only list the ${kind.listed} markets`)
     .addHelpText('after', examples(kind.examples))
@@ -32,7 +33,7 @@ function registerPositionBatch(program: Command, kind: PositionBatch): void {
         if (marketIds.length === 0) return output(json, { txHash: '', included: [], excluded: [] }, () => console.log(`nothing to ${kind.name}`));
       }
       if (marketIds.length === 0) throw new CliError('name market ids, or pass --all or --list');
-      const result = await kind.batch(client, marketIds);
+      const result = await kind.batch(client, await Promise.all(marketIds.map((ref) => marketIdOf(client, ref))));
       output(json, result, () => {
         console.log(`${kind.done} ${result.included.length} market(s)${result.txHash ? ` (tx ${result.txHash})` : ''}`);
         if (result.excluded.length) printTable(result.excluded, ['marketId', 'reason']);
@@ -44,7 +45,7 @@ function registerPositionBatch(program: Command, kind: PositionBatch): void {
 export function registerPortfolioCommands(program: Command): void {
   program.command('positions').description('your held positions valued at the latest prices (one page)')
     .option('--status <status>', "the market's status: DRAFT, ACTIVE or RESOLVED")
-    .option('--market <marketId>', 'one market only')
+    .option('--market <market>', 'one market only, by id or slug')
     .option('--event <eventId>', 'one event only')
     .option('--title <text>', "markets whose name contains this (any letter case)")
     .option('--sort <field>', 'latest, current, initial or return', 'latest')
@@ -53,6 +54,8 @@ export function registerPortfolioCommands(program: Command): void {
     .option('--limit <n>', 'rows per page, at most 100', '10')
     .addHelpText('after', examples(['pmx positions', 'pmx positions --sort return --order ASC --limit 50', 'pmx positions --status RESOLVED --json | jq .data']))
     .action(run(async (options: { status?: string; market?: string; event?: string; title?: string; sort: string; order: string; page: string; limit: string }, command: Command) => {
+      const client = clientFor(command, 'trader');
+      const market = options.market ? await marketIdOf(client, options.market) : undefined;
       // Enumerations go as typed, upper-cased where the API is: the server names a bad one (400).
       const params: UserPositionsParams = {
         sortBy: options.sort as UserPositionsParams['sortBy'],
@@ -60,11 +63,11 @@ export function registerPortfolioCommands(program: Command): void {
         page: count('--page', options.page),
         limit: count('--limit', options.limit),
         ...(options.status ? { status: options.status.toUpperCase() as UserPositionsParams['status'] } : {}),
-        ...(options.market ? { id: options.market } : {}),
+        ...(market ? { id: market } : {}),
         ...(options.event ? { eventId: options.event } : {}),
         ...(options.title ? { title: options.title } : {}),
       };
-      const page = await clientFor(command, 'trader').portfolio.positions(params);
+      const page = await client.portfolio.positions(params);
       output(!!globals(command).json, page, () => {
         printTable(page.data.map((p) => ({
           market: p.displayName ?? p.title ?? p.market_uuid, outcome: p.outcome, amount: decimal(p.amount), avgPrice: decimal(p.acquisitionPrice),

@@ -65,7 +65,7 @@ export function registerPriceCommands(program: Command): void {
       output(!!globals(command).json, saved, () => console.log(`${saved.pair} ${saved.price} at ${saved.at}`));
     }));
 
-  prices.command('market <marketId>').description("a price-target market's target, the live reference price and the countdown to resolution")
+  prices.command('market <market>').description("a price-target market's target, the live reference price and the countdown to resolution")
     .addHelpText('after', examples(['pmx prices market 6f1c…', 'pmx prices market btc-usd-up-or-down-nov-27-14-00-15-00-utc --json']))
     .action(run(async (marketId: string, _options: unknown, command: Command) => {
       const client = clientFor(command);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { MarketRewardDetail, RewardConfig } from '../client/index.ts';
 import { examples, output, printTable } from './output.ts';
 import { CliError, clientFor, count, globals, run } from './sdk-client.ts';
+import { marketIdOf } from './refs.ts';
 
 const marketName = (row: { marketDisplayName: string | null; marketName: string | null; marketId: string }) => row.marketDisplayName ?? row.marketName ?? row.marketId;
 
@@ -53,7 +54,7 @@ export function registerRewardsCommands(program: Command): void {
       output(!!globals(command).json, claim, () => console.log(`${claim.outcome}: ${claim.claimableAmountUsdc} USDC${claim.message ? ` (${claim.message})` : ''}`));
     }));
 
-  rewards.command('config <marketId>').description("set a market's reward configuration for a UTC date (operator; frozen once its window opens, except --enable/--disable)")
+  rewards.command('config <market>').description("set a market's reward configuration for a UTC date (operator; frozen once its window opens, except --enable/--disable)")
     .requiredOption('--reward <usdc>', 'USDC paid over the day (or the window)')
     .requiredOption('--max-distance <price>', 'how far from the midpoint an order still earns, e.g. 0.05')
     .requiredOption('--min-size <usdc>', 'smallest qualifying order, USDC')
@@ -76,7 +77,8 @@ export function registerRewardsCommands(program: Command): void {
         ...(options.boost ? { boostWindows: options.boost.map(boostWindow) } : {}),
         ...(options.enable || options.disable ? { enabled: !!options.enable } : {}),
       };
-      printPool(!!globals(command).json, await clientFor(command, 'admin').admin.configureRewards(marketId, config));
+      const client = clientFor(command, 'admin');
+      printPool(!!globals(command).json, await client.admin.configureRewards(await marketIdOf(client, marketId), config));
     }));
 
   rewards.command('pause').description('pause reward accrual on every market (operator); --resume to restart it')

@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createClient, type OrderSpec, type OrderStatus, type OrderWithMarket } from '../client/index.ts';
-import { examples, output, printTable, progress } from './output.ts';
-import { decimal, marketNames, sideName } from './people.ts';
-import { saveProfile } from './profile.ts';
-import { CliError, clientFor, DEFAULT_URL, globals, run } from './sdk-client.ts';
+import { createClient, type OrderSpec, type OrderWithMarket } from '../client/index.ts';
+import { hmacHeaders } from '../client/hmac.ts';
+import { examples, output, printJson, printTable, progress } from './output.ts';
+import { decimal, marketNames, orderStatusName, sideName } from './people.ts';
+import { orderLine, orderStatusOf } from './order-lines.ts';
+import { marketIdOf, tokenIdOf } from './refs.ts';
+import { loadProfile, saveProfile } from './profile.ts';
+import { CliError, clientFor, count, DEFAULT_URL, exchangeOf, globals, run } from './sdk-client.ts';
 
 /** Trader commands, all through the SDK: login, keys, balance, split, order, orders, cancel, book. */
 export function registerTraderCommands(program: Command): void {
@@ -52,36 +55,77 @@ export function registerTraderCommands(program: Command): void {
       output(!!globals(command).json, result, () => console.log(`received ${decimal(amount)} USDC; collateral balance ${decimal(result.balance)}`));
     }));
 
-  program.command('split <marketId> <amount>').description('turn collateral into both outcome tokens of a market')
-    .addHelpText('after', examples(['pmx split 6f1c…-… 25']))
-    .action(run(async (marketId: string, amount: string, _options: unknown, command: Command) => {
-      const result = await clientFor(command, 'trader').markets.split(marketId, amount);
+  program.command('split <market> <amount>').description('turn collateral into both outcome tokens of a market (id or slug)')
+    .addHelpText('after', examples(['pmx split 6f1c…-… 25', 'pmx split demo-btc-above-150k 25']))
+    .action(run(async (market: string, amount: string, _options: unknown, command: Command) => {
+      const client = clientFor(command, 'trader');
+      const result = await client.markets.split(await marketIdOf(client, market), amount);
       output(!!globals(command).json, result, () => console.log(`split ${result.amount} (tx ${result.txHash})`));
     }));
 
-  const order = program.command('order').description('place an order: order buy|sell <tokenId> <price> <size>')
-    .addHelpText('after', examples(['pmx order buy 1234… 0.42 10', 'pmx order sell 1234… 0.58 10 --post-only']));
+  const order = program.command('order').description('place an order: order buy|sell <tokenId | market outcome> <price> <size>')
+    .addHelpText('after', examples(['pmx order buy 1234… 0.42 10', 'pmx order buy demo-btc-above-150k yes 0.42 10', 'pmx order sell 1234… 0.58 10 --post-only']));
   for (const side of ['buy', 'sell'] as const) {
-    order.command(`${side} <tokenId> <price> <size>`).description(`${side} <size> tokens at <price> (decimal strings, exact)`)
+    order.command(`${side} <token> <args...>`).description(`${side} <size> tokens at <price> (decimal strings, exact): <tokenId> <price> <size>, or <market id or slug> <outcome> <price> <size>`)
       .option('--type <type>', 'GTC, FOK or FAK', 'GTC')
       .option('--post-only', 'rest only; refused if it would trade')
       .option('--expiration <unixSeconds>', 'expire at this time')
-      .addHelpText('after', examples([`pmx order ${side} 1234… 0.42 10`, `pmx order ${side} 1234… 0.5 100 --type FAK --json`]))
-      .action(run(async (tokenId: string, price: string, size: string, options: { type: string; postOnly?: boolean; expiration?: string }, command: Command) => {
+      .option('--print', 'print the CreateOrder body (signed when the login stored the key) instead of sending it; for `pmx sign POST /api/v1/orders`')
+      .addHelpText('after', examples([`pmx order ${side} 1234… 0.42 10`, `pmx order ${side} demo-btc-above-150k yes 0.42 10`, `pmx order ${side} 1234… 0.5 100 --type FAK --json`]))
+      .action(run(async (token: string, args: string[], options: { type: string; postOnly?: boolean; expiration?: string; print?: boolean }, command: Command) => {
+        if (args.length !== 2 && args.length !== 3) throw new CliError(`order ${side} takes <tokenId> <price> <size> or <market> <outcome> <price> <size>`);
+        const [price, size] = args.slice(-2) as [string, string];
+        const client = clientFor(command, 'trader');
+        const tokenId = await tokenIdOf(client, token, args.length === 3 ? args[0] : undefined);
         const spec: OrderSpec = { tokenId, side: side === 'buy' ? 'BUY' : 'SELL', price, size, type: options.type.toUpperCase() as OrderSpec['type'], ...(options.postOnly ? { postOnly: true } : {}), ...(options.expiration ? { expiration: Number(options.expiration) } : {}) };
-        const placed = await clientFor(command, 'trader').orders.place(spec);
-        output(!!globals(command).json, placed, () => console.log(`${placed.status} ${placed.id}: ${sideName(placed.side)} ${decimal(placed.amount)} ${placed.outcome} @ ${decimal(placed.price)}, matched ${decimal(placed.matchedAmount)}`));
+        if (options.print) return console.log(JSON.stringify(await client.orders.build(spec)));
+        const placed = await client.orders.place(spec);
+        if (globals(command).json) return printJson(placed);
+        console.log(await orderLine(client, placed));
       }));
   }
 
+  program.command('sign <method> <path> [body]').description('print the API-key headers of a request (HMAC of SPEC.md section 5) for your saved key, or a ready curl command')
+    .option('--curl', 'print a curl command that sends the request with these headers')
+    .option('--timestamp <ms>', 'the Unix time in milliseconds to sign (default: the server\'s clock now; it accepts 30 s either side)')
+    .addHelpText('after', examples([
+      'pmx sign GET /api/v1/orders',
+      'pmx sign GET /api/v1/orders --curl | sh',
+      `BODY=$(pmx order buy demo-btc-above-150k yes 0.42 10 --print) && pmx sign POST /api/v1/orders "$BODY" --curl | sh`,
+    ]))
+    .action(run(async (method: string, path: string, body: string | undefined, options: { curl?: boolean; timestamp?: string }, command: Command) => {
+      const profile = loadProfile();
+      if (!profile) throw new CliError('not logged in: run `pmx login` first');
+      const { baseUrl } = exchangeOf(command, profile);
+      const url = new URL(path.startsWith('/api/') ? path : `/api/v1${path.startsWith('/') ? '' : '/'}${path}`, baseUrl);
+      // The server's clock (GET /exchange), not this machine's: the window is 30 s either side of it.
+      const sentAt = Date.now();
+      const { headerPrefix, serverTime } = await clientFor(command).exchange();
+      const timestamp = options.timestamp ? count('--timestamp', options.timestamp) : serverTime + Math.round((Date.now() - sentAt) / 2);
+      const headers = await hmacHeaders(profile.apiKey, headerPrefix, timestamp, method.toUpperCase(), url.pathname, body ?? '');
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      if (globals(command).json) return printJson(headers);
+      if (!options.curl) {
+        for (const [name, value] of Object.entries(headers)) console.log(`${name}: ${value}`);
+        return;
+      }
+      const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+      const parts = [`curl -sS -X ${method.toUpperCase()} ${quote(url.href)}`, ...Object.entries(headers).map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`)];
+      if (body !== undefined) parts.push(`--data-raw ${quote(body)}`);
+      console.log(parts.join(' \\\n  '));
+    }));
+
   program.command('orders').description('your open orders (or --status)')
-    .option('--status <status>', 'PENDING, EXECUTING, EXECUTED, CANCELLED or REJECTED')
-    .option('--market <marketId>', 'one market only')
+    .option('--status <status>', 'open (the default: resting orders), filled, cancelled or rejected; or PENDING, EXECUTING, EXECUTED')
+    .option('--market <market>', 'one market only, by id or slug')
     .addHelpText('after', examples(['pmx orders', 'pmx orders --status EXECUTED --market 6f1c… --json']))
     .action(run(async (options: { status?: string; market?: string }, command: Command) => {
       const rows: OrderWithMarket[] = [];
-      for await (const o of clientFor(command, 'trader').orders.all({ ...(options.status ? { status: options.status.toUpperCase() as OrderStatus } : {}), ...(options.market ? { market: options.market } : {}) })) rows.push(o);
-      output(!!globals(command).json, rows, () => printTable(rows.map((o) => ({ ...o, side: sideName(o.side), market: o.marketInfo.title, price: decimal(o.price), amount: decimal(o.amount), matched: decimal(o.matchedAmount) })), ['id', 'market', 'outcome', 'side', 'price', 'amount', 'matched', 'status']));
+      const client = clientFor(command, 'trader');
+      const market = options.market ? await marketIdOf(client, options.market) : undefined;
+      const status = options.status ? orderStatusOf(options.status) : undefined;
+      for await (const o of client.orders.all({ ...(status ? { status } : {}), ...(market ? { market } : {}) })) rows.push(o);
+      output(!!globals(command).json, rows, () => printTable(rows.map((o) => ({ ...o, side: sideName(o.side), market: o.marketInfo.title, price: decimal(o.price), amount: decimal(o.amount), matched: decimal(o.matchedAmount), status: orderStatusName(o.status, o.amount > o.matchedAmount) })), ['id', 'market', 'outcome', 'side', 'price', 'amount', 'matched', 'status']));
     }));
 
   program.command('cancel [orderIds...]').description('cancel orders by id, or every open order with --all')
@@ -104,12 +148,13 @@ export function registerTraderCommands(program: Command): void {
       if (results.some((r) => !r.success)) process.exitCode = 1;
     }));
 
-  program.command('book <tokenId>').description("a token's order book; --watch keeps a live ladder")
+  program.command('book <token> [outcome]').description("a token's order book, the token by id or by market (id or slug) and outcome; --watch keeps a live ladder")
     .option('--watch', 'follow the book over Socket.IO until interrupted')
     .option('--depth <levels>', 'levels per side', '10')
-    .addHelpText('after', examples(['pmx book 1234…', 'pmx book 1234… --watch --depth 5']))
-    .action(run(async (tokenId: string, options: { watch?: boolean; depth: string }, command: Command) => {
+    .addHelpText('after', examples(['pmx book 1234…', 'pmx book demo-btc-above-150k yes', 'pmx book 1234… --watch --depth 5']))
+    .action(run(async (token: string, outcome: string | undefined, options: { watch?: boolean; depth: string }, command: Command) => {
       const client = clientFor(command);
+      const tokenId = await tokenIdOf(client, token, outcome);
       const depth = Number(options.depth);
       if (!options.watch) {
         const book = await client.book.get(tokenId);

@@ -3,7 +3,10 @@ import { existsSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
+import { hmacSignature } from '../../src/client/hmac.ts';
+import { HMAC_EXAMPLE, hmacHex } from '../../src/api/hmac-recipe.ts';
 import { get } from '../helpers/http.ts';
+import { newTrader } from '../helpers/trader.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -42,6 +45,30 @@ describe('the API reference at /docs and /openapi.json', () => {
     for (const tag of described.keys()) assert.ok(used.has(tag), `tag "${tag}" is described but no route uses it`);
   });
 
+  it('carries the HMAC recipe with a worked example in the API-key scheme, whose signature the SDK reproduces and the server accepts', async () => {
+    const doc = (await get(`${server.url}/openapi.json`)).body;
+    const description: string = doc.components.securitySchemes.apiKey.description;
+    const e = HMAC_EXAMPLE;
+    const signature = await hmacSignature(e.secret, e.timestamp, e.method, e.path, e.body);
+    for (const input of Object.values(e)) assert.ok(description.includes(input), `the example shows ${input}`);
+    assert.ok(description.includes(`${e.timestamp}${e.method}${e.path}${e.body}`), 'the string signed');
+    assert.ok(description.includes(`Signature (\`svc-signature\`): \`${signature}\``), 'the signature, as the SDK computes it');
+    assert.ok((doc.info.description as string).includes(signature), 'the introduction of /docs shows it too');
+
+    // The recipe signs a real request: a key of this server, signed by hand as the page says.
+    const trader = await newTrader(server);
+    const timestamp = String(Date.now());
+    const headers = {
+      'svc-api-key': trader.creds.apiKey,
+      'svc-signature': hmacHex(trader.creds.secret, timestamp, 'GET', '/api/v1/orders', ''),
+      'svc-timestamp': timestamp,
+      'svc-passphrase': trader.creds.passphrase,
+    };
+    const response = await fetch(`${server.url}/api/v1/orders?limit=5`, { headers });
+    assert.equal(response.status, 200, await response.clone().text());
+    assert.ok(Array.isArray(await response.json()));
+  });
+
   describe('in a headless browser with every request to another host blocked', { skip: browserSkip }, () => {
     let browser: Browser;
     before(async () => {
@@ -65,10 +92,14 @@ describe('the API reference at /docs and /openapi.json', () => {
       await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle' });
       // The reference rendered the document: a section description and a curl sample with the full URL.
       await page.getByText('Signing domain, collateral and server time').first().waitFor();
+      // The content renders after the sidebar: wait for the section text and the first curl sample.
+      await page.getByText('What a client needs before anything else').first().waitFor();
+      await page.getByText(`curl ${server.url}/api/v1/exchange`).first().waitFor();
       await page.waitForLoadState('networkidle');
       const text = await page.locator('body').innerText();
       assert.ok(text.includes('What a client needs before anything else'), 'the exchange section is described');
       assert.ok(text.includes(`curl ${server.url}/api/v1/exchange`), 'the curl sample reads a full URL');
+      assert.ok(text.includes(hmacHex(HMAC_EXAMPLE.secret, HMAC_EXAMPLE.timestamp, HMAC_EXAMPLE.method, HMAC_EXAMPLE.path, HMAC_EXAMPLE.body)), 'the page shows the worked HMAC example');
       for (const hosted of ['Ask AI', 'Generate MCP', 'Open API Client']) assert.ok(!text.includes(hosted), `the page offers "${hosted}"`);
       assert.deepEqual(outside, []);
       await context.close();

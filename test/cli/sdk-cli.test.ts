@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { hmacHex } from '../../src/api/hmac-recipe.ts';
 import { useCliFixture } from './pmx.ts';
+
+/** A command line run by a shell, as a person pastes it (asynchronously: the server runs in this process). */
+const sh = (line: string) => promisify(execFile)('sh', ['-c', line], { encoding: 'utf8', timeout: 30_000 });
 
 describe('the CLI through child processes, built on the SDK', () => {
   const cli = useCliFixture('pmx-cli-');
@@ -51,14 +57,14 @@ describe('the CLI through child processes, built on the SDK', () => {
     assert.equal((await json(['faucet', '100'], { WHO: 'bob' })).balance, '100');
 
     const placed = await pmx(['order', 'buy', market.tokenId1, '0.40', '10'], { WHO: 'alice' });
-    assert.match(placed.stdout, /^PENDING \S+: BUY 10 Yes @ 0\.4, matched 0$/m);
+    assert.match(placed.stdout, /^open \S+: BUY 10 Yes, limit 0\.4; nothing filled; resting 10 @ 0\.4$/m);
     await json(['order', 'buy', market.tokenId1, '0.3', '5'], { WHO: 'alice' });
     await json(['order', 'buy', market.tokenId2, '0.6', '4', '--type', 'FAK'], { WHO: 'bob' });
     await cli.server.ctx.trading.engine.settle();
 
     const orders = (await pmx(['orders'], { WHO: 'alice' })).stdout;
     assert.match(orders, /ID\s+MARKET\s+OUTCOME\s+SIDE\s+PRICE\s+AMOUNT\s+MATCHED\s+STATUS/);
-    assert.match(orders, /Sunshine\s+Yes\s+BUY\s+0\.4\s+10\s+4\s+EXECUTING/);
+    assert.match(orders, /Sunshine\s+Yes\s+BUY\s+0\.4\s+10\s+4\s+open/);
     const trades = (await pmx(['trades', '--market', market.id])).stdout;
     assert.match(trades, /TIME\s+MARKET\s+OUTCOME\s+SIDE\s+PRICE\s+SIZE\s+STATUS/);
     assert.match(trades, /Sunshine\s+No\s+BUY\s+0\.6\s+4\s+CONFIRMED/);
@@ -72,12 +78,74 @@ describe('the CLI through child processes, built on the SDK', () => {
     const activity = (await pmx(['activity', market.id])).stdout;
     assert.doesNotMatch(activity, /0x[0-9a-fA-F]{40}/, 'wallets are shortened');
     const listed = (await pmx(['events', 'list'])).stdout;
-    assert.match(listed, /EVENT\s+MARKET\s+NAME\s+STATUS\s+OUTCOMES\s+ID/);
-    assert.match(listed, new RegExp(`${event.slug}\\s+${market.slug}\\s+Sunshine\\s+ACTIVE\\s+Yes/No\\s+${market.id}`));
+    assert.match(listed, /^EVENT \/ MARKET\s+STATUS\s+PRICE$/m);
+    assert.match(listed, new RegExp(`^${event.slug}  People event\\n {2}${market.slug}\\s+ACTIVE\\s+Yes 0\\.4$`, 'm'), 'the event, then its market with the price of the first outcome: its last trade');
+    for (const line of listed.split('\n')) assert.ok(line.length <= 100, `wider than 100 columns: ${line}`);
 
     const cancelled = await pmx(['cancel', '--all'], { WHO: 'alice' });
     assert.equal(cancelled.stdout.trim(), 'cancelled 2 open order(s) in 1 market(s)');
     assert.equal((await pmx(['cancel', '--all'], { WHO: 'alice' })).stdout.trim(), 'cancelled 0 open order(s) in 0 market(s)');
+  });
+
+  it('takes markets by slug and tokens by market and outcome; an order says its average fill, fees and what rests', async () => {
+    const event = await json(['events', 'create', 'Slug event', '--market', 'Hail', '--publish']);
+    const slug: string = event.markets[0].slug;
+    assert.equal((await json(['market', slug, '--fee-bps', '100'])).orderFeeRateBps, 100);
+    const maker = await json(['login', '--store-key'], { WHO: 'slug-maker' });
+    const taker = await json(['login', '--store-key'], { WHO: 'slug-taker' });
+    await json(['credit', maker.address, '100']);
+    await json(['credit', taker.address, '100']);
+
+    const resting = await pmx(['order', 'buy', slug, 'yes', '0.44', '10'], { WHO: 'slug-maker' });
+    assert.equal(resting.code, 0, resting.stderr);
+    assert.match(resting.stdout, /^open \S+: BUY 10 Yes, limit 0\.44; nothing filled; resting 10 @ 0\.44$/m);
+    // Buying No at up to 0.60 meets the Yes bid at 0.44: it fills at 0.56, with 1% of min(p, 1 - p) in fees.
+    const taking = await pmx(['order', 'buy', slug, 'No', '0.6', '4'], { WHO: 'slug-taker' });
+    assert.equal(taking.code, 0, taking.stderr);
+    assert.match(taking.stdout, /^(filled|settling) \S+: BUY 4 No, limit 0\.6; filled 4 @ avg 0\.56, fees 0\.0176 USDC; nothing rests$/m);
+
+    const book = await json(['book', slug, 'yes']);
+    assert.deepEqual(book.bids.map((l: { price: string; size: string }) => [l.price, l.size]), [['0.44', '6']]);
+    assert.equal((await json(['book', event.markets[0].id, '2'])).asset_id, event.markets[0].tokenId2);
+    assert.match((await pmx(['orders', '--market', slug], { WHO: 'slug-maker' })).stdout, /Hail\s+Yes\s+BUY\s+0\.44\s+10\s+4\s+open/);
+    assert.equal((await pmx(['history', slug, 'no'])).code, 0);
+    assert.equal((await pmx(['oracle', 'status', slug])).code, 0);
+    assert.equal((await pmx(['split', slug, '1'], { WHO: 'slug-taker' })).code, 0);
+
+    const noOutcome = await pmx(['book', slug]);
+    assert.equal(noOutcome.code, 2);
+    assert.match(noOutcome.stderr, new RegExp(`name the outcome after the market: ${slug} yes or ${slug} no`));
+    const badOutcome = await pmx(['book', slug, 'maybe']);
+    assert.equal(badOutcome.code, 2);
+    assert.match(badOutcome.stderr, /"maybe" is not an outcome/);
+    const unknown = await pmx(['book', 'no-such-market', 'yes']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /404 NOT_FOUND/);
+  });
+
+  it('pmx sign prints the HMAC headers of a request, and its --curl commands run as printed', async () => {
+    const event = await json(['events', 'create', 'Sign event', '--market', 'Fog', '--publish']);
+    const slug: string = event.markets[0].slug;
+    const signer = await json(['login', '--store-key'], { WHO: 'signer' });
+    await json(['credit', signer.address, '10']);
+    const saved = JSON.parse(readFileSync(join(cli.dir, 'signer.json'), 'utf8'));
+
+    const headers = await pmx(['sign', 'GET', '/api/v1/orders?limit=5', '--timestamp', '1767225600000'], { WHO: 'signer' });
+    assert.equal(headers.code, 0, headers.stderr);
+    const signature = hmacHex(saved.apiKey.secret, '1767225600000', 'GET', '/api/v1/orders', '');
+    assert.deepEqual(headers.stdout.trim().split('\n'), [`svc-api-key: ${saved.apiKey.apiKey}`, `svc-signature: ${signature}`, 'svc-timestamp: 1767225600000', `svc-passphrase: ${saved.apiKey.passphrase}`]);
+
+    // The README's recipe: a body from `order --print`, then the curl command, run by a shell.
+    const body = await pmx(['order', 'buy', slug, 'yes', '0.3', '2', '--print'], { WHO: 'signer' });
+    assert.equal(body.code, 0, body.stderr);
+    const curlPost = await pmx(['sign', 'POST', '/api/v1/orders', body.stdout.trim(), '--curl'], { WHO: 'signer' });
+    assert.match(curlPost.stdout, /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/orders' \\\n {2}-H 'svc-api-key: /);
+    const placed = JSON.parse((await sh(curlPost.stdout)).stdout);
+    assert.equal(placed.status, 'PENDING', JSON.stringify(placed));
+    assert.equal(placed.tokenId, event.markets[0].tokenId1);
+    const curlGet = await pmx(['sign', 'GET', '/orders', '--curl'], { WHO: 'signer' });
+    const listed = JSON.parse((await sh(curlGet.stdout)).stdout);
+    assert.deepEqual(listed.map((o: { id: string }) => o.id), [placed.id]);
   });
 
   it('exits 2 on a local refusal and 1 on a server refusal, with the code on stderr', async () => {

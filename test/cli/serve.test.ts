@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -35,6 +35,34 @@ describe('pmx serve: what it says while it boots', () => {
     assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
     serve.interrupt();
     await serve.exit();
+  });
+
+  it('prints readable log lines on a terminal, JSON lines into a pipe', async (t) => {
+    // `script` gives the server a pseudo-terminal as its standard output, as a person's shell does.
+    if (spawnSync('script', ['--version']).status !== 0) return t.skip('no script(1) on this machine');
+    const port = await freePort();
+    const command = `exec ${process.execPath} ${BUILT_CLI} serve --port ${port} --data-dir memory://`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      env: { ...process.env, LOG_LEVEL: 'info', SIGNATURE_WORKERS: '1', DATABASE_URL: '', TERM: 'xterm-256color' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!/exchange listening on/.test(output) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the colours of the terminal
+      const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split(/\r?\n/).filter((line) => line.trim() !== '');
+      const listening = lines.find((line) => line.includes('exchange listening on'));
+      assert.ok(listening, `no listening line in:\n${output}`);
+      assert.match(listening, /^\d\d:\d\d:\d\d\.\d{3} INFO +exchange listening on http:\/\/127\.0\.0\.1:/);
+      for (const line of lines) assert.ok(!line.trimStart().startsWith('{"level"'), `a JSON line on the terminal: ${line}`);
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {}
+    }
   });
 
   it('says in one line, with exit code 3, that the port is in use', async () => {

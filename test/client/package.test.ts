@@ -22,12 +22,21 @@ function npm(args: string[], cwd: string) {
   return result.stdout;
 }
 
-/** The README's first trade, exactly as printed there. */
-function readmeBot(): string {
+/** The README's files and command lines, exactly as printed there. */
+function readmeProject() {
   const readme = readFileSync(join(PACKAGE_DIR, 'README.md'), 'utf8');
-  const block = /```ts\n(\/\/ bot\.ts\n[\s\S]*?)```/.exec(readme);
-  assert.ok(block, 'the README shows bot.ts');
-  return block[1]!;
+  const block = (pattern: RegExp, what: string) => {
+    const found = pattern.exec(readme);
+    assert.ok(found, `the README shows ${what}`);
+    return found[1]!;
+  };
+  return {
+    packageJson: block(/`package\.json`[\s\S]*?:\n\n```json\n([\s\S]*?)```/, 'package.json'),
+    tsconfig: block(/`tsconfig\.json`[\s\S]*?:\n\n```json\n([\s\S]*?)```/, 'tsconfig.json'),
+    bot: block(/```ts\n(\/\/ bot\.ts\n[\s\S]*?)```/, 'bot.ts'),
+    install: block(/```sh\n(npm install \S+\.tgz[^\n]*)\n```/, 'the install line'),
+    run: block(/```sh\n(npx tsc[^\n]*)\n```/, 'the run line'),
+  };
 }
 
 describe('pmx-client as another project installs it', () => {
@@ -51,26 +60,33 @@ describe('pmx-client as another project installs it', () => {
     assert.ok(files.includes('dist/client/index.js') && files.includes('dist/client/index.d.ts'), 'compiled JavaScript and declarations');
     assert.deepEqual(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts')), [], 'no TypeScript source');
 
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-bot', private: true, type: 'module' }));
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', skipLibCheck: true, types: ['node'], outDir: '.' },
-      files: ['bot.ts'],
-    }));
-    writeFileSync(join(project, 'bot.ts'), readmeBot());
-    // From npm's cache where it can (the exchange's own install put these versions there).
-    npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, `viem@${installed('viem')}`, `typescript@${installed('typescript')}`, `@types/node@${installed('@types/node')}`], project);
+    // The README's three files, as printed, in an empty directory.
+    const readme = readmeProject();
+    assert.equal(JSON.parse(readme.packageJson).type, 'module');
+    writeFileSync(join(project, 'package.json'), readme.packageJson);
+    writeFileSync(join(project, 'tsconfig.json'), readme.tsconfig);
+    writeFileSync(join(project, 'bot.ts'), readme.bot);
+    // The README's install line, run command by command: the tarball and viem, then TypeScript and
+    // Node's types as dev dependencies. Packages at the versions the exchange is tested with, from
+    // npm's cache where it can (the exchange's own install put them there).
+    const commands = readme.install.split(' && ').map((command) => command.trim().split(/\s+/));
+    assert.deepEqual(commands.map((words) => words.filter((word) => !word.endsWith('.tgz'))), [['npm', 'install', 'viem'], ['npm', 'install', '--save-dev', 'typescript', '@types/node']]);
+    const pinned = (word: string) => (word.endsWith('.tgz') ? tarball : ['viem', 'typescript', '@types/node'].includes(word) ? `${word}@${installed(word)}` : word);
+    for (const [, ...args] of commands) npm([...args.map(pinned), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    assert.deepEqual(Object.keys(manifest.devDependencies).sort(), ['@types/node', 'typescript']);
 
     const modules = readdirSync(join(project, 'node_modules'));
     for (const serverPackage of ['fastify', '@electric-sql', 'pg', 'kysely', 'redis', 'socket.io', 'pino']) {
       assert.ok(!modules.includes(serverPackage), `${serverPackage} is not installed with the SDK`);
     }
 
-    const tsc = spawnSync(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', project], { encoding: 'utf8' });
-    assert.equal(tsc.status, 0, `tsc:\n${tsc.stdout}${tsc.stderr}`);
-    assert.ok(existsSync(join(project, 'bot.js')));
-
+    // The README's run line, by a shell in the project (`npx tsc` finds the TypeScript just installed).
     // Not spawnSync: the exchange the bot talks to runs in this process and must keep serving.
-    const bot = await exec(process.execPath, ['bot.js'], { cwd: project, env: { PATH: process.env.PATH, PMX_URL: server.url }, timeout: 60_000 });
+    assert.equal(readme.run, 'npx tsc && node bot.js');
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
+    const bot = await exec('sh', ['-c', readme.run], { cwd: project, env: { ...env, PMX_URL: server.url }, timeout: 120_000 });
+    assert.ok(existsSync(join(project, 'bot.js')));
     const lines = bot.stdout.trim().split('\n');
     assert.match(lines[0]!, /^bid 10 YES of ".+" at 0\.01: order [0-9a-f-]{36} is PENDING$/);
     assert.equal(lines[1], 'collateral: 99.9 available, 0.1 locked by the order');

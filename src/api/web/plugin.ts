@@ -28,9 +28,10 @@ export async function registerWebApp(app: TypedApp, root = WEB_APP_DIR): Promise
     // One route per built file, found at boot: unknown paths fall through to the handler below.
     wildcard: false,
     cacheControl: false,
-    setHeaders: (reply, path) => {
+    // @fastify/static 9 (the last on Node 20) hands over the raw response.
+    setHeaders: (response, path) => {
       const hashed = path.includes('/assets/');
-      reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      response.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   app.setNotFoundHandler((request, reply) => (isPageRequest(request) ? sendIndex(reply) : notFoundHandler(request, reply)));
