@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
+import { get } from '../helpers/http.ts';
+import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import { rawHttp } from '../helpers/raw-http.ts';
+import { redisReachable } from '../realtime/helpers.ts';
+
+const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
+const skip = !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL} (set DATABASE_URL)` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
+
+/** Issue 38: what a follower's forwarding of order commands may and may not be made to do (two nodes, PostgreSQL + Redis). */
+describe('a follower passes order commands only to the leader', { skip, timeout: 120_000 }, () => {
+  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let leader: ProcessServer;
+  let follower: ProcessServer;
+  let attacker: Server;
+  let attackerPort = 0;
+  const reached: string[] = [];
+
+  before(async () => {
+    database = await createScratchDatabase(POSTGRES_URL);
+    const env = { DATABASE_URL: database.url, REDIS_URL, SIGNATURE_WORKERS: '0' };
+    leader = await startProcessServer(env);
+    follower = await startProcessServer(env);
+    attacker = createServer((request, response) => {
+      reached.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}');
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    attackerPort = (attacker.address() as { port: number }).port;
+  });
+  after(async () => {
+    attacker?.close();
+    await follower?.stop();
+    await leader?.stop();
+    await database?.drop();
+  });
+
+  it('has one leader and one follower', async () => {
+    assert.equal((await get(`${leader.url}/readyz`)).body.role, 'leader');
+    assert.equal((await get(`${follower.url}/readyz`)).body.role, 'follower');
+  });
+
+  it('refuses an absolute-form request-target instead of sending it to the host it names', async () => {
+    const body = '{"order":{}}';
+    for (const target of [`http://127.0.0.1:${attackerPort}/api/v1/orders`, `http://user:pw@127.0.0.1:${attackerPort}/api/v1/orders?x=1`, `https://127.0.0.1:${attackerPort}/api/v1/orders`]) {
+      const { status, open, answer } = await rawHttp(follower.url, `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      assert.equal(open, false, `the connection for ${target} was left open`);
+      assert.equal(status, 400, `${target}: ${answer}`);
+      assert.doesNotMatch(answer, /stolen/);
+    }
+    assert.deepEqual(reached, []);
+  });
+
+  it('refuses a closed port target at once, so it cannot scan ports either', async () => {
+    const { status } = await rawHttp(follower.url, `POST http://127.0.0.1:1/api/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    assert.equal(status, 400);
+  });
+
+  it('still passes an origin-form order command to the leader', async () => {
+    const { status, answer } = await rawHttp(follower.url, `POST /api/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    // The leader authenticates it: 401 without credentials, as if it had been sent to the leader.
+    assert.equal(status, 401, answer);
+    assert.deepEqual(reached, []);
+  });
+});
