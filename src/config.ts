@@ -45,7 +45,13 @@ export interface Config {
   /** Where the other nodes send this node order commands while it runs the engine; default http://HOST:PORT. */
   readonly advertiseUrl: string | undefined;
   // Security (EXTENSIONS.md sections 2, 10 and 12; README "Security").
-  /** SIWE_DOMAINS: sign-in hosts accepted besides the request's Host, lower case. */
+  /**
+   * PUBLIC_URL: the exchange's public origins (`https://exchange.example`), lower case, without a
+   * path; sign-in messages must name one (EXTENSIONS.md section 2). Empty: the origins the server
+   * listens on (`http://localhost:PORT`, `http://127.0.0.1:PORT`, ADVERTISE_URL).
+   */
+  readonly publicUrls: readonly string[];
+  /** SIWE_DOMAINS: more sign-in hosts (`host` or `host:port`) accepted besides PUBLIC_URL's, lower case. */
   readonly siweDomains: readonly string[];
   /** API_KEY_ENCRYPTION_KEY_PREVIOUS: the key being rotated out, still accepted to decrypt (64 hex digits). */
   readonly apiKeyEncryptionKeyPrevious: string | undefined;
@@ -128,6 +134,7 @@ export function parseConfig(source: Source): Config {
     settlementBlockMs: integer(read, 'SETTLEMENT_BLOCK_MS', 250, 0, 60_000),
     failoverTimeoutMs: integer(read, 'FAILOVER_TIMEOUT_MS', 5_000, 500, 600_000),
     advertiseUrl: optionalUrl(read, 'ADVERTISE_URL', ['http:', 'https:']),
+    publicUrls: originList(read, 'PUBLIC_URL'),
     siweDomains: hostList(read, 'SIWE_DOMAINS'),
     apiKeyEncryptionKeyPrevious: aes256Key(read, 'API_KEY_ENCRYPTION_KEY_PREVIOUS'),
     rateLimitOrders: rateWindows(read, 'RATE_LIMIT_ORDERS', '3500/10s,36000/10m'),
@@ -231,6 +238,24 @@ function hostList(read: (n: string) => string | undefined, name: string): string
     const host = entry.trim().toLowerCase();
     if (!/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)) throw new ConfigError(`${name} must be comma-separated host names (host or host:port), got "${entry.trim()}"`);
     return host;
+  });
+}
+
+/** Comma-separated http(s) origins (`https://exchange.example`, a port if not the default one); paths are refused. */
+function originList(read: (n: string) => string | undefined, name: string): string[] {
+  const raw = read(name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((entry) => {
+    let url: URL;
+    try {
+      url = new URL(entry.trim());
+    } catch {
+      throw new ConfigError(`${name} must be comma-separated origins such as https://exchange.example, got "${entry.trim()}"`);
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+      throw new ConfigError(`${name} must be comma-separated http(s) origins without a path, such as https://exchange.example, got "${entry.trim()}"`);
+    }
+    return url.origin;
   });
 }
 

@@ -169,6 +169,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    // Sign-in messages name the public origins (PUBLIC_URL); unset, the ones this server listens on.
+    identity.signIn.listeningOn(listenOrigins(config, port));
     const redis = { fanout, relay, marketChanges, shared };
     const timers = { timers: clock.kind === 'real', logger };
     nodeJobs = await startBackgroundJobs(jobs.filter((job) => !job.leaderOnly), timers);
@@ -233,6 +235,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await store.close();
     throw error;
   }
+}
+
+/**
+ * The origins a browser or client may reach this server by without a proxy: localhost and
+ * 127.0.0.1 on its port, its HOST when that is a name or an address (not a wildcard), and
+ * ADVERTISE_URL.
+ */
+function listenOrigins(config: Config, port: number): string[] {
+  const origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+  if (config.host !== '0.0.0.0' && config.host !== '::') origins.push(`http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
+  if (config.advertiseUrl) origins.push(new URL(config.advertiseUrl).origin);
+  return origins;
 }
 
 /** The URL other nodes use for this one when ADVERTISE_URL is not set: a wildcard host means loopback. */

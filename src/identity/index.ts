@@ -39,7 +39,7 @@ export async function createIdentity(deps: { config: Config; clock: Clock; store
   // With Redis every node shares one replay record (EXTENSIONS.md section 12); without, one node.
   const replays = shared.redis ? new RedisReplayGuard(shared.redis, shared.key, config.hmacWindowMs) : new ReplayGuard(config.hmacWindowMs);
   return {
-    signIn: new SignInService(store.db, clock, sessions, { chainId: config.chainId, siweDomains: config.siweDomains }),
+    signIn: new SignInService(store.db, clock, sessions, { chainId: config.chainId, publicUrls: config.publicUrls, siweDomains: config.siweDomains, hmacWindowMs: config.hmacWindowMs }),
     apiKeys,
     endedSessions,
     revocations,

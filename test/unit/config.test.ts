@@ -36,6 +36,7 @@ describe('configuration', () => {
       RATE_LIMIT_REQUESTS: '10/2s, 20/1h',
       RATE_LIMIT_PUBLIC: '1000/10s',
       SIWE_DOMAINS: 'Exchange.Example.com, other.example:8443',
+      PUBLIC_URL: 'https://Exchange.Example/, http://other.example:8080',
       TRUST_PROXY: 'true',
       SOCKETS_PER_ADDRESS: '0',
       API_KEYS_PER_USER: '5',
@@ -45,6 +46,7 @@ describe('configuration', () => {
     assert.deepEqual(config.rateLimitRequests, [{ limit: 10, windowMs: 2_000 }, { limit: 20, windowMs: 3_600_000 }]);
     assert.deepEqual(config.rateLimitPublic, [{ limit: 1000, windowMs: 10_000 }]);
     assert.deepEqual(config.siweDomains, ['exchange.example.com', 'other.example:8443']);
+    assert.deepEqual(config.publicUrls, ['https://exchange.example', 'http://other.example:8080']);
     assert.equal(config.trustProxy, true);
     assert.equal(config.socketsPerAddress, 0);
     assert.equal(config.apiKeysPerUser, 5);
@@ -69,6 +71,7 @@ describe('configuration', () => {
       RATE_LIMIT_REQUESTS: '10/500ms',
       RATE_LIMIT_PUBLIC: '0/10s',
       SIWE_DOMAINS: 'https://exchange.example.com',
+      PUBLIC_URL: 'https://exchange.example/app',
       TRUST_PROXY: 'sometimes',
       SOCKETS_PER_ADDRESS: '-1',
       API_KEYS_PER_USER: '0',
