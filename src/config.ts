@@ -59,7 +59,7 @@ export interface Config {
   readonly rateLimitOrders: readonly RateWindow[];
   /** RATE_LIMIT_REQUESTS: every other request per API key or session; empty when off. */
   readonly rateLimitRequests: readonly RateWindow[];
-  /** RATE_LIMIT_PUBLIC: requests without user credentials per client address; empty (off) by default. */
+  /** RATE_LIMIT_PUBLIC: requests without user credentials per client address (default 1000/10s); empty when off. */
   readonly rateLimitPublic: readonly RateWindow[];
   /** TRUST_PROXY: read the client address from X-Forwarded-For (and the host from X-Forwarded-Host). */
   readonly trustProxy: boolean;
@@ -139,7 +139,7 @@ export function parseConfig(source: Source): Config {
     apiKeyEncryptionKeyPrevious: aes256Key(read, 'API_KEY_ENCRYPTION_KEY_PREVIOUS'),
     rateLimitOrders: rateWindows(read, 'RATE_LIMIT_ORDERS', '3500/10s,36000/10m'),
     rateLimitRequests: rateWindows(read, 'RATE_LIMIT_REQUESTS', '5000/10s'),
-    rateLimitPublic: rateWindows(read, 'RATE_LIMIT_PUBLIC', 'off'),
+    rateLimitPublic: rateWindows(read, 'RATE_LIMIT_PUBLIC', '1000/10s'),
     trustProxy: boolean(read, 'TRUST_PROXY', false),
     socketsPerAddress: integer(read, 'SOCKETS_PER_ADDRESS', 1000, 0, 1_000_000),
     bookFrameMs: integer(read, 'BOOK_FRAME_MS', 50, 0, 1_000),

@@ -9,6 +9,7 @@ import type { SharedState } from '../shared-state/index.ts';
 import { SessionTokens } from './session-tokens.ts';
 import { EndedSessions, Revocations, type Revocation } from './revocations.ts';
 import { SignInService } from './sign-in.ts';
+import { MemoryNonces, RedisNonces } from './nonces.ts';
 
 /** The identity module as the server wires it: sign-in, API keys, and the credential checks. */
 export interface Identity {
@@ -39,7 +40,8 @@ export async function createIdentity(deps: { config: Config; clock: Clock; store
   // With Redis every node shares one replay record (EXTENSIONS.md section 12); without, one node.
   const replays = shared.redis ? new RedisReplayGuard(shared.redis, shared.key, config.hmacWindowMs) : new ReplayGuard(config.hmacWindowMs);
   return {
-    signIn: new SignInService(store.db, clock, sessions, { chainId: config.chainId, publicUrls: config.publicUrls, siweDomains: config.siweDomains, hmacWindowMs: config.hmacWindowMs }),
+    // Unused sign-in nonces never reach the database (issue 38); with Redis every node shares them.
+    signIn: new SignInService(store.db, shared.redis ? new RedisNonces(shared.redis, shared.key) : new MemoryNonces(), clock, sessions, { chainId: config.chainId, publicUrls: config.publicUrls, siweDomains: config.siweDomains, hmacWindowMs: config.hmacWindowMs }),
     apiKeys,
     endedSessions,
     revocations,

@@ -3,21 +3,22 @@ import type { Hex } from 'viem';
 import { unauthorized } from '../contract/errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/database.ts';
-import { consumeNonce, insertNonce } from '../store/nonces-repository.ts';
+import type { NonceStore } from './nonces.ts';
 import { findOrCreateUserByAddress, type User } from '../store/users-repository.ts';
 import type { IssuedSession, SessionTokens } from './session-tokens.ts';
 import { parseSignInMessage, verifySignInMessage } from './siwe.ts';
 
-const NONCE_LIFETIME_MS = 10 * 60 * 1000;
+export const NONCE_LIFETIME_MS = 10 * 60 * 1000;
 
 export interface SignedIn extends IssuedSession {
   user: User;
 }
 
-/** Sign-In with Ethereum: nonces in the store (any node verifies any node's), sessions as JWTs. */
+/** Sign-In with Ethereum: nonces in a bounded, expiring store (Redis across nodes; never the database), sessions as JWTs. */
 export class SignInService {
   constructor(
     private readonly db: Db,
+    private readonly nonces: NonceStore,
     private readonly clock: Clock,
     private readonly sessions: SessionTokens,
     private readonly rules: { chainId: number; publicUrls: readonly string[]; siweDomains: readonly string[]; hmacWindowMs: number },
@@ -39,7 +40,7 @@ export class SignInService {
   async issueNonce(): Promise<string> {
     const nonce = randomBytes(16).toString('hex');
     const nowMs = this.clock.nowMs();
-    await insertNonce(this.db, nonce, new Date(nowMs), new Date(nowMs + NONCE_LIFETIME_MS));
+    await this.nonces.issue(nonce, nowMs + NONCE_LIFETIME_MS, NONCE_LIFETIME_MS);
     return nonce;
   }
 
@@ -59,7 +60,7 @@ export class SignInService {
       futureSkewMs: this.rules.hmacWindowMs,
       maxAgeMs: NONCE_LIFETIME_MS,
     });
-    if (!(await consumeNonce(this.db, message.nonce, new Date(nowMs)))) throw unauthorized('unknown, used or expired nonce');
+    if (!(await this.nonces.consume(message.nonce, nowMs))) throw unauthorized('unknown, used or expired nonce');
     const user = await findOrCreateUserByAddress(this.db, address);
     return { ...(await this.sessions.issue(user)), user };
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { bearer, hmacHeaders } from '../helpers/auth-client.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post, request, type JsonResponse } from '../helpers/http.ts';
@@ -79,6 +80,26 @@ describe('rate limits per API key and session (RATE_LIMIT_ORDERS, RATE_LIMIT_REQ
     expectError(sustained, 429, 'RATE_LIMITED');
     const nowInMinute = server.ctx.clock.nowMs() % 60_000;
     assert.equal(sustained.headers.get('retry-after'), String(Math.ceil((60_000 - nowInMinute) / 1000)));
+  });
+});
+
+describe('public endpoints by default (issue 38)', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer(); });
+  after(async () => { await server.close(); });
+
+  it('limits requests without credentials to 1000 per 10 s per address unless RATE_LIMIT_PUBLIC says otherwise', async () => {
+    const nonce = await get(server.api('/auth/nonce'));
+    assert.equal(nonce.status, 200);
+    assert.equal(nonce.headers.get('ratelimit-policy'), '1000;w=10');
+    assert.equal(nonce.headers.get('ratelimit-limit'), '1000');
+    assert.equal(Number(nonce.headers.get('ratelimit-remaining')), 999);
+  });
+
+  it('keeps unused sign-in nonces out of the database', async () => {
+    for (let i = 0; i < 5; i++) assert.equal((await get(server.api('/auth/nonce'))).status, 200);
+    const { rows } = await sql<{ count: string }>`SELECT count(*) AS count FROM auth_nonces`.execute(server.ctx.store.db);
+    assert.equal(Number(rows[0]!.count), 0);
   });
 });
 

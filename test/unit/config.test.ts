@@ -23,7 +23,9 @@ describe('configuration', () => {
     assert.equal(config.apiKeyEncryptionKeyPrevious, undefined);
     assert.deepEqual(config.rateLimitOrders, [{ limit: 3500, windowMs: 10_000 }, { limit: 36_000, windowMs: 600_000 }]);
     assert.deepEqual(config.rateLimitRequests, [{ limit: 5000, windowMs: 10_000 }]);
-    assert.deepEqual(config.rateLimitPublic, []);
+    assert.deepEqual(config.rateLimitPublic, [{ limit: 1000, windowMs: 10_000 }]);
+    assert.deepEqual(parseConfig({ RATE_LIMIT_PUBLIC: 'off' }).rateLimitPublic, []);
+    assert.deepEqual(config.publicUrls, []);
     assert.equal(config.trustProxy, false);
     assert.equal(config.socketsPerAddress, 1000);
     assert.equal(config.apiKeysPerUser, 50);

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { login, signInMessage } from '../helpers/auth-client.ts';
 import { get } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { rawHttp } from '../helpers/raw-http.ts';
@@ -12,8 +14,8 @@ const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
 const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
 const skip = !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL} (set DATABASE_URL)` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
 
-/** Issue 38: what a follower's forwarding of order commands may and may not be made to do (two nodes, PostgreSQL + Redis). */
-describe('a follower passes order commands only to the leader', { skip, timeout: 120_000 }, () => {
+/** Issue 38, attacked with two nodes on PostgreSQL + Redis: forwarding, nonces, node identity, client addresses. */
+describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
   let leader: ProcessServer;
   let follower: ProcessServer;
@@ -66,5 +68,14 @@ describe('a follower passes order commands only to the leader', { skip, timeout:
     // The leader authenticates it: 401 without credentials, as if it had been sent to the leader.
     assert.equal(status, 401, answer);
     assert.deepEqual(reached, []);
+  });
+
+  it('signs in on one node with a nonce the other issued (nonces in Redis, not the database)', async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const nonce = (await get(leader.api('/auth/nonce'))).body.nonce as string;
+    const message = await signInMessage(follower, wallet, { nonce });
+    const signature = await wallet.signMessage({ message });
+    assert.equal((await login(follower, message, signature)).status, 200);
+    assert.equal((await login(leader, message, signature)).status, 401);
   });
 });
