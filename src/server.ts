@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { buildApp } from './api/app.ts';
+import { performance } from 'node:perf_hooks';
+import { buildApp, handledRequestCount } from './api/app.ts';
 import { metricsRegistryOf } from './api/ops/metrics.ts';
 import { registerSocketMetrics } from './api/ops/exchange-metrics.ts';
 import type { AppContext } from './api/context.ts';
@@ -35,6 +36,15 @@ import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
 import { buildOutput } from './build-output.ts';
+
+/** How long a stopping server waits for the requests it is handling before it cuts them. */
+export const DRAIN_MS = 5_000;
+
+/** Resolves once no request is being handled, or `limitMs` passed. */
+async function drainRequests(app: TypedApp, limitMs: number): Promise<void> {
+  const until = performance.now() + limitMs;
+  while (handledRequestCount(app) > 0 && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 export interface RunningServer {
   readonly app: TypedApp;
@@ -210,8 +220,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (closed) return;
         closed = true;
         ctx.ready = false;
-        await app.close();
-        await nodeLeadership.stop();
+        // First give up the engine (its queue drained, the lease released: a standby takes over at
+        // its next look) while the listener stops taking connections; then let the requests being
+        // handled finish, for at most DRAIN_MS, and cut every connection left (issue 38).
+        const leaving = nodeLeadership.stop();
+        const closing = app.close();
+        await drainRequests(app, DRAIN_MS);
+        app.server.closeAllConnections();
+        await closing;
+        await leaving;
         await runningNodeJobs.stop();
         await redis.relay?.close();
         await redis.marketChanges?.close();

@@ -48,8 +48,16 @@ import { registerCommandForwarding } from '../cluster/command-forwarding.ts';
 import { registerClusterMetrics } from '../cluster/metrics.ts';
 import { registerWebApp } from './web/plugin.ts';
 import { registerJournalReads } from './journal-reads.ts';
+import { clientErrorCounter, connectionTimeouts, trackHandledRequests } from './connection-limits.ts';
 
 export const API_PREFIX = '/api/v1';
+
+const handledRequests = new WeakMap<object, { readonly count: number }>();
+
+/** How many requests of an app built by `buildApp` are being handled now (a stop drains them). */
+export function handledRequestCount(app: object): number {
+  return handledRequests.get(app)?.count ?? 0;
+}
 
 export interface AppDependencies {
   users: UserAuthenticator;
@@ -62,7 +70,11 @@ export interface AppDependencies {
  * It does not listen; `src/server.ts` does.
  */
 export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<TypedApp> {
+  const clientErrors = clientErrorCounter();
   const options: FastifyServerOptions = {
+    // Slow clients: a request arrives whole within REQUEST_TIMEOUT_MS, idle keep-alive is bounded.
+    ...connectionTimeouts(ctx.config.requestTimeoutMs),
+    clientErrorHandler: clientErrors.handler,
     loggerInstance: ctx.logger,
     ...(deps.quietRequestLogs ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     bodyLimit: 1024 * 1024,
@@ -85,6 +97,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   const limits = new RequestLimits(ctx.counters, ctx.clock, { orders, requests, public: rateLimitPublic });
   registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users, limits });
   const registry = registerHttpMetrics(app);
+  clientErrors.register(registry);
+  handledRequests.set(app, trackHandledRequests(app));
   registerExchangeMetrics(registry, ctx.events, ctx.trading.engine);
   const clusterMetrics = registerClusterMetrics(registry, ctx.leadership);
   // Before any parsing or auth: a node without the engine passes order commands on untouched.

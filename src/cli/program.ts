@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { registerAdminCommands } from './admin-commands.ts';
@@ -16,6 +17,11 @@ import { registerTraderCommands } from './trader-commands.ts';
 
 /** `serve` exits with this when it cannot listen (port in use, no permission, no such address). */
 const EXIT_CANNOT_LISTEN = 3;
+
+/** A stop exits within this whatever its clients do (issue 38, issue 40): under 10 s with room to spare. */
+const STOP_LIMIT_MS = 9_000;
+/** How long the demo's bots get to cancel their quotes when the demo stops. */
+const BOTS_STOP_MS = 2_000;
 
 /**
  * Every `pmx` command: server, operator and trader. Configuration flags (`--port 4000`,
@@ -62,11 +68,23 @@ export function buildProgram(): Command {
         walk = await startDemoPriceWalk(server.url, config.adminToken!, { logger: server.app.log });
         makers = await startDemoMakers(server.url, config.adminToken!, { logger: server.app.log });
       }
-      const stop = async () => {
-        await walk?.stop();
-        await makers?.stop();
+      // A stop (SIGTERM, Ctrl-C) exits within STOP_LIMIT_MS whatever the clients do, and says so
+      // in one line: the engine given up first, the requests drained (bounded), the store closed.
+      let stopping = false;
+      const stop = async (signal: NodeJS.Signals) => {
+        if (stopping) return;
+        stopping = true;
+        const startedAt = performance.now();
+        const done = (how: string) => {
+          server.app.log.info(`stopped on ${signal} in ${Math.round(performance.now() - startedAt)} ms${how}`);
+          process.exit(0);
+        };
+        setTimeout(() => done(': the drain ran out of time, connections and work left were cut'), STOP_LIMIT_MS).unref();
+        // The demo's bots cancel their quotes, for at most BOTS_STOP_MS: the server then stops regardless.
+        const bots = Promise.all([walk?.stop(), makers?.stop()]).catch(() => {});
+        await Promise.race([bots, new Promise((resolve) => setTimeout(resolve, BOTS_STOP_MS).unref())]);
         await server.close();
-        process.exit(0);
+        done('');
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
