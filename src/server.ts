@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { buildApp, handledRequestCount } from './api/app.ts';
 import { metricsRegistryOf } from './api/ops/metrics.ts';
@@ -67,7 +66,10 @@ export interface StartOptions {
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = pino({ level: config.logLevel });
+  // This process's identity in the cluster: random, so a restart on the same port, or a clone with
+  // the same host name, is another node (issue 38). Every log line carries it; /readyz shows it.
+  const nodeId = randomUUID();
+  const logger = pino({ level: config.logLevel }).child({ node: nodeId });
   const store = await openAndMigrate(
     { databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleInTransactionTimeoutMs: config.failoverTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
     (line) => logger.info(line),
@@ -100,8 +102,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const events = new DomainEvents();
     // On PostgreSQL every node is a candidate for the engine (EXTENSIONS.md section 12); PGlite is
     // one process's own database, so its node always runs the engine.
-    const lease = config.databaseUrl ? new LeaseLeadership({ db: store.db, nodeId: randomUUID(), failoverTimeoutMs: config.failoverTimeoutMs, logger }) : undefined;
-    const nodeLeadership: Leadership = lease ?? new SoloLeadership();
+    const lease = config.databaseUrl ? new LeaseLeadership({ db: store.db, nodeId, failoverTimeoutMs: config.failoverTimeoutMs, logger }) : undefined;
+    const nodeLeadership: Leadership = lease ?? new SoloLeadership(nodeId);
     leadership = nodeLeadership;
     // Journal appends and reward minutes are written only while this node holds the lease.
     const fenced = lease ? { fence: (tx: Db) => lease.fence(tx) } : {};
@@ -206,7 +208,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // On PostgreSQL every node starts as a standby that follows the journal; the one that takes
     // the lease turns it into the engine.
     if (lease) await engine.follow();
-    await nodeLeadership.start(duties, config.advertiseUrl ?? advertisedUrl(config.host, port), `${hostname()}:${port}`);
+    await nodeLeadership.start(duties, config.advertiseUrl ?? advertisedUrl(config.host, port));
     if (nodeLeadership.role !== 'leader') logger.info('another node runs the matching engine: this node follows its journal, passes order commands to it and takes over if it fails');
     ctx.ready = true;
     const running = trading;

@@ -78,4 +78,22 @@ describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
     assert.equal((await login(follower, message, signature)).status, 200);
     assert.equal((await login(leader, message, signature)).status, 401);
   });
+
+  it('names each node by a random id per process, in /readyz and the lease; a node on the same host name and port does not take a live lease (issue 38)', async () => {
+    const [a, b] = [(await get(`${leader.url}/readyz`)).body, (await get(`${follower.url}/readyz`)).body];
+    assert.match(a.node, /^[0-9a-f-]{36}$/);
+    assert.notEqual(a.node, b.node);
+    // A clone: the same host name and port (another loopback address), while the leader lives.
+    const clone = await startProcessServer({ DATABASE_URL: database.url, REDIS_URL, SIGNATURE_WORKERS: '0', HOST: '127.0.0.2' }, leader.port);
+    try {
+      const seen = (await get(`${clone.url}/readyz`)).body;
+      assert.equal(seen.role, 'follower');
+      assert.notEqual(seen.node, a.node);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      assert.deepEqual((await get(`${leader.url}/readyz`)).body, { status: 'ready', role: 'leader', node: a.node });
+      assert.equal((await get(`${clone.url}/readyz`)).body.role, 'follower');
+    } finally {
+      await clone.stop();
+    }
+  });
 });

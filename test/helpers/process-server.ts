@@ -47,7 +47,7 @@ export async function startProcessServer(env: Record<string, string>, port?: num
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); if (process.env.PMX_DEBUG) process.stderr.write(chunk); });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
   await waitReady(url, child, () => stderr);
   return {
     url,
