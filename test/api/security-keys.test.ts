@@ -68,6 +68,22 @@ describe('API keys per user', () => {
   });
 });
 
+describe('the API-key cap under concurrent creations (issue 38)', () => {
+  it('creates no more than API_KEYS_PER_USER keys when 40 creations race', async () => {
+    const server = await startTestServer({ API_KEYS_PER_USER: '5' });
+    try {
+      const alice = await signIn(server);
+      const answers = await Promise.all(Array.from({ length: 40 }, () => post(server.api('/auth/api-keys'), undefined, { authorization: `Bearer ${alice.token}` })));
+      assert.equal(answers.filter((answer) => answer.status === 201).length, 5);
+      for (const answer of answers.filter((a) => a.status !== 201)) expectError(answer, 400, 'VALIDATION_FAILED');
+      const rows = await server.ctx.store.db.selectFrom('api_keys').select('id').where('user_id', '=', alice.user.userId).where('revoked_at', 'is', null).execute();
+      assert.equal(rows.length, 5);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 /** Boots `pmx serve` with `env`, and returns what it printed once it answers /readyz. */
 async function bootOutput(env: Record<string, string>): Promise<string> {
   const port = await freePort();
