@@ -8,7 +8,7 @@ import type { TypedApp } from './api/typed-app.ts';
 import { createCatalogue, createMarketDirectory } from './catalogue/index.ts';
 import { createTradingLookups } from './catalogue/trading-lookups.ts';
 import { createManualClock, realClock, type Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { DomainEvents } from './events/domain-events.ts';
 import { pino } from 'pino';
 import { createIdentity } from './identity/index.ts';
@@ -22,7 +22,7 @@ import { attachRealtime, BookRelay, MarketChangeRelay, type RedisFanout } from '
 import { engineNodeBookReads } from './book-reads.ts';
 import { declareBackgroundJobs } from './background-jobs.ts';
 import { startBackgroundJobs, type RunningJobs } from './jobs/background-job.ts';
-import { LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
+import { anotherNodeRuns, LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
 import { relayRevocations } from './revocation-relay.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
 import { BASE_UNITS_PER_UNIT, unitsFromNumber } from './core/money.ts';
@@ -74,6 +74,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     { databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleInTransactionTimeoutMs: config.failoverTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
     (line) => logger.info(line),
   );
+  // A node on a shared PostgreSQL without Redis would hold its own replay guard, rate limits,
+  // nonces and revocations: beside a running node it must not join (issue 38).
+  if (config.databaseUrl && !config.redisUrl && (await anotherNodeRuns(store.db, config.failoverTimeoutMs).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  }))) {
+    await store.close();
+    throw new ConfigError('another node runs the engine on this DATABASE_URL and REDIS_URL is not set: without Redis this node would not share the replay guard, rate limits, sign-in nonces or revocations with it. Set the same REDIS_URL on every node');
+  }
   let trading: Trading | undefined;
   let leadership: Leadership | undefined;
   let oracle: Oracle | undefined;

@@ -264,3 +264,20 @@ export class LeaseLeadership implements Leadership {
     this.transitions = this.transitions.then(() => this.duties!.end()).catch((error: unknown) => this.options.logger.error({ err: error }, 'stopping the engine failed'));
   }
 }
+
+/**
+ * Whether another live node runs the engine on this database: a lease renewed within the lease
+ * time (0.6 of `failoverTimeoutMs`) now, and still after a whole lease time. A crashed
+ * predecessor's lease is not renewed, so it has expired by then; a live node's has been renewed.
+ * A node without REDIS_URL refuses to start beside such a node (issue 38): it would keep its own
+ * replay guard, rate limits, nonces and revocations, and accept what the others refuse.
+ */
+export async function anotherNodeRuns(db: Db, failoverTimeoutMs: number): Promise<boolean> {
+  const leaseMs = Math.round(failoverTimeoutMs * 0.6);
+  const deadline = performance.now() + leaseMs + Math.max(50, Math.round(failoverTimeoutMs / 10));
+  while (true) {
+    if (!(await readEngineLease(db, leaseMs)).live) return false;
+    if (performance.now() >= deadline) return true;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(50, Math.round(failoverTimeoutMs / 20))));
+  }
+}

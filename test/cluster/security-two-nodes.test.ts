@@ -96,4 +96,13 @@ describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
       await clone.stop();
     }
   });
+
+  it('refuses to start a node without REDIS_URL beside a running node, in one line (issue 38)', async () => {
+    const refused = await startProcessServer({ DATABASE_URL: database.url, REDIS_URL: '', SIGNATURE_WORKERS: '0' }).then(async (started) => void (await started.stop()), (error: Error) => error);
+    assert.ok(refused, 'the node started');
+    const output = refused.message.replace(/^the server exited with 1: /, '').trim();
+    assert.equal(output.split('\n').length, 1, output);
+    assert.match(output, /another node runs the engine on this DATABASE_URL and REDIS_URL is not set/);
+    assert.equal((await get(`${leader.url}/readyz`)).body.role, 'leader');
+  });
 });
