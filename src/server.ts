@@ -8,7 +8,7 @@ import type { TypedApp } from './api/typed-app.ts';
 import { createCatalogue, createMarketDirectory } from './catalogue/index.ts';
 import { createTradingLookups } from './catalogue/trading-lookups.ts';
 import { createManualClock, realClock, type Clock } from './clock.ts';
-import { ConfigError, type Config } from './config.ts';
+import { clientAddressOf, ConfigError, proxyTrust, type Config } from './config.ts';
 import { DomainEvents } from './events/domain-events.ts';
 import { pino } from 'pino';
 import { createIdentity } from './identity/index.ts';
@@ -170,7 +170,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const embeddedAutovacuum = store.kind === 'pglite' ? createEmbeddedAutovacuum(store.db, logger) : undefined;
     const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, embeddedAutovacuum, logger });
     const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, ready: false };
-    const app = await buildApp(ctx, { users: identity.authenticator, quietRequestLogs: options.demo === true });
+    const app = await buildApp(ctx, { users: identity.authenticator, quietRequestLogs: options.demo === true, clusterSecret: await getOrCreateSetting(store.db, 'cluster_forwarding_secret', () => randomBytes(32).toString('hex')) });
     const realtime = await attachRealtime(app.server, {
       events,
       books: { local: { snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId) }, relay, runsEngine },
@@ -180,7 +180,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger: app.log,
       clock,
       socketsPerAddress: config.socketsPerAddress,
-      trustProxy: config.trustProxy,
+      clientAddress: (request) => clientAddressOf(request.socket.remoteAddress ?? 'unknown', request.headers['x-forwarded-for'], proxyTrust(config.trustProxy)),
     });
     await relayRevocations(identity, realtime, fanout, logger);
     app.addHook('preClose', () => realtime.close());

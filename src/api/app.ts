@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
+import { proxyTrust } from '../config.ts';
 import { errorHandler } from './error-handler.ts';
 import { registerNulGuard } from './nul-guard.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -63,6 +64,8 @@ export interface AppDependencies {
   users: UserAuthenticator;
   /** No log line per request (Fastify's `incoming request` and `request completed`). */
   quietRequestLogs?: boolean | undefined;
+  /** Shared by every node of one database: a follower signs the client address it passes on with it. */
+  clusterSecret: string;
 }
 
 /**
@@ -83,8 +86,10 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     // a malformed URL) get the error-catalogue body instead of Fastify's.
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: errorHandler,
-    // TRUST_PROXY: request.ip and request.host come from X-Forwarded-For / X-Forwarded-Host.
-    trustProxy: ctx.config.trustProxy,
+    // TRUST_PROXY: request.ip is the rightmost X-Forwarded-For address not added by a trusted
+    // proxy (a hop count or the proxies' addresses; `true` is one hop), never the leftmost, which
+    // the client writes itself.
+    trustProxy: proxyTrust(ctx.config.trustProxy),
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler(errorHandler);
@@ -102,7 +107,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   registerExchangeMetrics(registry, ctx.events, ctx.trading.engine);
   const clusterMetrics = registerClusterMetrics(registry, ctx.leadership);
   // Before any parsing or auth: a node without the engine passes order commands on untouched.
-  registerCommandForwarding(app, { leadership: ctx.leadership, timeoutMs: Math.max(10_000, 2 * ctx.config.failoverTimeoutMs), onForwarded: clusterMetrics.forwarded });
+  registerCommandForwarding(app, { clusterSecret: deps.clusterSecret, leadership: ctx.leadership, timeoutMs: Math.max(10_000, 2 * ctx.config.failoverTimeoutMs), onForwarded: clusterMetrics.forwarded });
   for (const metric of ctx.prices.metrics) registry.registerMetric(metric);
 
   await registerDocs(app, ctx);

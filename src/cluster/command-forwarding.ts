@@ -2,6 +2,7 @@ import { Agent, request as httpRequest, type ClientRequest, type IncomingHttpHea
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorBody } from '../contract/errors.ts';
+import { FORWARDED_CLIENT_HEADER, registerForwardedClient, vouchForClient } from './forwarded-client.ts';
 import type { Leadership } from './leadership.ts';
 
 declare module 'fastify' {
@@ -17,14 +18,14 @@ export interface ForwardingOptions {
   timeoutMs: number;
   onForwarded?(outcome: 'answered' | 'unavailable'): void;
   /**
-   * Headers the forwarding node adds for the leader (the client's address, signed with the
-   * cluster secret: `cluster/forwarded-client.ts`). Called per request.
+   * The cluster secret (shared through the database): the forwarding node signs the client's
+   * address with it for the leader (`forwarded-client.ts`).
    */
-  nodeHeaders?(request: FastifyRequest): Record<string, string>;
+  clusterSecret: string;
 }
 
 /** Hop-by-hop headers (RFC 9110 section 7.6.1) are the connection's own, never passed on. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host']);
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', FORWARDED_CLIENT_HEADER]);
 
 /**
  * Order commands on every node (EXTENSIONS.md section 12). On a node that does not run the
@@ -43,6 +44,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
  * or give it credentials (`user:pw@`) to send.
  */
 export function registerCommandForwarding(app: FastifyInstance, options: ForwardingOptions): void {
+  registerForwardedClient(app, options.clusterSecret);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const tlsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
   app.addHook('onClose', async () => {
@@ -89,7 +91,7 @@ function forward(request: FastifyRequest, reply: FastifyReply, leaderUrl: string
     if (url.origin !== origin.origin) throw new Error('the request-target left the leader origin');
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const agent = url.protocol === 'https:' ? agents.https : agents.http;
-    const headers = { ...passedOn(request), ...(options.nodeHeaders?.(request) ?? {}) };
+    const headers = { ...passedOn(request), ...vouchForClient(options.clusterSecret, request, Date.now()) };
     outgoing = send(url, { method: request.method, headers, agent, timeout: options.timeoutMs }, (answer: IncomingMessage) => {
       if (finished) return answer.resume();
       finished = true;

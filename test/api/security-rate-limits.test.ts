@@ -119,6 +119,12 @@ describe('rate limits per client address (RATE_LIMIT_PUBLIC, TRUST_PROXY)', () =
     assert.equal((await get(server.api('/events'), { ...from('203.0.113.7'), ...server.adminHeaders })).status, 200);
   });
 
+  it('reads the rightmost X-Forwarded-For entry: a client rotating the first one does not escape its limit (issue 38)', async () => {
+    // nginx and AWS ALB append the address they saw to what the client sent.
+    for (let i = 0; i < 3; i++) assert.equal((await get(server.api('/events'), from(`192.0.2.${i}, 203.0.113.77`))).status, 200);
+    expectLimited(await get(server.api('/events'), from('192.0.2.99, 203.0.113.77')), secondsLeftOfWindow(server, 10_000));
+  });
+
   it('counts refused credentials against the address, so invented API keys are bounded too', async () => {
     const invented = { apiKey: randomUUID(), secret: 'x', passphrase: 'y' };
     const headers = () => ({ ...from('198.51.100.1'), ...hmacHeaders(invented, 'GET', '/api/v1/account', '', { timestampMs: server.ctx.clock.nowMs() }) });

@@ -14,6 +14,8 @@ const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
 const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
 const skip = !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL} (set DATABASE_URL)` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
 
+const PUBLIC_LIMIT = 15;
+
 /** Issue 38, attacked with two nodes on PostgreSQL + Redis: forwarding, nonces, node identity, client addresses. */
 describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -25,9 +27,10 @@ describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
 
   before(async () => {
     database = await createScratchDatabase(POSTGRES_URL);
-    const env = { DATABASE_URL: database.url, REDIS_URL, SIGNATURE_WORKERS: '0' };
+    const env = { DATABASE_URL: database.url, REDIS_URL, SIGNATURE_WORKERS: '0', RATE_LIMIT_PUBLIC: `${PUBLIC_LIMIT}/24h` };
     leader = await startProcessServer(env);
-    follower = await startProcessServer(env);
+    // The follower stands behind one proxy (the test plays it, appending X-Forwarded-For).
+    follower = await startProcessServer({ ...env, TRUST_PROXY: '1' });
     attacker = createServer((request, response) => {
       reached.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`);
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}');
@@ -104,5 +107,18 @@ describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
     assert.equal(output.split('\n').length, 1, output);
     assert.match(output, /another node runs the engine on this DATABASE_URL and REDIS_URL is not set/);
     assert.equal((await get(`${leader.url}/readyz`)).body.role, 'leader');
+  });
+
+  it("counts a command passed on by a follower under the client's address, which only a node can vouch for (issue 38)", async () => {
+    const send = (headers: Record<string, string>) => rawHttp(follower.url, `POST /api/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    // Client X, behind the follower's proxy, sends commands without credentials until it is limited.
+    let status: number | undefined;
+    for (let i = 0; i <= PUBLIC_LIMIT && status !== 429; i++) ({ status } = await send({ 'X-Forwarded-For': '203.0.113.1' }));
+    assert.equal(status, 429);
+    // Client Y on the same follower is not: the leader counted X's requests under X's address.
+    assert.equal((await send({ 'X-Forwarded-For': '203.0.113.2' })).status, 401);
+    // Nor can a client claim another address by writing the nodes' header itself.
+    const forged = await rawHttp(leader.url, `POST /api/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pmx-Forwarded-Client: ${Date.now()}.203.0.113.3.${'00'.repeat(32)}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    assert.equal(forged.status, 401);
   });
 });
