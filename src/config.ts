@@ -72,6 +72,8 @@ export interface Config {
   readonly socketsPerAddress: number;
   /** BOOK_FRAME_MS: the least time between two publications of a book's changes to its subscribers; 0 publishes every batch's. */
   readonly bookFrameMs: number;
+  /** ALLOW_GENERATED_KEYS (`--allow-generated-keys`): on PostgreSQL, generate missing JWT_SECRET and API_KEY_ENCRYPTION_KEY into the database instead of refusing to start. */
+  readonly allowGeneratedKeys: boolean;
   /** REQUEST_TIMEOUT_MS: how long a client may take to send a whole request (headers and body); then 408. */
   readonly requestTimeoutMs: number;
   /** API_KEYS_PER_USER: unrevoked API keys one user may hold. */
@@ -184,6 +186,7 @@ export function parseConfig(source: Source): Config {
     socketsPerAddress: integer(read, 'SOCKETS_PER_ADDRESS', 1000, 0, 1_000_000),
     bookFrameMs: integer(read, 'BOOK_FRAME_MS', 50, 0, 1_000),
     apiKeysPerUser: integer(read, 'API_KEYS_PER_USER', 50, 1, 10_000),
+    allowGeneratedKeys: boolean(read, 'ALLOW_GENERATED_KEYS', false),
     requestTimeoutMs: integer(read, 'REQUEST_TIMEOUT_MS', 30_000, 500, 600_000),
     ...priceFeed(read),
   };

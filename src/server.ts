@@ -106,7 +106,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const identity = await createIdentity({ config, clock, store, shared });
     // Demo and test runs (--demo, CLOCK=manual) use the generated keys by design and stay quiet.
     if (identity.generatedKeys.length > 0 && !options.demo && config.clock !== 'manual') {
-      logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept in the database beside the data they protect; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);
+      logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept ${store.kind === 'postgres' ? 'in the database beside the data they protect (--allow-generated-keys)' : `in ${config.dataDir.startsWith('memory://') ? 'memory' : 'server-keys.json of the data directory'}`}; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);
     }
     const events = new DomainEvents();
     // On PostgreSQL every node is a candidate for the engine (EXTENSIONS.md section 12); PGlite is

@@ -37,11 +37,13 @@ export function buildProgram(): Command {
     .command('serve', { isDefault: true })
     .description('run the exchange (REST, Socket.IO, engine, jobs) on the configured store')
     .option('--demo', 'seed a demo exchange and print its admin token')
+    .option('--allow-generated-keys', 'with DATABASE_URL, generate missing JWT_SECRET and API_KEY_ENCRYPTION_KEY into the database instead of refusing to start')
     .addHelpText('after', examples(['pmx serve --port 4000', 'ADMIN_TOKEN=… DATABASE_URL=postgresql://… pmx serve', 'pmx serve --demo']))
     .allowUnknownOption()
     .allowExcessArguments()
-    .action(async (options: { demo?: boolean }) => {
-      const loaded = loadConfig({ argv: process.argv.slice(2) });
+    .action(async (options: { demo?: boolean; allowGeneratedKeys?: boolean }) => {
+      const configured = loadConfig({ argv: process.argv.slice(2) });
+      const loaded = options.allowGeneratedKeys ? { ...configured, allowGeneratedKeys: true } : configured;
       // Before anything slow (loading the server's modules, opening the store): a port in use is
       // one line and exit code 3 at once.
       try {
