@@ -31,7 +31,7 @@ describe('signing out of the web app', { skip: skipReason(), timeout: 120_000 },
   const signInOnPage = async () => {
     await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
     await page.getByText('unsafe dev wallet', { exact: true }).waitFor();
-    const saved = await page.evaluate(() => localStorage.getItem('pmx.session'));
+    const saved = await page.evaluate<string | null>("localStorage.getItem('pmx.session')");
     return JSON.parse(saved!) as { apiKey: { apiKey: string; secret: string; passphrase: string }; token: string };
   };
   const signOutOnPage = async () => {
@@ -52,7 +52,7 @@ describe('signing out of the web app', { skip: skipReason(), timeout: 120_000 },
     await signOutOnPage();
     await until(async () => (await signedRequest(server, first.apiKey, 'GET', '/account')).status === 401, 'the key is revoked');
     await until(async () => (await get(server.api('/account'), bearer(first.token))).status === 401, 'the session is ended');
-    assert.equal(await page.evaluate(() => localStorage.getItem('pmx.session')), null);
+    assert.equal(await page.evaluate<string | null>("localStorage.getItem('pmx.session')"), null);
 
     for (let i = 0; i < 2; i++) {
       await signInOnPage();
