@@ -156,7 +156,7 @@ async function cryptoCeiling(): Promise<number> {
 }
 
 /** The benchmark measures throughput: one API key places far more than a trader may (README "Security"). */
-const UNLIMITED = { RATE_LIMIT_ORDERS: 'off', RATE_LIMIT_REQUESTS: 'off' };
+const UNLIMITED = { RATE_LIMIT_ORDERS: 'off', RATE_LIMIT_REQUESTS: 'off', RATE_LIMIT_PUBLIC: 'off' };
 
 async function benchStore(label: string, env: Record<string, string>, cli?: string): Promise<Row[]> {
   const server = await startProcessServer({ ...env, LOG_LEVEL: 'warn', ...UNLIMITED }, undefined, cli);

@@ -19,7 +19,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 /** Steps each request's HMAC timestamp back a millisecond, so no two share a signature. */
 let nextStamp = 0;
 
-const server: TestServer = await startTestServer({ LOG_LEVEL: 'error', RATE_LIMIT_REQUESTS: 'off' });
+const server: TestServer = await startTestServer({ LOG_LEVEL: 'error', RATE_LIMIT_REQUESTS: 'off', RATE_LIMIT_PUBLIC: 'off' });
 try {
   const store = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
   const [heavy, other, noiseA, noiseB] = await Promise.all([1, 2, 3, 4].map(() => newTrader(server, { fund: '1000000' })));

@@ -106,7 +106,7 @@ async function run(label: string, env: Record<string, string>): Promise<void> {
   const previous = process.env.DATABASE_URL;
   if (env.DATABASE_URL) process.env.DATABASE_URL = env.DATABASE_URL;
   else delete process.env.DATABASE_URL;
-  const server = await startTestServer({ CLOCK: 'real', LOG_LEVEL: 'silent', RATE_LIMIT_REQUESTS: 'off' });
+  const server = await startTestServer({ CLOCK: 'real', LOG_LEVEL: 'silent', RATE_LIMIT_REQUESTS: 'off', RATE_LIMIT_PUBLIC: 'off' });
   try {
     const [user, other] = await Promise.all([newTrader(server), newTrader(server)]);
     const named = await user.call('PATCH', '/account', { displayName: 'bench_whale' });

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 /**
@@ -45,7 +46,13 @@ export interface Config {
   /** Where the other nodes send this node order commands while it runs the engine; default http://HOST:PORT. */
   readonly advertiseUrl: string | undefined;
   // Security (EXTENSIONS.md sections 2, 10 and 12; README "Security").
-  /** SIWE_DOMAINS: sign-in hosts accepted besides the request's Host, lower case. */
+  /**
+   * PUBLIC_URL: the exchange's public origins (`https://exchange.example`), lower case, without a
+   * path; sign-in messages must name one (EXTENSIONS.md section 2). Empty: the origins the server
+   * listens on (`http://localhost:PORT`, `http://127.0.0.1:PORT`, ADVERTISE_URL).
+   */
+  readonly publicUrls: readonly string[];
+  /** SIWE_DOMAINS: more sign-in hosts (`host` or `host:port`) accepted besides PUBLIC_URL's, lower case. */
   readonly siweDomains: readonly string[];
   /** API_KEY_ENCRYPTION_KEY_PREVIOUS: the key being rotated out, still accepted to decrypt (64 hex digits). */
   readonly apiKeyEncryptionKeyPrevious: string | undefined;
@@ -53,16 +60,57 @@ export interface Config {
   readonly rateLimitOrders: readonly RateWindow[];
   /** RATE_LIMIT_REQUESTS: every other request per API key or session; empty when off. */
   readonly rateLimitRequests: readonly RateWindow[];
-  /** RATE_LIMIT_PUBLIC: requests without user credentials per client address; empty (off) by default. */
+  /** RATE_LIMIT_PUBLIC: requests without user credentials per client address (default 1000/10s); empty when off. */
   readonly rateLimitPublic: readonly RateWindow[];
-  /** TRUST_PROXY: read the client address from X-Forwarded-For (and the host from X-Forwarded-Host). */
-  readonly trustProxy: boolean;
+  /**
+   * TRUST_PROXY: the reverse proxies in front, as a hop count (0: none) or the proxies' addresses
+   * (IPs or CIDR ranges). The client is the rightmost address of X-Forwarded-For not added by a
+   * trusted proxy (`clientAddressOf`).
+   */
+  readonly trustProxy: TrustProxy;
   /** SOCKETS_PER_ADDRESS: open Socket.IO connections per client address; 0 is no bound. */
   readonly socketsPerAddress: number;
   /** BOOK_FRAME_MS: the least time between two publications of a book's changes to its subscribers; 0 publishes every batch's. */
   readonly bookFrameMs: number;
+  /** ALLOW_GENERATED_KEYS (`--allow-generated-keys`): on PostgreSQL, generate missing JWT_SECRET and API_KEY_ENCRYPTION_KEY into the database instead of refusing to start. */
+  readonly allowGeneratedKeys: boolean;
+  /** REQUEST_TIMEOUT_MS: how long a client may take to send a whole request (headers and body); then 408. */
+  readonly requestTimeoutMs: number;
   /** API_KEYS_PER_USER: unrevoked API keys one user may hold. */
   readonly apiKeysPerUser: number;
+}
+
+/** TRUST_PROXY: how many proxies stand in front (`hops`), or which addresses are proxies. */
+export type TrustProxy = { readonly hops: number } | { readonly addresses: readonly string[] };
+
+/**
+ * Whether the hop `hop` away from this server (0: the socket's peer, 1: the rightmost
+ * X-Forwarded-For entry, ...) at `address` is a trusted proxy: Fastify's `trustProxy` function.
+ */
+export function proxyTrust(trust: TrustProxy): (address: string, hop: number) => boolean {
+  if ('hops' in trust) return (_address, hop) => hop < trust.hops;
+  const proxies = new BlockList();
+  for (const entry of trust.addresses) {
+    const [address, bits] = entry.split('/') as [string, string | undefined];
+    const type = isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (bits === undefined) proxies.addAddress(address, type);
+    else proxies.addSubnet(address, Number(bits), type);
+  }
+  return (address) => {
+    const plain = address.startsWith('::ffff:') && isIPv4(address.slice(7)) ? address.slice(7) : address;
+    return isIP(plain) !== 0 && proxies.check(plain, isIPv6(plain) ? 'ipv6' : 'ipv4');
+  };
+}
+
+/**
+ * The client's address: walking from the socket's peer leftwards through X-Forwarded-For, the
+ * first address not of a trusted proxy (the rightmost untrusted one). Entries a client wrote
+ * itself sit left of what the trusted proxies appended, so they are never reached.
+ */
+export function clientAddressOf(socketAddress: string, forwardedFor: string | string[] | undefined, trust: (address: string, hop: number) => boolean): string {
+  const chain = [socketAddress, ...(Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor ?? '').split(',').map((entry) => entry.trim()).filter(Boolean).reverse()];
+  for (let hop = 0; hop < chain.length - 1; hop++) if (!trust(chain[hop]!, hop)) return chain[hop]!;
+  return chain[chain.length - 1]!;
 }
 
 /** One rate-limit window: at most `limit` units per `windowMs`. */
@@ -128,15 +176,18 @@ export function parseConfig(source: Source): Config {
     settlementBlockMs: integer(read, 'SETTLEMENT_BLOCK_MS', 250, 0, 60_000),
     failoverTimeoutMs: integer(read, 'FAILOVER_TIMEOUT_MS', 5_000, 500, 600_000),
     advertiseUrl: optionalUrl(read, 'ADVERTISE_URL', ['http:', 'https:']),
+    publicUrls: originList(read, 'PUBLIC_URL'),
     siweDomains: hostList(read, 'SIWE_DOMAINS'),
     apiKeyEncryptionKeyPrevious: aes256Key(read, 'API_KEY_ENCRYPTION_KEY_PREVIOUS'),
     rateLimitOrders: rateWindows(read, 'RATE_LIMIT_ORDERS', '3500/10s,36000/10m'),
     rateLimitRequests: rateWindows(read, 'RATE_LIMIT_REQUESTS', '5000/10s'),
-    rateLimitPublic: rateWindows(read, 'RATE_LIMIT_PUBLIC', 'off'),
-    trustProxy: boolean(read, 'TRUST_PROXY', false),
+    rateLimitPublic: rateWindows(read, 'RATE_LIMIT_PUBLIC', '1000/10s'),
+    trustProxy: trustProxy(read, 'TRUST_PROXY'),
     socketsPerAddress: integer(read, 'SOCKETS_PER_ADDRESS', 1000, 0, 1_000_000),
     bookFrameMs: integer(read, 'BOOK_FRAME_MS', 50, 0, 1_000),
     apiKeysPerUser: integer(read, 'API_KEYS_PER_USER', 50, 1, 10_000),
+    allowGeneratedKeys: boolean(read, 'ALLOW_GENERATED_KEYS', false),
+    requestTimeoutMs: integer(read, 'REQUEST_TIMEOUT_MS', 30_000, 500, 600_000),
     ...priceFeed(read),
   };
   return Object.freeze(config);
@@ -223,6 +274,24 @@ function rateWindows(read: (n: string) => string | undefined, name: string, fall
   });
 }
 
+/** `false`/`0` (none), `true` (one proxy), a hop count, or comma-separated proxy IPs and CIDR ranges. */
+function trustProxy(read: (n: string) => string | undefined, name: string): TrustProxy {
+  const raw = read(name);
+  if (raw === undefined || ['false', '0', 'no'].includes(raw.toLowerCase())) return { hops: 0 };
+  if (['true', 'yes'].includes(raw.toLowerCase())) return { hops: 1 };
+  if (/^\d{1,2}$/.test(raw)) return { hops: Number(raw) };
+  const addresses = raw.split(',').map((entry) => entry.trim());
+  for (const entry of addresses) {
+    const [address, bits, extra] = entry.split('/');
+    const version = isIP(address ?? '');
+    const maxBits = version === 6 ? 128 : 32;
+    if (version === 0 || extra !== undefined || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new ConfigError(`${name} must be false, true, a hop count or comma-separated proxy addresses (IPs or CIDR ranges), got "${entry}"`);
+    }
+  }
+  return { addresses };
+}
+
 /** Comma-separated host names (optionally with a port), compared in lower case. */
 function hostList(read: (n: string) => string | undefined, name: string): string[] {
   const raw = read(name);
@@ -231,6 +300,24 @@ function hostList(read: (n: string) => string | undefined, name: string): string
     const host = entry.trim().toLowerCase();
     if (!/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)) throw new ConfigError(`${name} must be comma-separated host names (host or host:port), got "${entry.trim()}"`);
     return host;
+  });
+}
+
+/** Comma-separated http(s) origins (`https://exchange.example`, a port if not the default one); paths are refused. */
+function originList(read: (n: string) => string | undefined, name: string): string[] {
+  const raw = read(name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((entry) => {
+    let url: URL;
+    try {
+      url = new URL(entry.trim());
+    } catch {
+      throw new ConfigError(`${name} must be comma-separated origins such as https://exchange.example, got "${entry.trim()}"`);
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+      throw new ConfigError(`${name} must be comma-separated http(s) origins without a path, such as https://exchange.example, got "${entry.trim()}"`);
+    }
+    return url.origin;
   });
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import { buildApp } from './api/app.ts';
+import { performance } from 'node:perf_hooks';
+import { buildApp, handledRequestCount } from './api/app.ts';
 import { metricsRegistryOf } from './api/ops/metrics.ts';
 import { registerSocketMetrics } from './api/ops/exchange-metrics.ts';
 import type { AppContext } from './api/context.ts';
@@ -8,7 +8,7 @@ import type { TypedApp } from './api/typed-app.ts';
 import { createCatalogue, createMarketDirectory } from './catalogue/index.ts';
 import { createTradingLookups } from './catalogue/trading-lookups.ts';
 import { createManualClock, realClock, type Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import { clientAddressOf, ConfigError, proxyTrust, type Config } from './config.ts';
 import { DomainEvents } from './events/domain-events.ts';
 import { pino } from 'pino';
 import { logDestination } from './log-lines.ts';
@@ -23,7 +23,7 @@ import { attachRealtime, BookRelay, MarketChangeRelay, type RedisFanout } from '
 import { engineNodeBookReads } from './book-reads.ts';
 import { declareBackgroundJobs } from './background-jobs.ts';
 import { startBackgroundJobs, type RunningJobs } from './jobs/background-job.ts';
-import { LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
+import { anotherNodeRuns, LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
 import { relayRevocations } from './revocation-relay.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
 import { BASE_UNITS_PER_UNIT, unitsFromNumber } from './core/money.ts';
@@ -36,6 +36,15 @@ import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
 import { buildOutput } from './build-output.ts';
+
+/** How long a stopping server waits for the requests it is handling before it cuts them. */
+export const DRAIN_MS = 5_000;
+
+/** Resolves once no request is being handled, or `limitMs` passed. */
+async function drainRequests(app: TypedApp, limitMs: number): Promise<void> {
+  const until = performance.now() + limitMs;
+  while (handledRequestCount(app) > 0 && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 export interface RunningServer {
   readonly app: TypedApp;
@@ -58,11 +67,23 @@ export interface StartOptions {
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = pino({ level: config.logLevel }, logDestination());
+  // This process's identity in the cluster: random, so a restart on the same port, or a clone with
+  // the same host name, is another node (issue 38). Every log line carries it; /readyz shows it.
+  const nodeId = randomUUID();
+  const logger = pino({ level: config.logLevel }, logDestination()).child({ node: nodeId });
   const store = await openAndMigrate(
     { databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleInTransactionTimeoutMs: config.failoverTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
     (line) => logger.info(line),
   );
+  // A node on a shared PostgreSQL without Redis would hold its own replay guard, rate limits,
+  // nonces and revocations: beside a running node it must not join (issue 38).
+  if (config.databaseUrl && !config.redisUrl && (await anotherNodeRuns(store.db, config.failoverTimeoutMs).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  }))) {
+    await store.close();
+    throw new ConfigError('another node runs the engine on this DATABASE_URL and REDIS_URL is not set: without Redis this node would not share the replay guard, rate limits, sign-in nonces or revocations with it. Set the same REDIS_URL on every node');
+  }
   let trading: Trading | undefined;
   let leadership: Leadership | undefined;
   let oracle: Oracle | undefined;
@@ -86,13 +107,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const identity = await createIdentity({ config, clock, store, shared });
     // Demo and test runs (--demo, CLOCK=manual) use the generated keys by design and stay quiet.
     if (identity.generatedKeys.length > 0 && !options.demo && config.clock !== 'manual') {
-      logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept in the database beside the data they protect; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);
+      logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept ${store.kind === 'postgres' ? 'in the database beside the data they protect (--allow-generated-keys)' : `in ${config.dataDir.startsWith('memory://') ? 'memory' : 'server-keys.json of the data directory'}`}; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);
     }
     const events = new DomainEvents();
     // On PostgreSQL every node is a candidate for the engine (EXTENSIONS.md section 12); PGlite is
     // one process's own database, so its node always runs the engine.
-    const lease = config.databaseUrl ? new LeaseLeadership({ db: store.db, nodeId: randomUUID(), failoverTimeoutMs: config.failoverTimeoutMs, logger }) : undefined;
-    const nodeLeadership: Leadership = lease ?? new SoloLeadership();
+    const lease = config.databaseUrl ? new LeaseLeadership({ db: store.db, nodeId, failoverTimeoutMs: config.failoverTimeoutMs, logger }) : undefined;
+    const nodeLeadership: Leadership = lease ?? new SoloLeadership(nodeId);
     leadership = nodeLeadership;
     // Journal appends and reward minutes are written only while this node holds the lease.
     const fenced = lease ? { fence: (tx: Db) => lease.fence(tx) } : {};
@@ -150,7 +171,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const embeddedAutovacuum = store.kind === 'pglite' ? createEmbeddedAutovacuum(store.db, logger) : undefined;
     const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, embeddedAutovacuum, logger });
     const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, ready: false };
-    const app = await buildApp(ctx, { users: identity.authenticator, quietRequestLogs: options.demo === true });
+    const app = await buildApp(ctx, { users: identity.authenticator, quietRequestLogs: options.demo === true, clusterSecret: await getOrCreateSetting(store.db, 'cluster_forwarding_secret', () => randomBytes(32).toString('hex')) });
     const realtime = await attachRealtime(app.server, {
       events,
       books: { local: { snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId) }, relay, runsEngine },
@@ -160,7 +181,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger: app.log,
       clock,
       socketsPerAddress: config.socketsPerAddress,
-      trustProxy: config.trustProxy,
+      clientAddress: (request) => clientAddressOf(request.socket.remoteAddress ?? 'unknown', request.headers['x-forwarded-for'], proxyTrust(config.trustProxy)),
     });
     await relayRevocations(identity, realtime, fanout, logger);
     app.addHook('preClose', () => realtime.close());
@@ -170,6 +191,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    // Sign-in messages name the public origins (PUBLIC_URL); unset, the ones this server listens on.
+    identity.signIn.listeningOn(listenOrigins(config, port));
     const redis = { fanout, relay, marketChanges, shared };
     const timers = { timers: clock.kind === 'real', logger };
     nodeJobs = await startBackgroundJobs(jobs.filter((job) => !job.leaderOnly), timers);
@@ -195,7 +218,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // On PostgreSQL every node starts as a standby that follows the journal; the one that takes
     // the lease turns it into the engine.
     if (lease) await engine.follow();
-    await nodeLeadership.start(duties, config.advertiseUrl ?? advertisedUrl(config.host, port), `${hostname()}:${port}`);
+    await nodeLeadership.start(duties, config.advertiseUrl ?? advertisedUrl(config.host, port));
     if (nodeLeadership.role !== 'leader') logger.info('another node runs the matching engine: this node follows its journal, passes order commands to it and takes over if it fails');
     ctx.ready = true;
     const running = trading;
@@ -209,8 +232,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (closed) return;
         closed = true;
         ctx.ready = false;
-        await app.close();
-        await nodeLeadership.stop();
+        // First give up the engine (its queue drained, the lease released: a standby takes over at
+        // its next look) while the listener stops taking connections; then let the requests being
+        // handled finish, for at most DRAIN_MS, and cut every connection left (issue 38).
+        const leaving = nodeLeadership.stop();
+        const closing = app.close();
+        await drainRequests(app, DRAIN_MS);
+        app.server.closeAllConnections();
+        await closing;
+        await leaving;
         await runningNodeJobs.stop();
         await redis.relay?.close();
         await redis.marketChanges?.close();
@@ -234,6 +264,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await store.close();
     throw error;
   }
+}
+
+/**
+ * The origins a browser or client may reach this server by without a proxy: localhost and
+ * 127.0.0.1 on its port, its HOST when that is a name or an address (not a wildcard), and
+ * ADVERTISE_URL.
+ */
+function listenOrigins(config: Config, port: number): string[] {
+  const origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+  if (config.host !== '0.0.0.0' && config.host !== '::') origins.push(`http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
+  if (config.advertiseUrl) origins.push(new URL(config.advertiseUrl).origin);
+  return origins;
 }
 
 /** The URL other nodes use for this one when ADVERTISE_URL is not set: a wildcard host means loopback. */

@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
+import { proxyTrust } from '../config.ts';
 import { errorHandler } from './error-handler.ts';
 import { registerNulGuard } from './nul-guard.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -48,13 +49,23 @@ import { registerCommandForwarding } from '../cluster/command-forwarding.ts';
 import { registerClusterMetrics } from '../cluster/metrics.ts';
 import { registerWebApp } from './web/plugin.ts';
 import { registerJournalReads } from './journal-reads.ts';
+import { clientErrorCounter, connectionTimeouts, trackHandledRequests } from './connection-limits.ts';
 
 export const API_PREFIX = '/api/v1';
+
+const handledRequests = new WeakMap<object, { readonly count: number }>();
+
+/** How many requests of an app built by `buildApp` are being handled now (a stop drains them). */
+export function handledRequestCount(app: object): number {
+  return handledRequests.get(app)?.count ?? 0;
+}
 
 export interface AppDependencies {
   users: UserAuthenticator;
   /** No log line per request (Fastify's `incoming request` and `request completed`). */
   quietRequestLogs?: boolean | undefined;
+  /** Shared by every node of one database: a follower signs the client address it passes on with it. */
+  clusterSecret: string;
 }
 
 /**
@@ -62,7 +73,11 @@ export interface AppDependencies {
  * It does not listen; `src/server.ts` does.
  */
 export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<TypedApp> {
+  const clientErrors = clientErrorCounter();
   const options: FastifyServerOptions = {
+    // Slow clients: a request arrives whole within REQUEST_TIMEOUT_MS, idle keep-alive is bounded.
+    ...connectionTimeouts(ctx.config.requestTimeoutMs),
+    clientErrorHandler: clientErrors.handler,
     loggerInstance: ctx.logger,
     ...(deps.quietRequestLogs ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     bodyLimit: 1024 * 1024,
@@ -71,8 +86,10 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     // a malformed URL) get the error-catalogue body instead of Fastify's.
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: errorHandler,
-    // TRUST_PROXY: request.ip and request.host come from X-Forwarded-For / X-Forwarded-Host.
-    trustProxy: ctx.config.trustProxy,
+    // TRUST_PROXY: request.ip is the rightmost X-Forwarded-For address not added by a trusted
+    // proxy (a hop count or the proxies' addresses; `true` is one hop), never the leftmost, which
+    // the client writes itself.
+    trustProxy: proxyTrust(ctx.config.trustProxy),
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler(errorHandler);
@@ -85,10 +102,12 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   const limits = new RequestLimits(ctx.counters, ctx.clock, { orders, requests, public: rateLimitPublic });
   registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users, limits });
   const registry = registerHttpMetrics(app);
+  clientErrors.register(registry);
+  handledRequests.set(app, trackHandledRequests(app));
   registerExchangeMetrics(registry, ctx.events, ctx.trading.engine);
   const clusterMetrics = registerClusterMetrics(registry, ctx.leadership);
   // Before any parsing or auth: a node without the engine passes order commands on untouched.
-  registerCommandForwarding(app, { leadership: ctx.leadership, timeoutMs: Math.max(10_000, 2 * ctx.config.failoverTimeoutMs), onForwarded: clusterMetrics.forwarded });
+  registerCommandForwarding(app, { clusterSecret: deps.clusterSecret, leadership: ctx.leadership, timeoutMs: Math.max(10_000, 2 * ctx.config.failoverTimeoutMs), onForwarded: clusterMetrics.forwarded });
   for (const metric of ctx.prices.metrics) registry.registerMetric(metric);
 
   await registerDocs(app, ctx);

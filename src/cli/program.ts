@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { registerAdminCommands } from './admin-commands.ts';
@@ -17,6 +18,11 @@ import { registerTraderCommands } from './trader-commands.ts';
 /** `serve` exits with this when it cannot listen (port in use, no permission, no such address). */
 const EXIT_CANNOT_LISTEN = 3;
 
+/** A stop exits within this whatever its clients do (issue 38, issue 40): under 10 s with room to spare. */
+const STOP_LIMIT_MS = 9_000;
+/** How long the demo's bots get to cancel their quotes when the demo stops. */
+const BOTS_STOP_MS = 2_000;
+
 /**
  * Every `pmx` command: server, operator and trader. Configuration flags (`--port 4000`,
  * `--data-dir ./x`) override the environment. Built by a function so tests can walk the commands.
@@ -31,11 +37,13 @@ export function buildProgram(): Command {
     .command('serve', { isDefault: true })
     .description('run the exchange (REST, Socket.IO, engine, jobs) on the configured store')
     .option('--demo', 'seed a demo exchange and print its admin token')
+    .option('--allow-generated-keys', 'with DATABASE_URL, generate missing JWT_SECRET and API_KEY_ENCRYPTION_KEY into the database instead of refusing to start')
     .addHelpText('after', examples(['pmx serve --port 4000', 'ADMIN_TOKEN=… DATABASE_URL=postgresql://… pmx serve', 'pmx serve --demo']))
     .allowUnknownOption()
     .allowExcessArguments()
-    .action(async (options: { demo?: boolean }) => {
-      const loaded = loadConfig({ argv: process.argv.slice(2) });
+    .action(async (options: { demo?: boolean; allowGeneratedKeys?: boolean }) => {
+      const configured = loadConfig({ argv: process.argv.slice(2) });
+      const loaded = options.allowGeneratedKeys ? { ...configured, allowGeneratedKeys: true } : configured;
       // Before anything slow (loading the server's modules, opening the store): a port in use is
       // one line and exit code 3 at once.
       try {
@@ -62,11 +70,23 @@ export function buildProgram(): Command {
         walk = await startDemoPriceWalk(server.url, config.adminToken!, { logger: server.app.log });
         makers = await startDemoMakers(server.url, config.adminToken!, { logger: server.app.log });
       }
-      const stop = async () => {
-        await walk?.stop();
-        await makers?.stop();
+      // A stop (SIGTERM, Ctrl-C) exits within STOP_LIMIT_MS whatever the clients do, and says so
+      // in one line: the engine given up first, the requests drained (bounded), the store closed.
+      let stopping = false;
+      const stop = async (signal: NodeJS.Signals) => {
+        if (stopping) return;
+        stopping = true;
+        const startedAt = performance.now();
+        const done = (how: string) => {
+          server.app.log.info(`stopped on ${signal} in ${Math.round(performance.now() - startedAt)} ms${how}`);
+          process.exit(0);
+        };
+        setTimeout(() => done(': the drain ran out of time, connections and work left were cut'), STOP_LIMIT_MS).unref();
+        // The demo's bots cancel their quotes, for at most BOTS_STOP_MS: the server then stops regardless.
+        const bots = Promise.all([walk?.stop(), makers?.stop()]).catch(() => {});
+        await Promise.race([bots, new Promise((resolve) => setTimeout(resolve, BOTS_STOP_MS).unref())]);
         await server.close();
-        process.exit(0);
+        done('');
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

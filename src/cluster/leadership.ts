@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { FencedError } from '../engine/queue-full-error.ts';
 import type { Db } from '../store/database.ts';
-import { checkEngineLease, holderAt, readEngineLease, releaseEngineLease, renewEngineLease, takeEngineLease } from '../store/engine-leadership-repository.ts';
+import { checkEngineLease, readEngineLease, releaseEngineLease, renewEngineLease, takeEngineLease } from '../store/engine-leadership-repository.ts';
 
 export type NodeRole = 'leader' | 'follower';
 
@@ -19,6 +19,8 @@ export interface LeaderDuties {
  * leader serves order commands and runs the background jobs, the others pass commands to it.
  */
 export interface Leadership {
+  /** This process's random id: a restart, or a clone on another machine, is another node. */
+  readonly nodeId: string;
   readonly role: NodeRole;
   /** Where order commands go from a follower; undefined while no live leader is known. */
   readonly leaderUrl: string | undefined;
@@ -30,11 +32,8 @@ export interface Leadership {
   fence(tx: Db): Promise<void>;
   /** Whether this node holds the engine at this moment (jobs check it before each tick). */
   holds(): boolean;
-  /**
-   * Begins campaigning; `url` is where other nodes reach this one, `seat` the host and port it
-   * listens on. Resolves once the first round ended.
-   */
-  start(duties: LeaderDuties, url: string, seat: string): Promise<void>;
+  /** Begins campaigning; `url` is where other nodes reach this one. Resolves once the first round ended. */
+  start(duties: LeaderDuties, url: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +44,8 @@ export class SoloLeadership implements Leadership {
   private duties: LeaderDuties | undefined;
   private begun = false;
   readonly changes = 0;
+
+  constructor(readonly nodeId: string) {}
 
   get canServeCommands(): boolean {
     return this.begun;
@@ -89,10 +90,10 @@ export interface LeaseOptions {
  * every 0.1 T, so a standby takes over within about 0.7 T of the leader's last sign of life, and
  * the rest of T is left for loading the books.
  *
- * A node restarted in place (the same host, listening on the same port) takes the lease of the
- * predecessor that held it there at once, without waiting for it to expire: it holds the port, so
- * that process is gone (a frozen one would still hold the port and the restart could not listen).
- * Were it alive after all, the fence would still stop it from writing.
+ * The lease names its holder by the node's random id, one per process: a node restarted on the
+ * same port while its predecessor drains, or a clone with the same host name, is another node and
+ * waits for the lease to expire like any other (issue 38: two processes with one `host:port` took
+ * the lease from each other, both answering as leader). Only the holder's own id renews it.
  */
 export class LeaseLeadership implements Leadership {
   private token: bigint | undefined;
@@ -107,8 +108,6 @@ export class LeaseLeadership implements Leadership {
   private stepping = false;
   private duties: LeaderDuties | undefined;
   private url = '';
-  /** What the lease names as its holder: this node's seat, then its id (set by `start`, like `url`). */
-  private holderId = '';
   /** Duties start and end one at a time, in the order the lease changed. */
   private transitions: Promise<void> = Promise.resolve();
   private readonly leaseMs: number;
@@ -119,15 +118,19 @@ export class LeaseLeadership implements Leadership {
     this.pollMs = Math.max(50, Math.round(options.failoverTimeoutMs / 10));
   }
 
+  get nodeId(): string {
+    return this.options.nodeId;
+  }
+
   get role(): NodeRole {
     return this.serving && this.holds() ? 'leader' : 'follower';
   }
 
   /**
    * Where the engine runs when it is not here. Never this node's own URL: a node that finds a
-   * lease naming its own address but not its seat (another host advertising the same URL, or a
-   * predecessor that named no seat) waits for it to expire rather than pass commands to itself
-   * or call itself ready.
+   * lease naming its own address but not its id (a predecessor on the same port, another host
+   * advertising the same URL) waits for it to expire rather than pass commands to itself or call
+   * itself ready.
    */
   get leaderUrl(): string | undefined {
     if (this.token !== undefined || this.knownLeaderUrl === this.url) return undefined;
@@ -157,10 +160,9 @@ export class LeaseLeadership implements Leadership {
     return { token, checked: (held) => this.checked(token, held) };
   }
 
-  async start(duties: LeaderDuties, url: string, seat: string): Promise<void> {
+  async start(duties: LeaderDuties, url: string): Promise<void> {
     this.duties = duties;
     this.url = url;
-    this.holderId = holderAt(seat, this.options.nodeId);
     await this.step();
     await this.transitions;
   }
@@ -204,7 +206,7 @@ export class LeaseLeadership implements Leadership {
   /** Renews the lease of `token`; deposed once it passed on. */
   private async renew(db: Db, token: bigint): Promise<void> {
     const sentAt = performance.now();
-    const held = await renewEngineLease(db, token);
+    const held = await renewEngineLease(db, token, this.options.nodeId);
     if (held) this.renewedAt = Math.max(this.renewedAt, sentAt);
     this.checked(token, held);
   }
@@ -216,13 +218,13 @@ export class LeaseLeadership implements Leadership {
 
   private async campaign(): Promise<void> {
     const sentAt = performance.now();
-    const token = await takeEngineLease(this.options.db, { id: this.holderId, url: this.url }, this.leaseMs);
+    const token = await takeEngineLease(this.options.db, { id: this.options.nodeId, url: this.url }, this.leaseMs);
     if (token !== undefined) {
       this.elect(token, sentAt);
       return;
     }
     const lease = await readEngineLease(this.options.db, this.leaseMs);
-    this.knownLeaderUrl = lease.live && lease.holder !== this.holderId ? lease.url ?? undefined : undefined;
+    this.knownLeaderUrl = lease.live && lease.holder !== this.options.nodeId ? lease.url ?? undefined : undefined;
   }
 
   private elect(token: bigint, sentAt: number): void {
@@ -260,5 +262,22 @@ export class LeaseLeadership implements Leadership {
     if (!hadBegun) return;
     this.changes += 1;
     this.transitions = this.transitions.then(() => this.duties!.end()).catch((error: unknown) => this.options.logger.error({ err: error }, 'stopping the engine failed'));
+  }
+}
+
+/**
+ * Whether another live node runs the engine on this database: a lease renewed within the lease
+ * time (0.6 of `failoverTimeoutMs`) now, and still after a whole lease time. A crashed
+ * predecessor's lease is not renewed, so it has expired by then; a live node's has been renewed.
+ * A node without REDIS_URL refuses to start beside such a node (issue 38): it would keep its own
+ * replay guard, rate limits, nonces and revocations, and accept what the others refuse.
+ */
+export async function anotherNodeRuns(db: Db, failoverTimeoutMs: number): Promise<boolean> {
+  const leaseMs = Math.round(failoverTimeoutMs * 0.6);
+  const deadline = performance.now() + leaseMs + Math.max(50, Math.round(failoverTimeoutMs / 10));
+  while (true) {
+    if (!(await readEngineLease(db, leaseMs)).live) return false;
+    if (performance.now() >= deadline) return true;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(50, Math.round(failoverTimeoutMs / 20))));
   }
 }

@@ -2,7 +2,7 @@ import type { Address } from 'viem';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/database.ts';
 import {
-  countActiveApiKeys, findActiveApiKey, findApiKeyOwner, insertApiKey, listActiveSecrets, updateApiKeySecret, activeApiKeysAmong, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeySummary,
+  findActiveApiKey, findApiKeyOwner, insertApiKeyWithinCap, listActiveSecrets, updateApiKeySecret, activeApiKeysAmong, listActiveApiKeys, revokeApiKey, touchApiKey, type ApiKeySummary,
 } from '../store/api-keys-repository.ts';
 import { badRequest } from '../contract/errors.ts';
 import type { Revocations } from './revocations.ts';
@@ -66,17 +66,15 @@ export class ApiKeyService {
 
   /** A new key; 400 when the user already holds API_KEYS_PER_USER unrevoked keys. */
   async create(userId: string): Promise<ApiKeyCredentials> {
-    if ((await countActiveApiKeys(this.options.db, userId)) >= this.options.keysPerUser) {
-      throw badRequest(`at most ${this.options.keysPerUser} API keys per user; revoke one first`);
-    }
     const credentials = generateCredentials();
-    await insertApiKey(this.options.db, {
+    const inserted = await insertApiKeyWithinCap(this.options.db, {
       apiKey: credentials.apiKey,
       userId,
       secretCiphertext: encryptSecret(this.options.encryptionKey, credentials.apiKey, credentials.secret),
       passphraseHash: hashPassphrase(credentials.passphrase),
       createdAt: new Date(this.options.clock.nowMs()),
-    });
+    }, this.options.keysPerUser);
+    if (!inserted) throw badRequest(`at most ${this.options.keysPerUser} API keys per user; revoke one first`);
     return credentials;
   }
 

@@ -9,6 +9,7 @@ import type { SharedState } from '../shared-state/index.ts';
 import { SessionTokens } from './session-tokens.ts';
 import { EndedSessions, Revocations, type Revocation } from './revocations.ts';
 import { SignInService } from './sign-in.ts';
+import { MemoryNonces, RedisNonces } from './nonces.ts';
 
 /** The identity module as the server wires it: sign-in, API keys, and the credential checks. */
 export interface Identity {
@@ -20,7 +21,7 @@ export interface Identity {
   readonly endedSessions: EndedSessions;
   /** Every credential that stops working on this node is announced here. */
   readonly revocations: Revocations;
-  /** JWT_SECRET and API_KEY_ENCRYPTION_KEY when they were generated into the database (boot warning). */
+  /** JWT_SECRET and API_KEY_ENCRYPTION_KEY when they were generated (boot warning). */
   readonly generatedKeys: readonly string[];
   /** Applies a revocation announced by another node to this node's memory. */
   applyRemote(revocation: Revocation): void;
@@ -28,7 +29,7 @@ export interface Identity {
 
 export async function createIdentity(deps: { config: Config; clock: Clock; store: Store; shared: SharedState }): Promise<Identity> {
   const { config, clock, store, shared } = deps;
-  const keys = await loadServerKeys(store.db, config);
+  const keys = await loadServerKeys(config, { db: store.db, storeKind: store.kind, dataDir: config.dataDir, allowGenerated: config.allowGeneratedKeys });
   const storeIsShared = store.kind === 'postgres';
   const revocations = new Revocations();
   const endedSessions = new EndedSessions(store.db, clock, storeIsShared, revocations);
@@ -36,10 +37,13 @@ export async function createIdentity(deps: { config: Config; clock: Clock; store
   const sessions = new SessionTokens(keys.jwtSecret, clock, endedSessions);
   const apiKeys = new ApiKeyService({ db: store.db, clock, encryptionKey: keys.apiKeyEncryptionKey, previousEncryptionKeys: keys.previousEncryptionKeys, storeIsShared, revocations, keysPerUser: config.apiKeysPerUser });
   await apiKeys.reencryptUnderCurrentKey();
+  // Every secret now opens under the configured key: the generated keys it replaced go.
+  await keys.forgetReplaced();
   // With Redis every node shares one replay record (EXTENSIONS.md section 12); without, one node.
   const replays = shared.redis ? new RedisReplayGuard(shared.redis, shared.key, config.hmacWindowMs) : new ReplayGuard(config.hmacWindowMs);
   return {
-    signIn: new SignInService(store.db, clock, sessions, { chainId: config.chainId, siweDomains: config.siweDomains }),
+    // Unused sign-in nonces never reach the database (issue 38); with Redis every node shares them.
+    signIn: new SignInService(store.db, shared.redis ? new RedisNonces(shared.redis, shared.key) : new MemoryNonces(), clock, sessions, { chainId: config.chainId, publicUrls: config.publicUrls, siweDomains: config.siweDomains, hmacWindowMs: config.hmacWindowMs }),
     apiKeys,
     endedSessions,
     revocations,

@@ -7,9 +7,13 @@ import { badRequest, unauthorized } from '../contract/errors.ts';
  * - the text is a complete EIP-4361 message (domain, address, URI, version 1, chain id, nonce,
  *   issued-at, well-formed dates), else 400;
  * - the chain id is this exchange's, else 401;
- * - the `domain` is one of the hosts the exchange answers to (the request's Host, SIWE_DOMAINS)
- *   and the `uri` an origin of one of them, else 401: a message written for another website
- *   (which could relay our nonce to its own users) does not sign anyone in here;
+ * - the `domain` is the host of one of the exchange's configured public origins (PUBLIC_URL, or
+ *   unset the origins it listens on) or one of SIWE_DOMAINS, and the `uri` names such an origin,
+ *   else 401: a message written for another website (which could relay our nonce to its own
+ *   users) does not sign anyone in here. The request's own Host (or X-Forwarded-Host) is never
+ *   consulted: the sender writes it;
+ * - `issuedAt` is not in the future by more than the HMAC window, nor older than a nonce lives,
+ *   else 401;
  * - `notBefore` and `expirationTime`, when present, hold at the server clock, else 401;
  * - the signature (EIP-191 personal_sign by an EOA) recovers to the message's address, else 401.
  * The nonce's freshness is checked against the store by the caller; the single-use,
@@ -31,14 +35,24 @@ export function parseSignInMessage(text: string): SiweMessage {
 export interface SignInRules {
   chainId: number;
   nowMs: number;
-  /** Lower-case authorities (`host` or `host:port`) a message may name: the request's Host and SIWE_DOMAINS. */
-  hosts: readonly string[];
+  /** The exchange's public origins (`scheme://host[:port]`, lower case): PUBLIC_URL, or the ones it listens on. */
+  origins: readonly string[];
+  /** SIWE_DOMAINS: more lower-case authorities (`host` or `host:port`), over http or https. */
+  extraHosts: readonly string[];
+  /** How far in the future `issuedAt` may be (the HMAC window: clocks differ). */
+  futureSkewMs: number;
+  /** How old `issuedAt` may be (a nonce's lifetime). */
+  maxAgeMs: number;
 }
 
 export async function verifySignInMessage(message: SiweMessage, text: string, signature: Hex, rules: SignInRules): Promise<Address> {
   if (message.chainId !== rules.chainId) throw unauthorized(`message is for chain ${message.chainId}, this exchange is on chain ${rules.chainId}`);
-  if (!rules.hosts.includes(message.domain.toLowerCase())) throw unauthorized(`message is for ${message.domain}, not for this exchange`);
-  if (!rules.hosts.includes(uriHost(message.uri))) throw unauthorized(`message uri ${message.uri} is not an origin of this exchange`);
+  const hosts = [...rules.origins.map((origin) => new URL(origin).host), ...rules.extraHosts];
+  if (!hosts.includes(message.domain.toLowerCase())) throw unauthorized(`message is for ${message.domain}, not for this exchange`);
+  if (!isOriginOf(message.uri, rules)) throw unauthorized(`message uri ${message.uri} is not an origin of this exchange`);
+  const issuedAtMs = message.issuedAt!.getTime();
+  if (issuedAtMs > rules.nowMs + rules.futureSkewMs) throw unauthorized('message issuedAt is in the future');
+  if (issuedAtMs < rules.nowMs - rules.maxAgeMs) throw unauthorized('message issuedAt is too old: ask for a new nonce');
   if (!validateSiweMessage({ message, time: new Date(rules.nowMs) })) throw unauthorized('message is expired or not yet valid');
   let signer: Address;
   try {
@@ -50,12 +64,14 @@ export async function verifySignInMessage(message: SiweMessage, text: string, si
   return message.address;
 }
 
-/** The lower-case authority of an http(s) URI, or '' (matching no host) for anything else. */
-function uriHost(uri: string): string {
+/** Whether an http(s) URI lies under one of the public origins, or on a host of SIWE_DOMAINS. */
+function isOriginOf(uri: string, rules: SignInRules): boolean {
+  let url: URL;
   try {
-    const url = new URL(uri);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.host.toLowerCase() : '';
+    url = new URL(uri);
   } catch {
-    return '';
+    return false;
   }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  return rules.origins.includes(url.origin.toLowerCase()) || rules.extraHosts.includes(url.host.toLowerCase());
 }

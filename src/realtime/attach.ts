@@ -34,7 +34,7 @@ const EXPIRY_SWEEP_MS = 1_000;
  */
 export async function attachRealtime(httpServer: HttpServer, options: RealtimeOptions): Promise<Realtime> {
   const { fanout, books } = options;
-  const connections = new ConnectionsPerAddress(options.socketsPerAddress, options.trustProxy);
+  const connections = new ConnectionsPerAddress(options.socketsPerAddress, options.clientAddress);
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
     // The spec names the websocket transport, but socket.io-client's defaults open with

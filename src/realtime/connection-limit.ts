@@ -2,14 +2,14 @@ import type { IncomingMessage } from 'node:http';
 
 /**
  * SOCKETS_PER_ADDRESS: how many Socket.IO connections one client address may hold open on this
- * node. The address is the peer's, or with TRUST_PROXY the first of X-Forwarded-For (as Fastify
- * reads it for REST). Two handshakes racing at the bound may both pass: the bound is a guard
+ * node. The address is the one REST counts (`clientAddress`: with TRUST_PROXY the rightmost
+ * X-Forwarded-For entry not added by a trusted proxy). Two handshakes racing at the bound may both pass: the bound is a guard
  * against floods, not an exact quota.
  */
 export class ConnectionsPerAddress {
   private readonly open = new Map<string, number>();
 
-  constructor(private readonly limit: number, private readonly trustProxy: boolean) {}
+  constructor(private readonly limit: number, private readonly clientAddress: (request: IncomingMessage) => string) {}
 
   admits(request: IncomingMessage): boolean {
     return this.limit === 0 || (this.open.get(this.addressOf(request)) ?? 0) < this.limit;
@@ -27,8 +27,6 @@ export class ConnectionsPerAddress {
   }
 
   private addressOf(request: IncomingMessage): string {
-    const forwarded = request.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    return this.trustProxy && first ? first : (request.socket.remoteAddress ?? 'unknown');
+    return this.clientAddress(request);
   }
 }

@@ -60,6 +60,6 @@ export interface RealtimeOptions {
   clock: { nowMs(): number };
   /** SOCKETS_PER_ADDRESS: open connections per client address (0: no bound). */
   socketsPerAddress: number;
-  /** TRUST_PROXY: the client address is the first of X-Forwarded-For. */
-  trustProxy: boolean;
+  /** The client address of a handshake, as REST reads it (TRUST_PROXY: the rightmost untrusted X-Forwarded-For entry). */
+  clientAddress(request: import('node:http').IncomingMessage): string;
 }

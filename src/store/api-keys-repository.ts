@@ -16,14 +16,24 @@ export interface ApiKeySummary {
   lastUsedAt: Date | null;
 }
 
-export async function insertApiKey(db: Db, key: { apiKey: string; userId: string; secretCiphertext: string; passphraseHash: string; createdAt: Date }): Promise<void> {
-  await db.insertInto('api_keys').values({
-    id: key.apiKey,
-    user_id: key.userId,
-    secret_ciphertext: key.secretCiphertext,
-    passphrase_hash: key.passphraseHash,
-    created_at: key.createdAt,
-  }).execute();
+/**
+ * Inserts a key unless the user already holds `maxActive` unrevoked ones: one transaction that
+ * locks the user's row, counts, then inserts, so concurrent creations of one user queue up and
+ * the cap holds (issue 38: 80 concurrent creations made 80 keys). Returns whether it inserted.
+ */
+export async function insertApiKeyWithinCap(db: Db, key: { apiKey: string; userId: string; secretCiphertext: string; passphraseHash: string; createdAt: Date }, maxActive: number): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    await tx.selectFrom('users').select('id').where('id', '=', key.userId).forUpdate().executeTakeFirst();
+    if ((await countActiveApiKeys(tx, key.userId)) >= maxActive) return false;
+    await tx.insertInto('api_keys').values({
+      id: key.apiKey,
+      user_id: key.userId,
+      secret_ciphertext: key.secretCiphertext,
+      passphrase_hash: key.passphraseHash,
+      created_at: key.createdAt,
+    }).execute();
+    return true;
+  });
 }
 
 /** The unrevoked key with its owner's addresses, or undefined. */

@@ -13,43 +13,29 @@ export interface EngineLease {
 const expiredBefore = (leaseMs: number) => sql<Date>`clock_timestamp() - make_interval(secs => ${leaseMs / 1000})`;
 
 /**
- * Takes the engine lease when nobody holds it, its holder let it expire, or its holder sat where
- * this node sits (`seatOf`: a node that listens on the same port of the same host replaces a dead
- * predecessor): one UPDATE that bumps the fencing token. A holder in the middle of a write holds
+ * Takes the engine lease when nobody holds it or its holder let it expire: one UPDATE that bumps
+ * the fencing token. Nothing else lets a node take a live lease: not the same host name, not the
+ * same port (issue 38). A holder in the middle of a write holds
  * the row lock, so the takeover waits for that write and then sees the renewed lease: a write
  * never commits after its term ended. Returns the new token, or undefined when the lease is held.
  */
 export async function takeEngineLease(db: Db, node: { id: string; url: string }, leaseMs: number): Promise<bigint | undefined> {
-  const seat = seatOf(node.id);
   const row = await db
     .updateTable('engine_leadership')
     .set({ token: sql`token + 1`, holder: node.id, url: node.url, renewed_at: sql`clock_timestamp()` })
     .where('id', '=', 1)
-    .where((eb) => eb.or([
-      eb('holder', 'is', null),
-      eb('renewed_at', '<', expiredBefore(leaseMs)),
-      ...(seat === undefined ? [] : [eb(sql<string>`split_part(holder, ${SEAT_END}, 1)`, '=', seat)]),
-    ]))
+    .where((eb) => eb.or([eb('holder', 'is', null), eb('renewed_at', '<', expiredBefore(leaseMs))]))
     .returning('token')
     .executeTakeFirst();
   return row?.token;
 }
 
-/** Ends the seat in a holder id: `<host>:<port> <node id>`. */
-const SEAT_END = ' ';
-
-/** A holder id naming the seat (host and listening port) of the node, then the node itself. */
-export const holderAt = (seat: string, nodeId: string): string => `${seat}${SEAT_END}${nodeId}`;
-
-/** The seat a holder id names, if it names one. */
-function seatOf(holder: string): string | undefined {
-  const end = holder.indexOf(SEAT_END);
-  return end > 0 ? holder.slice(0, end) : undefined;
-}
-
-/** Renews the lease of `token` (the leader's timer): false when the lease has passed to another node. */
-export async function renewEngineLease(db: Db, token: bigint): Promise<boolean> {
-  const { rows } = await sql`UPDATE engine_leadership SET renewed_at = clock_timestamp() WHERE id = 1 AND token = ${token} RETURNING 1`.execute(db);
+/**
+ * Renews the lease of `token` held by `holder` (the leader's timer): false when the lease has
+ * passed to another node. Only the holder's own id renews it.
+ */
+export async function renewEngineLease(db: Db, token: bigint, holder: string): Promise<boolean> {
+  const { rows } = await sql`UPDATE engine_leadership SET renewed_at = clock_timestamp() WHERE id = 1 AND token = ${token} AND holder = ${holder} RETURNING 1`.execute(db);
   return rows.length === 1;
 }
 

@@ -12,3 +12,8 @@ export async function getSetting(db: Db, key: string): Promise<string | undefine
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
   return row?.value;
 }
+
+/** Deletes `key` (a generated key replaced by a configured one). */
+export async function deleteSetting(db: Db, key: string): Promise<void> {
+  await db.deleteFrom('settings').where('key', '=', key).execute();
+}

@@ -4,6 +4,21 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { bearer, exchangeInfo, login, signIn, signInMessage } from '../helpers/auth-client.ts';
 import { expectError, get, post, request, type JsonResponse } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { request as httpRequest } from 'node:http';
+
+/** POST /auth/login with headers fetch() cannot set (Host). */
+function rawLogin(port: string, headers: Record<string, string>, body: unknown): Promise<JsonResponse> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port: Number(port), method: 'POST', path: '/api/v1/auth/login', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers } }, (answer) => {
+      let data = '';
+      answer.on('data', (chunk) => { data += chunk; });
+      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body: JSON.parse(data), headers: new Headers() }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(text);
+  });
+}
 
 /** A 401 with the error body, for the reason the message names. */
 function expectRefused(response: JsonResponse, reason: RegExp): void {
@@ -172,6 +187,56 @@ describe('sign-in with Ethereum', () => {
     }
   });
 
+  it('never checks a message against the Host or X-Forwarded-Host the sender writes (issue 38)', async () => {
+    const proxied = await startTestServer({ TRUST_PROXY: 'true' });
+    try {
+      for (const target of [server, proxied]) {
+        const wallet = newWallet();
+        const message = await signInMessage(target, wallet, { domain: 'evil.example', uri: 'https://evil.example' });
+        const signature = await wallet.signMessage({ message });
+        const port = new URL(target.url).port;
+        expectRefused(await rawLogin(port, { host: 'evil.example' }, { message, signature }), /not for this exchange/);
+        expectRefused(await rawLogin(port, { 'x-forwarded-host': 'evil.example' }, { message, signature }), /not for this exchange/);
+      }
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('binds sign-in to PUBLIC_URL when it is set, and to the listening origins only when it is not (issue 38)', async () => {
+    const public_ = await startTestServer({ PUBLIC_URL: 'https://exchange.example, http://Other.Example:8080' });
+    try {
+      const wallet = newWallet();
+      for (const [domain, uri] of [['exchange.example', 'https://exchange.example/app'], ['other.example:8080', 'http://other.example:8080']]) {
+        const message = await signInMessage(public_, wallet, { domain, uri });
+        assert.equal((await login(public_, message, await wallet.signMessage({ message }))).status, 200, domain);
+      }
+      // Its own listening origin is not public once PUBLIC_URL says what is; nor is another scheme.
+      const local = await signInMessage(public_, wallet);
+      expectRefused(await login(public_, local, await wallet.signMessage({ message: local })), /not for this exchange/);
+      const plain = await signInMessage(public_, wallet, { domain: 'exchange.example', uri: 'http://exchange.example' });
+      expectRefused(await login(public_, plain, await wallet.signMessage({ message: plain })), /not an origin/);
+    } finally {
+      await public_.close();
+    }
+    // Unset: localhost and 127.0.0.1 on the listening port.
+    const wallet = newWallet();
+    const port = new URL(server.url).port;
+    const message = await signInMessage(server, wallet, { domain: `localhost:${port}`, uri: `http://localhost:${port}/` });
+    assert.equal((await login(server, message, await wallet.signMessage({ message }))).status, 200);
+  });
+
+  it('refuses a message issued in the future beyond the HMAC window, or longer ago than a nonce lives (issue 38)', async () => {
+    const wallet = newWallet();
+    const { serverTime } = await exchangeInfo(server);
+    for (const [issuedAt, reason] of [[serverTime + 31_000, /future/], [serverTime - 10 * 60 * 1000 - 1_000, /too old/]] as const) {
+      const message = await signInMessage(server, wallet, { issuedAt: new Date(issuedAt) });
+      expectRefused(await login(server, message, await wallet.signMessage({ message })), reason);
+    }
+    const skewed = await signInMessage(server, wallet, { issuedAt: new Date(serverTime + 20_000) });
+    assert.equal((await login(server, skewed, await wallet.signMessage({ message: skewed }))).status, 200);
+  });
+
   it('answers a malformed body with 400', async () => {
     const wallet = newWallet();
     const message = await signInMessage(server, wallet);
@@ -223,8 +288,9 @@ describe('sign-in with Ethereum', () => {
     }
   });
 
-  it('keeps a generated JWT secret in the settings table, shared by every node', async () => {
+  it('keeps a generated JWT secret in the settings table only on PostgreSQL with --allow-generated-keys, shared by every node (issue 38)', async () => {
     const row = await server.ctx.store.db.selectFrom('settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirst();
-    assert.ok(row && row.value.length >= 32);
+    if (server.ctx.store.kind === 'postgres') assert.ok(row && row.value.length >= 32);
+    else assert.equal(row, undefined, 'the embedded store keeps generated keys out of the database');
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { bearer, hmacHeaders } from '../helpers/auth-client.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post, request, type JsonResponse } from '../helpers/http.ts';
@@ -82,6 +83,26 @@ describe('rate limits per API key and session (RATE_LIMIT_ORDERS, RATE_LIMIT_REQ
   });
 });
 
+describe('public endpoints by default (issue 38)', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer(); });
+  after(async () => { await server.close(); });
+
+  it('limits requests without credentials to 1000 per 10 s per address unless RATE_LIMIT_PUBLIC says otherwise', async () => {
+    const nonce = await get(server.api('/auth/nonce'));
+    assert.equal(nonce.status, 200);
+    assert.equal(nonce.headers.get('ratelimit-policy'), '1000;w=10');
+    assert.equal(nonce.headers.get('ratelimit-limit'), '1000');
+    assert.equal(Number(nonce.headers.get('ratelimit-remaining')), 999);
+  });
+
+  it('keeps unused sign-in nonces out of the database', async () => {
+    for (let i = 0; i < 5; i++) assert.equal((await get(server.api('/auth/nonce'))).status, 200);
+    const { rows } = await sql<{ count: string }>`SELECT count(*) AS count FROM auth_nonces`.execute(server.ctx.store.db);
+    assert.equal(Number(rows[0]!.count), 0);
+  });
+});
+
 describe('rate limits per client address (RATE_LIMIT_PUBLIC, TRUST_PROXY)', () => {
   let server: TestServer;
   before(async () => { server = await startTestServer({ RATE_LIMIT_PUBLIC: '3/10s', TRUST_PROXY: 'true' }); });
@@ -96,6 +117,12 @@ describe('rate limits per client address (RATE_LIMIT_PUBLIC, TRUST_PROXY)', () =
     assert.equal((await get(`${server.url}/readyz`, from('203.0.113.7'))).status, 200);
     // The operator's token is not limited.
     assert.equal((await get(server.api('/events'), { ...from('203.0.113.7'), ...server.adminHeaders })).status, 200);
+  });
+
+  it('reads the rightmost X-Forwarded-For entry: a client rotating the first one does not escape its limit (issue 38)', async () => {
+    // nginx and AWS ALB append the address they saw to what the client sent.
+    for (let i = 0; i < 3; i++) assert.equal((await get(server.api('/events'), from(`192.0.2.${i}, 203.0.113.77`))).status, 200);
+    expectLimited(await get(server.api('/events'), from('192.0.2.99, 203.0.113.77')), secondsLeftOfWindow(server, 10_000));
   });
 
   it('counts refused credentials against the address, so invented API keys are bounded too', async () => {

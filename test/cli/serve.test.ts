@@ -69,7 +69,7 @@ describe('pmx serve: what it says while it boots', () => {
     const holder: Server = createServer();
     const port = await new Promise<number>((resolve) => holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)));
     try {
-      const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', String(port), '--data-dir', 'memory://'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', String(port), '--data-dir', 'memory://'], { env: { ...process.env, ALLOW_GENERATED_KEYS: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });

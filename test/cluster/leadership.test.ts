@@ -5,11 +5,11 @@ import { pino } from 'pino';
 import { LeaseLeadership, type LeaderDuties } from '../../src/cluster/leadership.ts';
 import { FencedError } from '../../src/engine/queue-full-error.ts';
 import type { Store } from '../../src/store/database.ts';
-import { checkEngineLease, holderAt, readEngineLease, renewEngineLease, takeEngineLease } from '../../src/store/engine-leadership-repository.ts';
+import { checkEngineLease, readEngineLease, renewEngineLease, takeEngineLease } from '../../src/store/engine-leadership-repository.ts';
 import { openTestStore } from '../helpers/database.ts';
 
-const NODE_A = { id: 'node-a', url: 'http://127.0.0.1:1001', seat: 'host-a:1001' };
-const NODE_B = { id: 'node-b', url: 'http://127.0.0.1:1002', seat: 'host-b:1002' };
+const NODE_A = { id: 'node-a', url: 'http://127.0.0.1:1001' };
+const NODE_B = { id: 'node-b', url: 'http://127.0.0.1:1002' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Puts the lease back to its state after migration: nobody holds it. */
@@ -43,8 +43,9 @@ describe('the engine lease', () => {
     await sleep(50);
     const second = await takeEngineLease(store.db, NODE_B, 20);
     assert.equal(second, first + 1n, 'a takeover bumps the fencing token');
-    assert.equal(await renewEngineLease(store.db, first), false, 'the deposed token renews nothing');
-    assert.equal(await renewEngineLease(store.db, second), true);
+    assert.equal(await renewEngineLease(store.db, first, NODE_A.id), false, 'the deposed token renews nothing');
+    assert.equal(await renewEngineLease(store.db, second, NODE_A.id), false, "only the holder's own id renews its lease (issue 38)");
+    assert.equal(await renewEngineLease(store.db, second, NODE_B.id), true);
     assert.deepEqual(await readEngineLease(store.db, 60_000), { token: second, holder: NODE_B.id, url: NODE_B.url, live: true });
   });
 
@@ -52,7 +53,7 @@ describe('the engine lease', () => {
     await freeLease(store);
     const duties = recordingDuties();
     const leadership = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 2_000, logger: pino({ level: 'silent' }) });
-    await leadership.start(duties, NODE_A.url, NODE_A.seat);
+    await leadership.start(duties, NODE_A.url);
     try {
       assert.equal(leadership.role, 'leader');
       assert.deepEqual(duties.log, ['begin']);
@@ -82,46 +83,45 @@ describe('the engine lease', () => {
     const a = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 500, logger });
     const b = new LeaseLeadership({ db: store.db, nodeId: NODE_B.id, failoverTimeoutMs: 500, logger });
     const dutiesB = recordingDuties();
-    await a.start(recordingDuties(), NODE_A.url, NODE_A.seat);
-    await b.start(dutiesB, NODE_B.url, NODE_B.seat);
+    await a.start(recordingDuties(), NODE_A.url);
+    await b.start(dutiesB, NODE_B.url);
     try {
       assert.deepEqual([a.role, b.role], ['leader', 'follower']);
       await until(() => b.leaderUrl === NODE_A.url, 'B knows where the engine is');
       await a.stop();
       await until(() => b.role === 'leader', 'B takes the engine over');
       assert.deepEqual(dutiesB.log, ['begin']);
-      assert.equal((await readEngineLease(store.db, 60_000)).holder, holderAt(NODE_B.seat, NODE_B.id));
+      assert.equal((await readEngineLease(store.db, 60_000)).holder, NODE_B.id);
     } finally {
       await a.stop();
       await b.stop();
     }
   });
 
-  it('a node restarted in place takes the lease of its dead predecessor at once, with a new token', async () => {
+  it('a node restarted on the same host and port waits for the lease of its predecessor to expire: it may still be draining (issue 38)', async () => {
     await freeLease(store);
-    // The crashed process held the lease on the very host and port the new one now listens on,
-    // renewed just now: it would stay live for another 36 s.
-    const crashed = (await takeEngineLease(store.db, { id: holderAt(NODE_A.seat, 'crashed-incarnation'), url: NODE_A.url }, 60_000))!;
+    // The predecessor held the lease from the very address the new process now uses, renewed just now.
+    const predecessor = (await takeEngineLease(store.db, { id: 'draining-incarnation', url: NODE_A.url }, 60_000))!;
     const restarted = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 60_000, logger: pino({ level: 'silent' }) });
     const duties = recordingDuties();
-    await restarted.start(duties, NODE_A.url, NODE_A.seat);
+    await restarted.start(duties, NODE_A.url);
     try {
-      assert.equal(restarted.role, 'leader', 'leader after its first round');
-      assert.deepEqual(duties.log, ['begin']);
-      assert.deepEqual(await readEngineLease(store.db, 36_000), { token: crashed + 1n, holder: holderAt(NODE_A.seat, NODE_A.id), url: NODE_A.url, live: true });
-      assert.equal(await renewEngineLease(store.db, crashed), false, "the predecessor's token is fenced off");
+      assert.equal(restarted.role, 'follower');
+      assert.deepEqual(duties.log, []);
+      assert.deepEqual(await readEngineLease(store.db, 36_000), { token: predecessor, holder: 'draining-incarnation', url: NODE_A.url, live: true });
+      assert.equal(await renewEngineLease(store.db, predecessor, 'draining-incarnation'), true, 'the predecessor keeps renewing its own lease');
     } finally {
       await restarted.stop();
     }
   });
 
-  it('a node at the address of a dead leader but on another seat does not follow it: not ready until the old lease expires, then the leader', async () => {
+  it('a node at the address of a dead leader does not follow it: not ready until the old lease expires, then the leader', async () => {
     await freeLease(store);
-    // Another host advertised the same URL (or an older build named no seat): nothing says that process is gone.
-    await takeEngineLease(store.db, { id: holderAt('another-host:1001', 'crashed-incarnation'), url: NODE_A.url }, 300);
+    // Its predecessor, or another host advertising the same URL: nothing says that process is gone.
+    await takeEngineLease(store.db, { id: 'crashed-incarnation', url: NODE_A.url }, 300);
     const restarted = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 500, logger: pino({ level: 'silent' }) });
     const duties = recordingDuties();
-    await restarted.start(duties, NODE_A.url, NODE_A.seat);
+    await restarted.start(duties, NODE_A.url);
     try {
       assert.equal(restarted.role, 'follower');
       assert.equal(restarted.leaderUrl, undefined, 'commands are never passed to its own address');
@@ -164,6 +164,6 @@ describe('the engine lease under concurrent writes', { skip: process.env.DATABAS
     await write;
     await takeover;
     assert.equal(takenOver, token + 1n);
-    assert.equal(await renewEngineLease(store.db, token), false);
+    assert.equal(await renewEngineLease(store.db, token, NODE_A.id), false);
   });
 });

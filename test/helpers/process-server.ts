@@ -42,12 +42,12 @@ export async function startProcessServer(env: Record<string, string>, port?: num
   // PMX_SERVER_NODE_ARGS passes node flags to the server (say --cpu-prof to profile a bench run).
   const nodeArgs = process.env.PMX_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, cli, 'serve'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ALLOW_GENERATED_KEYS: 'true', ...env },
     stdio: ['ignore', process.env.PMX_DEBUG ? 'inherit' : 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); if (process.env.PMX_DEBUG) process.stderr.write(chunk); });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
   await waitReady(url, child, () => stderr);
   return {
     url,

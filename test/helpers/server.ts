@@ -28,6 +28,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     CLOCK: 'manual',
     FAUCET_ENABLED: 'true',
     SIGNATURE_WORKERS: '0',
+    // The PostgreSQL suite runs without configured keys (EXTENSIONS.md section 10: --allow-generated-keys).
+    ALLOW_GENERATED_KEYS: 'true',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });

@@ -129,7 +129,7 @@ export async function startRealtimeNode(options: RealtimeNodeOptions = {}): Prom
       logger,
       clock: { nowMs: () => Date.now() },
       socketsPerAddress: 0,
-      trustProxy: false,
+      clientAddress: (request) => request.socket.remoteAddress ?? 'unknown',
     });
   } catch (error) {
     await closeRedis();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, parseConfig } from '../../src/config.ts';
+import { clientAddressOf, ConfigError, parseConfig, proxyTrust } from '../../src/config.ts';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -23,8 +23,10 @@ describe('configuration', () => {
     assert.equal(config.apiKeyEncryptionKeyPrevious, undefined);
     assert.deepEqual(config.rateLimitOrders, [{ limit: 3500, windowMs: 10_000 }, { limit: 36_000, windowMs: 600_000 }]);
     assert.deepEqual(config.rateLimitRequests, [{ limit: 5000, windowMs: 10_000 }]);
-    assert.deepEqual(config.rateLimitPublic, []);
-    assert.equal(config.trustProxy, false);
+    assert.deepEqual(config.rateLimitPublic, [{ limit: 1000, windowMs: 10_000 }]);
+    assert.deepEqual(parseConfig({ RATE_LIMIT_PUBLIC: 'off' }).rateLimitPublic, []);
+    assert.deepEqual(config.publicUrls, []);
+    assert.deepEqual(config.trustProxy, { hops: 0 });
     assert.equal(config.socketsPerAddress, 1000);
     assert.equal(config.apiKeysPerUser, 50);
     assert.ok(Object.isFrozen(config));
@@ -36,6 +38,7 @@ describe('configuration', () => {
       RATE_LIMIT_REQUESTS: '10/2s, 20/1h',
       RATE_LIMIT_PUBLIC: '1000/10s',
       SIWE_DOMAINS: 'Exchange.Example.com, other.example:8443',
+      PUBLIC_URL: 'https://Exchange.Example/, http://other.example:8080',
       TRUST_PROXY: 'true',
       SOCKETS_PER_ADDRESS: '0',
       API_KEYS_PER_USER: '5',
@@ -45,7 +48,10 @@ describe('configuration', () => {
     assert.deepEqual(config.rateLimitRequests, [{ limit: 10, windowMs: 2_000 }, { limit: 20, windowMs: 3_600_000 }]);
     assert.deepEqual(config.rateLimitPublic, [{ limit: 1000, windowMs: 10_000 }]);
     assert.deepEqual(config.siweDomains, ['exchange.example.com', 'other.example:8443']);
-    assert.equal(config.trustProxy, true);
+    assert.deepEqual(config.publicUrls, ['https://exchange.example', 'http://other.example:8080']);
+    assert.deepEqual(config.trustProxy, { hops: 1 });
+    assert.deepEqual(parseConfig({ TRUST_PROXY: '2' }).trustProxy, { hops: 2 });
+    assert.deepEqual(parseConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,::1' }).trustProxy, { addresses: ['10.0.0.0/8', '192.0.2.7', '::1'] });
     assert.equal(config.socketsPerAddress, 0);
     assert.equal(config.apiKeysPerUser, 5);
     assert.equal(config.apiKeyEncryptionKeyPrevious, 'ab'.repeat(32));
@@ -69,7 +75,8 @@ describe('configuration', () => {
       RATE_LIMIT_REQUESTS: '10/500ms',
       RATE_LIMIT_PUBLIC: '0/10s',
       SIWE_DOMAINS: 'https://exchange.example.com',
-      TRUST_PROXY: 'sometimes',
+      PUBLIC_URL: 'https://exchange.example/app',
+      TRUST_PROXY: '10.0.0.0/40',
       SOCKETS_PER_ADDRESS: '-1',
       API_KEYS_PER_USER: '0',
       API_KEY_ENCRYPTION_KEY_PREVIOUS: 'short',
@@ -95,5 +102,20 @@ describe('configuration', () => {
     for (const source of refused) {
       assert.throws(() => parseConfig(source), (e: unknown) => e instanceof ConfigError && /PRICE_FEED/.test(e.message), JSON.stringify(source));
     }
+  });
+});
+
+describe('the client address behind proxies (TRUST_PROXY, issue 38)', () => {
+  it('is the rightmost X-Forwarded-For entry not added by a trusted proxy, never one the client wrote', () => {
+    // nginx appends: the client wrote "1.1.1.1", the proxy at 10.0.0.2 appended the real 203.0.113.9.
+    const forwarded = '1.1.1.1, 203.0.113.9';
+    assert.equal(clientAddressOf('10.0.0.2', forwarded, proxyTrust({ hops: 1 })), '203.0.113.9');
+    assert.equal(clientAddressOf('10.0.0.2', forwarded, proxyTrust({ addresses: ['10.0.0.0/8'] })), '203.0.113.9');
+    assert.equal(clientAddressOf('10.0.0.2', forwarded, proxyTrust({ hops: 0 })), '10.0.0.2');
+    // Two proxies (a CDN, then nginx) append two entries.
+    assert.equal(clientAddressOf('10.0.0.2', '1.1.1.1, 203.0.113.9, 198.51.100.4', proxyTrust({ hops: 2 })), '203.0.113.9');
+    assert.equal(clientAddressOf('::ffff:10.0.0.2', '1.1.1.1, 203.0.113.9', proxyTrust({ addresses: ['10.0.0.2'] })), '203.0.113.9');
+    // A request that came straight from a client, not through the listed proxy: its header is ignored.
+    assert.equal(clientAddressOf('203.0.113.50', forwarded, proxyTrust({ addresses: ['10.0.0.0/8'] })), '203.0.113.50');
   });
 });

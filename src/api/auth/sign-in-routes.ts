@@ -24,12 +24,12 @@ export function registerSignInRoutes(api: TypedApp, ctx: AppContext): void {
     config: { auth: 'public' },
     schema: {
       tags: ['auth'],
-      summary: 'Sign in with an EIP-4361 message for this host (or SIWE_DOMAINS); the first sign-in creates the account',
+      summary: 'Sign in with an EIP-4361 message naming one of the exchange\'s public origins (PUBLIC_URL, SIWE_DOMAINS; unset, the origins it listens on); the first sign-in creates the account',
       body: LoginBody,
       response: { 200: SignInSessionSchema, ...errorResponses(400, 401) },
     },
   }, async (request) => {
-    const session = await signIn.login(request.body.message, request.body.signature as Hex, request.host);
+    const session = await signIn.login(request.body.message, request.body.signature as Hex);
     return { token: session.token, expiresAt: session.expiresAt.toISOString(), user: toAccount(session.user) };
   });
 

@@ -31,7 +31,7 @@ export class RequestLimits {
   async afterAuth(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (request.isAdmin || EXEMPT_ROUTES.has(request.routeOptions.url ?? '')) return;
     const caller = request.caller;
-    if (caller === null) return this.count(reply, `public:${request.ip}`, 1, this.policy.public);
+    if (caller === null) return this.count(reply, `public:${request.clientAddress}`, 1, this.policy.public);
     const credential = caller.apiKey ?? `session:${caller.sessionId ?? caller.userId}`;
     if (request.routeOptions.config.orderCommand && caller.apiKey) return this.count(reply, `orders:${credential}`, orderCommandWeight(request.body), this.policy.orders);
     return this.count(reply, `requests:${credential}`, 1, this.policy.requests);
@@ -39,7 +39,7 @@ export class RequestLimits {
 
   /** After credentials were refused: the attempt counts against the client address. */
   async afterAuthFailure(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    await this.count(reply, `public:${request.ip}`, 1, this.policy.public);
+    await this.count(reply, `public:${request.clientAddress}`, 1, this.policy.public);
   }
 
   private async count(reply: FastifyReply, key: string, weight: number, windows: readonly RateWindow[]): Promise<void> {

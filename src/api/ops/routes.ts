@@ -23,10 +23,10 @@ export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Regi
     const role = ctx.leadership.role;
     // A leader serves once its engine takes commands, a follower once its state is whole (README of src/engine).
     const engineServes = role === 'leader' ? ctx.trading.engine.takesCommands : ctx.trading.engine.whole;
-    if (ctx.ready && ctx.leadership.canServeCommands && engineServes && (await storeAnswers(ctx))) return { status: 'ready' as const, role };
+    if (ctx.ready && ctx.leadership.canServeCommands && engineServes && (await storeAnswers(ctx))) return { status: 'ready' as const, role, node: ctx.leadership.nodeId };
     // Section 12's body, inside the error body of section 9 that every non-2xx carries.
     const message = ctx.ready ? 'this node cannot serve order commands now: the store does not answer or no node runs the matching engine' : 'the node is starting';
-    return reply.code(503).header('retry-after', '1').send({ ...errorBody(503, 'SERVICE_UNAVAILABLE', message), status: 'not-ready' as const, role });
+    return reply.code(503).header('retry-after', '1').send({ ...errorBody(503, 'SERVICE_UNAVAILABLE', message), status: 'not-ready' as const, role, node: ctx.leadership.nodeId });
   });
 
   app.get('/metrics', {

@@ -41,6 +41,12 @@ export function authSection(ctx: ClientContext) {
       return creds;
     },
 
+    /** Ends the session (POST /auth/logout): its token is refused afterwards on every node. */
+    async logout(): Promise<void> {
+      await transport.call<void>('POST', '/auth/logout', { auth: 'jwt' });
+      transport.credentials.token = undefined;
+    },
+
     listApiKeys: () => transport.call<ApiKeySummary[]>('GET', '/auth/api-keys', { auth: 'jwtOrApiKey' }),
 
     revokeApiKey: (apiKey: string) => transport.call<void>('DELETE', `/auth/api-keys/${encodeURIComponent(apiKey)}`, { auth: 'jwtOrApiKey', idempotent: true }),

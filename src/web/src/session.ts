@@ -26,10 +26,18 @@ const BASE_URL = location.origin;
 const DEV_KEY = 'pmx.devWalletKey';
 const SAVED = 'pmx.session';
 
+/**
+ * What this browser keeps in localStorage while signed in, readable by any script of this origin
+ * (the README and the sign-in button say so): the API key with its secret and passphrase, and the
+ * session token (24 h). Sign-out revokes the key and ends the session on the server, so what is
+ * left behind is dead. The dev wallet's private key stays (it is the wallet, and says "unsafe").
+ */
 interface Saved {
   kind: WalletKind;
   address: `0x${string}`;
   apiKey: ApiKeyCredentials;
+  /** The sign-in session's token, kept to end it at sign-out (reads use the API key). */
+  token?: string;
 }
 
 let state: Session = { client: createClient({ baseUrl: BASE_URL }), wallet: undefined, user: undefined, revision: 0, faucet: undefined, notices: [] };
@@ -103,14 +111,50 @@ async function injectedAccount(ask: boolean): Promise<LocalAccount> {
 export async function signIn(kind: WalletKind): Promise<void> {
   const account = kind === 'dev' ? await devAccount() : await injectedAccount(true);
   const client = createClient({ baseUrl: BASE_URL, account });
-  const { user } = await client.auth.signIn();
-  const apiKey = await client.auth.createApiKey();
-  const saved: Saved = { kind, address: account.address, apiKey };
+  const { user, token } = await client.auth.signIn();
+  // The app's own key of this wallet when this browser still holds a working one, else a new one:
+  // sign-ins do not pile keys up against the per-user cap.
+  const apiKey = (await reusableKey(account.address)) ?? (await client.auth.createApiKey());
+  const saved: Saved = { kind, address: account.address, apiKey, token };
   localStorage.setItem(SAVED, JSON.stringify(saved));
-  start(client, saved, user);
+  start(createClient({ baseUrl: BASE_URL, account, credentials: { apiKey } }), saved, user);
 }
 
-export function signOut(): void {
+/** The saved key of `address`, if the server still accepts it. */
+async function reusableKey(address: `0x${string}`): Promise<ApiKeyCredentials | undefined> {
+  const text = localStorage.getItem(SAVED);
+  if (!text) return undefined;
+  const saved = JSON.parse(text) as Saved;
+  if (saved.address !== address) return undefined;
+  try {
+    await createClient({ baseUrl: BASE_URL, credentials: { apiKey: saved.apiKey } }).account.get();
+    return saved.apiKey;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Signs out on the server too: the app's API key is revoked and the session ended, so nothing left
+ * in this browser works any more; then forgets them. A server that cannot be reached leaves them
+ * to expire (the session in 24 h; the key can be revoked from another sign-in).
+ */
+export async function signOut(): Promise<void> {
+  const text = localStorage.getItem(SAVED);
+  localStorage.removeItem(SAVED);
+  feed?.close();
+  feed = undefined;
+  set({ client: createClient({ baseUrl: BASE_URL }), wallet: undefined, user: undefined, faucet: undefined });
+  if (!text) return;
+  const saved = JSON.parse(text) as Saved;
+  await Promise.allSettled([
+    createClient({ baseUrl: BASE_URL, credentials: { apiKey: saved.apiKey } }).auth.revokeApiKey(saved.apiKey.apiKey),
+    saved.token ? createClient({ baseUrl: BASE_URL, credentials: { token: saved.token } }).auth.logout() : Promise.resolve(),
+  ]);
+}
+
+/** Forgets a saved session the server no longer accepts (nothing to revoke). */
+function forget(): void {
   localStorage.removeItem(SAVED);
   feed?.close();
   feed = undefined;
@@ -128,7 +172,7 @@ export async function restore(): Promise<void> {
     const client = createClient({ baseUrl: BASE_URL, account, credentials: { apiKey: saved.apiKey } });
     start(client, saved, await client.account.get());
   } catch {
-    signOut();
+    forget();
   }
 }
 

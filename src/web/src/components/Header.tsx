@@ -36,7 +36,7 @@ function Account() {
     return (
       <div className="account">
         {injectedProvider() && <button type="button" disabled={busy} onClick={() => run(async () => void (await signIn('injected')))}>Connect wallet</button>}
-        <button type="button" className="primary" disabled={busy} onClick={() => run(async () => void (await signIn('dev')))} title="A key generated and kept in this browser: unsafe for real money">
+        <button type="button" className="primary" disabled={busy} onClick={() => run(async () => void (await signIn('dev')))} title="A key generated and kept in this browser: unsafe for real money. While signed in, this browser's storage also holds your API key and session token (any script of this site could read them); signing out revokes both">
           Sign in with dev wallet
         </button>
       </div>
@@ -55,7 +55,7 @@ function Account() {
         {wallet.kind === 'dev' && <span className="badge warn" title="The key is stored in this browser: never use it for real money">unsafe dev wallet</span>}
         <span className="address">{shortAddress(wallet.address)}</span>
       </Link>
-      <button type="button" className="ghost" onClick={signOut}>Sign out</button>
+      <button type="button" className="ghost" onClick={() => void signOut()} title="Revokes this browser's API key and ends the session">Sign out</button>
     </div>
   );
 }
