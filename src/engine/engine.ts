@@ -159,6 +159,7 @@ export class MatchingEngine {
     for (const runtime of this.state.runtimes.values()) this.publisher.load(runtime.info, runtime.book);
     this.publisher.retain(new Set(this.state.runtimes.keys()));
     this.projector.start(await this.options.store.projectedSeq());
+    this.sequencer.resume();
     this.mode = 'leading';
     this.publisher.announceSnapshots();
     await this.reconcileMarkets();
@@ -421,14 +422,14 @@ export class MatchingEngine {
   /**
    * Memory went ahead of the journal (an append failed, or a command threw): the state is rebuilt
    * from the store, where the failed records never arrived. A lost lease stops the engine instead:
-   * another node runs it now.
+   * another node runs it now. Either way, when this throws, the sequencer halts until the next start.
    */
   private async rebuild(error: unknown): Promise<void> {
     if (error instanceof FencedError) {
       // The lease is gone: the leadership steps this node down (stop, then follow) at its next look.
       this.options.logger.warn('the engine lease passed to another node; this engine takes no more commands');
       this.mode = 'stopped';
-      return;
+      throw error;
     }
     this.options.logger.error({ err: error }, 'an engine record could not be made durable; rebuilding the state from the journal');
     try {
@@ -441,6 +442,7 @@ export class MatchingEngine {
     } catch (rebuildError) {
       this.mode = 'stopped';
       this.options.logger.fatal({ err: rebuildError }, 'the engine cannot rebuild its state from the store; it takes no more commands until restarted');
+      throw rebuildError;
     }
   }
 

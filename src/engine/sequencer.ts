@@ -4,7 +4,7 @@ import { JournalAppender } from './journal/appender.ts';
 import type { StoredRecord } from './journal/journal-store.ts';
 import { chainHash, encodeRecord } from './journal/record-codec.ts';
 import { AppError } from '../contract/errors.ts';
-import { NotDurableError, QueueFullError } from './queue-full-error.ts';
+import { EngineUnavailableError, NotDurableError, QueueFullError } from './queue-full-error.ts';
 import { applyRecord, type AppliedRecord } from './state/apply.ts';
 import type { CommandOutcome, EngineCommand } from './state/commands.ts';
 import type { EngineState } from './state/engine-state.ts';
@@ -34,7 +34,8 @@ export interface SequencerOptions {
   durable(record: AppliedRecord, durationMs: number): void;
   /**
    * The pipeline failed (an append, or a command that threw): memory is ahead of the journal. The
-   * sequencer takes nothing more until this resolves, having rebuilt the state from the journal.
+   * sequencer takes nothing more until this resolves, having rebuilt the state from the journal;
+   * when it rejects (no rebuild, or the lease is lost) the sequencer halts until `resume`.
    */
   failed(error: unknown): Promise<void>;
 }
@@ -59,6 +60,8 @@ export class Sequencer {
   private idleWaiters: (() => void)[] = [];
   /** Set while the state is rebuilt after a failure: commands wait for it. */
   private rebuilding: Promise<void> | undefined;
+  /** The state could not be rebuilt (or the lease is lost): it is ahead of the journal, and nothing more is applied to it until `resume`. */
+  private halted = false;
 
   constructor(private readonly options: SequencerOptions) {
     this.appender = new JournalAppender(options.append);
@@ -74,6 +77,7 @@ export class Sequencer {
   }
 
   submit(command: EngineCommand): Promise<Answer> {
+    if (this.halted) return Promise.reject(new EngineUnavailableError());
     if (this.waiting.length >= this.options.capacity) return Promise.reject(new QueueFullError(`the engine queue is full (${this.options.capacity} commands waiting); retry shortly`));
     return new Promise<Answer>((resolve, reject) => {
       this.waiting.push({ command, resolve, reject });
@@ -85,6 +89,12 @@ export class Sequencer {
   async idle(): Promise<void> {
     if (this.draining || this.waiting.length > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     await this.appender.durable().catch(() => {});
+  }
+
+  /** After the engine's state was recovered anew (a start): commands are applied again. */
+  resume(): void {
+    this.halted = false;
+    this.appender.reset();
   }
 
   /** Fails every waiting command (the engine stops taking them: another node may run it now). */
@@ -109,6 +119,10 @@ export class Sequencer {
 
   private async runBatch(batch: Waiting[]): Promise<void> {
     const { admission, clock } = this.options;
+    if (this.halted) {
+      for (const waiting of batch) waiting.reject(new EngineUnavailableError());
+      return;
+    }
     // Wall-clock time, not the injected clock: this measures the batch, it decides nothing.
     const takenMs = performance.now();
     let answers: (PlaceAnswer | undefined)[];
@@ -167,8 +181,12 @@ export class Sequencer {
       await this.appender.idle();
       try {
         await this.options.failed(error);
-      } finally {
         this.appender.reset();
+      } catch {
+        // Nothing more may be applied to a state that is ahead of the journal: not even what already waits.
+        this.halted = true;
+        this.rejectWaiting(new EngineUnavailableError());
+      } finally {
         this.rebuilding = undefined;
       }
     })();
