@@ -137,6 +137,9 @@ export class MatchingEngine {
     this.follower = new Follower({ store, state: () => this.state, records: this.unprojected, projected: this.projected, rebuild: () => this.recover(), logger });
   }
 
+  /** Whether the parts of a leading engine run (timers, projector, publisher), whatever the mode says since. */
+  private leadingParts = false;
+
   private get running(): boolean {
     return this.mode === 'leading';
   }
@@ -161,6 +164,7 @@ export class MatchingEngine {
     this.projector.start(await this.options.store.projectedSeq());
     this.sequencer.resume();
     this.mode = 'leading';
+    this.leadingParts = true;
     this.publisher.announceSnapshots();
     await this.reconcileMarkets();
     this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
@@ -209,9 +213,9 @@ export class MatchingEngine {
    * `follow` instead goes back to following the journal (the lease passed on: a standby again).
    */
   async stop({ follow = false }: { follow?: boolean } = {}): Promise<void> {
-    const leading = this.running;
     this.mode = 'stopped';
-    if (leading) await this.stopLeading();
+    // Even an engine that halted (no rebuild, lost lease) still runs its timers and projector.
+    if (this.leadingParts) await this.stopLeading();
     await this.stopFollowing();
     this.state = new EngineState();
     this.unprojected.clear();
@@ -219,6 +223,7 @@ export class MatchingEngine {
   }
 
   private async stopLeading(): Promise<void> {
+    this.leadingParts = false;
     clearInterval(this.timer);
     this.timer = undefined;
     this.schedule.stop();
