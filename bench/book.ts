@@ -14,6 +14,7 @@
 import { OrderBook, Side } from 'nodejs-order-book';
 import { MarketBook } from '../src/core/book/market-book.ts';
 import type { IncomingOrder } from '../src/core/book/types.ts';
+import { seededRandom } from '../test/helpers/seeded-random.ts';
 
 const OPS = Number(process.env.BENCH_OPS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -24,22 +25,10 @@ type Op =
   | { kind: 'place'; id: string; bid: boolean; price: number; tokens: number; ioc: boolean; outcome: 0 | 1 }
   | { kind: 'cancel'; id: string };
 
-/** Mulberry32: a small seeded generator, so every run (and both books) sees the same workload. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 type CancelHabit = 'deep' | 'churn';
 
 function workload(count: number, habit: CancelHabit): Op[] {
-  const random = seeded(42);
+  const random = seededRandom(42);
   const ops: Op[] = [];
   let mid = 50;
   for (let i = 0; i < count; i++) {

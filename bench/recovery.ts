@@ -2,52 +2,32 @@
  * Recovery at scale: `npm run bench -- recovery`. How long a node killed with `kill -9` takes to be
  * ready again, against the number of open orders it must put back in its books, on PGlite on disk
  * and (with BENCH_DATABASE_URL or DATABASE_URL) on PostgreSQL. Beside it, the same server's restart
- * with no open order: the cold start every restart pays (issue 19 item 6 asks for 1,000,000 open
- * orders within 10 s). After it, when the restarted engine had also read the stored hashes into
- * its used-hash filter, which it does in the background once ready (src/engine/README.md).
+ * with no open order: the cold start every restart pays (issue 37 asks for 1,000,000 open orders
+ * within 5 s, the book's hash unchanged). After it, when the restarted engine had also read the
+ * stored hashes into its used-hash filter, which it does in the background once ready.
  * BENCH_OPEN_ORDERS lists the sizes (default 100000,200000); BENCH_REFERENCE runs the same
  * against another checkout's build, size by size (bench/builds.ts).
  *
- * The open orders are written straight into the store while the server is down, as copies of one
+ * The open orders are written straight into the tables while the server is down, as copies of one
  * order placed through the API with fresh ids, hashes and book positions and prices that never
- * cross: a million orders through HTTP would take minutes and measure order entry, not recovery.
- * After the restart the book must hold exactly what was written, and after `kill -9` and a second
- * restart its hash must be the one before the kill.
+ * cross (their reservation added to the trader's locked collateral), and the engine's journal and
+ * snapshots are emptied: the restart then starts the engine from the tables (src/engine/genesis.ts)
+ * and writes its first snapshot, the path of a store made before the journal existed. A million
+ * orders through HTTP would take minutes and measure order entry, not recovery. After that restart
+ * the book must hold exactly what was written; `kill -9` then restarts it from its snapshot and the
+ * journal after it, and its hash must be the one before the kill.
  */
-import { sql } from 'kysely';
-import { openStore } from '../src/store/database.ts';
 import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson } from './exchange-client.ts';
 import { benchBuilds } from './builds.ts';
+import { seedOpenOrders } from '../test/helpers/seed-open-orders.ts';
 import { onEachStore } from './stores.ts';
 
 const SIZES = (process.env.BENCH_OPEN_ORDERS ?? '100000,200000').split(',').map(Number);
 const ORDER_SIZE_UNITS = 10;
 
 interface Row { store: string; openOrders: number; readyMs: number; afterKillMs: number; hashFilterMs: number | undefined; bookLevels: number }
-
-/** Seeds `count` resting BUYs of token 1 (prices 0.01-0.49, never crossing) from a template order. */
-async function seedOpenOrders(env: Record<string, string>, templateId: string, count: number): Promise<void> {
-  const store = await openStore(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL, dataDir: '' } : { dataDir: env.DATA_DIR! });
-  try {
-    await sql`
-      INSERT INTO orders (id, user_id, account, market_id, token_id, outcome_index, side, order_type, post_only, status, price_micros,
-        size_base_units, matched_base_units, salt, maker, signer, taker, maker_amount, taker_amount, expiration, nonce, fee_rate_bps,
-        passive_fee_rate_bps, signature_type, signature, hash, idempotency_key, metadata, book_seq, delayed_until, created_at, updated_at)
-      SELECT gen_random_uuid(), t.user_id, t.account, t.market_id, t.token_id, t.outcome_index, t.side, t.order_type, t.post_only,
-             'PENDING', (1 + g % 49) * 10000, t.size_base_units, 0, g::text, t.maker, t.signer, t.taker, t.maker_amount, t.taker_amount,
-             t.expiration, t.nonce, t.fee_rate_bps, t.passive_fee_rate_bps, t.signature_type, t.signature,
-             '0x' || md5(g::text || t.id::text) || md5(t.id::text || g::text), NULL, NULL,
-             (SELECT max(book_seq) FROM orders) + g, NULL, t.created_at, t.updated_at
-      FROM orders t, generate_series(1, ${count}::int) g
-      WHERE t.id = ${templateId}`.execute(store.db);
-    // The planner's statistics, as autovacuum keeps them on a table that grew to this size.
-    await sql`ANALYZE orders`.execute(store.db);
-  } finally {
-    await store.close();
-  }
-}
 
 async function readyAfterStart(env: Record<string, string>, cli: string | undefined, port?: number): Promise<{ server: ProcessServer; ms: number; started: number }> {
   const started = performance.now();

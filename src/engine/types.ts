@@ -1,4 +1,3 @@
-import type { NormalizedOrder } from '../core/orders/create-order-rules.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 
 /** What the engine needs to know of a market to trade it, kept in memory and refreshed on change. */
@@ -18,18 +17,6 @@ export interface MarketTradingInfo {
   orderFeeRateBps: number;
   passiveOrderFeeRateBps: number;
   speedBumpDelayMs: number;
-}
-
-export interface PlaceOrderRequest {
-  userId: string;
-  /** Ledger account of the user (its proxy wallet, lowercase). */
-  account: string;
-  marketId: string;
-  /** An order that passed the CreateOrder rules (and, when signed, its signature check). */
-  order: NormalizedOrder;
-  /** Its EIP-712 hash: the order's identity, used once. */
-  hash: string;
-  idempotencyKey: string | null;
 }
 
 export interface EngineFailure {

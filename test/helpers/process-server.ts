@@ -37,6 +37,13 @@ export async function freePort(): Promise<number> {
  * `cli` runs another build (a benchmark's reference: another checkout's dist/server/main.js).
  */
 export async function startProcessServer(env: Record<string, string>, port?: number, cli = BUILT_CLI): Promise<ProcessServer> {
+  const server = await spawnProcessServer(env, port, cli);
+  await server.ready;
+  return server;
+}
+
+/** Starts the server without waiting for it: `ready` resolves once /readyz says so (a test that watches it start). */
+export async function spawnProcessServer(env: Record<string, string>, port?: number, cli = BUILT_CLI): Promise<ProcessServer & { ready: Promise<void> }> {
   port ??= await freePort();
   if (cli === BUILT_CLI) ensureBuild();
   // PMX_SERVER_NODE_ARGS passes node flags to the server (say --cpu-prof to profile a bench run).
@@ -48,8 +55,8 @@ export async function startProcessServer(env: Record<string, string>, port?: num
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); if (process.env.PMX_DEBUG) process.stderr.write(chunk); });
   const url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
-  await waitReady(url, child, () => stderr);
   return {
+    ready: waitReady(url, child, () => stderr),
     url,
     port,
     api: (path) => `${url}/api/v1${path}`,
