@@ -61,17 +61,9 @@ export function buildProgram(): Command {
       server.app.log.info(`exchange listening on ${server.url} (API ${server.url}/api/v1, docs ${server.url}/docs)`);
       let makers: DemoMakers | undefined;
       let walk: PriceWalk | undefined;
-      if (demo) {
-        const { createClient } = await import('../client/index.ts');
-        const { startDemoMakers } = await import('./demo-makers.ts');
-        const { startDemoPriceWalk } = await import('./demo-series.ts');
-        const { seeded } = await demo.seedDemo(createClient({ baseUrl: server.url, credentials: { adminToken: config.adminToken! } }));
-        console.log(demo.demoBanner(server.url, config.adminToken!, generatedAdminToken !== undefined, seeded));
-        walk = await startDemoPriceWalk(server.url, config.adminToken!, { logger: server.app.log });
-        makers = await startDemoMakers(server.url, config.adminToken!, { logger: server.app.log });
-      }
       // A stop (SIGTERM, Ctrl-C) exits within STOP_LIMIT_MS whatever the clients do, and says so
       // in one line: the engine given up first, the requests drained (bounded), the store closed.
+      // Handled from the moment the server runs, the demo's setup included (its bots may not run yet).
       let stopping = false;
       const stop = async (signal: NodeJS.Signals) => {
         if (stopping) return;
@@ -90,6 +82,20 @@ export function buildProgram(): Command {
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      if (demo) {
+        try {
+          const { createClient } = await import('../client/index.ts');
+          const { startDemoMakers } = await import('./demo-makers.ts');
+          const { startDemoPriceWalk } = await import('./demo-series.ts');
+          const { seeded } = await demo.seedDemo(createClient({ baseUrl: server.url, credentials: { adminToken: config.adminToken! } }));
+          console.log(demo.demoBanner(server.url, config.adminToken!, generatedAdminToken !== undefined, seeded));
+          walk = await startDemoPriceWalk(server.url, config.adminToken!, { logger: server.app.log });
+          makers = await startDemoMakers(server.url, config.adminToken!, { logger: server.app.log });
+        } catch (error) {
+          // A stop during the demo's setup cuts its requests short: that is the stop, not an error.
+          if (!stopping) throw error;
+        }
+      }
     });
 
   program
