@@ -162,7 +162,10 @@ describe('API keys across nodes sharing one PostgreSQL database', { skip: proces
     // Nodes sharing a database share one Redis too (a node without it refuses to join: EXTENSIONS.md section 10).
     const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
     const nodeA = await startTestServer({ REDIS_URL });
-    const nodeB = await startServer(parseConfig({ PORT: '0', DATA_DIR: 'memory://', DATABASE_URL: nodeA.ctx.config.databaseUrl!, REDIS_URL, ADMIN_TOKEN, LOG_LEVEL: 'silent', CLOCK: 'manual', ALLOW_GENERATED_KEYS: 'true' }));
+    const nodeB = await startServer(parseConfig({ PORT: '0', DATA_DIR: 'memory://', DATABASE_URL: nodeA.ctx.config.databaseUrl!, REDIS_URL, ADMIN_TOKEN, LOG_LEVEL: 'silent', CLOCK: 'manual', ALLOW_GENERATED_KEYS: 'true' })).catch(async (error: unknown) => {
+      await nodeA.close();
+      throw error;
+    });
     try {
       const { token } = await signIn(nodeA);
       const creds = await createApiKey(nodeA, token);
