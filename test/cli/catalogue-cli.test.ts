@@ -6,11 +6,12 @@ import { ADMIN_TOKEN } from '../helpers/server.ts';
 import { adminClient } from '../client/helpers.ts';
 import { useCliFixture } from './pmx.ts';
 import { BUILT_CLI } from '../helpers/build.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 /** The bots quote at their own pace on a busy machine: the test's own timeout bounds the wait, not the SDK's 30 s. */
 const NO_WAIT_LIMIT = { timeoutMs: Infinity };
 
-describe('the CLI: categories, tags, events with markets, and the demo, through child processes', () => {
+describe('the CLI: categories, tags, events with markets, and the demo, through child processes', { skip: storeIndependent('the CLI') }, () => {
   const cli = useCliFixture('pmx-catalogue-');
   const { pmx, json } = cli;
 

@@ -7,6 +7,7 @@ import { adminClient, publishedMarkets, traderClient } from '../client/helpers.t
 import { runProgram } from '../helpers/program.ts';
 import { useCliFixture } from './pmx.ts';
 import { BUILT_CLI } from '../helpers/build.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 /** Every command and subcommand of the program, with its full name. */
 function commands(command: Command, prefix = ''): { name: string; command: Command }[] {
@@ -16,7 +17,7 @@ function commands(command: Command, prefix = ''): { name: string; command: Comma
   });
 }
 
-describe('the CLI: a market from creation to redemption, through child processes with --json', () => {
+describe('the CLI: a market from creation to redemption, through child processes with --json', { skip: storeIndependent('the CLI') }, () => {
   const cli = useCliFixture('pmx-lifecycle-');
   const { pmx, json } = cli;
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { useCliFixture } from './pmx.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -8,7 +9,7 @@ const DAY_MS = 86_400_000;
  * Positions, merge and rewards from the shell, through child processes: the maker's BUY token1
  * 10 @ 0.6 rests and the taker's BUY token2 4 @ 0.4 (FAK) mints 4 of each; the maker then splits 3.
  */
-describe('the CLI: positions, merge and rewards', () => {
+describe('the CLI: positions, merge and rewards', { skip: storeIndependent('the CLI') }, () => {
   const cli = useCliFixture('pmx-portfolio-cli-', { LOG_LEVEL: 'error' });
   const { pmx, json } = cli;
   let market: { id: string; tokenId1: string; tokenId2: string; name: string };

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { adminClient } from '../client/helpers.ts';
 import { useCliFixture } from './pmx.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 /** `pmx prices …`, `pmx templates …` and `pmx market --target` as child processes (EXTENSIONS.md section 13). */
-describe('the CLI: reference prices, templates and price targets', () => {
+describe('the CLI: reference prices, templates and price targets', { skip: storeIndependent('the CLI') }, () => {
   const cli = useCliFixture('pmx-prices-');
   const { pmx, json } = cli;
   const HOUR_MS = 3_600_000;

@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { hmacHex } from '../../src/api/hmac-recipe.ts';
 import { useCliFixture } from './pmx.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 /** A command line run by a shell, as a person pastes it (asynchronously: the server runs in this process). */
 const sh = (line: string) => promisify(execFile)('sh', ['-c', line], { encoding: 'utf8', timeout: 30_000 });
 
-describe('the CLI through child processes, built on the SDK', () => {
+describe('the CLI through child processes, built on the SDK', { skip: storeIndependent('the CLI') }, () => {
   const cli = useCliFixture('pmx-cli-');
   const { pmx, json } = cli;
 

@@ -8,6 +8,7 @@ import { after, describe, it } from 'node:test';
 import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 import { freePort } from '../helpers/process-server.ts';
 import { ADMIN_TOKEN } from '../helpers/server.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 /**
  * Issue 38 item 4 and issue 40 item 3: a stop (SIGTERM) of an idle server, a busy one (slow
@@ -96,7 +97,7 @@ function slowClient(url: string): Promise<Socket> {
   });
 }
 
-describe('stopping the server (SIGTERM)', { timeout: 240_000 }, () => {
+describe('stopping the server (SIGTERM)', { skip: storeIndependent('a stop of servers on the embedded store'), timeout: 240_000 }, () => {
   it('cuts a slow client after REQUEST_TIMEOUT_MS with 408, counts it, and stops an idle server at once', async () => {
     const served = await serve([], { REQUEST_TIMEOUT_MS: '1000' }, () => true);
     const socket = await slowClient(served.url);

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { createClient } from '../../src/client/index.ts';
 import { seedDemo } from '../../src/cli/demo.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 const exec = promisify(execFile);
 const PACKAGE_DIR = resolve('packages/client');
@@ -39,7 +40,7 @@ function readmeProject() {
   };
 }
 
-describe('pmx-client as another project installs it', () => {
+describe('pmx-client as another project installs it', { skip: storeIndependent('the packed SDK') }, () => {
   let server: TestServer;
   let project: string;
 

@@ -5,8 +5,9 @@ import type { ExchangeClient } from '../../src/client/index.ts';
 import { adminClient, publishedMarkets, traderClient } from '../client/helpers.ts';
 import { killPrograms, runProgram } from '../helpers/program.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
-describe('examples/ against a real server, each as its own process', { timeout: 180_000 }, () => {
+describe('examples/ against a real server, each as its own process', { skip: storeIndependent('the examples'), timeout: 180_000 }, () => {
   let server: TestServer;
   let admin: ExchangeClient;
   let taker: ExchangeClient;

@@ -8,8 +8,9 @@ import { openStore } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { migrations } from '../../src/store/migrations/index.ts';
 import { templateFor, writePgliteTemplate } from '../../src/store/pglite-template.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
-describe('the embedded database template', () => {
+describe('the embedded database template', { skip: storeIndependent('the embedded store\'s template') }, () => {
   let dir: string;
   let template: string;
   before(async () => {

@@ -6,13 +6,14 @@ import { ensureBuild } from '../helpers/build.ts';
 import { get } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { launchChromium, skipReason } from './browser.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 /**
  * Issue 38 item 8: the web app's sign-out revokes the API key it made and ends the session on the
  * server (it used to clear localStorage only, leaving both live), and sign-ins do not pile keys up
  * against the 50-key cap.
  */
-describe('signing out of the web app', { skip: skipReason(), timeout: 120_000 }, () => {
+describe('signing out of the web app', { skip: storeIndependent('the web app') || skipReason(), timeout: 120_000 }, () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;

@@ -14,6 +14,7 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server
 import { ensureBuild } from '../helpers/build.ts';
 import { get, post } from '../helpers/http.ts';
 import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 /**
  * Installed in the page as source text (tsx would wrap named functions in a helper the page lacks):
@@ -65,7 +66,7 @@ async function serverTime(server: TestServer): Promise<number> {
 const skip = skipReason();
 if (skip) console.log(`web app browser tests ${skip}`);
 
-describe('the web app in a real browser', { skip }, () => {
+describe('the web app in a real browser', { skip: storeIndependent('the web app') || skip }, () => {
   let server: TestServer;
   let browser: Browser;
   let admin: ExchangeClient;
