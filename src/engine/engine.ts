@@ -167,7 +167,10 @@ export class MatchingEngine {
     this.leadingParts = true;
     this.publisher.announceSnapshots();
     await this.reconcileMarkets();
-    this.timer = setInterval(() => void this.tick().catch((error) => this.options.logger.error({ err: error }, 'engine tick failed')), 1000);
+    // A tick refused because the engine is stopping (its queue is emptied) is the stop, not a failure.
+    this.timer = setInterval(() => void this.tick().catch((error) => {
+      if (this.running) this.options.logger.error({ err: error }, 'engine tick failed');
+    }), 1000);
     this.timer.unref();
     this.schedule.schedule();
   }

@@ -35,7 +35,10 @@ export class SettlementSchedule {
       if (!this.options.running() || !this.options.hasWork()) return;
       this.lastRoundMs = performance.now();
       this.inFlight = this.options.runRound()
-        .then(() => {}, (error) => this.options.logger.error({ err: error }, 'settlement round failed'))
+        .then(() => {}, (error) => {
+          // A round refused because the engine is stopping is the stop, not a failure.
+          if (this.options.running()) this.options.logger.error({ err: error }, 'settlement round failed');
+        })
         .finally(() => {
           this.inFlight = undefined;
           this.schedule();
