@@ -9,8 +9,10 @@ const COMMON: Options = { useDefaults: true, allErrors: false, addUsedSchema: fa
 
 /**
  * The request validators and response serializers of every route, compiled on first use (see
- * FirstUseCompilation). Two validators, one per kind of input (Fastify's one ajv would apply one
- * set of options to all):
+ * FirstUseCompilation), once per process: a process that runs several servers (the test suites,
+ * a cluster's nodes in one test) compiles each schema once, not once per server (about 2 s of CPU
+ * a server). Two validators, one per kind of input (Fastify's one ajv would apply one set of
+ * options to all):
  * - bodies are JSON, so their types are exact: no coercion (`{"amount": 1000}` for a string field
  *   is 400) and no silent stripping: a property the schema does not declare is 400, in every body
  *   schema and at every depth (objects that do not say otherwise get `additionalProperties: false`);
@@ -18,13 +20,31 @@ const COMMON: Options = { useDefaults: true, allErrors: false, addUsedSchema: fa
  *   types (and single values to arrays), defaults, and dropping of undeclared parameters.
  */
 export function registerCompilers(app: FastifyInstance): void {
-  const body = withFormats(new Ajv({ ...COMMON, coerceTypes: false, removeAdditional: false }));
-  const text = withFormats(new Ajv({ ...COMMON, coerceTypes: 'array', removeAdditional: true }));
   const compilation = new FirstUseCompilation(app);
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    compilation.wrap(() => (httpPart === 'body' ? body.compile(closedObjects(schema)) : text.compile(schema as AnySchema))));
+    compilation.wrap(() => (httpPart === 'body'
+      ? compiledOnce('body', schema, () => validators.body.compile(closedObjects(schema)))
+      : compiledOnce('text', schema, () => validators.text.compile(schema as AnySchema)))));
   // Fastify's own serializer compiler, minus the shared schemas this app does not use.
-  app.setSerializerCompiler(({ schema }) => compilation.wrap(() => fastJsonStringify(schema as object)));
+  app.setSerializerCompiler(({ schema }) => compilation.wrap(() => compiledOnce('response', schema, () => fastJsonStringify(schema as object))));
+}
+
+const validators = {
+  body: withFormats(new Ajv({ ...COMMON, coerceTypes: false, removeAdditional: false })),
+  text: withFormats(new Ajv({ ...COMMON, coerceTypes: 'array', removeAdditional: true })),
+};
+
+/** The process's compiled functions, by kind and schema text (each server builds its own schema objects). */
+const compiled = new Map<string, (...args: never[]) => unknown>();
+
+function compiledOnce<F extends (...args: never[]) => unknown>(kind: 'body' | 'text' | 'response', schema: unknown, compile: () => F): F {
+  const key = `${kind} ${JSON.stringify(schema)}`;
+  let found = compiled.get(key);
+  if (found === undefined) {
+    found = compile();
+    compiled.set(key, found);
+  }
+  return found as F;
 }
 
 function withFormats(ajv: Ajv): Ajv {
