@@ -144,8 +144,8 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await alice.getByTestId('ticket-answer').filter({ hasText: 'resting in the book' }).waitFor();
     await alice.getByTestId('order-book').locator('tr.bid', { hasText: '40¢' }).waitFor();
     await alice.getByTestId('open-orders').locator('tbody tr', { hasText: '40¢' }).waitFor();
-    // 4 USDC and the most fee the order could pay (taker 20 bps on 0.40 × 10) are reserved.
-    await alice.getByTestId('cash').filter({ hasText: '$995.992' }).waitFor();
+    // 4 USDC and the most fee the order could pay (taker 20 bps on 0.40 × 10) are reserved: $995.992, shown to the cent.
+    await alice.getByTestId('cash').filter({ hasText: '$995.99' }).waitFor();
   });
 
   it('a second trader fills it; both see the trade, the position and the balances change live', async () => {
@@ -170,8 +170,8 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await alice.getByTestId('cash').filter({ hasText: '$996.00' }).waitFor();
     await bob.getByTestId('recent-trades').locator('tbody tr').first().waitFor();
     await bob.getByTestId('market-position').locator('li', { hasText: 'No' }).filter({ hasText: '10.00' }).waitFor();
-    // Bob paid 6 USDC and the taker fee: 20 bps × min(0.6, 0.4) × 10 = 0.008.
-    await bob.getByTestId('cash').filter({ hasText: '$993.992' }).waitFor();
+    // Bob paid 6 USDC and the taker fee: 20 bps × min(0.6, 0.4) × 10 = 0.008; $993.992 shows to the cent.
+    await bob.getByTestId('cash').filter({ hasText: '$993.99' }).waitFor();
   });
 
   it('cancels a resting order from open orders', async () => {

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { LocalAccount } from 'viem/accounts';
 import { createClient, ExchangeError, type Account, type ApiKeyCredentials, type ExchangeClient, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
-import { describeOrder } from './format.ts';
+import { cents, describeOrder, shares } from './format.ts';
 
 /**
  * Who is signed in, and the SDK client that acts for them. One store for the whole app, read with
@@ -197,7 +197,7 @@ async function follow(client: ExchangeClient): Promise<void> {
 function describe(message: UserMessage): string | undefined {
   if (message.type === 'trade-update') {
     const trade = message.data as unknown as Trade;
-    return trade.status === 'MATCHED' ? `Trade matched: ${trade.size} at ${trade.price}` : undefined;
+    return trade.status === 'MATCHED' ? `Trade matched: ${shares(trade.size)} at ${cents(trade.price)}` : undefined;
   }
   if (message.type === 'order-update') {
     // The placement was answered in the ticket already; fills and cancels are news.

@@ -1,10 +1,10 @@
 import type { Event, Market } from '../../../client/index.ts';
-import { amount, centsOf, percent, units, usd } from '../format.ts';
+import { centsOf, money, percent, units, usd } from '../format.ts';
 import { Link, marketPath } from '../router.tsx';
 
 /** The two outcome prices of a market from its `chance` (outcome 1's last price), in base units. */
 export function outcomePrices(market: Market): [bigint, bigint] {
-  const first = units(market.chance.toFixed(6)) ?? 500_000n;
+  const first = units(market.chance) ?? 500_000n;
   return [first, 1_000_000n - first];
 }
 
@@ -53,7 +53,7 @@ export function EventCard({ event }: { event: Event }) {
         </ul>
       )}
       <footer className="muted num">
-        <span>{usd(amount(volume24h))} 24h vol.</span>
+        <span>{money(volume24h)} 24h vol.</span>
         <span>{usd(event.liquidity)} liq.</span>
       </footer>
     </article>

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ExchangeError, feeBaseUnits, OrderBuildError, orderAmounts, type Market, type OrderAmounts, type OrderSpec } from '../../../client/index.ts';
-import { amount, cents, describeOrder, errorText } from '../format.ts';
+import { amount, cents, describeOrder, errorText, money } from '../format.ts';
 import { notify, refresh, useSession } from '../session.ts';
 
 type Kind = 'limit' | 'market';
@@ -111,10 +111,10 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked }: { mar
         </div>
       )}
       <dl className="preview num" data-testid="order-preview">
-        <dt>{side === 'BUY' ? 'Cost' : 'Proceeds'}</dt><dd>{preview ? `$${amount(preview.notional)}` : '—'}</dd>
-        <dt>Fee (at most)</dt><dd>{preview ? `$${amount(preview.fee)}` : '—'}</dd>
+        <dt>{side === 'BUY' ? 'Cost' : 'Proceeds'}</dt><dd>{preview ? money(preview.notional) : '—'}</dd>
+        <dt>Fee (at most)</dt><dd>{preview ? money(preview.fee) : '—'}</dd>
         <dt>Shares</dt><dd>{preview ? amount(preview.amounts.sizeBaseUnits) : '—'}</dd>
-        <dt>{side === 'BUY' ? 'Payout if it wins' : 'Net of fee'}</dt><dd>{preview ? `$${amount(preview.payout)}` : '—'}</dd>
+        <dt>{side === 'BUY' ? 'Payout if it wins' : 'Net of fee'}</dt><dd>{preview ? money(preview.payout) : '—'}</dd>
       </dl>
       {problem && <p className="error" role="alert" data-testid="ticket-problem">{problem}</p>}
       {wallet ? (

@@ -1,6 +1,6 @@
 import type { Market } from '../../../client/index.ts';
 import { outcomePrices, sumUsd } from '../components/EventCard.tsx';
-import { amount, centsOf, date, errorText, percent, usd } from '../format.ts';
+import { centsOf, date, errorText, money, percent } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
@@ -18,7 +18,7 @@ export default function EventPage({ slug }: { slug: string }) {
     <section className="panel">
       <h1>{data.name}</h1>
       <p className="muted num">
-        {data.negRisk ? 'Exactly one resolves YES · ' : ''}Ends {date(data.endDate)} · {usd(amount(sumUsd(data.markets.map((m) => m.tradeVolumeUsd))))} volume
+        {data.negRisk ? 'Exactly one resolves YES · ' : ''}Ends {date(data.endDate)} · {money(sumUsd(data.markets.map((m) => m.tradeVolumeUsd)))} volume
       </p>
       <p className="prose">{data.description}</p>
       <table className="event-markets">

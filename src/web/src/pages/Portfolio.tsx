@@ -35,7 +35,7 @@ function Summary() {
     <section className="panel" aria-label="Summary">
       <h1>Portfolio</h1>
       <dl className="stats num" data-testid="portfolio-summary">
-        <div><dt>Positions value</dt><dd>{data.data ? usd(data.data.value.value.toFixed(6)) : '—'}</dd></div>
+        <div><dt>Positions value</dt><dd>{data.data ? usd(data.data.value.value) : '—'}</dd></div>
         <div><dt>Cash available</dt><dd>{usd(data.data?.balance.collateral.available)}</dd></div>
         <div><dt>In open orders</dt><dd>{usd(data.data?.balance.collateral.locked)}</dd></div>
         <div><dt>P&amp;L</dt><dd>{data.data?.pnl ? usd(data.data.pnl.value) : '—'}</dd></div>
