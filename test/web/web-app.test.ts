@@ -13,7 +13,7 @@ import { seedDemo } from '../../src/cli/demo.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { get, post } from '../helpers/http.ts';
-import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { launchChromium, screenshots, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 
 /**
@@ -30,18 +30,6 @@ const BOOK_PROBE = `(() => {
   new PerformanceObserver((list) => { for (const entry of list.getEntries()) state.longTasks.push(entry.duration); }).observe({ type: 'longtask' });
 })()`;
 interface Probe { frames: number[]; commits: number; longTasks: number[] }
-
-/**
- * Waits for `done`, asked from the test: page.waitForFunction would compile its predicate inside
- * the page, which the app's Content-Security-Policy (no 'unsafe-eval') rightly refuses.
- */
-async function until(done: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 const HOUR_MS = 3_600_000;
 
