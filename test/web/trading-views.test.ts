@@ -99,4 +99,38 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await page.getByTestId('open-orders').getByRole('button', { name: 'Cancel', exact: true }).click();
     await book.getByTestId('own-level').waitFor({ state: 'detached' });
   });
+
+  it('buys by dollar amount at market, with the fill price and slippage estimated from the live book', async () => {
+    const yes = btc().tokenId1!;
+    const no = btc().tokenId2!;
+    await maker.orders.cancelAll();
+    // Asks of Yes: 10 at 45¢ and 100 at 50¢ (bids for No at 55¢ and 50¢).
+    await maker.orders.placeMany([{ tokenId: no, side: 'BUY', price: '0.55', size: '10' }, { tokenId: no, side: 'BUY', price: '0.5', size: '100' }, { tokenId: yes, side: 'BUY', price: '0.4', size: '100' }]);
+    await page.getByTestId('order-book').locator('tr.ask', { hasText: '45¢' }).waitFor();
+    const ticket = page.getByTestId('order-ticket');
+    // The limit price's steppers move it a tick; quick-size buttons add shares.
+    await ticket.getByLabel('Limit price').fill('0.4');
+    await ticket.getByRole('button', { name: 'One tick higher' }).click();
+    assert.equal(await ticket.getByLabel('Limit price').inputValue(), '0.41');
+    await ticket.getByLabel('Shares').fill('');
+    await ticket.getByRole('button', { name: '+10', exact: true }).click();
+    await ticket.getByRole('button', { name: '+50', exact: true }).click();
+    assert.equal(await ticket.getByLabel('Shares').inputValue(), '60');
+
+    await ticket.getByRole('group', { name: 'Order kind' }).getByRole('button', { name: 'Market' }).click();
+    await ticket.getByRole('button', { name: '+$10', exact: true }).click();
+    // $10: 10 shares at 45¢ ($4.50), then 11 at 50¢ ($5.50); 21 shares at 47.6¢ on average, 2.6¢ above the best ask.
+    const preview = page.getByTestId('order-preview');
+    await preview.filter({ hasText: /Avg price\s*47\.6¢/ }).waitFor();
+    const text = await preview.innerText();
+    assert.match(text, /Slippage\s+2\.6¢/);
+    assert.match(text, /Cost\s+\$10\.00/);
+    assert.match(text, /Est\. shares\s+21\.00/);
+    assert.match(text, /Payout if it wins\s+\$21\.00/);
+    await ticket.getByRole('button', { name: 'Buy Yes for $10.00' }).click();
+    await page.getByTestId('ticket-answer').filter({ hasText: 'filled' }).waitFor();
+    await page.getByTestId('market-position').locator('li', { hasText: 'Yes' }).filter({ hasText: '21.00' }).waitFor();
+    // $10 and the taker fee (20 bps of min(p, 1 − p): $0.009 + $0.011) out of $1,000.
+    await page.getByTestId('cash').filter({ hasText: '$989.98' }).waitFor();
+  });
 });

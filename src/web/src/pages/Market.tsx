@@ -37,7 +37,8 @@ export default function MarketPage({ slug }: { slug: string }) {
  */
 function MarketView({ market, event }: { market: Market; event: Event }) {
   const { client } = useSession();
-  const [outcome, setOutcome] = useState<0 | 1>(0);
+  // The portfolio's Sell opens the page on the position's outcome (`?outcome=1` for the second).
+  const [outcome, setOutcome] = useState<0 | 1>(() => (new URLSearchParams(location.search).get('outcome') === '1' ? 1 : 0));
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const { tokenId1, tokenId2 } = market;
   const { watcher } = useBookWatcher(client, tokenId1 && tokenId2 ? [tokenId1, tokenId2] : []);
@@ -85,7 +86,7 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
         <Rules market={market} event={event} />
       </div>
       <aside className="market-side">
-        <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} />
+        <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} book={tokenId ? watcher?.depth(tokenId, TICKET_LEVELS) : undefined} prices={prices} />
         <Position market={market} />
         <OpenOrders orders={orders} marketId={market.id} />
       </aside>
@@ -93,8 +94,9 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
   );
 }
 
-/** Levels the book shows a side. */
+/** Levels the book shows a side; the ticket's market-order estimate walks deeper. */
 const BOOK_LEVELS = 10;
+const TICKET_LEVELS = 100;
 
 /** The trader's shares in this market, and split: collateral into one of each outcome. */
 function Position({ market }: { market: Market }) {
