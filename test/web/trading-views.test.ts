@@ -133,4 +133,21 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     // $10 and the taker fee (20 bps of min(p, 1 − p): $0.009 + $0.011) out of $1,000.
     await page.getByTestId('cash').filter({ hasText: '$989.98' }).waitFor();
   });
+
+  it('shows the account value and P&L % at the top without a display name, and sells from a position row', async () => {
+    await page.goto(`${server.url}/portfolio`);
+    const summary = page.getByTestId('portfolio-summary');
+    await summary.getByTestId('pnl').filter({ hasText: /^−?\$\d+\.\d\d \([+−]\d+\.\d%\)$/ }).waitFor();
+    assert.match(await summary.getByTestId('account-value').innerText(), /^\$1,0\d\d\.\d\d$|^\$99\d\.\d\d$/);
+    await page.getByLabel('Display name').waitFor();
+    const row = page.getByTestId('positions').locator('tbody tr', { hasText: 'Bitcoin above $150,000' });
+    await row.getByRole('link', { name: 'Sell' }).click();
+    // The market page opens its ticket as a market sell of the whole position, into the 40¢ bid.
+    const ticket = page.getByTestId('order-ticket');
+    assert.equal(await ticket.getByLabel('Shares').inputValue(), '21');
+    await page.getByTestId('order-preview').filter({ hasText: /Proceeds\s*\$8\.40/ }).waitFor();
+    await ticket.getByRole('button', { name: 'Sell Yes', exact: true }).click();
+    await page.getByTestId('ticket-answer').filter({ hasText: 'filled' }).waitFor();
+    await page.getByTestId('market-position').getByText('None yet.').waitFor();
+  });
 });

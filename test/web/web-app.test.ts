@@ -298,7 +298,7 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await alice.getByTestId('my-rewards').waitFor();
     await screenshots(alice, 'rewards');
     await alice.goto(`${server.url}/portfolio`);
-    await alice.getByLabel(/Choose a display name/).fill('alice_web');
+    await alice.getByLabel('Display name').fill('alice_web');
     await alice.getByRole('button', { name: 'Save' }).click();
     await alice.getByTestId('pnl-chart').locator('canvas').first().waitFor();
     await alice.goto(`${server.url}/profile/alice_web`);

@@ -82,6 +82,14 @@ export function percent(priceBaseUnits: bigint): string {
   return value < 1n && priceBaseUnits > 0n ? '<1%' : value > 99n && priceBaseUnits < 1_000_000n ? '>99%' : `${value}%`;
 }
 
+/** `part` of `whole` as a signed percentage to a tenth: "+12.5%", "−3.0%"; "—" of nothing. */
+export function signedPercent(part: bigint, whole: bigint): string {
+  if (whole <= 0n) return '—';
+  const tenths = (part * 1_000n + (part < 0n ? -whole / 2n : whole / 2n)) / whole;
+  const magnitude = tenths < 0n ? -tenths : tenths;
+  return `${tenths < 0n ? '−' : '+'}${magnitude / 10n}.${magnitude % 10n}%`;
+}
+
 export function date(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 }

@@ -37,8 +37,8 @@ export default function MarketPage({ slug }: { slug: string }) {
  */
 function MarketView({ market, event }: { market: Market; event: Event }) {
   const { client } = useSession();
-  // The portfolio's Sell opens the page on the position's outcome (`?outcome=1` for the second).
-  const [outcome, setOutcome] = useState<0 | 1>(() => (new URLSearchParams(location.search).get('outcome') === '1' ? 1 : 0));
+  // The portfolio's Sell opens the page on the position's token (`?token=`).
+  const [outcome, setOutcome] = useState<0 | 1>(() => (new URLSearchParams(location.search).get('token') === market.tokenId2 ? 1 : 0));
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const { tokenId1, tokenId2 } = market;
   const { watcher } = useBookWatcher(client, tokenId1 && tokenId2 ? [tokenId1, tokenId2] : []);
