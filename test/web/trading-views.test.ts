@@ -15,7 +15,7 @@ import { seedDemo } from '../../src/cli/demo.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { DESKTOP, launchChromium, PHONE, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
 /** A funded trader acting through the SDK with an API key (unsigned orders: cheap for this shared process). */
 async function trader(server: TestServer, admin: ExchangeClient): Promise<ExchangeClient> {
@@ -132,6 +132,40 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await page.getByTestId('market-position').locator('li', { hasText: 'Yes' }).filter({ hasText: '21.00' }).waitFor();
     // $10 and the taker fee (20 bps of min(p, 1 − p): $0.009 + $0.011) out of $1,000.
     await page.getByTestId('cash').filter({ hasText: '$989.98' }).waitFor();
+  });
+
+  it('fits a phone (390 px): the header on one row, nothing clipped sideways, positions stacked, a sticky Buy bar', async () => {
+    await page.setViewportSize(PHONE);
+    const layout = () => page.evaluate<{ overflow: number; header: number; clipped: string[] }>(`(() => ({
+      overflow: document.documentElement.scrollWidth - innerWidth,
+      header: document.querySelector('.header').getBoundingClientRect().height,
+      clipped: [...document.querySelectorAll('table')].filter((t) => t.getBoundingClientRect().right > innerWidth + 0.5 || t.scrollWidth > t.clientWidth + 1).map((t) => t.closest('[aria-label]')?.getAttribute('aria-label') ?? t.className),
+    }))()`);
+    await page.goto(`${server.url}/market/${btc().slug}`);
+    await page.getByTestId('order-book').waitFor();
+    await page.getByTestId('recent-trades').waitFor();
+    let seen = await layout();
+    assert.equal(seen.overflow, 0, 'the market page scrolls sideways');
+    assert.ok(seen.header < 60, `the header is one row (${seen.header} px high)`);
+    const bar = page.getByTestId('buy-bar');
+    const box = (await bar.boundingBox())!;
+    assert.equal(Math.round(box.y + box.height), PHONE.height, 'the Buy bar sits at the bottom of the screen');
+    await page.mouse.wheel(0, 1500);
+    assert.equal(Math.round((await bar.boundingBox())!.y + box.height), PHONE.height, 'and stays there while the page scrolls');
+    await bar.getByRole('button', { name: /^Buy No/ }).click();
+    await page.getByTestId('order-ticket').getByRole('group', { name: 'Outcome' }).getByRole('button', { name: /^No/, pressed: true }).waitFor();
+
+    await page.goto(`${server.url}/portfolio`);
+    await page.getByTestId('positions').locator('tbody tr').first().waitFor();
+    seen = await layout();
+    assert.deepEqual([seen.overflow, seen.clipped], [0, []], 'the portfolio: no page overflow, no table wider than its box');
+    assert.ok(seen.header < 60);
+    // The menu opens the navigation under the one-row header.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Markets' }).click();
+    await page.getByTestId('event-card').first().waitFor();
+    assert.equal(await page.getByRole('navigation', { name: 'Main' }).isVisible(), false, 'a page change closes the menu');
+    await page.setViewportSize(DESKTOP);
   });
 
   it('shows the account value and P&L % at the top without a display name, and sells from a position row', async () => {

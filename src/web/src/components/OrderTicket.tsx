@@ -35,8 +35,10 @@ const SHARE_ADDS = ['10', '50', '100'];
  * what it refuses here carries the code the server would answer (OrderBuildError). The URL's
  * `?side=sell&shares=…` (the portfolio's Sell) opens it as a market sell of those shares.
  */
-export function OrderTicket({ market, outcome, onOutcome, price: picked, book, prices }: {
+export function OrderTicket({ market, outcome, onOutcome, price: picked, book, prices, buyRequest }: {
   market: Market; outcome: 0 | 1; onOutcome: (outcome: 0 | 1) => void; price: string | undefined; book: { bids: Level[]; asks: Level[] } | undefined; prices: bigint[];
+  /** Moves when the phone's Buy bar is tapped: the ticket turns to Buy. */
+  buyRequest: number;
 }) {
   const { client, wallet } = useSession();
   const query = useQuery();
@@ -52,6 +54,10 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
   const [fill, setFill] = useState<'FOK' | 'FAK'>('FAK');
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<{ ok: boolean; text: string } | undefined>(undefined);
+
+  useEffect(() => {
+    if (buyRequest > 0) setSide('BUY');
+  }, [buyRequest]);
 
   useEffect(() => {
     if (picked) {

@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { Event, Market } from '../../../client/index.ts';
+import { BuyBar } from '../components/BuyBar.tsx';
 import { MarketHeadline } from '../components/MarketHeadline.tsx';
 import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
 import { OrderBook } from '../components/OrderBook.tsx';
@@ -49,6 +50,13 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
   const tokenId = outcome === 0 ? tokenId1 : tokenId2;
   const own = useMemo(() => (tokenId ? ownLevels(orders.data ?? [], tokenId) : new Map<string, bigint>()), [orders.data, tokenId]);
   const latestTrade = trades[0]?.id;
+  // The phone's Buy bar: the ticket on Buy of that outcome, scrolled into view.
+  const [buyRequest, setBuyRequest] = useState(0);
+  const buy = (chosen: 0 | 1) => {
+    setOutcome(chosen);
+    setBuyRequest((count) => count + 1);
+    document.getElementById('order-ticket')?.scrollIntoView({ block: 'start' });
+  };
   return (
     <div className="market-layout">
       <div className="market-main">
@@ -86,10 +94,11 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
         <Rules market={market} event={event} />
       </div>
       <aside className="market-side">
-        <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} book={tokenId ? watcher?.depth(tokenId, TICKET_LEVELS) : undefined} prices={prices} />
+        <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} book={tokenId ? watcher?.depth(tokenId, TICKET_LEVELS) : undefined} prices={prices} buyRequest={buyRequest} />
         <Position market={market} />
         <OpenOrders orders={orders} marketId={market.id} />
       </aside>
+      <BuyBar market={market} prices={prices} onBuy={buy} />
     </div>
   );
 }

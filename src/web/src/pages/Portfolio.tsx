@@ -53,7 +53,7 @@ function Summary({ positions }: { positions: UserPosition[] | undefined }) {
         <div className="lead"><dt>Account value</dt><dd data-testid="account-value">{data.data && cash !== undefined ? money(cash + data.data.value) : '—'}</dd></div>
         <div className="lead">
           <dt>P&amp;L of positions held</dt>
-          <dd data-testid="pnl" className={pnl && pnl.gain < 0n ? 'down' : 'up'}>{pnl ? `${money(pnl.gain)} (${signedPercent(pnl.gain, pnl.cost)})` : '—'}</dd>
+          <dd data-testid="pnl" className={pnl && pnl.gain < 0n ? 'down' : pnl && pnl.gain > 0n ? 'up' : undefined}>{pnl ? `${money(pnl.gain)}${pnl.cost > 0n ? ` (${signedPercent(pnl.gain, pnl.cost)})` : ''}` : '—'}</dd>
         </div>
         <div><dt>Positions value</dt><dd>{data.data ? money(data.data.value) : '—'}</dd></div>
         <div><dt>Cash available</dt><dd>{usd(data.data?.balance.collateral.available)}</dd></div>
