@@ -184,4 +184,36 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await page.getByTestId('ticket-answer').filter({ hasText: 'filled' }).waitFor();
     await page.getByTestId('market-position').getByText('None yet.').waitFor();
   });
+
+  it('asked for nothing the server refused on any page load so far, and logged no console error', () => {
+    // The faucet used to be probed with POST /account/faucet: a 400, logged in the console, on every signed-in load.
+    assert.deepEqual(watched.refused, []);
+    assert.deepEqual(watched.errors, []);
+  });
+
+  it('Operate: a refused admin token is cleared and asked again; drafts are listed after a reload and published from there', async () => {
+    await page.goto(`${server.url}/admin`);
+    await page.getByLabel('Admin token').fill('not-the-admin-token-0123');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The server refused that admin token' }).waitFor();
+    assert.equal(await page.getByLabel('Admin token').inputValue(), '');
+    assert.equal(await page.evaluate<string | null>("sessionStorage.getItem('pmx.adminToken')"), null);
+    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const form = page.getByRole('form', { name: 'New event' });
+    await form.getByLabel('Name', { exact: true }).fill('A draft that survives a reload');
+    await form.getByRole('button', { name: 'Create draft' }).click();
+    const drafts = page.getByRole('region', { name: 'Drafts' });
+    await drafts.getByText('A draft that survives a reload').waitFor();
+    await page.reload();
+    await drafts.locator('li', { hasText: 'A draft that survives a reload' }).getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Published A draft that survives a reload').waitFor();
+    await drafts.waitFor({ state: 'detached' });
+  });
+
+  it('logged no console error on any page', () => {
+    assert.deepEqual(watched.errors, []);
+    // Only the refused admin token's answers.
+    assert.deepEqual(watched.refused.filter((answer) => !answer.startsWith('401 from GET ') || !answer.includes('/api/v1/admin/')), []);
+  });
 });
