@@ -15,7 +15,7 @@ import { seedDemo } from '../../src/cli/demo.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { DESKTOP, launchChromium, PHONE, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { DESKTOP, launchChromium, PHONE, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
 /** A funded trader acting through the SDK with an API key (unsigned orders: cheap for this shared process). */
 async function trader(server: TestServer, admin: ExchangeClient): Promise<ExchangeClient> {
@@ -91,6 +91,7 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await ticket.getByRole('button', { name: /^Buy Yes at 30¢$/ }).click();
     const book = page.getByTestId('order-book');
     await book.locator('tr.bid', { hasText: '30¢' }).getByText('you 10.00').waitFor();
+    await screenshots(page, 'market-live');
     assert.equal(await book.getByTestId('own-level').count(), 1, 'only the level holding the order');
     // In No's view the same order is an ask at 70¢.
     await page.getByRole('group', { name: 'Book of outcome' }).getByRole('button', { name: 'No' }).click();
@@ -175,6 +176,7 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     assert.match(await summary.getByTestId('account-value').innerText(), /^\$1,0\d\d\.\d\d$|^\$99\d\.\d\d$/);
     await page.getByLabel('Display name').waitFor();
     const row = page.getByTestId('positions').locator('tbody tr', { hasText: 'Bitcoin above $150,000' });
+    await screenshots(page, 'portfolio-summary');
     await row.getByRole('link', { name: 'Sell' }).click();
     // The market page opens its ticket as a market sell of the whole position, into the 40¢ bid.
     const ticket = page.getByTestId('order-ticket');
@@ -183,6 +185,28 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await ticket.getByRole('button', { name: 'Sell Yes', exact: true }).click();
     await page.getByTestId('ticket-answer').filter({ hasText: 'filled' }).waitFor();
     await page.getByTestId('market-position').getByText('None yet.').waitFor();
+  });
+
+  it("shows a negRisk event with a chart of every outcome, each outcome's current price, and a ticket", async () => {
+    const election = events.find((e) => e.slug === 'demo-presidential-election')!;
+    const [a, b] = election.markets as [Market, Market];
+    // Candidate A quoted 53¢-57¢ (the midpoint 55¢; the others, unquoted and untraded, at 50%), and one trade so the chart has a history.
+    await maker.orders.placeMany([{ tokenId: a.tokenId1!, side: 'BUY', price: '0.53', size: '50' }, { tokenId: a.tokenId2!, side: 'BUY', price: '0.43', size: '50' }]);
+    const taker = await trader(server, admin);
+    await taker.orders.place({ tokenId: a.tokenId1!, side: 'BUY', price: '0.57', size: '5', type: 'FAK' });
+    await page.goto(`${server.url}/event/${election.slug}`);
+    const row = (name: string) => page.locator('.event-markets tbody tr', { hasText: name });
+    await row(a.name).getByTestId('event-chance').filter({ hasText: '55%' }).waitFor();
+    await page.locator('[data-testid=price-chart][data-state=drawn]').waitFor();
+    assert.equal(await page.getByRole('region', { name: 'Price chart' }).locator('.legend > span').count(), election.markets.length, 'a line for every outcome');
+    // The likeliest outcome first, and its ticket open; another row's Buy No turns the ticket to that market.
+    assert.match(await page.locator('.event-markets tbody tr').first().innerText(), new RegExp(a.name));
+    await page.locator('.ticket-for').filter({ hasText: a.name }).waitFor();
+    await row(b.name).getByRole('button', { name: /^Buy No/ }).click();
+    await page.locator('.ticket-for').filter({ hasText: b.name }).waitFor();
+    const ticket = page.getByTestId('order-ticket');
+    await ticket.getByRole('group', { name: 'Outcome' }).getByRole('button', { name: /^No/, pressed: true }).waitFor();
+    await screenshots(page, 'event-negrisk');
   });
 
   it('asked for nothing the server refused on any page load so far, and logged no console error', () => {
