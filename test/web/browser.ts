@@ -58,13 +58,18 @@ export async function watchedPage(context: BrowserContext): Promise<WatchedPage>
   return { page, errors, refused };
 }
 
-/** Screenshots of the page at desktop and phone width, into the git-ignored test-results folder. */
+/**
+ * Screenshots of the page at desktop and phone width, into the git-ignored test-results folder:
+ * the whole page, and the phone's first screen as a phone shows it (a full-page shot draws fixed
+ * elements, such as the market page's Buy bar, where the first screen ends, not at the bottom).
+ */
 export async function screenshots(page: Page, name: string): Promise<void> {
   const before = page.viewportSize() ?? DESKTOP;
   for (const [label, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: `${SCREENSHOTS}/${name}-${label}.png`, fullPage: true });
   }
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}-phone-screen.png` });
   await page.setViewportSize(before);
 }
 

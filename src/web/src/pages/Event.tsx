@@ -70,7 +70,7 @@ function EventView({ event }: { event: Event }) {
             refresh={trades[0]?.id}
           />
         )}
-        <section className="panel" aria-label="Outcomes">
+        <section className="panel event-outcomes" aria-label="Outcomes">
           <table className="event-markets">
             <thead><tr><th scope="col">Outcome</th><th scope="col" className="num">Chance</th><th scope="col"><span className="sr-only">Buy</span></th></tr></thead>
             <tbody>
