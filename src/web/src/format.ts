@@ -106,8 +106,10 @@ export function errorText(error: unknown): string {
 
 /** The server's answer about an order, in words. */
 export function describeOrder(order: Order): string {
-  const what = `${order.side === 0 ? 'Buy' : 'Sell'} ${order.amount} ${order.outcome} at ${cents(String(order.price))}`;
-  const filled = order.matchedAmount > 0 ? `, ${order.matchedAmount} filled` : '';
+  // A market order's price is its worst acceptable one, not what it filled at (each fill is announced apart).
+  const limit = order.orderType === 'GTC' ? 'at' : order.side === 0 ? 'up to' : 'down to';
+  const what = `${order.side === 0 ? 'Buy' : 'Sell'} ${shares(order.amount)} ${order.outcome} ${limit} ${cents(order.price)}`;
+  const filled = order.matchedAmount > 0 ? `, ${shares(order.matchedAmount)} filled` : '';
   switch (order.status) {
     case 'PENDING': return `${what}: resting in the book${filled}.`;
     case 'EXECUTED': return `${what}: filled.`;
