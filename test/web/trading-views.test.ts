@@ -135,7 +135,7 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await page.getByTestId('cash').filter({ hasText: '$989.98' }).waitFor();
   });
 
-  it('fits a phone (390 px): the header on one row, nothing clipped sideways, positions stacked, a sticky Buy bar', async () => {
+  it('fits a phone (390 px): the header on one row, nothing clipped sideways on the market, event and portfolio pages, positions stacked, a sticky Buy bar', async () => {
     await page.setViewportSize(PHONE);
     const layout = () => page.evaluate<{ overflow: number; header: number; clipped: string[] }>(`(() => ({
       overflow: document.documentElement.scrollWidth - innerWidth,
@@ -155,6 +155,12 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     assert.equal(Math.round((await bar.boundingBox())!.y + box.height), PHONE.height, 'and stays there while the page scrolls');
     await bar.getByRole('button', { name: /^Buy No/ }).click();
     await page.getByTestId('order-ticket').getByRole('group', { name: 'Outcome' }).getByRole('button', { name: /^No/, pressed: true }).waitFor();
+
+    await page.goto(`${server.url}/event/demo-presidential-election`);
+    await page.getByTestId('event-chance').first().waitFor();
+    seen = await layout();
+    assert.deepEqual([seen.overflow, seen.clipped], [0, []], 'the event page: no page overflow, no table wider than its box');
+    assert.ok(seen.header < 60);
 
     await page.goto(`${server.url}/portfolio`);
     await page.getByTestId('positions').locator('tbody tr').first().waitFor();
