@@ -4,6 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startMarketMaker } from '../../examples/market-maker.ts';
 import { runTakerBot } from '../../examples/taker-bot.ts';
 import { createClient, parseUnits, type ExchangeClient } from '../client/index.ts';
+import { openingPrice } from './demo.ts';
 
 /**
  * The demo's liquidity (`npm run demo`) is the examples' own programs, as any bot author would run
@@ -53,13 +54,14 @@ export async function startDemoMakers(url: string, adminToken: string, options: 
 
   /** A maker and a taker bot on every ACTIVE market not served yet (series markets appear every period). */
   async function serveNewMarkets(): Promise<void> {
-    const marketIds: string[] = [];
+    const fresh: { market: string; mid: string | undefined }[] = [];
     for await (const event of admin.events.all({ eventStatus: 'ACTIVE', limit: 100 })) {
-      marketIds.push(...event.markets.filter((m) => m.status === 'ACTIVE' && !m.isPaused && !served.has(m.id)).map((m) => m.id));
+      const markets = event.markets.filter((m) => m.status === 'ACTIVE' && !m.isPaused && !served.has(m.id));
+      fresh.push(...markets.map((m) => ({ market: m.id, mid: openingPrice(event, m) })));
     }
-    if (marketIds.length === 0) return;
-    for (const id of marketIds) served.add(id);
-    const started = await Promise.all(marketIds.map((market) => startMarketMaker(maker, { market, size: '25', log })));
+    if (fresh.length === 0) return;
+    for (const { market } of fresh) served.add(market);
+    const started = await Promise.all(fresh.map(({ market, mid }) => startMarketMaker(maker, { market, size: '25', log, ...(mid === undefined ? {} : { mid }) })));
     // A maker stops when its market resolves (its orders are cancelled and new ones refused).
     for (const m of started) m.done.catch((error: unknown) => options.logger?.debug({ err: error }, 'a demo market maker stopped'));
     makers.push(...started);

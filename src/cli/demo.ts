@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ExchangeError, type Event, type EventInput, type ExchangeClient } from '../client/index.ts';
+import { ExchangeError, formatUnits, parseUnits, type Event, type EventInput, type ExchangeClient, type Market } from '../client/index.ts';
 import type { Config } from '../config.ts';
 import { seedDemoSeries } from './demo-series.ts';
 
@@ -64,6 +64,28 @@ function demoEvents(nowMs: number, ids: { crypto: string; politics: string; spor
       ],
     },
   ];
+}
+
+/**
+ * Where the demo's market makers open each candidate of the "one winner" election: chances that
+ * sum to 100%, as a negRisk event's must (exactly one resolves YES). Quoting every candidate
+ * around 50% made them sum to about 200%.
+ */
+const OPENING_PRICES: Record<string, Record<string, string>> = {
+  'demo-presidential-election': { 'Candidate A': '0.45', 'Candidate B': '0.3', 'Candidate C': '0.15', 'Any other candidate': '0.1' },
+};
+
+/**
+ * The price a demo maker opens a market at: the last trade's price once it has traded (a restart
+ * goes on from there); before that, the demo's opening price, else for a negRisk event an equal
+ * share of 100% (on the tick), else undefined (the maker's own default, the book's midpoint or 50%).
+ */
+export function openingPrice(event: Pick<Event, 'slug' | 'negRisk' | 'markets'>, market: Pick<Market, 'name' | 'chance' | 'firstPriceDataAt' | 'tickSize'>): string | undefined {
+  if (market.firstPriceDataAt !== null) return market.chance.toFixed(6);
+  const named = OPENING_PRICES[event.slug]?.[market.name];
+  if (named !== undefined || !event.negRisk) return named;
+  const tick = parseUnits(market.tickSize)!;
+  return formatUnits((1_000_000n / BigInt(event.markets.length) / tick) * tick);
 }
 
 /** The demo's categories (found again by name) and tags (by slug). */

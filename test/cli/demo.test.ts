@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from '../../src/client/index.ts';
-import { demoBanner, demoConfig, seedDemo } from '../../src/cli/demo.ts';
+import { demoBanner, demoConfig, openingPrice, seedDemo } from '../../src/cli/demo.ts';
 import { startDemoMakers } from '../../src/cli/demo-makers.ts';
 import { DEMO_SERIES_SLUG, startDemoPriceWalk } from '../../src/cli/demo-series.ts';
 import { parseConfig } from '../../src/config.ts';
@@ -62,6 +62,12 @@ describe('demo seed, through the SDK', () => {
     try {
       // Requotes empty a book for a moment: each must show both sides at some point, and trades must flow.
       for (const tokenId of tokenIds) await books.until(tokenId, (book) => book.bestBid() !== undefined && book.bestAsk() !== undefined, NO_WAIT_LIMIT);
+      // The "one winner" election's candidates open at chances summing to 100% (each at 50% summed to 200%);
+      // the taker bot's trades move each a tick at a time, so the sum stays near it.
+      const election = (await client.events.get('demo-presidential-election')).markets;
+      const mid = (tokenId: string) => (Number(books.bestBid(tokenId)!.price) + Number(books.bestAsk(tokenId)!.price)) / 2;
+      const sum = election.reduce((total, m) => total + mid(m.tokenId1!), 0);
+      assert.ok(Math.abs(sum - 1) <= 0.1, `the election's midpoints sum to ${sum.toFixed(3)}`);
       for await (const trade of trades) {
         assert.ok(markets.some((m) => m.id === trade.marketId));
         break;
@@ -97,6 +103,18 @@ describe('demo seed, through the SDK', () => {
     } finally {
       await walk.stop();
     }
+  });
+
+  it('opens a negRisk event\'s markets at chances summing to 100%, and a traded market at its last price', () => {
+    const market = (name: string, chance = 0.5, firstPriceDataAt: string | null = null) => ({ name, chance, firstPriceDataAt, tickSize: '0.01' });
+    const names = ['Candidate A', 'Candidate B', 'Candidate C', 'Any other candidate'];
+    const election = { slug: 'demo-presidential-election', negRisk: true, markets: names.map((name) => market(name)) as never[] };
+    const opening = names.map((name) => openingPrice(election, market(name))!);
+    assert.deepEqual(opening, ['0.45', '0.3', '0.15', '0.1']);
+    const other = { slug: 'a-three-way-race', negRisk: true, markets: [{}, {}, {}] as never[] };
+    assert.equal(openingPrice(other, market('X')), '0.33');
+    assert.equal(openingPrice({ ...other, negRisk: false }, market('X')), undefined);
+    assert.equal(openingPrice(election, market('Candidate A', 0.52, '2026-01-01T00:00:00.000Z')), '0.520000');
   });
 
   it('generates an admin token only when none is configured, turns the faucet on, and prints both', () => {

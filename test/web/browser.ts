@@ -31,17 +31,20 @@ export const PHONE = { width: 390, height: 844 };
 
 /**
  * A page that records what would be a bug: console errors, uncaught exceptions and 5xx answers.
- * A 4xx the app asked for is an answer it shows in words (a refused order, the faucet probe), and
- * Chromium logs it as "Failed to load resource"; those lines are kept apart, not counted as errors.
+ * A 4xx the app asked for is an answer it shows in words (a refused order, say), and Chromium logs
+ * it as "Failed to load resource"; those lines are kept apart, not counted as errors, but every
+ * 4xx answer is listed in `refused`, so a test can say that loading a page asked for none.
  */
 export interface WatchedPage {
   page: Page;
   errors: string[];
+  refused: string[];
 }
 
 export async function watchedPage(context: BrowserContext): Promise<WatchedPage> {
   const page = await context.newPage();
   const errors: string[] = [];
+  const refused: string[] = [];
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
     if (/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
@@ -50,16 +53,34 @@ export async function watchedPage(context: BrowserContext): Promise<WatchedPage>
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
   page.on('response', (response) => {
     if (response.status() >= 500) errors.push(`${response.status()} from ${response.url()}`);
+    else if (response.status() >= 400) refused.push(`${response.status()} from ${response.request().method()} ${response.url()}`);
   });
-  return { page, errors };
+  return { page, errors, refused };
 }
 
-/** Screenshots of the page at desktop and phone width, into the git-ignored test-results folder. */
+/**
+ * Screenshots of the page at desktop and phone width, into the git-ignored test-results folder:
+ * the whole page, and the phone's first screen as a phone shows it (a full-page shot draws fixed
+ * elements, such as the market page's Buy bar, where the first screen ends, not at the bottom).
+ */
 export async function screenshots(page: Page, name: string): Promise<void> {
   const before = page.viewportSize() ?? DESKTOP;
   for (const [label, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: `${SCREENSHOTS}/${name}-${label}.png`, fullPage: true });
   }
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}-phone-screen.png` });
   await page.setViewportSize(before);
+}
+
+/**
+ * Waits for `done`, asked from the test: page.waitForFunction would compile its predicate inside
+ * the page, which the app's Content-Security-Policy (no 'unsafe-eval') rightly refuses.
+ */
+export async function until(done: () => Promise<boolean>, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`gave up waiting for ${what}`);
 }

@@ -13,7 +13,7 @@ import { seedDemo } from '../../src/cli/demo.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { get, post } from '../helpers/http.ts';
-import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { launchChromium, screenshots, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 
 /**
@@ -30,18 +30,6 @@ const BOOK_PROBE = `(() => {
   new PerformanceObserver((list) => { for (const entry of list.getEntries()) state.longTasks.push(entry.duration); }).observe({ type: 'longtask' });
 })()`;
 interface Probe { frames: number[]; commits: number; longTasks: number[] }
-
-/**
- * Waits for `done`, asked from the test: page.waitForFunction would compile its predicate inside
- * the page, which the app's Content-Security-Policy (no 'unsafe-eval') rightly refuses.
- */
-async function until(done: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 const HOUR_MS = 3_600_000;
 
@@ -144,8 +132,8 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await alice.getByTestId('ticket-answer').filter({ hasText: 'resting in the book' }).waitFor();
     await alice.getByTestId('order-book').locator('tr.bid', { hasText: '40¢' }).waitFor();
     await alice.getByTestId('open-orders').locator('tbody tr', { hasText: '40¢' }).waitFor();
-    // 4 USDC and the most fee the order could pay (taker 20 bps on 0.40 × 10) are reserved.
-    await alice.getByTestId('cash').filter({ hasText: '$995.992' }).waitFor();
+    // 4 USDC and the most fee the order could pay (taker 20 bps on 0.40 × 10) are reserved: $995.992, shown to the cent.
+    await alice.getByTestId('cash').filter({ hasText: '$995.99' }).waitFor();
   });
 
   it('a second trader fills it; both see the trade, the position and the balances change live', async () => {
@@ -170,8 +158,8 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await alice.getByTestId('cash').filter({ hasText: '$996.00' }).waitFor();
     await bob.getByTestId('recent-trades').locator('tbody tr').first().waitFor();
     await bob.getByTestId('market-position').locator('li', { hasText: 'No' }).filter({ hasText: '10.00' }).waitFor();
-    // Bob paid 6 USDC and the taker fee: 20 bps × min(0.6, 0.4) × 10 = 0.008.
-    await bob.getByTestId('cash').filter({ hasText: '$993.992' }).waitFor();
+    // Bob paid 6 USDC and the taker fee: 20 bps × min(0.6, 0.4) × 10 = 0.008; $993.992 shows to the cent.
+    await bob.getByTestId('cash').filter({ hasText: '$993.99' }).waitFor();
   });
 
   it('cancels a resting order from open orders', async () => {
@@ -310,7 +298,7 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await alice.getByTestId('my-rewards').waitFor();
     await screenshots(alice, 'rewards');
     await alice.goto(`${server.url}/portfolio`);
-    await alice.getByLabel(/Choose a display name/).fill('alice_web');
+    await alice.getByLabel('Display name').fill('alice_web');
     await alice.getByRole('button', { name: 'Save' }).click();
     await alice.getByTestId('pnl-chart').locator('canvas').first().waitFor();
     await alice.goto(`${server.url}/profile/alice_web`);

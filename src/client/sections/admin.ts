@@ -1,5 +1,5 @@
 import type {
-  Category, CategoryInput, Event, EventInput, Market, MarketInput, MarketPatch, MarketRewardDetail, OracleOutcome, ReferencePrice, ReferencePriceInput, Resolution, RewardConfig, RewardsPause, Tag, TagInput,
+  Category, CategoryInput, Event, EventInput, EventListParams, EventPage, Market, MarketInput, MarketPatch, MarketRewardDetail, OracleOutcome, ReferencePrice, ReferencePriceInput, Resolution, RewardConfig, RewardsPause, Tag, TagInput,
   Template, TemplateInput, TemplatePatch, TreasuryBalance,
 } from '../types.ts';
 import type { ClientContext } from './context.ts';
@@ -15,6 +15,11 @@ export function adminSection({ transport }: ClientContext) {
     /** Every tag, by slug. */
     tags: () => admin<Tag[]>('GET', '/tags'),
     createTag: (input: TagInput) => admin<Tag>('POST', '/tags', input),
+    /**
+     * GET /events as the operator reads it: with the admin token the list includes DRAFT events
+     * (`{ eventStatus: 'DRAFT' }` lists the ones still to publish), which the public list never shows.
+     */
+    events: (params: EventListParams = {}) => transport.call<EventPage>('GET', '/events', { auth: 'admin', query: params }),
     /** A DRAFT event with DRAFT markets. */
     createEvent: (input: EventInput) => admin<Event>('POST', '/events', input),
     addMarket: (eventId: string, input: MarketInput) => admin<Market>('POST', `/events/${id(eventId)}/markets`, input),

@@ -5,10 +5,14 @@ import { formatUnits, parseUnits, type Order } from '../../client/index.ts';
  * parsed to bigint base units with the SDK's units helpers and printed back from there.
  */
 
-/** A decimal string (possibly signed) as base units; undefined when it is not one. */
+/**
+ * A decimal string (possibly signed) as base units; undefined when it is not one. A few API fields
+ * are JSON numbers (order price and size, portfolio value): printed with 6 decimals, never in
+ * exponent form.
+ */
 export function units(text: string | number | null | undefined): bigint | undefined {
   if (text === null || text === undefined) return undefined;
-  const value = String(text);
+  const value = typeof text === 'number' ? text.toFixed(6) : text;
   const negative = value.startsWith('-');
   const parsed = parseUnits(negative ? value.slice(1) : value);
   return parsed === undefined ? undefined : negative ? -parsed : parsed;
@@ -17,7 +21,7 @@ export function units(text: string | number | null | undefined): bigint | undefi
 /** Thousands separated by commas: "1234567" → "1,234,567". */
 export const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** Base units as "1,234.5" with at least `minDecimals` decimals and every significant one kept. */
+/** Base units as "1,234.50": every significant decimal kept, at least `minDecimals` of them (shares). */
 export function amount(baseUnits: bigint, minDecimals = 2): string {
   const negative = baseUnits < 0n;
   const [whole, fraction = ''] = formatUnits(negative ? -baseUnits : baseUnits).split('.');
@@ -25,11 +29,31 @@ export function amount(baseUnits: bigint, minDecimals = 2): string {
   return `${negative ? '−' : ''}${group(whole!)}${decimals ? `.${decimals}` : ''}`;
 }
 
-/** "$1,234.50" from a USD decimal string. */
+/** `baseUnits` to the nearest multiple of `step`, halves away from zero (what "to the cent" means to a reader). */
+function roundTo(baseUnits: bigint, step: bigint): bigint {
+  const magnitude = baseUnits < 0n ? -baseUnits : baseUnits;
+  const rounded = ((magnitude + step / 2n) / step) * step;
+  return baseUnits < 0n ? -rounded : rounded;
+}
+
+const CENT = 10_000n;
+const TENTH_OF_A_CENT = 1_000n;
+
+/**
+ * The app's one money formatter: base units of USDC as "$1,234.57" or "−$1.20", to the cent. The
+ * server's amounts keep 6 decimals (a reserved fee of $0.008, a balance of $995.992); a trader
+ * reads cents, so every dollar amount on screen goes through here.
+ */
+export function money(baseUnits: bigint): string {
+  const cents = roundTo(baseUnits, CENT);
+  const text = `$${amount(cents < 0n ? -cents : cents)}`;
+  return cents < 0n ? `−${text}` : text;
+}
+
+/** "$1,234.50" from a USD decimal string (or a number the API sends); "—" when there is none. */
 export function usd(text: string | number | null | undefined): string {
   const value = units(text);
-  if (value === undefined) return '—';
-  return value < 0n ? `−$${amount(-value)}` : `$${amount(value)}`;
+  return value === undefined ? '—' : money(value);
 }
 
 /** Shares from a decimal string: "12.5" → "12.50". */
@@ -44,15 +68,26 @@ export function cents(text: string | number | null | undefined): string {
   return value === undefined ? '—' : centsOf(value);
 }
 
-/** A price in base units (millionths) as cents: 425_000n → "42.5¢". */
+/**
+ * A price in base units (millionths) as cents, to a tenth of a cent at most: 425_000n → "42.5¢",
+ * an average price of 0.412345 → "41.2¢".
+ */
 export function centsOf(baseUnits: bigint): string {
-  return `${formatUnits(baseUnits * 100n)}¢`;
+  return `${formatUnits(roundTo(baseUnits, TENTH_OF_A_CENT) * 100n)}¢`;
 }
 
-/** A chance (the API's `chance`, a display number) as a whole percentage. */
-export function percent(chance: number): string {
-  const value = Math.round(chance * 100);
-  return value < 1 && chance > 0 ? '<1%' : value > 99 && chance < 1 ? '>99%' : `${value}%`;
+/** A price in base units as a whole-percent chance: 405_000n → "41%"; "<1%" and ">99%" at the ends. */
+export function percent(priceBaseUnits: bigint): string {
+  const value = (priceBaseUnits + 5_000n) / 10_000n;
+  return value < 1n && priceBaseUnits > 0n ? '<1%' : value > 99n && priceBaseUnits < 1_000_000n ? '>99%' : `${value}%`;
+}
+
+/** `part` of `whole` as a signed percentage to a tenth: "+12.5%", "−3.0%"; "—" of nothing. */
+export function signedPercent(part: bigint, whole: bigint): string {
+  if (whole <= 0n) return '—';
+  const tenths = (part * 1_000n + (part < 0n ? -whole / 2n : whole / 2n)) / whole;
+  const magnitude = tenths < 0n ? -tenths : tenths;
+  return `${tenths < 0n ? '−' : '+'}${magnitude / 10n}.${magnitude % 10n}%`;
 }
 
 export function date(iso: string | null | undefined): string {
@@ -71,8 +106,10 @@ export function errorText(error: unknown): string {
 
 /** The server's answer about an order, in words. */
 export function describeOrder(order: Order): string {
-  const what = `${order.side === 0 ? 'Buy' : 'Sell'} ${order.amount} ${order.outcome} at ${cents(String(order.price))}`;
-  const filled = order.matchedAmount > 0 ? `, ${order.matchedAmount} filled` : '';
+  // A market order's price is its worst acceptable one, not what it filled at (each fill is announced apart).
+  const limit = order.orderType === 'GTC' ? 'at' : order.side === 0 ? 'up to' : 'down to';
+  const what = `${order.side === 0 ? 'Buy' : 'Sell'} ${shares(order.amount)} ${order.outcome} ${limit} ${cents(order.price)}`;
+  const filled = order.matchedAmount > 0 ? `, ${shares(order.matchedAmount)} filled` : '';
   switch (order.status) {
     case 'PENDING': return `${what}: resting in the book${filled}.`;
     case 'EXECUTED': return `${what}: filled.`;

@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react';
 import type { LocalAccount } from 'viem/accounts';
-import { createClient, ExchangeError, type Account, type ApiKeyCredentials, type ExchangeClient, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
-import { describeOrder } from './format.ts';
+import { createClient, type Account, type ApiKeyCredentials, type ExchangeClient, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
+import { faucetOffered } from './capabilities.ts';
+import { cents, describeOrder, shares } from './format.ts';
 
 /**
  * Who is signed in, and the SDK client that acts for them. One store for the whole app, read with
@@ -16,7 +17,7 @@ export interface Session {
   user: Account | undefined;
   /** Bumped on every /user feed message. */
   revision: number;
-  /** Whether POST /account/faucet exists on this server (probed after sign-in); undefined: not known yet. */
+  /** Whether POST /account/faucet exists on this server (capabilities.ts, asked after sign-in); undefined: not known yet. */
   faucet: boolean | undefined;
   /** The last live notices (fills, order updates), newest first. */
   notices: { id: number; text: string }[];
@@ -180,7 +181,7 @@ function start(client: ExchangeClient, saved: Saved, user: Account): void {
   feed?.close();
   set({ client, wallet: { kind: saved.kind, address: saved.address }, user, faucet: undefined });
   void follow(client);
-  void probeFaucet(client);
+  void probeFaucet();
 }
 
 /** The `/user` feed: every message reloads the trader's views, and fills are announced in words. */
@@ -197,7 +198,7 @@ async function follow(client: ExchangeClient): Promise<void> {
 function describe(message: UserMessage): string | undefined {
   if (message.type === 'trade-update') {
     const trade = message.data as unknown as Trade;
-    return trade.status === 'MATCHED' ? `Trade matched: ${trade.size} at ${trade.price}` : undefined;
+    return trade.status === 'MATCHED' ? `Trade matched: ${shares(trade.size)} at ${cents(trade.price)}` : undefined;
   }
   if (message.type === 'order-update') {
     // The placement was answered in the ticket already; fills and cancels are news.
@@ -206,16 +207,7 @@ function describe(message: UserMessage): string | undefined {
   return 'Reward claim updated';
 }
 
-/**
- * The server has no flag saying whether its faucet is on: the route exists only when it is. A
- * request for nothing ("0") answers 404 when the route is absent and anything else when present,
- * and moves no money either way.
- */
-async function probeFaucet(client: ExchangeClient): Promise<void> {
-  try {
-    await client.account.faucet('0');
-    set({ faucet: true });
-  } catch (error) {
-    set({ faucet: !(error instanceof ExchangeError && error.status === 404) });
-  }
+/** Whether to show the faucet button; an unreachable answer hides it. */
+async function probeFaucet(): Promise<void> {
+  set({ faucet: await faucetOffered().catch(() => false) });
 }

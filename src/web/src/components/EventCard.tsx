@@ -1,10 +1,10 @@
 import type { Event, Market } from '../../../client/index.ts';
-import { amount, centsOf, percent, units, usd } from '../format.ts';
+import { centsOf, money, percent, units, usd } from '../format.ts';
 import { Link, marketPath } from '../router.tsx';
 
 /** The two outcome prices of a market from its `chance` (outcome 1's last price), in base units. */
 export function outcomePrices(market: Market): [bigint, bigint] {
-  const first = units(market.chance.toFixed(6)) ?? 500_000n;
+  const first = units(market.chance) ?? 500_000n;
   return [first, 1_000_000n - first];
 }
 
@@ -46,14 +46,14 @@ export function EventCard({ event }: { event: Event }) {
           {[...event.markets].sort((a, b) => b.chance - a.chance).slice(0, 4).map((market) => (
             <li key={market.id}>
               <Link to={marketPath(market.slug)}>{market.name}</Link>
-              <span className="num">{percent(market.chance)}</span>
+              <span className="num">{percent(outcomePrices(market)[0])}</span>
             </li>
           ))}
           {event.markets.length > 4 && <li className="muted">+{event.markets.length - 4} more</li>}
         </ul>
       )}
       <footer className="muted num">
-        <span>{usd(amount(volume24h))} 24h vol.</span>
+        <span>{money(volume24h)} 24h vol.</span>
         <span>{usd(event.liquidity)} liq.</span>
       </footer>
     </article>

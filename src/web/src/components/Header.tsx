@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, usePath } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { injectedProvider, signIn, signOut, useSession } from '../session.ts';
@@ -6,45 +7,66 @@ import { useLoad } from '../load.ts';
 
 const FAUCET_AMOUNT = '1000';
 
+/**
+ * The header. On a desktop: brand, navigation, cash, account and theme on one line. On a phone
+ * (styles.css, under 560 px) it stays one row too: brand, cash (or sign-in) and a menu button;
+ * the navigation and account actions open under it.
+ */
 export function Header() {
   const path = usePath();
+  // The phone menu is open on the page it was opened on: a page change closes it.
+  const [openOn, setOpenOn] = useState<string | undefined>(undefined);
+  const open = openOn === path;
   const nav = [['/', 'Markets'], ['/portfolio', 'Portfolio'], ['/rewards', 'Rewards'], ['/admin', 'Operate']] as const;
   return (
     <header className="header">
       <Link to="/" className="brand" aria-label="PMX home">
         <img src="/favicon.svg" alt="" width="24" height="24" /> PMX
       </Link>
-      <nav aria-label="Main">
-        {nav.map(([to, label]) => (
-          <Link key={to} to={to} aria-current={path === to ? 'page' : undefined}>{label}</Link>
-        ))}
-      </nav>
-      <div className="header-end">
-        <Account />
-        <ThemeToggle />
+      <Quick />
+      <button type="button" className="ghost menu-toggle" aria-expanded={open} aria-controls="header-menu" onClick={() => setOpenOn(open ? undefined : path)}>
+        <span aria-hidden="true">☰</span><span className="sr-only">Menu</span>
+      </button>
+      <div id="header-menu" className="header-menu" data-open={open}>
+        <nav aria-label="Main">
+          {nav.map(([to, label]) => (
+            <Link key={to} to={to} aria-current={path === to ? 'page' : undefined}>{label}</Link>
+          ))}
+        </nav>
+        <div className="header-end">
+          <Account />
+          <ThemeToggle />
+        </div>
       </div>
     </header>
   );
 }
 
-function Account() {
-  const { wallet, client, revision, faucet, user } = useSession();
+/** What the header's one row always shows: the cash when signed in, else the dev wallet's sign-in. */
+function Quick() {
+  const { wallet, client, revision } = useSession();
   const [busy, run] = useAction();
   const balance = useLoad(() => (wallet ? client.account.balance() : Promise.resolve(undefined)), [client, wallet, revision]);
+  if (wallet) return <span className="balance num" data-testid="cash" title="Available collateral">{usd(balance.data?.collateral.available)}</span>;
+  return (
+    <button type="button" className="primary sign-in" disabled={busy} onClick={() => run(async () => void (await signIn('dev')))} title="A key generated and kept in this browser: unsafe for real money. While signed in, this browser's storage also holds your API key and session token (any script of this site could read them); signing out revokes both">
+      Sign in with dev wallet
+    </button>
+  );
+}
 
+function Account() {
+  const { wallet, client, faucet, user } = useSession();
+  const [busy, run] = useAction();
   if (!wallet) {
-    return (
+    return injectedProvider() ? (
       <div className="account">
-        {injectedProvider() && <button type="button" disabled={busy} onClick={() => run(async () => void (await signIn('injected')))}>Connect wallet</button>}
-        <button type="button" className="primary" disabled={busy} onClick={() => run(async () => void (await signIn('dev')))} title="A key generated and kept in this browser: unsafe for real money. While signed in, this browser's storage also holds your API key and session token (any script of this site could read them); signing out revokes both">
-          Sign in with dev wallet
-        </button>
+        <button type="button" disabled={busy} onClick={() => run(async () => void (await signIn('injected')))}>Connect wallet</button>
       </div>
-    );
+    ) : null;
   }
   return (
     <div className="account">
-      <span className="balance num" data-testid="cash" title="Available collateral">{usd(balance.data?.collateral.available)}</span>
       {faucet && (
         <button type="button" disabled={busy} onClick={() => run(async () => {
           await client.account.faucet(FAUCET_AMOUNT);

@@ -1,14 +1,20 @@
 import { useAction } from '../action.ts';
 import { useSession } from '../session.ts';
 import { cents, describeOrder, shares } from '../format.ts';
-import { useLoad } from '../load.ts';
+import type { OrderWithMarket } from '../../../client/index.ts';
+import { useLoad, type Loaded } from '../load.ts';
 import { Link, marketPath } from '../router.tsx';
 
-/** The trader's resting orders (of one market, or all), with cancel and cancel-all; live from /user. */
-export function OpenOrders({ marketId }: { marketId?: string }) {
+/** The trader's resting orders (of one market, or all), reloaded on every /user message. */
+export function useOpenOrders(marketId?: string): Loaded<OrderWithMarket[]> {
   const { client, wallet, revision } = useSession();
+  return useLoad(() => (wallet ? client.orders.list({ status: 'PENDING', ...(marketId ? { market: marketId } : {}) }) : Promise.resolve([])), [client, wallet, marketId, revision]);
+}
+
+/** The trader's resting orders (useOpenOrders: the market page also marks them in the book), with cancel and cancel-all. */
+export function OpenOrders({ orders, marketId }: { orders: Loaded<OrderWithMarket[]>; marketId?: string }) {
+  const { client, wallet } = useSession();
   const [busy, act] = useAction();
-  const orders = useLoad(() => (wallet ? client.orders.list({ status: 'PENDING', ...(marketId ? { market: marketId } : {}) }) : Promise.resolve([])), [client, wallet, marketId, revision]);
   if (!wallet) return null;
 
   const rows = orders.data ?? [];

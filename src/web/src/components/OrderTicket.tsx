@@ -1,32 +1,53 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ExchangeError, feeBaseUnits, OrderBuildError, orderAmounts, type Market, type OrderAmounts, type OrderSpec } from '../../../client/index.ts';
-import { amount, cents, describeOrder, errorText } from '../format.ts';
+import { ExchangeError, feeBaseUnits, formatUnits, type Level, type Market, OrderBuildError, orderAmounts, type OrderSpec } from '../../../client/index.ts';
+import { amount, cents, centsOf, describeOrder, errorText, money, units } from '../format.ts';
+import { estimateBuy, estimateSell, type BookLevel, type MarketEstimate } from '../market-estimate.ts';
+import { useQuery } from '../router.tsx';
 import { notify, refresh, useSession } from '../session.ts';
+import { AmountInput, PriceInput } from './TicketInputs.tsx';
 
 type Kind = 'limit' | 'market';
 type Side = OrderSpec['side'];
 
+/** What the preview shows, computed before anything is signed. */
 interface Preview {
-  amounts: OrderAmounts;
+  /** The order as it will be sent (a market order: FAK/FOK at the estimate's worst price). */
+  price: string;
+  size: string;
   /** Collateral paid (BUY) or received before fees (SELL). */
   notional: bigint;
   /** The most fee this order can pay (taker rate; the maker rate for post-only). */
   fee: bigint;
-  /** What the shares pay if the outcome wins (BUY), or what the sale brings net of fees (SELL). */
-  payout: bigint;
+  shares: bigint;
+  /** A market order's estimate from the live book. */
+  estimate?: MarketEstimate;
 }
 
+const DOLLAR_ADDS = ['1', '10', '100'];
+const HALF = 500_000n;
+const SHARE_ADDS = ['10', '50', '100'];
+
 /**
- * The order ticket: BUY or SELL either outcome, limit (GTC, GTD, post-only) or market-style
- * (FOK/FAK at a worst price). The preview uses the SDK's own amount rules, so what it refuses here
- * carries the code the server would answer (OrderBuildError); the server's answer is put in words.
+ * The order ticket: BUY or SELL either outcome. A limit order (GTC, GTD, post-only) at a price
+ * with tick steppers; a market order buys a dollar amount (or sells shares) at the live book's
+ * prices, its average fill and slippage estimated from the book the page shows (market-estimate.ts)
+ * and sent as FAK or FOK at the worst level reached. The preview uses the SDK's amount rules, so
+ * what it refuses here carries the code the server would answer (OrderBuildError). The URL's
+ * `?side=sell&shares=…` (the portfolio's Sell) opens it as a market sell of those shares.
  */
-export function OrderTicket({ market, outcome, onOutcome, price: picked }: { market: Market; outcome: 0 | 1; onOutcome: (outcome: 0 | 1) => void; price: string | undefined }) {
+export function OrderTicket({ market, outcome, onOutcome, price: picked, book, prices, buyRequest }: {
+  market: Market; outcome: 0 | 1; onOutcome: (outcome: 0 | 1) => void; price: string | undefined; book: { bids: Level[]; asks: Level[] } | undefined; prices: bigint[];
+  /** Moves when the phone's Buy bar is tapped: the ticket turns to Buy. */
+  buyRequest: number;
+}) {
   const { client, wallet } = useSession();
-  const [side, setSide] = useState<Side>('BUY');
-  const [kind, setKind] = useState<Kind>('limit');
+  const query = useQuery();
+  const selling = query.get('side') === 'sell';
+  const [side, setSide] = useState<Side>(selling ? 'SELL' : 'BUY');
+  const [kind, setKind] = useState<Kind>(selling ? 'market' : 'limit');
   const [price, setPrice] = useState('');
-  const [size, setSize] = useState('');
+  const [size, setSize] = useState(selling ? query.get('shares') ?? '' : '');
+  const [dollars, setDollars] = useState('');
   const [gtd, setGtd] = useState(false);
   const [expiry, setExpiry] = useState('');
   const [postOnly, setPostOnly] = useState(false);
@@ -35,18 +56,28 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked }: { mar
   const [answer, setAnswer] = useState<{ ok: boolean; text: string } | undefined>(undefined);
 
   useEffect(() => {
-    if (picked) setPrice(picked);
+    if (buyRequest > 0) setSide('BUY');
+  }, [buyRequest]);
+
+  useEffect(() => {
+    if (picked) {
+      setPrice(picked);
+      setKind('limit');
+    }
   }, [picked]);
 
   const tokenId = outcome === 0 ? market.tokenId1 : market.tokenId2;
+  const buyingDollars = kind === 'market' && side === 'BUY';
   let preview: Preview | undefined;
   let problem: string | undefined;
-  if (price && size) {
-    try {
-      preview = previewOf(market, side, price, size, kind === 'limit' && postOnly);
-    } catch (error) {
-      problem = error instanceof OrderBuildError ? `${error.message} (${error.code})` : errorText(error);
+  try {
+    if (kind === 'limit' && price && size) preview = limitPreview(market, side, price, size, postOnly);
+    if (kind === 'market' && (buyingDollars ? dollars : size)) {
+      preview = marketPreview(market, side, book, buyingDollars ? dollars : size);
+      if (!preview) problem = `No ${side === 'BUY' ? 'sellers' : 'buyers'} in the book at the moment.`;
     }
+  } catch (error) {
+    problem = error instanceof OrderBuildError ? `${error.message} (${error.code})` : errorText(error);
   }
 
   const submit = async (event: FormEvent) => {
@@ -57,7 +88,7 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked }: { mar
     try {
       const spec: OrderSpec = kind === 'limit'
         ? { tokenId, side, price, size, type: 'GTC', postOnly, ...(gtd && expiry ? { expiration: Math.floor(new Date(expiry).getTime() / 1000) } : {}) }
-        : { tokenId, side, price, size, type: fill };
+        : { tokenId, side, price: preview.price, size: preview.size, type: fill };
       const order = await client.orders.place(spec);
       const text = describeOrder(order);
       setAnswer({ ok: true, text });
@@ -72,8 +103,10 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked }: { mar
   };
 
   const outcomes = [market.outcome1, market.outcome2];
+  const estimate = preview?.estimate;
+  const action = `${side === 'BUY' ? 'Buy' : 'Sell'} ${outcomes[outcome]}`;
   return (
-    <form className="panel ticket" onSubmit={submit} aria-label="Order ticket" data-testid="order-ticket">
+    <form className="panel ticket" onSubmit={submit} aria-label="Order ticket" data-testid="order-ticket" id="order-ticket">
       <div className="segmented" role="group" aria-label="Side">
         {(['BUY', 'SELL'] as const).map((value) => (
           <button key={value} type="button" aria-pressed={side === value} className={value === 'BUY' ? 'buy' : 'sell'} onClick={() => setSide(value)}>{value === 'BUY' ? 'Buy' : 'Sell'}</button>
@@ -82,21 +115,17 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked }: { mar
       <div className="segmented" role="group" aria-label="Outcome">
         {outcomes.map((label, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
-          <button key={label + index} type="button" aria-pressed={outcome === index} onClick={() => onOutcome(index as 0 | 1)}>{label}</button>
+          <button key={label + index} type="button" aria-pressed={outcome === index} onClick={() => onOutcome(index as 0 | 1)}>{label} <span className="num">{centsOf(prices[index]!)}</span></button>
         ))}
       </div>
       <div className="segmented small" role="group" aria-label="Order kind">
-        <button type="button" aria-pressed={kind === 'limit'} onClick={() => setKind('limit')}>Limit</button>
         <button type="button" aria-pressed={kind === 'market'} onClick={() => setKind('market')}>Market</button>
+        <button type="button" aria-pressed={kind === 'limit'} onClick={() => setKind('limit')}>Limit</button>
       </div>
-      <label>
-        <span>{kind === 'limit' ? 'Limit price' : 'Worst price'} <small className="muted">tick {market.tickSize}</small></span>
-        <input name="price" inputMode="decimal" autoComplete="off" placeholder="0.50" value={price} onChange={(e) => setPrice(e.target.value.trim())} required />
-      </label>
-      <label>
-        <span>Shares</span>
-        <input name="size" inputMode="decimal" autoComplete="off" placeholder="10" value={size} onChange={(e) => setSize(e.target.value.trim())} required />
-      </label>
+      {kind === 'limit' && <PriceInput label="Limit price" value={price} tickSize={market.tickSize} onChange={setPrice} />}
+      {buyingDollars
+        ? <AmountInput label="Amount" name="dollars" prefix="$" value={dollars} adds={DOLLAR_ADDS} onChange={setDollars} />
+        : <AmountInput label="Shares" name="size" value={size} adds={SHARE_ADDS} onChange={setSize} />}
       {kind === 'limit' ? (
         <fieldset className="options">
           <legend className="sr-only">Limit options</legend>
@@ -111,15 +140,17 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked }: { mar
         </div>
       )}
       <dl className="preview num" data-testid="order-preview">
-        <dt>{side === 'BUY' ? 'Cost' : 'Proceeds'}</dt><dd>{preview ? `$${amount(preview.notional)}` : '—'}</dd>
-        <dt>Fee (at most)</dt><dd>{preview ? `$${amount(preview.fee)}` : '—'}</dd>
-        <dt>Shares</dt><dd>{preview ? amount(preview.amounts.sizeBaseUnits) : '—'}</dd>
-        <dt>{side === 'BUY' ? 'Payout if it wins' : 'Net of fee'}</dt><dd>{preview ? `$${amount(preview.payout)}` : '—'}</dd>
+        {estimate && <><dt>Avg price</dt><dd>{centsOf(estimate.averagePrice)}</dd></>}
+        {estimate && <><dt>Slippage</dt><dd data-testid="slippage">{centsOf(estimate.slippage)}{estimate.complete ? '' : ' (book too thin)'}</dd></>}
+        <dt>{side === 'BUY' ? 'Cost' : 'Proceeds'}</dt><dd>{preview ? money(preview.notional) : '—'}</dd>
+        <dt>Fee (at most)</dt><dd>{preview ? money(preview.fee) : '—'}</dd>
+        <dt>{estimate ? 'Est. shares' : 'Shares'}</dt><dd>{preview ? amount(preview.shares) : '—'}</dd>
+        <dt>{side === 'BUY' ? 'Payout if it wins' : 'Net of fee'}</dt><dd>{preview ? money(side === 'BUY' ? preview.shares : preview.notional - preview.fee) : '—'}</dd>
       </dl>
       {problem && <p className="error" role="alert" data-testid="ticket-problem">{problem}</p>}
       {wallet ? (
         <button type="submit" className={`primary wide ${side === 'BUY' ? 'buy' : 'sell'}`} disabled={busy || !preview || !tokenId || market.status !== 'ACTIVE'}>
-          {busy ? 'Signing…' : `${side === 'BUY' ? 'Buy' : 'Sell'} ${outcomes[outcome]}${price ? ` at ${cents(price)}` : ''}`}
+          {busy ? 'Signing…' : kind === 'limit' ? `${action}${price ? ` at ${cents(price)}` : ''}` : `${action}${buyingDollars && dollars ? ` for ${money(units(dollars) ?? 0n)}` : ''}`}
         </button>
       ) : (
         <p className="muted">Sign in to trade.</p>
@@ -129,10 +160,34 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked }: { mar
   );
 }
 
-function previewOf(market: Market, side: Side, price: string, size: string, postOnly: boolean): Preview {
-  const amounts = orderAmounts(side, price, size, market.tickSize);
+/** The most fee an order can pay: the larger of the taker and maker rates, or the maker rate for post-only. */
+function maxFee(market: Market, priceMicros: bigint, shares: bigint, postOnly: boolean): bigint {
   const rate = postOnly ? market.passiveOrderFeeRateBps : Math.max(market.orderFeeRateBps, market.passiveOrderFeeRateBps);
-  const fee = feeBaseUnits(rate, Number(amounts.priceMicros), amounts.sizeBaseUnits);
+  return feeBaseUnits(rate, Number(priceMicros), shares);
+}
+
+function limitPreview(market: Market, side: Side, price: string, size: string, postOnly: boolean): Preview {
+  const amounts = orderAmounts(side, price, size, market.tickSize);
   const notional = side === 'BUY' ? amounts.makerAmount : amounts.takerAmount;
-  return { amounts, notional, fee, payout: side === 'BUY' ? amounts.sizeBaseUnits : notional - fee };
+  return { price, size, notional, fee: maxFee(market, amounts.priceMicros, amounts.sizeBaseUnits, postOnly), shares: amounts.sizeBaseUnits };
+}
+
+/** A market order from the live book: dollars to spend (BUY) or shares to sell (SELL), as typed. */
+function marketPreview(market: Market, side: Side, book: { bids: Level[]; asks: Level[] } | undefined, typed: string): Preview | undefined {
+  const value = units(typed);
+  if (value === undefined || value <= 0n) throw new OrderBuildError('ORDER_AMOUNT_INVALID', `${typed} is not an amount above zero`);
+  const levels = (list: Level[] = []): BookLevel[] => list.map((level) => ({ price: units(level.price) ?? 0n, size: units(level.size) ?? 0n }));
+  // Sizes are multiples of 10^(tick decimals) base units (DESIGN.md, "Exact amounts").
+  const step = 10n ** BigInt(market.tickSize.split('.')[1]?.length ?? 0);
+  const estimate = side === 'BUY' ? estimateBuy(levels(book?.asks), value, step) : estimateSell(levels(book?.bids), value);
+  if (!estimate) return undefined;
+  const price = formatUnits(estimate.worstPrice);
+  const size = formatUnits(estimate.shares);
+  // Checked by the SDK's rules as the order will be sent (tick, size decimals, bounds).
+  orderAmounts(side, price, size, market.tickSize);
+  // Each fill pays on min(p, 1 − p) at its own price: at most that of the price nearest 50¢ between the best level and the worst.
+  const best = side === 'BUY' ? estimate.averagePrice - estimate.slippage : estimate.averagePrice + estimate.slippage;
+  const [low, high] = best < estimate.worstPrice ? [best, estimate.worstPrice] : [estimate.worstPrice, best];
+  const feePrice = HALF < low ? low : HALF > high ? high : HALF;
+  return { price, size, notional: estimate.notional, fee: maxFee(market, feePrice, estimate.shares, false), shares: estimate.shares, estimate };
 }

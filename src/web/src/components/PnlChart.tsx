@@ -12,7 +12,11 @@ export function PnlChart({ history }: { history: PnlHistory }) {
     let disposed = false;
     void import('lightweight-charts').then((charts) => {
       if (disposed) return;
-      const { chart, color } = themedChart(charts, element);
+      // Dates and times on the time axis (day numbers alone said little), dollars on the price axis.
+      const { chart, color } = themedChart(charts, element, {
+        timeScale: { timeVisible: true, secondsVisible: false },
+        localization: { priceFormatter: (value: number) => `${value < 0 ? '−' : ''}$${Math.abs(value).toFixed(2)}` },
+      });
       const series = chart.addSeries(charts.BaselineSeries, { baseValue: { type: 'price', price: 0 }, topLineColor: color('--yes'), bottomLineColor: color('--no') });
       series.setData(history.points.map((point) => ({ time: point.time as never, value: point.value })));
       chart.timeScale().fitContent();
@@ -23,5 +27,10 @@ export function PnlChart({ history }: { history: PnlHistory }) {
       dispose();
     };
   }, [history]);
-  return <div ref={box} className="chart small" data-testid="pnl-chart" />;
+  return (
+    <figure className="pnl">
+      <div ref={box} className="chart small" data-testid="pnl-chart" />
+      <figcaption className="muted">P&amp;L in USD over time (your local time)</figcaption>
+    </figure>
+  );
 }

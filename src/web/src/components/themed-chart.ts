@@ -1,6 +1,20 @@
-import type { ChartOptions, DeepPartial, IChartApi } from 'lightweight-charts';
+import type { ChartOptions, DeepPartial, IChartApi, Time } from 'lightweight-charts';
 
 type Charts = typeof import('lightweight-charts');
+
+/**
+ * Time-axis labels in the reader's locale that say what they are: "Dec 2" at a day's first
+ * mark (the library's default printed the day number alone, a bare "2"), "Dec 2026" and "2026"
+ * for months and years, the time of day otherwise. The charts' times are Unix seconds.
+ */
+function tickMark(time: Time, type: number): string {
+  if (typeof time !== 'number') return String(time);
+  const date = new Date(time * 1000);
+  if (type === 0) return date.toLocaleDateString(undefined, { year: 'numeric' });
+  if (type === 1) return date.toLocaleDateString(undefined, { month: 'short', year: 'numeric' });
+  if (type === 2) return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
 
 /**
  * A lightweight-charts chart in the page's theme (text colour, font, grid in --line, no borders),
@@ -14,7 +28,7 @@ export function themedChart(charts: Charts, element: HTMLElement, options: DeepP
     grid: { vertLines: { visible: false }, horzLines: { color: style.getPropertyValue('--line') } },
     rightPriceScale: { borderVisible: false },
     ...options,
-    timeScale: { borderVisible: false, ...options.timeScale },
+    timeScale: { borderVisible: false, tickMarkFormatter: tickMark, ...options.timeScale },
   });
   return { chart, color: (variable) => style.getPropertyValue(variable) };
 }

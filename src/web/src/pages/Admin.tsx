@@ -1,5 +1,5 @@
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { createClient, type Event, type ExchangeClient, type Market, type OracleOutcome } from '../../../client/index.ts';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { createClient, ExchangeError, type ExchangeClient, type Market, type OracleOutcome } from '../../../client/index.ts';
 import { errorText, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { useTitle } from '../router.tsx';
@@ -16,7 +16,14 @@ export default function AdminPage() {
   useTitle('Operate');
   const [token, setToken] = useState(() => sessionStorage.getItem(TOKEN_KEY) ?? '');
   const [draft, setDraft] = useState('');
+  const [refused, setRefused] = useState(false);
   const admin = useMemo(() => (token ? createClient({ baseUrl: location.origin, credentials: { adminToken: token } }) : undefined), [token]);
+  const forget = (wasRefused: boolean) => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    setToken('');
+    setDraft('');
+    setRefused(wasRefused);
+  };
   if (!admin) {
     const save = (event: FormEvent) => {
       event.preventDefault();
@@ -26,17 +33,14 @@ export default function AdminPage() {
     return (
       <form className="panel narrow" onSubmit={save}>
         <h1>Operate</h1>
+        {refused && <p className="error" role="alert">The server refused that admin token. Enter it again.</p>}
         <p className="muted">The admin token is kept in this tab only (sessionStorage).</p>
         <label>Admin token <input type="password" autoComplete="off" value={draft} onChange={(e) => setDraft(e.target.value)} minLength={16} required /></label>
         <button type="submit" className="primary">Continue</button>
       </form>
     );
   }
-  const forget = () => {
-    sessionStorage.removeItem(TOKEN_KEY);
-    setToken('');
-  };
-  return <Console admin={admin} onForget={forget} />;
+  return <Console admin={admin} onForget={() => forget(false)} onRefused={() => forget(true)} />;
 }
 
 /** A form whose submit runs `action` and puts its answer (or the server's refusal) in words. */
@@ -58,14 +62,22 @@ function Form({ title, action, children, label = 'Save' }: { title: string; acti
 
 const text = (data: FormData, name: string) => String(data.get(name) ?? '').trim();
 
-function Console({ admin, onForget }: { admin: ExchangeClient; onForget: () => void }) {
+/** Whether the server refused the admin token itself (not one request's content). */
+const refusesToken = (error: unknown) => error instanceof ExchangeError && (error.status === 401 || error.status === 403);
+
+function Console({ admin, onForget, onRefused }: { admin: ExchangeClient; onForget: () => void; onRefused: () => void }) {
   const [revision, setRevision] = useState(0);
   const bump = () => setRevision((value) => value + 1);
   const taxonomy = useLoad(async () => ({ categories: await admin.admin.categories(), tags: await admin.admin.tags() }), [admin, revision]);
   const events = useLoad(() => admin.events.list({ limit: 100, total: false, sortBy: 'createdAt', order: 'DESC' }), [admin, revision]);
-  const [drafts, setDrafts] = useState<Event[]>([]);
+  // Drafts are read from the server (the admin's event list by status), so a reload still offers to publish them.
+  const drafts = useLoad(() => admin.admin.events({ eventStatus: 'DRAFT', limit: 100, total: false, sortBy: 'createdAt', order: 'DESC' }), [admin, revision]);
   const [publishing, publish] = useAction();
   const markets: Market[] = (events.data?.data ?? []).flatMap((event) => event.markets);
+  // A refused token is forgotten and asked for again, rather than every form failing with 401.
+  useEffect(() => {
+    if (refusesToken(taxonomy.error)) onRefused();
+  }, [taxonomy.error, onRefused]);
 
   return (
     <div className="stack">
@@ -104,7 +116,7 @@ function Console({ admin, onForget }: { admin: ExchangeClient; onForget: () => v
             ...(text(data, 'liveness') ? { liveness: Number(text(data, 'liveness')) } : {}),
             markets: (names.length ? names : [text(data, 'name')]).map((name) => ({ name })),
           });
-          setDrafts((current) => [event, ...current]);
+          bump();
           return `Draft event ${event.name} created with ${event.markets.length} markets`;
         }}>
           <label>Name <input name="name" required maxLength={200} /></label>
@@ -117,16 +129,15 @@ function Console({ admin, onForget }: { admin: ExchangeClient; onForget: () => v
         </Form>
       </div>
 
-      {drafts.some((event) => event.eventStatus === 'DRAFT') && (
+      {(drafts.data?.data.length ?? 0) > 0 && (
         <section className="panel" aria-label="Drafts">
           <h2>Drafts</h2>
           <ul className="plain">
-            {drafts.filter((event) => event.eventStatus === 'DRAFT').map((event) => (
+            {drafts.data?.data.map((event) => (
               <li key={event.id}>
-                <span>{event.name}</span>
+                <span>{event.name} <small className="muted">{event.markets.length} {event.markets.length === 1 ? 'market' : 'markets'}</small></span>
                 <button type="button" className="primary" disabled={publishing} onClick={() => publish(async () => {
                   const published = await admin.admin.publishEvent(event.id);
-                  setDrafts((current) => current.map((e) => (e.id === event.id ? published : e)));
                   bump();
                   return `Published ${published.name}`;
                 })}>Publish</button>

@@ -1,42 +1,109 @@
-import type { Market } from '../../../client/index.ts';
-import { outcomePrices, sumUsd } from '../components/EventCard.tsx';
-import { amount, centsOf, date, errorText, percent, usd } from '../format.ts';
+import { useState } from 'react';
+import type { Event, Market } from '../../../client/index.ts';
+import { sumUsd } from '../components/EventCard.tsx';
+import { OrderTicket } from '../components/OrderTicket.tsx';
+import { PriceChart } from '../components/PriceChart.tsx';
+import { centsOf, date, errorText, money, percent } from '../format.ts';
+import { useBookWatcher } from '../live-book.ts';
+import { useTrades } from '../live-trades.ts';
 import { useLoad } from '../load.ts';
+import { livePrice, ONE } from '../price.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
 
-/** A multi-market or negRisk event: one row per candidate or question, each opening its market. */
+/** A multi-market or negRisk event: every outcome's chance on one chart, one row per candidate or question, and a ticket. */
 export default function EventPage({ slug }: { slug: string }) {
   const { client } = useSession();
   const event = useLoad(() => client.events.get(slug, { includeVolume: true }), [client, slug]);
   useTitle(event.data?.name ?? '');
   if (event.error) return <p className="error" role="alert">{errorText(event.error)}</p>;
   if (!event.data) return <p className="muted" role="status">Loading…</p>;
-  const { data } = event;
-  const markets = [...data.markets].sort((a, b) => b.chance - a.chance);
-  return (
-    <section className="panel">
-      <h1>{data.name}</h1>
-      <p className="muted num">
-        {data.negRisk ? 'Exactly one resolves YES · ' : ''}Ends {date(data.endDate)} · {usd(amount(sumUsd(data.markets.map((m) => m.tradeVolumeUsd))))} volume
-      </p>
-      <p className="prose">{data.description}</p>
-      <table className="event-markets">
-        <thead><tr><th scope="col">Market</th><th scope="col" className="num">Chance</th><th scope="col" className="num">{data.markets[0]?.outcome1 ?? 'Yes'}</th><th scope="col" className="num">{data.markets[0]?.outcome2 ?? 'No'}</th></tr></thead>
-        <tbody>{markets.map((market) => <Row key={market.id} market={market} />)}</tbody>
-      </table>
-    </section>
-  );
+  return <EventView event={event.data} />;
 }
 
-function Row({ market }: { market: Market }) {
-  const [yes, no] = outcomePrices(market);
+/** A socket subscribes to 100 tokens a call: both tokens of the first 50 markets. */
+const WATCHED_MARKETS = 50;
+/** Lines on the chart: the likeliest outcomes, so it stays readable. */
+const CHARTED = 6;
+const PALETTE = ['#2563eb', '#059669', '#d97706', '#db2777', '#7c3aed', '#0891b2'];
+
+type Published = Market & { tokenId1: string; tokenId2: string };
+const published = (market: Market): market is Published => market.tokenId1 !== null && market.tokenId2 !== null;
+
+function EventView({ event }: { event: Event }) {
+  const { client } = useSession();
+  const markets = event.markets.filter(published);
+  const { watcher } = useBookWatcher(client, markets.slice(0, WATCHED_MARKETS).flatMap((m) => [m.tokenId1, m.tokenId2]));
+  const trades = useTrades(client, event.id);
+  // The one current price of each market (price.ts), likeliest first.
+  const rows = markets
+    .map((market) => ({ market, price: livePrice(market, watcher?.bestBid(market.tokenId1), watcher?.bestAsk(market.tokenId1), trades) }))
+    .sort((a, b) => (b.price > a.price ? 1 : b.price < a.price ? -1 : 0));
+  const [chosen, setChosen] = useState<{ marketId: string; outcome: 0 | 1 } | undefined>(undefined);
+  const [buyRequest, setBuyRequest] = useState(0);
+  const selected = rows.find((row) => row.market.id === chosen?.marketId) ?? rows[0];
+  const outcome = chosen && chosen.marketId === selected?.market.id ? chosen.outcome : 0;
+  const choose = (marketId: string, picked: 0 | 1) => {
+    setChosen({ marketId, outcome: picked });
+    setBuyRequest((count) => count + 1);
+  };
+  const charted = rows.slice(0, CHARTED);
+  const since = markets.map((m) => m.firstPriceDataAt).filter((at): at is string => at !== null).sort()[0] ?? null;
+  const ticked = markets.map((m) => m.tickSize).sort((a, b) => a.length - b.length).at(-1) ?? '0.01';
+  const selectedToken = selected && (outcome === 0 ? selected.market.tokenId1 : selected.market.tokenId2);
   return (
-    <tr>
-      <td><Link to={marketPath(market.slug)}>{market.name}</Link></td>
-      <td className="num">{percent(market.chance)}</td>
-      <td className="num"><Link to={marketPath(market.slug)} className="outcome yes">{centsOf(yes)}</Link></td>
-      <td className="num"><Link to={marketPath(market.slug)} className="outcome no">{centsOf(no)}</Link></td>
-    </tr>
+    <div className="market-layout">
+      <div className="market-main">
+        <header className="market-head">
+          <h1>{event.name}</h1>
+          <p className="muted num">
+            {event.negRisk ? 'Exactly one resolves YES · ' : ''}Ends {date(event.endDate)} · {money(sumUsd(event.markets.map((m) => m.tradeVolumeUsd)))} Vol.
+          </p>
+        </header>
+        {charted.length > 0 && (
+          <PriceChart
+            client={client}
+            lines={charted.map((row, index) => ({ tokenId: row.market.tokenId1, label: row.market.name, color: PALETTE[index % PALETTE.length]! }))}
+            current={charted.map((row) => row.price)}
+            tickSize={ticked}
+            since={since}
+            refresh={trades[0]?.id}
+          />
+        )}
+        <section className="panel event-outcomes" aria-label="Outcomes">
+          <table className="event-markets">
+            <thead><tr><th scope="col">Outcome</th><th scope="col" className="num">Chance</th><th scope="col"><span className="sr-only">Buy</span></th></tr></thead>
+            <tbody>
+              {rows.map(({ market, price }) => (
+                <tr key={market.id} className={market.id === selected?.market.id ? 'selected' : undefined}>
+                  <td><Link to={marketPath(market.slug)}>{market.name}</Link></td>
+                  <td className="num chance-cell" data-testid="event-chance">{percent(price)}</td>
+                  <td className="buy-cell">
+                    <button type="button" className="outcome yes" onClick={() => choose(market.id, 0)}>Buy {market.outcome1} {centsOf(price)}</button>
+                    <button type="button" className="outcome no" onClick={() => choose(market.id, 1)}>Buy {market.outcome2} {centsOf(ONE - price)}</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+        <p className="prose muted">{event.description}</p>
+      </div>
+      {selected && selectedToken && (
+        <aside className="market-side">
+          <p className="ticket-for"><span className="muted">Trading</span> <Link to={marketPath(selected.market.slug)}>{selected.market.name}</Link></p>
+          <OrderTicket
+            key={selected.market.id}
+            market={selected.market}
+            outcome={outcome}
+            onOutcome={(picked) => setChosen({ marketId: selected.market.id, outcome: picked })}
+            price={undefined}
+            book={watcher?.depth(selectedToken, 100)}
+            prices={[selected.price, ONE - selected.price]}
+            buyRequest={buyRequest}
+          />
+        </aside>
+      )}
+    </div>
   );
 }

@@ -1,15 +1,20 @@
-import { useCallback, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import type { Event, Market } from '../../../client/index.ts';
-import { outcomePrices } from '../components/EventCard.tsx';
-import { OpenOrders } from '../components/OpenOrders.tsx';
+import { BuyBar } from '../components/BuyBar.tsx';
+import { MarketHeadline } from '../components/MarketHeadline.tsx';
+import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
 import { OrderBook } from '../components/OrderBook.tsx';
 import { OrderTicket } from '../components/OrderTicket.tsx';
 import { PriceChart } from '../components/PriceChart.tsx';
 import { RecentTrades } from '../components/RecentTrades.tsx';
 import { PriceTarget } from '../components/PriceTarget.tsx';
 import { Rules } from '../components/Rules.tsx';
-import { centsOf, errorText, shares, usd } from '../format.ts';
+import { errorText, shares, usd } from '../format.ts';
+import { useBookWatcher } from '../live-book.ts';
+import { TRADES_KEPT, useTrades } from '../live-trades.ts';
 import { useLoad } from '../load.ts';
+import { ownLevels } from '../own-orders.ts';
+import { livePrice, ONE } from '../price.ts';
 import { Link, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { useSession } from '../session.ts';
@@ -18,8 +23,7 @@ export default function MarketPage({ slug }: { slug: string }) {
   const { client } = useSession();
   const loaded = useLoad(async () => {
     const market = await client.markets.get(slug);
-    const [event, volume] = await Promise.all([client.events.get(market.eventId), client.markets.volume(market.id)]);
-    return { market: { ...market, tradeVolumeUsd: volume.tradeVolumeUsd, tradeVolumeUsd24h: volume.tradeVolumeUsd24h }, event };
+    return { market, event: await client.events.get(market.eventId) };
   }, [client, slug]);
   useTitle(loaded.data?.market.name ?? '');
   if (loaded.error) return <p className="error" role="alert">{errorText(loaded.error)}</p>;
@@ -27,27 +31,46 @@ export default function MarketPage({ slug }: { slug: string }) {
   return <MarketView market={loaded.data.market} event={loaded.data.event} />;
 }
 
+/**
+ * One market, live: the book (both tokens, one watcher), the trades and the trader's open orders
+ * are held here, so the headline, chart, book, ticket and trades list all read the same current
+ * price (price.ts) and the same book.
+ */
 function MarketView({ market, event }: { market: Market; event: Event }) {
   const { client } = useSession();
-  const [outcome, setOutcome] = useState<0 | 1>(0);
+  // The portfolio's Sell opens the page on the position's token (`?token=`).
+  const [outcome, setOutcome] = useState<0 | 1>(() => (new URLSearchParams(location.search).get('token') === market.tokenId2 ? 1 : 0));
   const [picked, setPicked] = useState<string | undefined>(undefined);
-  const [trades, setTrades] = useState(0);
-  const countTrade = useCallback(() => setTrades((count) => count + 1), []);
-  const prices = outcomePrices(market);
-  const tokenId = outcome === 0 ? market.tokenId1 : market.tokenId2;
+  const { tokenId1, tokenId2 } = market;
+  const { watcher } = useBookWatcher(client, tokenId1 && tokenId2 ? [tokenId1, tokenId2] : []);
+  const trades = useTrades(client, market.eventId, market.id);
+  const orders = useOpenOrders(market.id);
+  const price = tokenId1 ? livePrice(market, watcher?.bestBid(tokenId1), watcher?.bestAsk(tokenId1), trades) : livePrice(market, undefined, undefined, trades);
+  const prices = [price, ONE - price];
+  const tokenId = outcome === 0 ? tokenId1 : tokenId2;
+  const own = useMemo(() => (tokenId ? ownLevels(orders.data ?? [], tokenId) : new Map<string, bigint>()), [orders.data, tokenId]);
+  const latestTrade = trades[0]?.id;
+  // The phone's Buy bar: the ticket on Buy of that outcome, scrolled into view.
+  const [buyRequest, setBuyRequest] = useState(0);
+  const buy = (chosen: 0 | 1) => {
+    setOutcome(chosen);
+    setBuyRequest((count) => count + 1);
+    document.getElementById('order-ticket')?.scrollIntoView({ block: 'start' });
+  };
   return (
     <div className="market-layout">
       <div className="market-main">
-        <header className="market-head">
-          {event.markets.length > 1 && <Link to={`/event/${encodeURIComponent(event.slug)}`} className="muted">{event.name}</Link>}
-          <h1>{market.name}</h1>
-          <p className="muted num">
-            {market.outcome1} {centsOf(prices[0])} · {market.outcome2} {centsOf(prices[1])} · {usd(market.tradeVolumeUsd)} volume
-            {market.isPaused && <span className="badge warn">paused</span>}
-            {market.status === 'RESOLVED' && <span className="badge">resolved</span>}
-          </p>
-        </header>
-        <PriceChart client={client} market={market} trades={trades} />
+        <MarketHeadline market={market} event={event} price={price} latestTrade={latestTrade} />
+        {tokenId1 && tokenId2 && (
+          <PriceChart
+            client={client}
+            lines={[{ tokenId: tokenId1, label: market.outcome1, color: '--yes' }, { tokenId: tokenId2, label: market.outcome2, color: '--no' }]}
+            current={prices}
+            tickSize={market.tickSize}
+            since={market.firstPriceDataAt}
+            refresh={latestTrade}
+          />
+        )}
         <div className="two">
           <section className="panel" aria-label="Order book">
             <header className="panel-head">
@@ -59,11 +82,11 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
                 ))}
               </div>
             </header>
-            {tokenId ? <OrderBook key={tokenId} client={client} tokenId={tokenId} onPick={setPicked} /> : <p className="muted">Not published yet.</p>}
+            {tokenId ? <OrderBook depth={watcher?.depth(tokenId, BOOK_LEVELS)} current={prices[outcome]!} own={own} onPick={setPicked} /> : <p className="muted">Not published yet.</p>}
           </section>
           <section className="panel" aria-label="Recent trades">
-            <h2>Recent trades</h2>
-            <RecentTrades client={client} market={market} onTrade={countTrade} />
+            <h2>Recent trades <small className="muted">last {TRADES_KEPT}</small></h2>
+            <RecentTrades market={market} trades={trades} />
           </section>
         </div>
         {market.priceTargetConfig && <PriceTarget market={market} config={market.priceTargetConfig} />}
@@ -71,13 +94,18 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
         <Rules market={market} event={event} />
       </div>
       <aside className="market-side">
-        <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} />
+        <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} book={tokenId ? watcher?.depth(tokenId, TICKET_LEVELS) : undefined} prices={prices} buyRequest={buyRequest} />
         <Position market={market} />
-        <OpenOrders marketId={market.id} />
+        <OpenOrders orders={orders} marketId={market.id} />
       </aside>
+      <BuyBar market={market} prices={prices} onBuy={buy} />
     </div>
   );
 }
+
+/** Levels the book shows a side; the ticket's market-order estimate walks deeper. */
+const BOOK_LEVELS = 10;
+const TICKET_LEVELS = 100;
 
 /** The trader's shares in this market, and split: collateral into one of each outcome. */
 function Position({ market }: { market: Market }) {

@@ -1,51 +1,80 @@
 import { useState, type FormEvent } from 'react';
-import type { MergeablePosition, RedeemablePosition } from '../../../client/index.ts';
-import { OpenOrders } from '../components/OpenOrders.tsx';
+import type { MergeablePosition, RedeemablePosition, UserPosition } from '../../../client/index.ts';
+import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
 import { PnlChart } from '../components/PnlChart.tsx';
-import { cents, errorText, shares, usd } from '../format.ts';
+import { cents, errorText, money, shares, signedPercent, units, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { notify, useSession } from '../session.ts';
 
-/** The trader's positions, value and P&L, open orders, activity, and the merge and redeem batches. */
+/** The trader's account value and P&L, positions, open orders, activity, and the merge and redeem batches. */
 export default function PortfolioPage() {
   useTitle('Portfolio');
   const { wallet } = useSession();
   if (!wallet) return <section className="panel"><h1>Portfolio</h1><p>Sign in to see your positions, orders and activity.</p></section>;
+  return <PortfolioView />;
+}
+
+function PortfolioView() {
+  const { client, revision } = useSession();
+  // One read of the positions for the summary's P&L and the table.
+  const positions = useLoad(() => client.portfolio.positions({ limit: 100 }), [client, revision]);
+  const rows = positions.data?.data ?? [];
   return (
     <div className="stack">
-      <Summary />
-      <Positions />
+      <Summary positions={positions.data ? rows : undefined} />
+      <Positions rows={rows} />
       <Batches />
-      <OpenOrders />
+      <OpenOrders orders={useOpenOrders()} />
       <Activity />
     </div>
   );
 }
 
-function Summary() {
+/**
+ * Account value (cash, cash held by open orders, positions at their latest price) and P&L of the
+ * positions held (their value against what they cost, fees included), which needs no display
+ * name. The P&L chart is public by display name (SPEC.md 4.8): shown once there is one.
+ */
+function Summary({ positions }: { positions: UserPosition[] | undefined }) {
   const { client, user, revision } = useSession();
   const data = useLoad(async () => {
     const [balance, value] = await Promise.all([client.account.balance(), client.portfolio.value()]);
     const pnl = user?.displayName ? await client.profiles.pnlHistory(user.displayName, 'ALL') : undefined;
-    return { balance, value, pnl };
+    return { balance, value: units(value.value) ?? 0n, pnl };
   }, [client, user, revision]);
+  const cash = units(data.data?.balance.collateral.balance);
+  const pnl = positions ? positionsPnl(positions) : undefined;
   return (
     <section className="panel" aria-label="Summary">
       <h1>Portfolio</h1>
       <dl className="stats num" data-testid="portfolio-summary">
-        <div><dt>Positions value</dt><dd>{data.data ? usd(data.data.value.value.toFixed(6)) : '—'}</dd></div>
+        <div className="lead"><dt>Account value</dt><dd data-testid="account-value">{data.data && cash !== undefined ? money(cash + data.data.value) : '—'}</dd></div>
+        <div className="lead">
+          <dt>P&amp;L of positions held</dt>
+          <dd data-testid="pnl" className={pnl && pnl.gain < 0n ? 'down' : pnl && pnl.gain > 0n ? 'up' : undefined}>{pnl ? `${money(pnl.gain)}${pnl.cost > 0n ? ` (${signedPercent(pnl.gain, pnl.cost)})` : ''}` : '—'}</dd>
+        </div>
+        <div><dt>Positions value</dt><dd>{data.data ? money(data.data.value) : '—'}</dd></div>
         <div><dt>Cash available</dt><dd>{usd(data.data?.balance.collateral.available)}</dd></div>
         <div><dt>In open orders</dt><dd>{usd(data.data?.balance.collateral.locked)}</dd></div>
-        <div><dt>P&amp;L</dt><dd>{data.data?.pnl ? usd(data.data.pnl.value) : '—'}</dd></div>
       </dl>
-      {data.data?.pnl ? <PnlChart history={data.data.pnl} /> : <DisplayName />}
+      {data.data?.pnl ? (
+        <>
+          <h2>All-time P&amp;L <span className="num">{usd(data.data.pnl.value)}</span></h2>
+          <PnlChart history={data.data.pnl} />
+        </>
+      ) : <DisplayName />}
     </section>
   );
 }
 
-/** P&L history is public by display name (SPEC.md 4.8), so the chart needs one. */
+/** What the held positions gained against what they cost (their `return` and `initial`), exact. */
+function positionsPnl(rows: UserPosition[]): { gain: bigint; cost: bigint } {
+  return rows.reduce((total, row) => ({ gain: total.gain + (units(row.return) ?? 0n), cost: total.cost + (units(row.initial) ?? 0n) }), { gain: 0n, cost: 0n });
+}
+
+/** The P&L chart and the public profile are by display name (SPEC.md 4.8): choosing one shows them. */
 function DisplayName() {
   const { client } = useSession();
   const [name, setName] = useState('');
@@ -60,32 +89,35 @@ function DisplayName() {
   };
   return (
     <form className="inline" onSubmit={save}>
-      <label>Choose a display name to see your P&amp;L chart and public profile <input value={name} onChange={(e) => setName(e.target.value)} minLength={3} maxLength={30} required /></label>
+      <label>Display name <input value={name} onChange={(e) => setName(e.target.value)} minLength={3} maxLength={30} required aria-describedby="display-name-why" /></label>
       <button type="submit">Save</button>
+      <p id="display-name-why" className="muted">Choose one to see your P&amp;L chart and public profile.</p>
     </form>
   );
 }
 
-function Positions() {
-  const { client, revision } = useSession();
-  const positions = useLoad(() => client.portfolio.positions({ limit: 100 }), [client, revision]);
-  const rows = positions.data?.data ?? [];
+function Positions({ rows }: { rows: UserPosition[] }) {
   return (
     <section className="panel" aria-label="Positions" data-testid="positions">
       <h2>Positions</h2>
       {rows.length === 0 ? <p className="muted">No positions.</p> : (
-        <table>
-          <thead><tr><th scope="col">Market</th><th scope="col">Outcome</th><th scope="col" className="num">Shares</th><th scope="col" className="num">Avg</th><th scope="col" className="num">Now</th><th scope="col" className="num">Value</th><th scope="col" className="num">P&amp;L</th></tr></thead>
+        <table className="stacking">
+          <thead><tr><th scope="col">Market</th><th scope="col">Outcome</th><th scope="col" className="num">Shares</th><th scope="col" className="num">Avg</th><th scope="col" className="num">Now</th><th scope="col" className="num">Value</th><th scope="col" className="num">P&amp;L</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>
             {rows.map((row) => (
               <tr key={row.tokenId}>
-                <td>{row.slug ? <Link to={marketPath(row.slug)}>{row.title ?? row.slug}</Link> : row.title}</td>
-                <td>{row.outcome}</td>
-                <td className="num">{shares(row.amount)}</td>
-                <td className="num">{cents(row.acquisitionPrice)}</td>
-                <td className="num">{cents(row.latest)}</td>
-                <td className="num">{usd(row.current)}</td>
-                <td className={`num ${row.return.startsWith('-') ? 'down' : 'up'}`}>{usd(row.return)}</td>
+                <td data-label="Market">{row.slug ? <Link to={marketPath(row.slug)}>{row.title ?? row.slug}</Link> : row.title}</td>
+                <td data-label="Outcome">{row.outcome}</td>
+                <td data-label="Shares" className="num">{shares(row.amount)}</td>
+                <td data-label="Avg" className="num">{cents(row.acquisitionPrice)}</td>
+                <td data-label="Now" className="num">{cents(row.latest)}</td>
+                <td data-label="Value" className="num">{usd(row.current)}</td>
+                <td data-label="P&L" className={`num ${row.return.startsWith('-') ? 'down' : 'up'}`}>{usd(row.return)}</td>
+                <td className="actions-cell">
+                  {row.slug && row.status !== 'RESOLVED' && (
+                    <Link to={`${marketPath(row.slug)}?side=sell&token=${row.tokenId}&shares=${row.amount}`} className="button sell">Sell</Link>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -141,16 +173,16 @@ function Activity() {
     <section className="panel" aria-label="Activity" data-testid="activity">
       <h2>Activity</h2>
       {rows.length === 0 ? <p className="muted">Nothing yet.</p> : (
-        <table>
+        <table className="stacking">
           <thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Market</th><th scope="col" className="num">Amount</th><th scope="col" className="num">Price</th></tr></thead>
           <tbody>
             {rows.map((row) => (
               <tr key={`${row.hash}${row.type}${row.outcomeIndex ?? ''}`}>
-                <td className="muted">{new Date(row.timestamp * 1000).toLocaleString()}</td>
-                <td>{row.type}{row.outcomeIndex !== undefined ? ` ${row.outcomeIndex === 0 ? row.outcome1 : row.outcome2}` : ''}</td>
-                <td><Link to={marketPath(row.slug)}>{row.name}</Link></td>
-                <td className="num">{shares(String(row.amount))}</td>
-                <td className="num">{cents(row.price)}</td>
+                <td data-label="When" className="muted">{new Date(row.timestamp * 1000).toLocaleString()}</td>
+                <td data-label="Type">{row.type}{row.outcomeIndex !== undefined ? ` ${row.outcomeIndex === 0 ? row.outcome1 : row.outcome2}` : ''}</td>
+                <td data-label="Market"><Link to={marketPath(row.slug)}>{row.name}</Link></td>
+                <td data-label="Amount" className="num">{shares(String(row.amount))}</td>
+                <td data-label="Price" className="num">{cents(row.price)}</td>
               </tr>
             ))}
           </tbody>

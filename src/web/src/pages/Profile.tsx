@@ -1,5 +1,5 @@
 import { PnlChart } from '../components/PnlChart.tsx';
-import { errorText, usd } from '../format.ts';
+import { cents, errorText, shares, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
@@ -34,7 +34,7 @@ export default function ProfilePage({ name }: { name: string }) {
         {positions.length === 0 ? <p className="muted">None.</p> : (
           <ul className="plain">
             {positions.map((position) => (
-              <li key={position.id}><span>{position.market} · {sideLabel(position.side)}</span><span className="num">{position.shares} shares · {usd(position.value)}</span></li>
+              <li key={position.id}><span>{position.market} · {sideLabel(position.side)}</span><span className="num">{shares(position.shares)} shares · {usd(position.value)}</span></li>
             ))}
           </ul>
         )}
@@ -43,7 +43,7 @@ export default function ProfilePage({ name }: { name: string }) {
         <h2>Recent trades</h2>
         <ul className="plain">
           {activity.map((row) => (
-            <li key={row.id}><span>{row.action} {sideLabel(row.side)} · {row.slug ? <Link to={marketPath(row.slug)}>{row.market}</Link> : row.market}</span><span className="num">{usd(row.amount)} at {row.price}¢</span></li>
+            <li key={row.id}><span>{row.action} {sideLabel(row.side)} · {row.slug ? <Link to={marketPath(row.slug)}>{row.market}</Link> : row.market}</span><span className="num">{usd(row.amount)} at {cents(row.price / 100)}</span></li>
           ))}
         </ul>
       </section>

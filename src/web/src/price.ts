@@ -1,0 +1,43 @@
+import type { Level, Market, TradeActivity } from '../../client/index.ts';
+import { units } from './format.ts';
+
+/**
+ * The market's one "current price", as Polymarket defines it: the midpoint of the best bid and
+ * ask of outcome 1; when the spread is wider than 10¢ (a midpoint there says little), the last
+ * trade's price. The headline, the outcome buttons, the chart's last point, the book's spread row
+ * and the event page all show this number, so a trader never sees four different "prices".
+ * Prices are base units (millionths); outcome 2's price is 1 minus outcome 1's.
+ */
+export const ONE = 1_000_000n;
+export const WIDE_SPREAD = 100_000n;
+
+export interface PriceInputs {
+  bestBid: bigint | undefined;
+  bestAsk: bigint | undefined;
+  lastTrade: bigint | undefined;
+}
+
+/** Undefined when nothing says (no two-sided book, no trade): callers fall back to the API's `chance`. */
+export function currentPrice({ bestBid, bestAsk, lastTrade }: PriceInputs): bigint | undefined {
+  const midpoint = bestBid !== undefined && bestAsk !== undefined ? (bestBid + bestAsk) / 2n : undefined;
+  if (midpoint !== undefined && bestAsk! - bestBid! <= WIDE_SPREAD) return midpoint;
+  return lastTrade ?? midpoint;
+}
+
+/** A trade's price in outcome-1 terms (a trade of outcome 2 at q is outcome 1 at 1 − q). */
+export function outcome1Price(trade: TradeActivity): bigint | undefined {
+  const price = units(trade.price);
+  return price === undefined ? undefined : trade.outcome === 'Side_B' ? ONE - price : price;
+}
+
+const best = (level: Level | undefined) => (level ? units(level.price) : undefined);
+
+/**
+ * The current price of `market`'s outcome 1 from its live book (`bid`, `ask`: outcome 1's best
+ * levels) and its trades (newest first), falling back to the API's `chance` (the last trade's
+ * price, 0.5 before any).
+ */
+export function livePrice(market: Market, bid: Level | undefined, ask: Level | undefined, trades: readonly TradeActivity[]): bigint {
+  const last = trades.find((trade) => trade.marketId === market.id);
+  return currentPrice({ bestBid: best(bid), bestAsk: best(ask), lastTrade: last ? outcome1Price(last) : undefined }) ?? units(market.chance) ?? ONE / 2n;
+}

@@ -1,0 +1,24 @@
+/** The web app's one money formatter and its price display (src/web/src/format.ts), without a browser. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { cents, centsOf, money, usd } from '../../src/web/src/format.ts';
+
+describe('web app formatting', () => {
+  it('shows money to the cent, rounding halves away from zero', () => {
+    assert.equal(usd('995.992'), '$995.99');
+    assert.equal(usd('995.995'), '$996.00');
+    assert.equal(usd('1234567.5'), '$1,234,567.50');
+    assert.equal(usd('-0.004'), '$0.00');
+    assert.equal(usd('-1.205'), '−$1.21');
+    assert.equal(usd(12.3456), '$12.35');
+    assert.equal(usd(undefined), '—');
+    assert.equal(money(8_000n), '$0.01');
+  });
+
+  it('shows prices in cents to a tenth of a cent at most', () => {
+    assert.equal(cents('0.4'), '40¢');
+    assert.equal(cents('0.425'), '42.5¢');
+    assert.equal(cents('0.412345'), '41.2¢');
+    assert.equal(centsOf(999_960n), '100¢');
+  });
+});
