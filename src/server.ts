@@ -19,7 +19,7 @@ import { createOracle, type Oracle } from './oracle/index.ts';
 import { createPortfolio, type Portfolio } from './portfolio/index.ts';
 import { createFeed, createPrices, type Prices } from './prices/index.ts';
 import { createTemplates, type Templates } from './templates/index.ts';
-import { attachRealtime, BookRelay, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
+import { attachRealtime, BookRelay, MarketChangeRelay, SessionRelay, type RedisFanout, type SessionChange } from './realtime/index.ts';
 import { engineNodeBookReads } from './book-reads.ts';
 import { declareBackgroundJobs } from './background-jobs.ts';
 import { startBackgroundJobs, type RunningJobs } from './jobs/background-job.ts';
@@ -90,6 +90,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let fanout: RedisFanout | undefined;
   let relay: BookRelay | undefined;
   let marketChanges: MarketChangeRelay | undefined;
+  let sessionRelay: SessionRelay | undefined;
   let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
   let shared: SharedState | undefined;
@@ -129,6 +130,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       orderMarkets: lookups.orderMarkets,
       eventMarketIds: lookups.eventMarketIds,
       cursorSecret,
+      nodeId,
       signatureWorkers: config.signatureWorkers,
       ...(lease ? { fence: lease } : {}),
       // Standbys follow the journal as it is appended (src/engine/README.md "Standbys").
@@ -141,8 +143,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       fanout = await connectRedisFanout(config.redisUrl, logger, clusterKey);
       relay = await BookRelay.connect(fanout, logger);
       marketChanges = new MarketChangeRelay(fanout, logger);
+      sessionRelay = new SessionRelay(fanout, logger);
     }
     const runsEngine = () => nodeLeadership.role === 'leader';
+    // Cancel-on-disconnect sockets are engine state: recorded by the engine's node, this one or through Redis.
+    const sessionsOut = sessionRelay;
+    const recordSession = (change: SessionChange) => (sessionsOut && !runsEngine() ? sessionsOut.announce(change) : engine.session(change));
+    const sessions = {
+      opened: (apiKey: string, sessionId: string, resumes: string | null) => recordSession({ apiKey, change: 'open', sessionId, resumes, node: nodeId }),
+      closed: (apiKey: string, sessionId: string) => recordSession({ apiKey, change: 'close', sessionId, resumes: null, node: nodeId }),
+    };
     rewards = createRewards({
       db: store.db, clock, events, logger,
       payFromTreasury: ({ to, amount, ref }) => engine.transfer({ from: REWARD_TREASURY, to, asset: COLLATERAL, amount, why: 'REWARD', ref, once: true }),
@@ -176,6 +186,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       events,
       books: { local: { snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId) }, relay, runsEngine },
       handshake: { verify: (auth, connectionId) => identity.authenticator.authenticateSocket(auth, connectionId) },
+      sessions,
       fanout,
       tradeActivityMinUsd: config.tradeActivityMinUsd,
       logger: app.log,
@@ -193,7 +204,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // Sign-in messages name the public origins (PUBLIC_URL); unset, the ones this server listens on.
     identity.signIn.listeningOn(listenOrigins(config, port));
-    const redis = { fanout, relay, marketChanges, shared };
+    const redis = { fanout, relay, marketChanges, sessionRelay, shared };
     const timers = { timers: clock.kind === 'real', logger };
     nodeJobs = await startBackgroundJobs(jobs.filter((job) => !job.leaderOnly), timers);
     // What the engine's node runs, and stops when the engine moves to another node: the
@@ -203,12 +214,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       async begin() {
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
         await redis.marketChanges?.serve(refreshMarkets);
+        await redis.sessionRelay?.serve((change) => engine.session(change));
         await redis.relay?.serve({ snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.reads.lastTradePrice(tokenId) });
         engine.readUsedHashes();
       },
       async end() {
         await redis.relay?.stopServing();
         await redis.marketChanges?.stopServing();
+        await redis.sessionRelay?.stopServing();
         await leaderJobs?.stop();
         leaderJobs = undefined;
         // A standby again: it follows the journal, ready to take the engine back.
@@ -244,6 +257,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await runningNodeJobs.stop();
         await redis.relay?.close();
         await redis.marketChanges?.close();
+        await redis.sessionRelay?.stopServing();
         await redis.fanout?.close();
         await redis.shared.close();
         await running.stop();

@@ -1,6 +1,7 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server } from 'socket.io';
 import { audienceOf } from './audience.ts';
+import { cancelOnDisconnect } from './cancel-on-disconnect.ts';
 import { forwardMarketEvents } from './market-fanout.ts';
 import { handleMarketSubscriptions } from './market-subscriptions.ts';
 import type { RealtimeNamespace, RealtimeServer } from './server-types.ts';
@@ -51,6 +52,7 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
   const user: RealtimeNamespace = io.of('/user');
   handleMarketSubscriptions(market, engineNodeSnapshots(books), options.logger);
   authenticateUserSockets(user, options.handshake, options.logger);
+  if (options.sessions) cancelOnDisconnect(user, options.sessions, options.logger);
   io.engine.on('connection', (raw: { request: IncomingMessage; once(event: 'close', listener: () => void): void }) => connections.opened(raw));
   const sweep = setInterval(() => disconnectExpired(user, options.clock.nowMs()), EXPIRY_SWEEP_MS);
   sweep.unref();
