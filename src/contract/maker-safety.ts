@@ -4,9 +4,13 @@ import { DateTime, Nullable, USD_QUERY_MAX, Uuid } from './common.ts';
 /** Request and response shapes of market makers' safety (EXTENSIONS.md section 15). */
 export const HEARTBEAT_TIMEOUT = { defaultMs: 10_000, minMs: 5_000, maxMs: 60_000 } as const;
 
-export const HeartbeatBody = Type.Object({
-  timeoutMs: Type.Optional(Type.Integer({ minimum: HEARTBEAT_TIMEOUT.minMs, maximum: HEARTBEAT_TIMEOUT.maxMs, description: `default ${HEARTBEAT_TIMEOUT.defaultMs}` })),
-});
+/** The body is optional: Fastify validates a request without one as null. */
+export const HeartbeatBody = Type.Union([
+  Type.Object({
+    timeoutMs: Type.Optional(Type.Integer({ minimum: HEARTBEAT_TIMEOUT.minMs, maximum: HEARTBEAT_TIMEOUT.maxMs, description: `default ${HEARTBEAT_TIMEOUT.defaultMs}` })),
+  }),
+  Type.Null(),
+]);
 
 export const HeartbeatResponse = Type.Object({
   armed: Type.Literal(true),
