@@ -22,7 +22,8 @@ export function heartbeatSection(ctx: ClientContext) {
       clearInterval(timer);
       timer = setInterval(() => { beat(timeoutMs).catch(onError); }, Math.floor(timeoutMs / 3));
       // A maker's process may end while armed: the server cancels its orders then, which is the point.
-      timer.unref?.();
+      // (Node's timers can be unref'd so the beat alone never keeps it alive; a browser's are numbers.)
+      (timer as { unref?: () => void }).unref?.();
       return first;
     },
     /** Stops the timer and disarms the switch: the key's orders stay. */
