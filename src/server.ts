@@ -130,7 +130,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       orderMarkets: lookups.orderMarkets,
       eventMarketIds: lookups.eventMarketIds,
       cursorSecret,
-      nodeId,
       signatureWorkers: config.signatureWorkers,
       ...(lease ? { fence: lease } : {}),
       // Standbys follow the journal as it is appended (src/engine/README.md "Standbys").
@@ -150,8 +149,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const sessionsOut = sessionRelay;
     const recordSession = (change: SessionChange) => (sessionsOut && !runsEngine() ? sessionsOut.announce(change) : engine.session(change));
     const sessions = {
-      opened: (apiKey: string, sessionId: string, resumes: string | null) => recordSession({ apiKey, change: 'open', sessionId, resumes, node: nodeId }),
-      closed: (apiKey: string, sessionId: string) => recordSession({ apiKey, change: 'close', sessionId, resumes: null, node: nodeId }),
+      opened: (apiKey: string, sessionId: string, resumes: string | null) => recordSession({ apiKey, change: 'open', sessionId, resumes }),
+      closed: (apiKey: string, sessionId: string) => recordSession({ apiKey, change: 'close', sessionId, resumes: null }),
     };
     rewards = createRewards({
       db: store.db, clock, events, logger,
@@ -213,6 +212,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const duties: LeaderDuties = {
       async begin() {
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
+        // The engine counted every recorded socket as dropped when it started: this node's live ones say otherwise.
+        await realtime.reaffirmSessions();
         await redis.marketChanges?.serve(refreshMarkets);
         await redis.sessionRelay?.serve((change) => engine.session(change));
         await redis.relay?.serve({ snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.reads.lastTradePrice(tokenId) });

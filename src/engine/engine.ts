@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { OracleCommand } from '../core/oracle/state-machine.ts';
@@ -55,8 +54,6 @@ export interface EngineOptions {
   bookFrameMs: number;
   /** Least time between the starts of two automatic settlement rounds (SETTLEMENT_BLOCK_MS). */
   settlementBlockMs: number;
-  /** This node's id: the cancel-on-disconnect sockets it holds are recorded under it (default: a random one). */
-  nodeId?: string;
   queueCapacity?: number;
   maxBatch?: number;
   snapshotPolicy?: SnapshotPolicy;
@@ -89,7 +86,6 @@ export class MatchingEngine {
   private readonly snapshotter: Snapshotter;
   private readonly schedule: SettlementSchedule;
   private readonly deadlines: SafetyDeadlines;
-  readonly nodeId: string;
   private readonly follower: Follower;
   /** How far the tables are: what this node's projector wrote, or what a standby saw. */
   private readonly projected = new SeqWatch();
@@ -142,7 +138,6 @@ export class MatchingEngine {
       runRound: () => this.submit({ kind: 'settle' }),
       running: () => this.running,
     });
-    this.nodeId = options.nodeId ?? randomUUID();
     this.deadlines = new SafetyDeadlines({
       clock,
       nextDueMs: () => this.state.safety.nextDueMs(),
@@ -184,8 +179,8 @@ export class MatchingEngine {
     this.leadingParts = true;
     this.publisher.announceSnapshots();
     await this.reconcileMarkets();
-    // Sockets other nodes held may have died with them: their reconnect grace starts now (README "Market makers' safety").
-    if (this.state.safety.sessions.size > 0) await this.submit({ kind: 'sessions-adopted', node: this.nodeId });
+    // The sockets recorded may have died with the last engine's node: their reconnect grace starts now (README "Market makers' safety").
+    if (this.state.safety.sessions.size > 0) await this.submit({ kind: 'sessions-adopted' });
     this.deadlines.update();
     // A tick refused because the engine is stopping (its queue is emptied) is the stop, not a failure.
     this.timer = setInterval(() => void this.tick().catch((error) => {
@@ -296,7 +291,7 @@ export class MatchingEngine {
     await this.submit({ kind: 'heartbeat-off', apiKey });
   }
 
-  /** A cancel-on-disconnect socket of the key opened on `node` (`resumes`: the dropped socket it reconnects) or closed. */
+  /** A cancel-on-disconnect socket of the key opened (`resumes`: the dropped socket it reconnects) or closed. */
   async session(change: Omit<CommandOf<'session'>, 'kind'>): Promise<void> {
     await this.submit({ kind: 'session', ...change });
   }

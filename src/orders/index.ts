@@ -39,8 +39,6 @@ export interface TradingDeps {
   cursorSecret: string;
   /** Signature worker threads; 0 verifies on the main thread (tests). Default: the CPU count. */
   signatureWorkers?: number;
-  /** This node's id (cancel-on-disconnect sockets are recorded under it). */
-  nodeId?: string;
   /** The engine lease (src/cluster/leadership.ts), which every journal append checks. */
   fence?: AppendFence;
   /** Notifications of the journal's appends and projections (several nodes on PostgreSQL). */
@@ -52,7 +50,6 @@ export function createTrading(deps: TradingDeps): Trading {
   const engine = new MatchingEngine({
     db: deps.db, store, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger,
     settlementBlockMs: deps.config.settlementBlockMs, bookFrameMs: deps.config.bookFrameMs, ...(deps.listen ? { listen: deps.listen } : {}),
-    ...(deps.nodeId ? { nodeId: deps.nodeId } : {}),
   });
   const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
   deps.logger.info(`order signatures: ${signatureBackend()}, ${verifier.workers === 0 ? 'on the main thread' : `${verifier.workers} worker thread(s)`}`);

@@ -33,3 +33,15 @@ export function cancelOnDisconnect(namespace: RealtimeNamespace, sessions: Disco
     });
   });
 }
+
+/**
+ * When this node takes the engine, which counts every recorded socket as dropped (a socket may
+ * have closed while no engine ran): names this node's live cancel-on-disconnect sockets again,
+ * each resuming itself, inside their 2 s grace.
+ */
+export async function reaffirmSessions(namespace: RealtimeNamespace, sessions: DisconnectSessions, logger: RealtimeLogger): Promise<void> {
+  const guarded = [...namespace.sockets.values()].filter((socket) => socket.data.cancelOnDisconnect && socket.connected);
+  await Promise.all(guarded.map((socket) => sessions.opened(socket.data.apiKey!, socket.id, socket.id).catch((error: unknown) => {
+    logger.warn({ err: error, apiKey: socket.data.apiKey }, 'a live cancel-on-disconnect socket could not be named again; its orders go after its grace');
+  })));
+}

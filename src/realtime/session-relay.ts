@@ -7,15 +7,13 @@ export interface SessionChange {
   change: 'open' | 'close';
   sessionId: string;
   resumes: string | null;
-  /** The node holding the socket. */
-  node: string;
 }
 
 /**
  * Cancel-on-disconnect sockets held by a node without the matching engine, carried to the engine's
  * node over the cluster's Redis channel (as `MarketChangeRelay` carries catalogue changes). A
  * message no engine node hears is lost: an open then goes unrecorded (its orders are not guarded),
- * a close is made up for when the next engine starts, which counts every socket of other nodes as
+ * a close is made up for when the next engine starts, which counts every socket recorded as
  * dropped (src/engine/README.md "Market makers' safety").
  */
 export class SessionRelay {
@@ -53,7 +51,7 @@ function parseChange(message: string): SessionChange | undefined {
   try {
     const c = JSON.parse(message) as Partial<SessionChange>;
     const text = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 128;
-    if (text(c.apiKey) && (c.change === 'open' || c.change === 'close') && text(c.sessionId) && text(c.node) && (c.resumes === null || text(c.resumes))) return c as SessionChange;
+    if (text(c.apiKey) && (c.change === 'open' || c.change === 'close') && text(c.sessionId) && (c.resumes === null || text(c.resumes))) return c as SessionChange;
   } catch {
     // not JSON: malformed
   }

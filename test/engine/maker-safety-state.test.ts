@@ -77,7 +77,7 @@ describe('market makers safety in the engine state (EXTENSIONS.md section 15)', 
 
   it('a dropped cancel-on-disconnect socket cancels after 2 s unless a reconnect names it or another socket of the key lives', () => {
     const { state, apply, place } = engine();
-    const session = (change: 'open' | 'close', sessionId: string, resumes: string | null = null): EngineCommand => ({ kind: 'session', apiKey: apiKeyOf(0), change, sessionId, node: 'n1', resumes });
+    const session = (change: 'open' | 'close', sessionId: string, resumes: string | null = null): EngineCommand => ({ kind: 'session', apiKey: apiKeyOf(0), change, sessionId, resumes });
     apply(START_MS + 1, [session('open', 'a'), place(0, 'SELL', 50, 1)]);
     apply(START_MS + 100, [session('close', 'a')]);
     apply(START_MS + 1_500, [session('open', 'b', 'a')]);
@@ -94,14 +94,14 @@ describe('market makers safety in the engine state (EXTENSIONS.md section 15)', 
 
   it('heartbeats, sessions, MMP settings and freezes are in the snapshot and its state hash', () => {
     const { state, apply, place } = engine();
-    apply(START_MS + 1, [mmp(0, { maxFills: 1 }), { kind: 'heartbeat', apiKey: apiKeyOf(1), timeoutMs: 9_000 }, { kind: 'session', apiKey: apiKeyOf(2), change: 'open', sessionId: 's', node: 'n', resumes: null }, place(0, 'SELL', 50, 2)]);
+    apply(START_MS + 1, [mmp(0, { maxFills: 1 }), { kind: 'heartbeat', apiKey: apiKeyOf(1), timeoutMs: 9_000 }, { kind: 'session', apiKey: apiKeyOf(2), change: 'open', sessionId: 's', resumes: null }, place(0, 'SELL', 50, 2)]);
     apply(START_MS + 2, [place(1, 'BUY', 50, 1, 'FAK')]);
     const encoded = encodeSnapshot(state);
     const restored = decodeSnapshot(encoded.chunks);
     assert.equal(encodeSnapshot(restored).stateHash, encoded.stateHash);
     assert.equal(restored.safety.frozenUntil(apiKeyOf(0), market, START_MS + 3), START_MS + 2 + 5_000);
     assert.equal(restored.safety.heartbeats.get(apiKeyOf(1))?.deadlineMs, START_MS + 1 + 9_000);
-    assert.deepEqual([...restored.safety.sessions.get(apiKeyOf(2))!.live], [['s', 'n']]);
+    assert.deepEqual([...restored.safety.sessions.get(apiKeyOf(2))!.live], ['s']);
     const without = decodeSnapshot(encoded.chunks.map((chunk) => chunk.replace(/\nD.*/, '')));
     assert.notEqual(encodeSnapshot(without).stateHash, encoded.stateHash);
   });

@@ -171,10 +171,10 @@ export class WorkloadCommands {
         return one({ kind: 'heartbeat-off', apiKey: apiKeyOf(op.user) });
       case 'session': {
         const socket = (n: number) => `socket-${op.user}-${n}`;
-        return one({ kind: 'session', apiKey: apiKeyOf(op.user), change: op.change, sessionId: socket(op.socket), node: `node-${op.socket % 2}`, resumes: op.resumes === null ? null : socket(op.resumes) });
+        return one({ kind: 'session', apiKey: apiKeyOf(op.user), change: op.change, sessionId: socket(op.socket), resumes: op.resumes === null ? null : socket(op.resumes) });
       }
       case 'sessions-adopted':
-        return one({ kind: 'sessions-adopted', node: 'node-0' });
+        return one({ kind: 'sessions-adopted' });
       case 'mmp-set': {
         // A setting with no limit is refused by the API; the workload gives it a count of fills.
         const maxFills = op.maxFills ?? (op.maxUnits === null && op.maxNotional === null ? 2 : null);

@@ -71,9 +71,9 @@ function encodeCommand(command: EngineCommand): Encoded {
     case 'heartbeat-off':
       return ['heartbeat-off', command.apiKey];
     case 'session':
-      return ['session', command.apiKey, command.change, command.sessionId, command.node, command.resumes];
+      return ['session', command.apiKey, command.change, command.sessionId, command.resumes];
     case 'sessions-adopted':
-      return ['sessions-adopted', command.node];
+      return ['sessions-adopted'];
     case 'mmp-set':
       return ['mmp-set', encodeMmpSetting(command.setting)];
     case 'mmp-remove':
@@ -123,9 +123,9 @@ function decodeCommand(raw: unknown[]): EngineCommand {
     case 'heartbeat-off':
       return { kind, apiKey: f[0] };
     case 'session':
-      return { kind, apiKey: f[0], change: f[1], sessionId: f[2], node: f[3], resumes: f[4] };
+      return { kind, apiKey: f[0], change: f[1], sessionId: f[2], resumes: f[3] };
     case 'sessions-adopted':
-      return { kind, node: f[0] };
+      return { kind };
     case 'mmp-set':
       return { kind, setting: decodeMmpSetting(f[0]) };
     case 'mmp-remove':

@@ -96,7 +96,7 @@ function applyCommand(ctx: ApplyContext, command: EngineCommand): CommandOutcome
     case 'session':
       return changeSession(ctx, command);
     case 'sessions-adopted':
-      return adoptSessions(ctx, command);
+      return adoptSessions(ctx);
     case 'mmp-set':
       return setMmp(ctx, command);
     case 'mmp-remove':

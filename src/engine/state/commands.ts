@@ -32,10 +32,10 @@ export type EngineCommand =
   | { kind: 'oracle'; marketId: string; command: OracleCommand; terms: CatalogueTerms }
   | { kind: 'heartbeat'; apiKey: string; timeoutMs: number }
   | { kind: 'heartbeat-off'; apiKey: string }
-  /** A cancel-on-disconnect socket opened (on `node`; `resumes`: the dropped socket it reconnects) or closed. */
-  | { kind: 'session'; apiKey: string; change: 'open' | 'close'; sessionId: string; node: string; resumes: string | null }
-  /** A node took the engine: sockets held by any other node count as dropped (their node may be gone). */
-  | { kind: 'sessions-adopted'; node: string }
+  /** A cancel-on-disconnect socket opened (`resumes`: the dropped socket it reconnects) or closed. */
+  | { kind: 'session'; apiKey: string; change: 'open' | 'close'; sessionId: string; resumes: string | null }
+  /** A node took the engine: every socket recorded counts as dropped (safety-commands.ts). */
+  | { kind: 'sessions-adopted' }
   | { kind: 'mmp-set'; setting: MmpSettingInput }
   | { kind: 'mmp-remove'; apiKey: string; scope: MmpScope };
 

@@ -25,12 +25,9 @@ export interface Heartbeat {
   deadlineMs: number;
 }
 
-/**
- * One key's cancel-on-disconnect sockets: the live ones (with the node holding each) and the
- * dropped ones still in their reconnect grace.
- */
+/** One key's cancel-on-disconnect sockets: the live ones, and the dropped ones in their reconnect grace (until when). */
 export interface KeySessions {
-  live: Map<string, string>;
+  live: Set<string>;
   closing: Map<string, number>;
 }
 
@@ -85,7 +82,7 @@ export class MakerSafety {
   sessionsOf(apiKey: string): KeySessions {
     const known = this.sessions.get(apiKey);
     if (known) return known;
-    const sessions: KeySessions = { live: new Map(), closing: new Map() };
+    const sessions: KeySessions = { live: new Set(), closing: new Map() };
     this.sessions.set(apiKey, sessions);
     return sessions;
   }

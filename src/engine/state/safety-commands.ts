@@ -30,7 +30,7 @@ export function changeSession(ctx: ApplyContext, command: CommandOf<'session'>):
   const { safety } = ctx.state;
   if (command.change === 'open') {
     const sessions = safety.sessionsOf(command.apiKey);
-    sessions.live.set(command.sessionId, command.node);
+    sessions.live.add(command.sessionId);
     if (command.resumes !== null) sessions.closing.delete(command.resumes);
     ctx.effects.safetyChanged = true;
   } else if (safety.sessions.get(command.apiKey)?.live.delete(command.sessionId)) {
@@ -42,14 +42,14 @@ export function changeSession(ctx: ApplyContext, command: CommandOf<'session'>):
 }
 
 /**
- * A node took the engine. Sockets held by other nodes may have gone with a node that died, and no
- * close of theirs will ever come: each starts its reconnect grace now, as if dropped. (Sockets of
- * a node that is alive are dropped too: cancelling is the safe side for a maker.)
+ * A node took the engine. The sockets recorded may have gone with the node that died, or closed
+ * while no engine ran to hear it, and no close of theirs will ever come: each starts its reconnect
+ * grace now, as if dropped. The new engine's node names its own live sockets again at once
+ * (`resumes` itself); those of other nodes that are alive are dropped too, the safe side for a maker.
  */
-export function adoptSessions(ctx: ApplyContext, { node }: CommandOf<'sessions-adopted'>): CommandOutcomes['sessions-adopted'] {
+export function adoptSessions(ctx: ApplyContext): CommandOutcomes['sessions-adopted'] {
   for (const sessions of ctx.state.safety.sessions.values()) {
-    for (const [sessionId, holder] of sessions.live) {
-      if (holder === node) continue;
+    for (const sessionId of [...sessions.live]) {
       sessions.live.delete(sessionId);
       sessions.closing.set(sessionId, ctx.atMs + DISCONNECT_GRACE_MS);
       ctx.effects.safetyChanged = true;

@@ -150,7 +150,7 @@ function readLine(state: EngineState, line: string, orders: EngineOrder[]): void
     }
     case 'C': {
       const [apiKey, live, closing] = JSON.parse(body);
-      state.safety.sessions.set(apiKey, { live: new Map(live), closing: new Map(closing) });
+      state.safety.sessions.set(apiKey, { live: new Set(live), closing: new Map(closing) });
       return;
     }
     case 'X': {
@@ -183,7 +183,7 @@ function encodeSafety(state: EngineState, out: ChunkWriter): void {
   const { heartbeats, sessions, mmp } = state.safety;
   for (const [apiKey, h] of sortedBy(heartbeats, ([key]) => key)) out.line(`D${JSON.stringify([apiKey, h.timeoutMs, h.deadlineMs])}`);
   for (const [apiKey, s] of sortedBy(sessions, ([key]) => key)) {
-    out.line(`C${JSON.stringify([apiKey, sortedBy(s.live, ([id]) => id), sortedBy(s.closing, ([id]) => id)])}`);
+    out.line(`C${JSON.stringify([apiKey, sortedBy(s.live, (id) => id), sortedBy(s.closing, ([id]) => id)])}`);
   }
   for (const [, settings] of sortedBy(mmp, ([key]) => key)) for (const setting of settings) out.line(`X${JSON.stringify(encodeMmpState(setting))}`);
 }
