@@ -43,12 +43,12 @@ export function registerMakerSafetyCommands(program: Command): void {
     .addHelpText('after', examples(['pmx mmp set --market demo-btc-above-150k --window 1000 --max-fills 3 --frozen 5000']))
     .action(run(async (options: MmpOptions, command: Command) => {
       const client = clientFor(command, 'trader');
-      // Numbers as given: the server refuses what is not one (400 VALIDATION_FAILED, exit 1).
+      // Numbers as given: the server refuses what is not one (400 VALIDATION_FAILED, exit 1); amounts stay decimal strings.
       const setting = await client.mmp.set({
         scope: await scopeOf(client, options), windowMs: Number(options.window), frozenMs: Number(options.frozen),
         ...(options.maxFills !== undefined ? { maxFills: Number(options.maxFills) } : {}),
-        ...(options.maxQuantity !== undefined ? { maxQuantity: Number(options.maxQuantity) } : {}),
-        ...(options.maxNotional !== undefined ? { maxNotionalUsd: Number(options.maxNotional) } : {}),
+        ...(options.maxQuantity !== undefined ? { maxQuantity: options.maxQuantity } : {}),
+        ...(options.maxNotional !== undefined ? { maxNotionalUsd: options.maxNotional } : {}),
       });
       output(!!globals(command).json, setting, () => printSettings([setting]));
     }));

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, USD_QUERY_MAX, Uuid } from './common.ts';
+import { DisplayAmount, DisplayAmountOut } from './amount.ts';
+import { DateTime, Nullable, Uuid } from './common.ts';
 
 /** Request and response shapes of market makers' safety (EXTENSIONS.md section 15). */
 export const HEARTBEAT_TIMEOUT = { defaultMs: 10_000, minMs: 5_000, maxMs: 60_000 } as const;
@@ -30,8 +31,8 @@ export const MmpSetBody = Type.Object({
   scope: MmpScopeSchema,
   windowMs: Type.Integer({ minimum: 1, maximum: MMP_WINDOW_MAX_MS, description: 'the sliding window fills are counted in' }),
   maxFills: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'fills of the key’s resting orders in the window' })),
-  maxQuantity: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: USD_QUERY_MAX, description: 'outcome tokens filled in the window (at most 6 decimals)' })),
-  maxNotionalUsd: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: USD_QUERY_MAX, description: 'USD notional (price × size at the order’s price) filled in the window' })),
+  maxQuantity: Type.Optional({ ...DisplayAmount, description: 'outcome tokens filled in the window: a decimal string, at most 6 decimals, above 0' }),
+  maxNotionalUsd: Type.Optional({ ...DisplayAmount, description: 'USD notional (price × size at the resting order’s price) filled in the window: a decimal string, above 0' }),
   frozenMs: Type.Integer({ minimum: 0, maximum: MMP_FROZEN_MAX_MS, description: 'how long new orders in the scope are refused (MMP_FROZEN) after a trip' }),
 }, { description: 'at least one of maxFills, maxQuantity and maxNotionalUsd' });
 export type MmpSetRequest = Static<typeof MmpSetBody>;
@@ -42,8 +43,8 @@ export const MmpSettingSchema = Type.Object({
   scope: MmpScopeSchema,
   windowMs: Type.Integer(),
   maxFills: Type.Optional(Type.Integer()),
-  maxQuantity: Type.Optional(Type.Number()),
-  maxNotionalUsd: Type.Optional(Type.Number()),
+  maxQuantity: Type.Optional(DisplayAmountOut),
+  maxNotionalUsd: Type.Optional(DisplayAmountOut),
   frozenMs: Type.Integer(),
   frozenUntil: Nullable(DateTime),
 });

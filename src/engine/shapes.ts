@@ -121,8 +121,8 @@ export function toMmpSetting(setting: MmpSetting, nowMs: number) {
     scope: toMmpScope(setting.scope),
     windowMs: setting.windowMs,
     ...(setting.maxFills !== null ? { maxFills: setting.maxFills } : {}),
-    ...(setting.maxQuantityBaseUnits !== null ? { maxQuantity: unitsToNumber(setting.maxQuantityBaseUnits) } : {}),
-    ...(setting.maxNotionalBaseUnits !== null ? { maxNotionalUsd: unitsToNumber(setting.maxNotionalBaseUnits) } : {}),
+    ...(setting.maxQuantityBaseUnits !== null ? { maxQuantity: formatUnits(setting.maxQuantityBaseUnits) } : {}),
+    ...(setting.maxNotionalBaseUnits !== null ? { maxNotionalUsd: formatUnits(setting.maxNotionalBaseUnits) } : {}),
     frozenMs: setting.frozenMs,
     frozenUntil: setting.frozenUntilMs > nowMs ? new Date(setting.frozenUntilMs).toISOString() : null,
   };

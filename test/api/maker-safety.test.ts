@@ -62,7 +62,7 @@ describe("market makers' safety: routes, validation, heartbeat expiry and MMP", 
     const bad: unknown[] = [
       {}, { ...valid, scope: {} }, { ...valid, scope: { marketId: market().id, eventId: world.event.event.id } }, { ...valid, scope: { marketId: 'nope' } },
       { ...valid, windowMs: 0 }, { ...valid, windowMs: 3_600_001 }, { ...valid, frozenMs: -1 }, { ...valid, maxFills: 0 }, { ...valid, maxFills: 1.5 },
-      { ...valid, maxQuantity: 0 }, { ...valid, maxNotionalUsd: -1 }, { ...valid, maxQuantity: 1e-9 }, { ...valid, maxNotionalUsd: 'ten' }, { ...valid, extra: true },
+      { ...valid, maxQuantity: '0' }, { ...valid, maxNotionalUsd: '-1' }, { ...valid, maxQuantity: '0.0000001' }, { ...valid, maxNotionalUsd: 'ten' }, { ...valid, maxQuantity: 5 }, { ...valid, extra: true },
       { scope: valid.scope, windowMs: 1_000, frozenMs: 0 }, null, [],
     ];
     for (const body of bad) expectError(await alice.call('PUT', '/mmp', body), 400, 'VALIDATION_FAILED');
@@ -75,9 +75,9 @@ describe("market makers' safety: routes, validation, heartbeat expiry and MMP", 
 
   it('sets, lists and removes settings per API key: another key neither sees nor removes them', async () => {
     const { alice, bob } = world;
-    const put = await alice.call('PUT', '/mmp', { scope: { eventId: world.event.event.id }, windowMs: 2_000, maxQuantity: 12.5, maxNotionalUsd: 100, frozenMs: 0 });
+    const put = await alice.call('PUT', '/mmp', { scope: { eventId: world.event.event.id }, windowMs: 2_000, maxQuantity: '12.5', maxNotionalUsd: '100', frozenMs: 0 });
     assert.equal(put.status, 200);
-    assert.deepEqual(put.body, { scope: { eventId: world.event.event.id }, windowMs: 2_000, maxQuantity: 12.5, maxNotionalUsd: 100, frozenMs: 0, frozenUntil: null });
+    assert.deepEqual(put.body, { scope: { eventId: world.event.event.id }, windowMs: 2_000, maxQuantity: '12.5', maxNotionalUsd: '100', frozenMs: 0, frozenUntil: null });
     assert.deepEqual((await alice.call('GET', '/mmp')).body, [put.body]);
     assert.deepEqual((await bob.call('GET', '/mmp')).body, []);
     const otherKey = await newTrader(world.server);

@@ -1,4 +1,4 @@
-import { unitsFromNumber } from '../../core/money.ts';
+import { parseUnits } from '../../core/money.ts';
 import { toMmpSetting } from '../../engine/shapes.ts';
 import type { MmpScope } from '../../engine/state/maker-safety.ts';
 import { badRequest, notFound } from '../../contract/errors.ts';
@@ -103,10 +103,10 @@ function limitsOf(body: MmpSetRequest) {
   if (body.maxFills === undefined && body.maxQuantity === undefined && body.maxNotionalUsd === undefined) {
     throw badRequest('an MMP setting needs at least one limit: maxFills, maxQuantity or maxNotionalUsd');
   }
-  const units = (name: string, value: number | undefined) => {
+  const units = (name: string, value: string | undefined) => {
     if (value === undefined) return null;
-    const amount = unitsFromNumber(value);
-    if (!amount) throw badRequest(`${name} must be at least 0.000001`);
+    const amount = parseUnits(value);
+    if (!amount) throw badRequest(`${name} must be above 0`);
     return amount;
   };
   return {
