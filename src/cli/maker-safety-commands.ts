@@ -6,7 +6,8 @@ import { CliError, clientFor, globals, run } from './sdk-client.ts';
 
 /** Market makers' safety through the SDK (EXTENSIONS.md section 15): `pmx heartbeat` and `pmx mmp`. */
 export function registerMakerSafetyCommands(program: Command): void {
-  const heartbeat = program.command('heartbeat').description("the API key's dead-man's switch: without a heartbeat in time, its open orders are cancelled");
+  const heartbeat = program.command('heartbeat').description("the API key's dead-man's switch: without a heartbeat in time, its open orders are cancelled")
+    .addHelpText('after', examples(['pmx heartbeat keep --timeout 10000', 'pmx heartbeat send', 'pmx heartbeat stop']));
   heartbeat.command('send').description('arm or refresh it once')
     .option('--timeout <ms>', 'milliseconds until the orders go (5000 to 60000)', '10000')
     .addHelpText('after', examples(['pmx heartbeat send --timeout 15000']))
@@ -26,12 +27,14 @@ export function registerMakerSafetyCommands(program: Command): void {
       process.exit(0);
     }));
   heartbeat.command('stop').description('disarm it (the orders stay)')
+    .addHelpText('after', examples(['pmx heartbeat stop']))
     .action(run(async (_options: unknown, command: Command) => {
       await clientFor(command, 'trader').heartbeat.stop();
       output(!!globals(command).json, { armed: false }, () => console.log('disarmed'));
     }));
 
-  const mmp = program.command('mmp').description("market-maker protection of the API key, per market or event");
+  const mmp = program.command('mmp').description("market-maker protection of the API key, per market or event")
+    .addHelpText('after', examples(['pmx mmp set --event 6f1c… --window 1000 --max-notional 500 --frozen 10000', 'pmx mmp list', 'pmx mmp remove --event 6f1c…']));
   mmp.command('set').description('cancel the key’s orders in the scope, and refuse new ones for --frozen ms, when its fills there reach a limit within --window ms')
     .option('--market <market>', 'a market (id or slug)')
     .option('--event <eventId>', 'an event id (every market of it)')
@@ -53,6 +56,7 @@ export function registerMakerSafetyCommands(program: Command): void {
       output(!!globals(command).json, setting, () => printSettings([setting]));
     }));
   mmp.command('list').description("the key's settings, with their freezes")
+    .addHelpText('after', examples(['pmx mmp list', 'pmx mmp list --json']))
     .action(run(async (_options: unknown, command: Command) => {
       const settings = await clientFor(command, 'trader').mmp.list();
       output(!!globals(command).json, settings, () => printSettings(settings));
@@ -60,6 +64,7 @@ export function registerMakerSafetyCommands(program: Command): void {
   mmp.command('remove').description('remove the setting of one scope')
     .option('--market <market>', 'a market (id or slug)')
     .option('--event <eventId>', 'an event id')
+    .addHelpText('after', examples(['pmx mmp remove --market demo-btc-above-150k', 'pmx mmp remove --event 6f1c…']))
     .action(run(async (options: Pick<MmpOptions, 'market' | 'event'>, command: Command) => {
       const client = clientFor(command, 'trader');
       const scope = await scopeOf(client, options);
