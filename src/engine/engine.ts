@@ -296,8 +296,9 @@ export class MatchingEngine {
     await this.submit({ kind: 'session', ...change });
   }
 
-  async setMmp(setting: MmpSettingInput): Promise<MmpSetting> {
-    return (await this.submit({ kind: 'mmp-set', setting })).outcome.setting;
+  /** The setting as put, or why it was refused (VALIDATION_FAILED: the key holds too many). */
+  async setMmp(setting: MmpSettingInput): Promise<{ ok: true; setting: MmpSetting } | EngineFailure> {
+    return (await this.submit({ kind: 'mmp-set', setting })).outcome;
   }
 
   async removeMmp(apiKey: string, scope: MmpScope): Promise<boolean> {

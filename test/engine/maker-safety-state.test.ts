@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { applyRecord } from '../../src/engine/state/apply.ts';
 import type { EngineCommand } from '../../src/engine/state/commands.ts';
 import { EngineState } from '../../src/engine/state/engine-state.ts';
+import type { MmpScope } from '../../src/engine/state/maker-safety.ts';
 import { decodeSnapshot, encodeSnapshot } from '../../src/engine/state/snapshot-codec.ts';
 import { apiKeyOf, MARKETS, USERS, WorkloadCommands } from '../helpers/engine-workload.ts';
 
@@ -27,10 +28,10 @@ function engine() {
   return { state, apply, place };
 }
 
-const mmp = (user: number, limits: { maxFills?: number; maxQuantityBaseUnits?: bigint }, frozenMs = 5_000): EngineCommand => ({
+const mmp = (user: number, limits: { maxFills?: number; maxQuantityBaseUnits?: bigint }, scope: MmpScope = { kind: 'market', id: market.id }): EngineCommand => ({
   kind: 'mmp-set',
   setting: {
-    apiKey: apiKeyOf(user), userId: `user-${user}`, scope: { kind: 'market', id: market.id }, windowMs: 10_000, frozenMs,
+    apiKey: apiKeyOf(user), userId: `user-${user}`, scope, windowMs: 10_000, frozenMs: 5_000,
     maxFills: limits.maxFills ?? null, maxQuantityBaseUnits: limits.maxQuantityBaseUnits ?? null, maxNotionalBaseUnits: null,
   },
 });
@@ -90,6 +91,15 @@ describe('market makers safety in the engine state (EXTENSIONS.md section 15)', 
     const dropped = apply(START_MS + 8_000, [{ kind: 'tick' }]);
     assert.deepEqual(dropped.effects.announcements.orderUpdates.map((u) => u.reason), ['DISCONNECTED']);
     assert.equal(state.safety.sessions.size, 0);
+  });
+
+  it('a key holds at most 100 MMP settings: a new scope beyond is refused, a known one is replaced', () => {
+    const { state, apply } = engine();
+    const setting = (id: string) => mmp(0, { maxFills: 1 }, { kind: 'event', id });
+    apply(START_MS + 1, Array.from({ length: 100 }, (_, i) => setting(`event-${i}`)));
+    const [beyond, known] = apply(START_MS + 2, [setting('event-100'), setting('event-7')]).outcomes;
+    assert.deepEqual([beyond!.ok || beyond!.code, known!.ok], ['VALIDATION_FAILED', true]);
+    assert.equal(state.safety.mmp.get(apiKeyOf(0))!.length, 100);
   });
 
   it('heartbeats, sessions, MMP settings and freezes are in the snapshot and its state hash', () => {

@@ -57,8 +57,9 @@ export function registerMakerSafetyRoutes(api: TypedApp, ctx: AppContext): void 
   }, async (request) => {
     const caller = requireCaller(request);
     const scope = await knownScope(ctx, request.body.scope);
-    const setting = await engine.setMmp({ apiKey: keyOf(caller), userId: caller.userId, scope, ...limitsOf(request.body) });
-    return toMmpSetting(setting, ctx.clock.nowMs());
+    const put = await engine.setMmp({ apiKey: keyOf(caller), userId: caller.userId, scope, ...limitsOf(request.body) });
+    if (!put.ok) throw badRequest(put.message);
+    return toMmpSetting(put.setting, ctx.clock.nowMs());
   });
 
   api.get('/mmp', {

@@ -2,6 +2,7 @@ import type { OracleCommand } from '../../core/oracle/state-machine.ts';
 import type { CreditReason } from '../../settlement/types.ts';
 import type { MarketTradingInfo } from '../types.ts';
 import type { CreditOutcome, MergeOutcome, RedeemOutcome, SplitOutcome, TransferOutcome } from './balance-commands.ts';
+import type { EngineFailure } from './apply-context.ts';
 import type { CatalogueTerms, OracleCommandOutcome } from './oracle-commands.ts';
 import type { MmpScope, MmpSetting } from './maker-safety.ts';
 import type { CancelOutcome, PlaceOutcome } from './order-commands.ts';
@@ -56,7 +57,7 @@ export interface CommandOutcomes {
   'heartbeat-off': { ok: true; disarmed: boolean };
   session: { ok: true };
   'sessions-adopted': { ok: true };
-  'mmp-set': { ok: true; setting: MmpSetting };
+  'mmp-set': { ok: true; setting: MmpSetting } | EngineFailure;
   'mmp-remove': { ok: true; removed: boolean };
 }
 

@@ -4,6 +4,9 @@ import type { MarketTradingInfo } from '../types.ts';
 /** How long a dropped cancel-on-disconnect socket waits for a reconnect naming it (EXTENSIONS.md section 15). */
 export const DISCONNECT_GRACE_MS = 2_000;
 
+/** Most MMP settings one API key holds: each fill of its quotes is checked against all of them. */
+export const MMP_SETTINGS_PER_KEY = 100;
+
 /** An MMP setting's scope: one market, or every market of one event. */
 export type MmpScope = { kind: 'market'; id: string } | { kind: 'event'; id: string };
 
@@ -87,10 +90,14 @@ export class MakerSafety {
     return sessions;
   }
 
-  /** Puts a setting in place of the key's setting of the same scope, keeping that one's freeze. */
-  putMmp(setting: MmpSetting): MmpSetting {
+  /**
+   * Puts a setting in place of the key's setting of the same scope, keeping that one's freeze;
+   * undefined when it would be a new scope beyond MMP_SETTINGS_PER_KEY.
+   */
+  putMmp(setting: MmpSetting): MmpSetting | undefined {
     const settings = this.mmp.get(setting.apiKey) ?? [];
     const known = settings.find((s) => sameScope(s.scope, setting.scope));
+    if (!known && settings.length >= MMP_SETTINGS_PER_KEY) return undefined;
     const put = { ...setting, frozenUntilMs: known?.frozenUntilMs ?? 0, fills: [] };
     const next = [...settings.filter((s) => s !== known), put].sort((a, b) => compare(scopeKey(a.scope), scopeKey(b.scope)));
     this.mmp.set(setting.apiKey, next);

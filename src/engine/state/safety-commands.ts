@@ -1,6 +1,6 @@
-import type { ApplyContext } from './apply-context.ts';
+import { failure, type ApplyContext } from './apply-context.ts';
 import type { CommandOf, CommandOutcomes } from './commands.ts';
-import { DISCONNECT_GRACE_MS, type MmpScope, type MmpSetting } from './maker-safety.ts';
+import { DISCONNECT_GRACE_MS, MMP_SETTINGS_PER_KEY, type MmpScope, type MmpSetting } from './maker-safety.ts';
 import { cancelOrdersOfKey } from './order-commands.ts';
 
 /** An MMP setting as the API sets it: limits and freeze, without its window or freeze state. */
@@ -71,8 +71,10 @@ export function expireSafety(ctx: ApplyContext): void {
 }
 
 export function setMmp(ctx: ApplyContext, { setting }: CommandOf<'mmp-set'>): CommandOutcomes['mmp-set'] {
+  const put = ctx.state.safety.putMmp({ ...setting, frozenUntilMs: 0, fills: [] });
+  if (!put) return failure('VALIDATION_FAILED', `an API key holds at most ${MMP_SETTINGS_PER_KEY} MMP settings: remove one first`);
   ctx.effects.safetyChanged = true;
-  return { ok: true, setting: ctx.state.safety.putMmp({ ...setting, frozenUntilMs: 0, fills: [] }) };
+  return { ok: true, setting: put };
 }
 
 export function removeMmp(ctx: ApplyContext, { apiKey, scope }: { apiKey: string; scope: MmpScope }): CommandOutcomes['mmp-remove'] {
