@@ -22,12 +22,6 @@ export interface MmpSetting extends MmpLimits {
   fills: MmpFill[];
 }
 
-/** The dead-man's switch of one API key: cancelled at `deadlineMs` unless refreshed. */
-export interface Heartbeat {
-  timeoutMs: number;
-  deadlineMs: number;
-}
-
 /** One key's cancel-on-disconnect sockets: the live ones, and the dropped ones in their reconnect grace (until when). */
 export interface KeySessions {
   live: Set<string>;
@@ -41,7 +35,8 @@ export interface KeySessions {
  * across a restart or a takeover, and an MMP trip is decided in the very record of the fill.
  */
 export class MakerSafety {
-  readonly heartbeats = new Map<string, Heartbeat>();
+  /** Each armed key's dead-man's switch: its orders are cancelled at this deadline (ms) unless it is refreshed. */
+  readonly heartbeats = new Map<string, number>();
   readonly sessions = new Map<string, KeySessions>();
   /** By API key; each key's settings in scope order. */
   readonly mmp = new Map<string, MmpSetting[]>();
@@ -52,14 +47,14 @@ export class MakerSafety {
     const consider = (dueMs: number) => {
       if (next === undefined || dueMs < next) next = dueMs;
     };
-    for (const heartbeat of this.heartbeats.values()) consider(heartbeat.deadlineMs);
+    for (const deadlineMs of this.heartbeats.values()) consider(deadlineMs);
     for (const sessions of this.sessions.values()) for (const dueMs of sessions.closing.values()) consider(dueMs);
     return next;
   }
 
   /** Keys whose heartbeat expired by `atMs`, disarmed as they are returned (in key order). */
   takeExpiredHeartbeats(atMs: number): string[] {
-    const expired = [...this.heartbeats].filter(([, h]) => h.deadlineMs <= atMs).map(([apiKey]) => apiKey).sort();
+    const expired = [...this.heartbeats].filter(([, deadlineMs]) => deadlineMs <= atMs).map(([apiKey]) => apiKey).sort();
     for (const apiKey of expired) this.heartbeats.delete(apiKey);
     return expired;
   }

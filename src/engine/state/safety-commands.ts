@@ -14,7 +14,7 @@ export type MmpSettingInput = Omit<MmpSetting, 'frozenUntilMs' | 'fills'>;
  */
 export function armHeartbeat(ctx: ApplyContext, { apiKey, timeoutMs }: CommandOf<'heartbeat'>): CommandOutcomes['heartbeat'] {
   const deadlineMs = ctx.atMs + timeoutMs;
-  ctx.state.safety.heartbeats.set(apiKey, { timeoutMs, deadlineMs });
+  ctx.state.safety.heartbeats.set(apiKey, deadlineMs);
   ctx.effects.safetyChanged = true;
   return { ok: true, expiresAtMs: deadlineMs };
 }

@@ -144,8 +144,8 @@ function readLine(state: EngineState, line: string, orders: EngineOrder[]): void
       return;
     }
     case 'D': {
-      const [apiKey, timeoutMs, deadlineMs] = JSON.parse(body);
-      state.safety.heartbeats.set(apiKey, { timeoutMs, deadlineMs });
+      const [apiKey, deadlineMs] = JSON.parse(body);
+      state.safety.heartbeats.set(apiKey, deadlineMs);
       return;
     }
     case 'C': {
@@ -181,7 +181,7 @@ function decodeOrder(line: string): EngineOrder {
 /** Heartbeats, sessions and MMP settings, each in key order (a key's settings are kept in scope order). */
 function encodeSafety(state: EngineState, out: ChunkWriter): void {
   const { heartbeats, sessions, mmp } = state.safety;
-  for (const [apiKey, h] of sortedBy(heartbeats, ([key]) => key)) out.line(`D${JSON.stringify([apiKey, h.timeoutMs, h.deadlineMs])}`);
+  for (const [apiKey, deadlineMs] of sortedBy(heartbeats, ([key]) => key)) out.line(`D${JSON.stringify([apiKey, deadlineMs])}`);
   for (const [apiKey, s] of sortedBy(sessions, ([key]) => key)) {
     out.line(`C${JSON.stringify([apiKey, sortedBy(s.live, (id) => id), sortedBy(s.closing, ([id]) => id)])}`);
   }
