@@ -142,6 +142,7 @@ export class MatchingEngine {
       clock,
       nextDueMs: () => this.state.safety.nextDueMs(),
       tick: () => this.tick(),
+      running: () => this.running,
       onError: (error) => {
         if (this.running) logger.error({ err: error }, 'the market makers safety tick failed');
       },

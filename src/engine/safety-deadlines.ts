@@ -7,6 +7,8 @@ export interface SafetyDeadlinesOptions {
   /** Submits a tick, which cancels what is due (the deadlines are state: the tick decides). */
   tick(): Promise<unknown>;
   onError(error: unknown): void;
+  /** Whether the engine takes commands: a tick answered after a stop must not arm a timer on a standby. */
+  running(): boolean;
 }
 
 /**
@@ -23,6 +25,7 @@ export class SafetyDeadlines {
 
   /** Re-reads the next deadline (after a record changed the safety state, or a start). */
   update(): void {
+    if (!this.options.running()) return this.stop();
     const next = this.options.nextDueMs();
     if (next === this.dueMs && this.timer) return;
     this.stop();
