@@ -25,8 +25,7 @@ export class SafetyDeadlines {
 
   /** Re-reads the next deadline (after a record changed the safety state, or a start). */
   update(): void {
-    if (!this.options.running()) return this.stop();
-    const next = this.options.nextDueMs();
+    const next = this.options.running() ? this.options.nextDueMs() : undefined;
     if (next === this.dueMs && this.timer) return;
     this.stop();
     if (next === undefined) return;
