@@ -194,6 +194,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clientAddress: (request) => clientAddressOf(request.socket.remoteAddress ?? 'unknown', request.headers['x-forwarded-for'], proxyTrust(config.trustProxy)),
     });
     await relayRevocations(identity, realtime, fanout, logger);
+    await sessionRelay?.onAdopted(() => (runsEngine() ? Promise.resolve() : realtime.reaffirmSessions()));
     app.addHook('preClose', () => realtime.close());
     registerSocketMetrics(metricsRegistryOf(app), realtime.io, ['/', '/user']);
     for (const metric of embeddedAutovacuum?.metrics ?? []) metricsRegistryOf(app).registerMetric(metric);
@@ -216,6 +217,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await realtime.reaffirmSessions();
         await redis.marketChanges?.serve(refreshMarkets);
         await redis.sessionRelay?.serve((change) => engine.session(change));
+        // The other nodes' live sockets too (told once this node hears their answers).
+        await redis.sessionRelay?.announceAdopted();
         await redis.relay?.serve({ snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.reads.lastTradePrice(tokenId) });
         engine.readUsedHashes();
       },

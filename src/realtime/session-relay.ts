@@ -14,14 +14,30 @@ export interface SessionChange {
  * node over the cluster's Redis channel (as `MarketChangeRelay` carries catalogue changes). A
  * message no engine node hears is lost: an open then goes unrecorded (its orders are not guarded),
  * a close is made up for when the next engine starts, which counts every socket recorded as
- * dropped (src/engine/README.md "Market makers' safety").
+ * dropped (src/engine/README.md "Market makers' safety"); it then says so on
+ * `<key>-sessions#adopted`, and every node names its live sockets again inside their grace.
  */
 export class SessionRelay {
   private readonly channel: string;
+  /** Where the engine's new node says it counted every recorded socket as dropped. */
+  private readonly adoptedChannel: string;
   private listener: ((message: string) => void) | undefined;
 
   constructor(private readonly fanout: RedisFanout, private readonly logger: RealtimeLogger) {
     this.channel = `${fanout.key}-sessions`;
+    this.adoptedChannel = `${fanout.key}-sessions#adopted`;
+  }
+
+  /** On the node that took the engine, once it serves the channel: the other nodes name their live sockets again. */
+  async announceAdopted(): Promise<void> {
+    await this.fanout.publish(this.adoptedChannel, 'adopted');
+  }
+
+  /** On every node: `reaffirm` runs when another node took the engine. Resolves once listening. */
+  async onAdopted(reaffirm: () => Promise<void>): Promise<void> {
+    await this.fanout.subscribe(this.adoptedChannel, () => {
+      reaffirm().catch((error: unknown) => this.logger.warn({ err: error }, 'live cancel-on-disconnect sockets could not be named again'));
+    });
   }
 
   /** On a node without the engine. Rejects when no node runs it, so a handshake asking for the guard is refused. */

@@ -42,14 +42,16 @@ describe("market makers' safety on several nodes", { skip, timeout: 180_000 }, (
     const answer = await fetch(`${node.url}/readyz`, { signal: AbortSignal.timeout(1_000) }).then((r) => (r.ok ? r.json() : undefined), () => undefined);
     return (answer as { role?: string } | undefined)?.role;
   };
-  async function roles(): Promise<{ leader: ProcessServer; follower: ProcessServer }> {
+  /** The leader and a follower among `live` (by default the last two nodes started), once their /readyz agree. */
+  async function roles(live = nodes.slice(-2)): Promise<{ leader: ProcessServer; follower: ProcessServer }> {
     for (let attempt = 0; attempt < 300; attempt++) {
-      const live = nodes.slice(-2);
       const seen = await Promise.all(live.map(roleOf));
-      if (seen.includes('leader') && seen.includes('follower')) return { leader: live[seen.indexOf('leader')]!, follower: live[seen.indexOf('follower')]! };
+      if (seen.filter((role) => role === 'leader').length === 1 && seen.every((role) => role === 'leader' || role === 'follower')) {
+        return { leader: live[seen.indexOf('leader')]!, follower: live[seen.indexOf('follower')]! };
+      }
       await sleep(50);
     }
-    throw new Error('no leader and follower among the last two nodes');
+    throw new Error('no single leader among the live nodes');
   }
 
   /** A maker on `node` with two resting sells far from any taker. */
@@ -104,5 +106,24 @@ describe("market makers' safety on several nodes", { skip, timeout: 180_000 }, (
     await program.crash();
     const tookMs = await cancelledAfter(follower, maker, ids, killedAt, 4_000);
     assert.ok(tookMs >= 1_900, `cancelled ${tookMs} ms after the drop, not before its grace`);
+  });
+
+  it('the engine’s node killed: live cancel-on-disconnect sockets on the surviving nodes are named again, and their orders stay', async () => {
+    nodes.push(await startProcessServer(env));
+    const live = nodes.slice(-3);
+    const { leader } = await roles(live);
+    const guarded = await Promise.all(live.filter((node) => node !== leader).map(async (node) => {
+      const { maker, ids } = await makerWithQuotes(node);
+      const program = guard(node, maker, { PMX_CANCEL_ON_DISCONNECT: '1' });
+      await program.line(/guarding/);
+      return { node, maker, ids };
+    }));
+    await leader.crash();
+    // The takeover (about 0.7 × FAILOVER_TIMEOUT_MS), the 2 s grace, and a margin.
+    await sleep(5_000);
+    for (const { node, maker, ids } of guarded) {
+      const statuses = await Promise.all(ids.map(async (id) => (await signedRequest(node, maker.creds, 'GET', `/orders/${id}`)).body.status));
+      assert.deepEqual(statuses, ['PENDING', 'PENDING'], `the socket on ${node.url} still lives`);
+    }
   });
 });
