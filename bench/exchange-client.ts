@@ -49,7 +49,7 @@ export async function setUpTrader(server: ProcessServer): Promise<BenchTrader> {
   return { privateKey, account, proxyWallet: deriveProxyWallet(account.address), ...key };
 }
 
-export async function setUpMarket(server: ProcessServer): Promise<{ tokenId1: string; tokenId2: string }> {
+export async function setUpMarket(server: ProcessServer): Promise<{ id: string; tokenId1: string; tokenId2: string }> {
   const event = await json(server.api('/admin/events'), { method: 'POST', headers: server.adminHeaders, body: JSON.stringify({ name: `Bench ${randomBytes(4).toString('hex')}`, description: 'bench', markets: [{ name: 'Bench market' }] }) });
   const published = await json(server.api(`/admin/events/${event.id}/publish`), { method: 'POST', headers: server.adminHeaders });
   return published.markets[0];

@@ -18,6 +18,9 @@
  * together say what bounds a rate on cores all three share; and the longest turn of the server's
  * event loop, which bounds how long anything else waited (timers, reads, accepts).
  * BENCH_SCENARIOS picks scenarios, BENCH_REFERENCE adds another checkout's build as a reference.
+ * `guarded` (not run by default: BENCH_SCENARIOS=unsigned,guarded) repeats unsigned singles with
+ * 100 armed heartbeats and MMP on both placing keys (bench/maker-safety-load.ts), then once more
+ * without, so the guarded figure sits between two unguarded ones of the same server.
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -32,6 +35,7 @@ import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson, ZERO_ADDRESS, type BenchTrader, type Hex } from './exchange-client.ts';
 import { benchBuilds } from './builds.ts';
+import { armMakerSafety } from './maker-safety-load.ts';
 import { startChildServer } from './child-server.ts';
 import { cpuSpent, sampleCpu, type CpuSpent } from './machine-cpu.ts';
 import { onEachStore } from './stores.ts';
@@ -208,6 +212,13 @@ async function benchStore(label: string, env: Record<string, string>, cli?: stri
 
     const rows = [await run(`${label}: GET /healthz (HTTP ceiling)`, server, 0, null)];
     if (wanted('unsigned')) rows.push(await run(`${label}: POST /orders unsigned`, server, 1, single()));
+    if (wanted('guarded')) {
+      const guard = await armMakerSafety(server, traders, market);
+      rows.push(await run(`${label}: POST /orders unsigned, 100 heartbeats + MMP`, server, 1, single()));
+      await guard.stop();
+      // Unguarded again, after: the first unsigned run also warms the server up, so the guarded one is read between the two.
+      rows.push(await run(`${label}: POST /orders unsigned (again, unguarded)`, server, 1, single()));
+    }
     if (wanted('batch')) rows.push(await run(`${label}: POST /orders/batch ×50 unsigned`, server, 50, batch));
     if (wanted('signed')) rows.push(await run(`${label}: POST /orders signed`, server, 1, single(signedBodies)));
     if (wanted('cancel')) {

@@ -19,7 +19,7 @@ import { createOracle, type Oracle } from './oracle/index.ts';
 import { createPortfolio, type Portfolio } from './portfolio/index.ts';
 import { createFeed, createPrices, type Prices } from './prices/index.ts';
 import { createTemplates, type Templates } from './templates/index.ts';
-import { attachRealtime, BookRelay, MarketChangeRelay, type RedisFanout } from './realtime/index.ts';
+import { attachRealtime, BookRelay, MarketChangeRelay, SessionRelay, type RedisFanout, type SessionChange } from './realtime/index.ts';
 import { engineNodeBookReads } from './book-reads.ts';
 import { declareBackgroundJobs } from './background-jobs.ts';
 import { startBackgroundJobs, type RunningJobs } from './jobs/background-job.ts';
@@ -90,6 +90,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let fanout: RedisFanout | undefined;
   let relay: BookRelay | undefined;
   let marketChanges: MarketChangeRelay | undefined;
+  let sessionRelay: SessionRelay | undefined;
   let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
   let shared: SharedState | undefined;
@@ -141,8 +142,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       fanout = await connectRedisFanout(config.redisUrl, logger, clusterKey);
       relay = await BookRelay.connect(fanout, logger);
       marketChanges = new MarketChangeRelay(fanout, logger);
+      sessionRelay = new SessionRelay(fanout, logger);
     }
     const runsEngine = () => nodeLeadership.role === 'leader';
+    // Cancel-on-disconnect sockets are engine state: recorded by the engine's node, this one or through Redis.
+    const sessionsOut = sessionRelay;
+    const recordSession = (change: SessionChange) => (sessionsOut && !runsEngine() ? sessionsOut.announce(change) : engine.session(change));
+    const sessions = {
+      opened: (apiKey: string, sessionId: string, resumes: string | null) => recordSession({ apiKey, change: 'open', sessionId, resumes }),
+      closed: (apiKey: string, sessionId: string) => recordSession({ apiKey, change: 'close', sessionId, resumes: null }),
+    };
     rewards = createRewards({
       db: store.db, clock, events, logger,
       payFromTreasury: ({ to, amount, ref }) => engine.transfer({ from: REWARD_TREASURY, to, asset: COLLATERAL, amount, why: 'REWARD', ref, once: true }),
@@ -176,6 +185,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       events,
       books: { local: { snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId) }, relay, runsEngine },
       handshake: { verify: (auth, connectionId) => identity.authenticator.authenticateSocket(auth, connectionId) },
+      sessions,
       fanout,
       tradeActivityMinUsd: config.tradeActivityMinUsd,
       logger: app.log,
@@ -184,6 +194,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clientAddress: (request) => clientAddressOf(request.socket.remoteAddress ?? 'unknown', request.headers['x-forwarded-for'], proxyTrust(config.trustProxy)),
     });
     await relayRevocations(identity, realtime, fanout, logger);
+    await sessionRelay?.onAdopted(() => (runsEngine() ? Promise.resolve() : realtime.reaffirmSessions()));
     app.addHook('preClose', () => realtime.close());
     registerSocketMetrics(metricsRegistryOf(app), realtime.io, ['/', '/user']);
     for (const metric of embeddedAutovacuum?.metrics ?? []) metricsRegistryOf(app).registerMetric(metric);
@@ -193,7 +204,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // Sign-in messages name the public origins (PUBLIC_URL); unset, the ones this server listens on.
     identity.signIn.listeningOn(listenOrigins(config, port));
-    const redis = { fanout, relay, marketChanges, shared };
+    const redis = { fanout, relay, marketChanges, sessionRelay, shared };
     const timers = { timers: clock.kind === 'real', logger };
     nodeJobs = await startBackgroundJobs(jobs.filter((job) => !job.leaderOnly), timers);
     // What the engine's node runs, and stops when the engine moves to another node: the
@@ -202,13 +213,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const duties: LeaderDuties = {
       async begin() {
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
+        // The engine counted every recorded socket as dropped when it started: this node's live ones say otherwise.
+        await realtime.reaffirmSessions();
         await redis.marketChanges?.serve(refreshMarkets);
+        await redis.sessionRelay?.serve((change) => engine.session(change));
+        // The other nodes' live sockets too (told once this node hears their answers).
+        await redis.sessionRelay?.announceAdopted();
         await redis.relay?.serve({ snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.reads.lastTradePrice(tokenId) });
         engine.readUsedHashes();
       },
       async end() {
         await redis.relay?.stopServing();
         await redis.marketChanges?.stopServing();
+        await redis.sessionRelay?.stopServing();
         await leaderJobs?.stop();
         leaderJobs = undefined;
         // A standby again: it follows the journal, ready to take the engine back.
@@ -244,6 +261,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await runningNodeJobs.stop();
         await redis.relay?.close();
         await redis.marketChanges?.close();
+        await redis.sessionRelay?.stopServing();
         await redis.fanout?.close();
         await redis.shared.close();
         await running.stop();

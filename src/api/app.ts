@@ -22,6 +22,7 @@ import { registerCreditRoutes } from './admin/credit-routes.ts';
 import { registerCatalogueAdminRoutes } from './admin/catalogue-routes.ts';
 import { registerEventRoutes } from './catalogue/event-routes.ts';
 import { registerMarketRoutes } from './catalogue/market-routes.ts';
+import { registerMakerSafetyRoutes } from './makers/routes.ts';
 import { registerOrderCommandRoutes } from './orders/command-routes.ts';
 import { registerOrderEventsRoutes } from './orders/events-routes.ts';
 import { registerOrderQueryRoutes } from './orders/query-routes.ts';
@@ -125,6 +126,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerMarketRoutes(api, ctx);
     registerCatalogueAdminRoutes(api, ctx);
     registerOrderCommandRoutes(api, ctx);
+    registerMakerSafetyRoutes(api, ctx);
     registerOrderEventsRoutes(api, ctx);
     registerOrderQueryRoutes(api, ctx);
     registerOrderBookRoutes(api, ctx);

@@ -16,6 +16,7 @@ export const OPENAPI_TAGS = [
   { name: 'events', description: 'Browse the catalogue: events with their markets, filtered by category, tag, end date, liquidity and volume (SPEC.md 4.1).' },
   { name: 'markets', description: 'Markets and what happens in them: market details and volume, holders, market activity, and turning collateral into outcome tokens and back (split, merge, redeem) (SPEC.md 4.2).' },
   { name: 'orders', description: 'Trading: place signed orders one by one or in batches, cancel them, and list your own (SPEC.md 4.4). API-key HMAC only.' },
+  { name: 'market-makers', description: "Market makers' safety, per API key: a heartbeat dead-man's switch, and market-maker protection (MMP) that cancels a key's orders in a market or event when its fills there come too fast. The third tool, cancel on disconnect, is the `/user` socket's `auth.cancelOnDisconnect` (EXTENSIONS.md section 15)." },
   { name: 'prices', description: "Order books, last trade prices and price history of outcome tokens (SPEC.md 4.5). Public." },
   { name: 'trades', description: 'Public trades and the confirmed trade-activity tape, newest first (SPEC.md 4.6).' },
   { name: 'portfolio', description: "The caller's positions with P&L, portfolio value, activity, and the positions that can be redeemed or merged (SPEC.md 4.3)." },

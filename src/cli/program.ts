@@ -5,6 +5,7 @@ import { registerAdminCommands } from './admin-commands.ts';
 import { registerDemoCommand } from './demo-command.ts';
 import type { DemoMakers } from './demo-makers.ts';
 import type { PriceWalk } from './demo-series.ts';
+import { registerMakerSafetyCommands } from './maker-safety-commands.ts';
 import { registerMarketDataCommands } from './market-data-commands.ts';
 import { registerOracleCommands } from './oracle-commands.ts';
 import { registerPortfolioCommands } from './portfolio-commands.ts';
@@ -143,6 +144,7 @@ export function buildProgram(): Command {
     });
 
   registerTraderCommands(program);
+  registerMakerSafetyCommands(program);
   registerPortfolioCommands(program);
   registerRewardsCommands(program);
   registerMarketDataCommands(program);

@@ -1,12 +1,13 @@
 import type { LocalAccount } from 'viem/accounts';
 import { hmacSignature, type ApiKeyCredentials } from './hmac.ts';
 import { BookWatcher, type WatchBookOptions } from './realtime/book-watcher.ts';
-import { UserFeed } from './realtime/user-feed.ts';
+import { UserFeed, type UserFeedOptions } from './realtime/user-feed.ts';
 import { accountSection } from './sections/account.ts';
 import { adminSection } from './sections/admin.ts';
 import { authSection } from './sections/auth.ts';
 import { bookSection } from './sections/book.ts';
 import { eventsSection, marketsSection } from './sections/catalogue.ts';
+import { heartbeatSection, mmpSection } from './sections/maker-safety.ts';
 import type { ClientContext } from './sections/context.ts';
 import { oracleSection } from './sections/oracle.ts';
 import { ordersSection } from './sections/orders.ts';
@@ -77,10 +78,18 @@ export function createClient(options: ClientOptions) {
     profiles: profilesSection(ctx),
     prices: pricesSection(ctx),
     admin: adminSection(ctx),
+    /** The heartbeat dead-man's switch of the API key: `start(timeoutMs)`, `stop()`, `send()`. */
+    heartbeat: heartbeatSection(ctx),
+    /** Market-maker protection of the API key: `set`, `list`, `remove`. */
+    mmp: mmpSection(ctx),
     /** Local order books kept in sync over Socket.IO; call `close()` when done. */
     watchBook: (tokenIds: readonly string[], watchOptions?: WatchBookOptions) => new BookWatcher(transport.baseUrl, tokenIds, watchOptions),
-    /** The caller's `order-update`, `trade-update` and `user-reward-claim-update` messages. */
-    user: (feedOptions?: { transports?: ('websocket' | 'polling')[] }) => new UserFeed(transport.baseUrl, userAuth, feedOptions),
+    /**
+     * The caller's `order-update`, `trade-update`, `user-reward-claim-update` and `mmp-triggered`
+     * messages. `cancelOnDisconnect` (API key only): the server cancels the key's open orders when
+     * this feed's socket drops and does not reconnect within 2 s (EXTENSIONS.md section 15).
+     */
+    user: (feedOptions?: UserFeedOptions) => new UserFeed(transport.baseUrl, userAuth, feedOptions),
   };
 }
 

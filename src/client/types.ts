@@ -2,6 +2,7 @@
  * Request and response types of the routes, taken from the TypeBox schemas of `src/contract` that
  * the server validates with (type-only imports: nothing is loaded at runtime).
  */
+import type { HeartbeatResponse, MmpScopeSchema, MmpSetBody, MmpSettingSchema } from '../contract/maker-safety.ts';
 import type { Static } from 'typebox';
 import type { AccountPatch as AccountPatchSchema, AccountSchema, BalanceResponse } from '../contract/account.ts';
 import type {
@@ -154,3 +155,8 @@ export type ReferencePriceInput = Static<typeof ReferencePriceInputSchema>;
 export type Template = Static<typeof TemplateSchema>;
 export type TemplateInput = Static<typeof TemplateInputSchema>;
 export type TemplatePatch = Static<typeof TemplatePatchSchema>;
+
+export type HeartbeatAnswer = Static<typeof HeartbeatResponse>;
+export type MmpScope = Static<typeof MmpScopeSchema>;
+export type MmpSettingRequest = Static<typeof MmpSetBody>;
+export type MmpSetting = Static<typeof MmpSettingSchema>;

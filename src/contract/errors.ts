@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  // EXTENSIONS.md section 15: market-maker protection tripped; the key's new orders in the scope wait until frozenUntil.
+  MMP_FROZEN: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -63,6 +63,16 @@ export interface SubscriptionError {
 export interface OrderUpdateMessage {
   type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION';
   order: unknown;
+  /** On a CANCELLATION the exchange made (EXTENSIONS.md section 15): HEARTBEAT_EXPIRED, DISCONNECTED, MMP_TRIGGERED, MARKET_RESOLVED or EXPIRED. */
+  reason?: string;
+}
+
+/** `/user` only: a key's market-maker protection tripped; its new orders in `scope` are refused until `frozenUntil`. */
+export interface MmpTriggeredMessage {
+  scope: { marketId: string } | { eventId: string };
+  /** ISO 8601 date-times. */
+  trippedAt: string;
+  frozenUntil: string;
 }
 
 export interface ServerToClientEvents {
@@ -76,6 +86,8 @@ export interface ServerToClientEvents {
   'order-update': (update: OrderUpdateMessage) => void;
   /** `/user` only: one Trade (SPEC.md), at MATCHED and at every later status. */
   'trade-update': (trade: unknown) => void;
+  /** `/user` only: MMP tripped for one of the user's API keys. */
+  'mmp-triggered': (update: MmpTriggeredMessage) => void;
   /** `/user` only: `{claimId, state, amountUsdc, txHash?, error?, timestamp}`. */
   'user-reward-claim-update': (update: unknown) => void;
 }

@@ -10,7 +10,7 @@ import type { MergedChanges } from './projection/merged-changes.ts';
 import { orderRow, tradeRow } from './projection/rows.ts';
 import type { AppliedRecord } from './state/apply.ts';
 import type { EngineState } from './state/engine-state.ts';
-import { toOrderResponse, toTradeResponse } from './shapes.ts';
+import { toMmpTriggered, toOrderResponse, toTradeResponse } from './shapes.ts';
 
 export interface AnnouncerOptions {
   db: Db;
@@ -74,8 +74,10 @@ export class Announcer {
     await details.complete(announcements.orderUpdates.map((u) => u.order));
     for (const update of announcements.orderUpdates) {
       const row = { ...orderRow(update.order, update.order.signed!), status: update.status, matched_base_units: update.matchedBaseUnits };
-      events.publish('order-update', { userId: update.order.userId, type: update.type, order: toOrderResponse(row, state.outcomeLabelOf(update.order)) });
+      const order = toOrderResponse(row, state.outcomeLabelOf(update.order));
+      events.publish('order-update', { userId: update.order.userId, type: update.type, order, ...(update.reason ? { reason: update.reason } : {}) });
     }
+    for (const trip of announcements.mmpTrips) events.publish('mmp-triggered', { userId: trip.userId, update: toMmpTriggered(trip) });
     for (const trade of announcements.tradeUpdates) {
       events.publish('trade-update', { userIds: [...new Set([trade.taker.userId, trade.maker.userId])], trade: toTradeResponse(tradeRow(trade)) });
     }

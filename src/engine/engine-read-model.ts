@@ -7,6 +7,7 @@ import { toOrderBook, type OrderBookResponse } from './book-view.ts';
 import type { AccountBalances, EngineReads } from './engine-reads.ts';
 import type { UnprojectedRecords } from './projection/unprojected-records.ts';
 import type { EngineState } from './state/engine-state.ts';
+import type { MmpSetting } from './state/maker-safety.ts';
 import type { LastTrade } from './state/types.ts';
 import type { MarketTradingInfo } from './types.ts';
 
@@ -83,6 +84,10 @@ export class EngineReadModel implements EngineReads {
     const markets = new Set<string>();
     for (const order of this.state().open.values()) if (order.userId === userId) markets.add(order.marketId);
     return [...markets];
+  }
+
+  mmpSettings(apiKey: string): readonly MmpSetting[] {
+    return this.state().safety.mmp.get(apiKey) ?? [];
   }
 
   outcomeLabelOf(row: Pick<OrderRow, 'market_id' | 'outcome_index'>): string {

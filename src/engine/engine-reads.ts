@@ -1,6 +1,7 @@
 import type { RestingQuote } from '../core/rewards/index.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import type { OrderBookResponse } from './book-view.ts';
+import type { MmpSetting } from './state/maker-safety.ts';
 import type { LastTrade } from './state/types.ts';
 import type { MarketTradingInfo } from './types.ts';
 
@@ -44,6 +45,8 @@ export interface EngineReads {
   outcomeLabelOf(row: Pick<OrderRow, 'market_id' | 'outcome_index'>): string;
   /** Markets whose undisputed proposal's window has ended by `nowMs`: their questions settle at the next oracle tick. */
   dueQuestions(nowMs: number): string[];
+  /** The key's MMP settings (EXTENSIONS.md section 15), with their freezes, in scope order. */
+  mmpSettings(apiKey: string): readonly MmpSetting[];
   /** Books held (one per market), their price levels as last published, and open orders. */
   bookStats(): { books: number; levels: number; openOrders: number };
 }

@@ -23,14 +23,17 @@ import { Follower } from './follower.ts';
 import { SeqWatch } from './seq-watch.ts';
 import { recoverState } from './recovery.ts';
 import { Sequencer, type Answer } from './sequencer.ts';
+import { SafetyDeadlines } from './safety-deadlines.ts';
 import { SettlementSchedule } from './settlement-schedule.ts';
 import { DEFAULT_SNAPSHOT_POLICY, Snapshotter, type SnapshotPolicy } from './snapshotter.ts';
 import type { AppliedRecord } from './state/apply.ts';
 import type { MergeOutcome, RedeemOutcome } from './state/balance-commands.ts';
-import type { EngineCommand, OutcomeOf } from './state/commands.ts';
+import type { CommandOf, EngineCommand, OutcomeOf } from './state/commands.ts';
 import { EngineState } from './state/engine-state.ts';
 import { encodeSnapshot } from './state/snapshot-codec.ts';
 import type { CatalogueTerms, OracleCommandOutcome } from './state/oracle-commands.ts';
+import type { MmpScope, MmpSetting } from './state/maker-safety.ts';
+import type { MmpSettingInput } from './state/safety-commands.ts';
 import type { EngineOrder, NewOrder } from './state/types.ts';
 import type { EngineFailure } from './state/apply-context.ts';
 import { UsedHashFilter } from './used-hash-filter.ts';
@@ -82,6 +85,7 @@ export class MatchingEngine {
   private readonly sequencer: Sequencer;
   private readonly snapshotter: Snapshotter;
   private readonly schedule: SettlementSchedule;
+  private readonly deadlines: SafetyDeadlines;
   private readonly follower: Follower;
   /** How far the tables are: what this node's projector wrote, or what a standby saw. */
   private readonly projected = new SeqWatch();
@@ -134,6 +138,15 @@ export class MatchingEngine {
       runRound: () => this.submit({ kind: 'settle' }),
       running: () => this.running,
     });
+    this.deadlines = new SafetyDeadlines({
+      clock,
+      nextDueMs: () => this.state.safety.nextDueMs(),
+      tick: () => this.tick(),
+      running: () => this.running,
+      onError: (error) => {
+        if (this.running) logger.error({ err: error }, 'the market makers safety tick failed');
+      },
+    });
     this.follower = new Follower({ store, state: () => this.state, records: this.unprojected, projected: this.projected, rebuild: () => this.recover(), logger });
   }
 
@@ -167,6 +180,9 @@ export class MatchingEngine {
     this.leadingParts = true;
     this.publisher.announceSnapshots();
     await this.reconcileMarkets();
+    // The sockets recorded may have died with the last engine's node: their reconnect grace starts now (README "Market makers' safety").
+    if (this.state.safety.sessions.size > 0) await this.submit({ kind: 'sessions-adopted' });
+    this.deadlines.update();
     // A tick refused because the engine is stopping (its queue is emptied) is the stop, not a failure.
     this.timer = setInterval(() => void this.tick().catch((error) => {
       if (this.running) this.options.logger.error({ err: error }, 'engine tick failed');
@@ -230,6 +246,7 @@ export class MatchingEngine {
     clearInterval(this.timer);
     this.timer = undefined;
     this.schedule.stop();
+    this.deadlines.stop();
     this.sequencer.rejectWaiting(new EngineUnavailableError());
     await this.sequencer.idle();
     await this.announcer.idle();
@@ -264,6 +281,29 @@ export class MatchingEngine {
     const { outcome, seq } = await this.submit({ kind: 'cancel-markets', userId, marketIds });
     await this.details.complete(outcome.cancelled);
     return { cancelled: outcome.cancelled.map((order) => orderRow(order, order.signed!)), seq };
+  }
+
+  /** Arms or refreshes the key's dead-man's switch (EXTENSIONS.md section 15): its orders go at `expiresAtMs` unless refreshed. */
+  async heartbeat(apiKey: string, timeoutMs: number): Promise<{ expiresAtMs: number }> {
+    return (await this.submit({ kind: 'heartbeat', apiKey, timeoutMs })).outcome;
+  }
+
+  async disarmHeartbeat(apiKey: string): Promise<void> {
+    await this.submit({ kind: 'heartbeat-off', apiKey });
+  }
+
+  /** A cancel-on-disconnect socket of the key opened (`resumes`: the dropped socket it reconnects) or closed. */
+  async session(change: Omit<CommandOf<'session'>, 'kind'>): Promise<void> {
+    await this.submit({ kind: 'session', ...change });
+  }
+
+  /** The setting as put, or why it was refused (VALIDATION_FAILED: the key holds too many). */
+  async setMmp(setting: MmpSettingInput): Promise<{ ok: true; setting: MmpSetting } | EngineFailure> {
+    return (await this.submit({ kind: 'mmp-set', setting })).outcome;
+  }
+
+  async removeMmp(apiKey: string, scope: MmpScope): Promise<boolean> {
+    return (await this.submit({ kind: 'mmp-remove', apiKey, scope })).outcome.removed;
   }
 
   /**
@@ -420,6 +460,7 @@ export class MatchingEngine {
     this.unprojected.markDurable(seq);
     this.usedHashes.add(record.changes.newOrders.map((o) => o.signed!.hash));
     this.announcer.durable(record);
+    if (record.effects.safetyChanged) this.deadlines.update();
     this.projector.kick();
     this.schedule.schedule();
     const matched = record.effects.announcements.tradeUpdates.filter((t) => t.status === 'MATCHED').length;
@@ -447,6 +488,7 @@ export class MatchingEngine {
       for (const runtime of this.state.runtimes.values()) this.publisher.load(runtime.info, runtime.book);
       this.publisher.retain(new Set(this.state.runtimes.keys()));
       this.projector.start(await this.options.store.projectedSeq());
+      this.deadlines.update();
     } catch (rebuildError) {
       this.mode = 'stopped';
       this.options.logger.fatal({ err: rebuildError }, 'the engine cannot rebuild its state from the store; it takes no more commands until restarted');

@@ -59,7 +59,8 @@ function engineOrderOf(row: OrderRow): EngineOrder {
     side: row.side === 0 ? 'BUY' : 'SELL', type: row.order_type, postOnly: row.post_only, priceMicros: Number(row.price_micros), sizeBaseUnits: row.size_base_units,
     expirationSec: Number(row.expiration), takerFeeBps: row.fee_rate_bps, makerFeeBps: row.passive_fee_rate_bps, bookSeq: row.book_seq,
     createdAtMs: row.created_at.getTime(), matchedBaseUnits: row.matched_base_units, status: row.status, delayedUntilMs: row.delayed_until?.getTime() ?? null,
-    updatedAtMs: row.updated_at.getTime(),
+    // The tables do not keep which key placed an order: a store without a snapshot predates keys mattering to the engine.
+    updatedAtMs: row.updated_at.getTime(), apiKey: null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { formatPrice, formatUnits, priceToNumber, unitsToNumber } from '../core/money.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import type { TradeRow } from '../store/trades-repository.ts';
+import type { MmpScope, MmpSetting } from './state/maker-safety.ts';
 
 /**
  * API shapes of orders and trades (SPEC.md section 2). The engine publishes its events in these
@@ -101,5 +102,28 @@ export function toTradeResponse(row: TradeRow): TradeResponse {
     maker: row.maker_wallet,
     matchedAt: unixSeconds(row.matched_at),
     confirmedAt: row.confirmed_at ? unixSeconds(row.confirmed_at) : null,
+  };
+}
+
+/** An MMP scope as the API names it (EXTENSIONS.md section 15). */
+export type MmpScopeResponse = { marketId: string } | { eventId: string };
+
+export const toMmpScope = (scope: MmpScope): MmpScopeResponse => (scope.kind === 'market' ? { marketId: scope.id } : { eventId: scope.id });
+
+/** The `/user` event `mmp-triggered`. */
+export function toMmpTriggered(trip: { scope: MmpScope; trippedAtMs: number; frozenUntilMs: number }) {
+  return { scope: toMmpScope(trip.scope), trippedAt: new Date(trip.trippedAtMs).toISOString(), frozenUntil: new Date(trip.frozenUntilMs).toISOString() };
+}
+
+/** A setting as `PUT`/`GET /mmp` show it: its limits (those set), and its freeze while it lasts at `nowMs`. */
+export function toMmpSetting(setting: MmpSetting, nowMs: number) {
+  return {
+    scope: toMmpScope(setting.scope),
+    windowMs: setting.windowMs,
+    ...(setting.maxFills !== null ? { maxFills: setting.maxFills } : {}),
+    ...(setting.maxQuantityBaseUnits !== null ? { maxQuantity: formatUnits(setting.maxQuantityBaseUnits) } : {}),
+    ...(setting.maxNotionalBaseUnits !== null ? { maxNotionalUsd: formatUnits(setting.maxNotionalBaseUnits) } : {}),
+    frozenMs: setting.frozenMs,
+    frozenUntil: setting.frozenUntilMs > nowMs ? new Date(setting.frozenUntilMs).toISOString() : null,
   };
 }

@@ -9,7 +9,9 @@ import { EventEmitter } from 'node:events';
  */
 export interface DomainEventMap {
   /** A user's order was placed, filled (partly or fully), cancelled or expired. */
-  'order-update': { userId: string; type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION'; order: unknown };
+  'order-update': { userId: string; type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION'; order: unknown; reason?: string };
+  /** A key's market-maker protection tripped (EXTENSIONS.md section 15): `{scope, trippedAt, frozenUntil}`, to its owner. */
+  'mmp-triggered': { userId: string; update: unknown };
   /** A trade reached a status (MATCHED, MINED, CONFIRMED, FAILED); sent to both parties. */
   'trade-update': { userIds: string[]; trade: unknown };
   /** One token's book changed: the levels whose totals changed since its previous change (net over the batches of a frame), with the book's new seq and hash. */

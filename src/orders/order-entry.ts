@@ -60,6 +60,7 @@ export class OrderEntry {
     const placed = await this.deps.engine.place({
       userId: caller.userId,
       account: caller.proxyWallet.toLowerCase(),
+      apiKey: caller.apiKey ?? null,
       marketId: market.id,
       order,
       hash,

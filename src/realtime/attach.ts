@@ -1,6 +1,7 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server } from 'socket.io';
 import { audienceOf } from './audience.ts';
+import { cancelOnDisconnect, reaffirmSessions } from './cancel-on-disconnect.ts';
 import { forwardMarketEvents } from './market-fanout.ts';
 import { handleMarketSubscriptions } from './market-subscriptions.ts';
 import type { RealtimeNamespace, RealtimeServer } from './server-types.ts';
@@ -13,6 +14,8 @@ export interface Realtime {
   readonly io: RealtimeServer;
   /** Disconnects this node's `/user` sockets opened with the credential (every node calls it). */
   revoke(credential: RevokedCredential): void;
+  /** This node took the engine: its live cancel-on-disconnect sockets are recorded again (EXTENSIONS.md section 15). */
+  reaffirmSessions(): Promise<void>;
   /**
    * Disconnects this node's sockets and stops listening to the bus and to Redis. It leaves the
    * HTTP server and the Redis connections (`fanout`) open (their owner closes them), but must run
@@ -51,6 +54,7 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
   const user: RealtimeNamespace = io.of('/user');
   handleMarketSubscriptions(market, engineNodeSnapshots(books), options.logger);
   authenticateUserSockets(user, options.handshake, options.logger);
+  if (options.sessions) cancelOnDisconnect(user, options.sessions, options.logger);
   io.engine.on('connection', (raw: { request: IncomingMessage; once(event: 'close', listener: () => void): void }) => connections.opened(raw));
   const sweep = setInterval(() => disconnectExpired(user, options.clock.nowMs()), EXPIRY_SWEEP_MS);
   sweep.unref();
@@ -64,6 +68,9 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
   return {
     io,
     revoke: (credential) => disconnectRevoked(user, credential),
+    reaffirmSessions: async () => {
+      if (options.sessions) await reaffirmSessions(user, options.sessions, options.logger);
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -6,4 +6,6 @@ export interface SocketData {
   apiKey?: string | undefined;
   sessionId?: string | undefined;
   expiresAtMs?: number | undefined;
+  /** The socket asked for cancel on disconnect and the engine recorded it (EXTENSIONS.md section 15). */
+  cancelOnDisconnect?: boolean | undefined;
 }

@@ -32,6 +32,15 @@ export interface HandshakeIdentity {
   expiresAtMs?: number | undefined;
 }
 
+/**
+ * Implemented by the engine's node (EXTENSIONS.md section 15): cancel-on-disconnect sockets are
+ * engine state. `resumes` is the dropped socket a reconnect names (`auth.sessionId`).
+ */
+export interface DisconnectSessions {
+  opened(apiKey: string, sessionId: string, resumes: string | null): Promise<void>;
+  closed(apiKey: string, sessionId: string): Promise<void>;
+}
+
 /** A credential that stopped working: the sockets it opened are disconnected. */
 export type RevokedCredential = { apiKey: string } | { sessionId: string };
 
@@ -58,6 +67,8 @@ export interface RealtimeOptions {
   logger: RealtimeLogger;
   /** The server clock: session sockets are disconnected when it passes their token's expiry. */
   clock: { nowMs(): number };
+  /** Where cancel-on-disconnect sockets are recorded; without it `auth.cancelOnDisconnect` is ignored. */
+  sessions?: DisconnectSessions | undefined;
   /** SOCKETS_PER_ADDRESS: open connections per client address (0: no bound). */
   socketsPerAddress: number;
   /** The client address of a handshake, as REST reads it (TRUST_PROXY: the rightmost untrusted X-Forwarded-For entry). */

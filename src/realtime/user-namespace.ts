@@ -1,4 +1,5 @@
 import { AppError } from '../contract/errors.ts';
+import type { MmpTriggeredMessage } from '../contract/realtime.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Audience } from './audience.ts';
 import { listenSafely } from './bus-listener.ts';
@@ -51,8 +52,11 @@ export function disconnectExpired(namespace: RealtimeNamespace, nowMs: number): 
 /** Forwards the bus's user events to the rooms of their users only. Returns the unsubscribe function. */
 export function forwardUserEvents(audience: Audience, events: DomainEvents, logger: RealtimeLogger): () => void {
   const unsubscribers = [
-    listenSafely(events, 'order-update', logger, ({ userId, type, order }) => {
-      audience(userRoom(userId))?.emit('order-update', { type, order });
+    listenSafely(events, 'order-update', logger, ({ userId, type, order, reason }) => {
+      audience(userRoom(userId))?.emit('order-update', reason ? { type, order, reason } : { type, order });
+    }),
+    listenSafely(events, 'mmp-triggered', logger, ({ userId, update }) => {
+      audience(userRoom(userId))?.emit('mmp-triggered', update as MmpTriggeredMessage);
     }),
     // One emit to the rooms of both parties: Socket.IO sends once per socket even when a user
     // is on both sides (a self-trade that got through) or holds several connections.

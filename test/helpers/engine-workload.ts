@@ -10,6 +10,8 @@ import type { MarketTradingInfo } from '../../src/engine/types.ts';
  */
 export const USERS = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000a2', '0x00000000000000000000000000000000000000a3', '0x00000000000000000000000000000000000000a4'];
 export const userIdOf = (account: string) => `00000000-0000-4000-8000-${account.slice(-12)}`;
+/** Each user's one API key; its orders, heartbeat, sockets and MMP settings go with it. */
+export const apiKeyOf = (user: number) => `00000000-0000-4000-b000-00000000000${user}`;
 const UNIT = 1_000_000n;
 
 function market(n: number, eventId: string, negRisk: boolean): MarketTradingInfo {
@@ -43,7 +45,13 @@ export type Op =
   | { kind: 'settle-question'; market: number }
   | { kind: 'pause'; market: number; paused: boolean }
   | { kind: 'treasury'; units: number }
-  | { kind: 'claim'; user: number; units: number; claim: number };
+  | { kind: 'claim'; user: number; units: number; claim: number }
+  | { kind: 'heartbeat'; user: number; timeoutMs: number }
+  | { kind: 'heartbeat-off'; user: number }
+  | { kind: 'session'; user: number; change: 'open' | 'close'; socket: number; resumes: number | null }
+  | { kind: 'sessions-adopted' }
+  | { kind: 'mmp-set'; user: number; market: number; byEvent: boolean; windowMs: number; maxFills: number | null; maxUnits: number | null; maxNotional: number | null; frozenMs: number }
+  | { kind: 'mmp-remove'; user: number; market: number; byEvent: boolean };
 
 const user = fc.nat(USERS.length - 1);
 const marketIndex = fc.nat(MARKETS.length - 1);
@@ -71,6 +79,22 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('pause' as const), market: marketIndex, paused: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('treasury' as const), units: fc.integer({ min: 1, max: 20 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('claim' as const), user, units: fc.integer({ min: 1, max: 10 }), claim: fc.nat(5) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('heartbeat' as const), user, timeoutMs: fc.integer({ min: 5_000, max: 12_000 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('heartbeat-off' as const), user }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('session' as const), user, change: fc.constantFrom('open' as const, 'close' as const), socket: fc.nat(2), resumes: fc.option(fc.nat(2), { nil: null }) }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('sessions-adopted' as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('mmp-set' as const), user, market: marketIndex, byEvent: fc.boolean(), windowMs: fc.integer({ min: 1_000, max: 10_000 }),
+      maxFills: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }), maxUnits: fc.option(fc.integer({ min: 1, max: 40 }), { nil: null }),
+      maxNotional: fc.option(fc.integer({ min: 1, max: 20 }), { nil: null }), frozenMs: fc.integer({ min: 0, max: 6_000 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('mmp-remove' as const), user, market: marketIndex, byEvent: fc.boolean() }) },
 );
 
 /** Records of operations: each inner array is one record (one batch). */
@@ -141,7 +165,33 @@ export class WorkloadCommands {
         return one({ kind: 'credit', account: 'system:reward-treasury', amount: BigInt(op.units) * UNIT, reason: 'TREASURY_DEPOSIT', ref: 'treasury' });
       case 'claim':
         return one({ kind: 'transfer', from: 'system:reward-treasury', to: account(op.user), asset: 'collateral', amount: BigInt(op.units) * UNIT, why: 'REWARD', ref: `reward-claim:${op.claim}`, once: true });
+      case 'heartbeat':
+        return one({ kind: 'heartbeat', apiKey: apiKeyOf(op.user), timeoutMs: op.timeoutMs });
+      case 'heartbeat-off':
+        return one({ kind: 'heartbeat-off', apiKey: apiKeyOf(op.user) });
+      case 'session': {
+        const socket = (n: number) => `socket-${op.user}-${n}`;
+        return one({ kind: 'session', apiKey: apiKeyOf(op.user), change: op.change, sessionId: socket(op.socket), resumes: op.resumes === null ? null : socket(op.resumes) });
+      }
+      case 'sessions-adopted':
+        return one({ kind: 'sessions-adopted' });
+      case 'mmp-set': {
+        // A setting with no limit is refused by the API; the workload gives it a count of fills.
+        const maxFills = op.maxFills ?? (op.maxUnits === null && op.maxNotional === null ? 2 : null);
+        const setting = {
+          apiKey: apiKeyOf(op.user), userId: userIdOf(account(op.user)), scope: this.scopeOf(op), windowMs: op.windowMs, maxFills, frozenMs: op.frozenMs,
+          maxQuantityBaseUnits: op.maxUnits === null ? null : BigInt(op.maxUnits) * UNIT, maxNotionalBaseUnits: op.maxNotional === null ? null : BigInt(op.maxNotional) * UNIT,
+        };
+        return one({ kind: 'mmp-set', setting });
+      }
+      case 'mmp-remove':
+        return one({ kind: 'mmp-remove', apiKey: apiKeyOf(op.user), scope: this.scopeOf(op) });
     }
+  }
+
+  private scopeOf(op: { market: number; byEvent: boolean }) {
+    const info = this.markets[op.market]!;
+    return op.byEvent ? { kind: 'event' as const, id: info.eventId } : { kind: 'market' as const, id: info.id };
   }
 
   private order(op: Extract<Op, { kind: 'place' }>, nowSec: number): Extract<EngineCommand, { kind: 'place' }>['order'] {
@@ -154,6 +204,7 @@ export class WorkloadCommands {
     return {
       userId: userIdOf(account),
       account,
+      apiKey: apiKeyOf(op.user),
       marketId: info.id,
       hash: `0x${this.hashes.toString(16).padStart(64, '0')}`,
       idempotencyKey: null,

@@ -50,6 +50,11 @@ export function runProgram(file: string, args: string[], env: Record<string, str
     errorLine: stderr.line,
     /** Ctrl-C. */
     interrupt: () => child.kill('SIGINT'),
+    /** kill -9: nothing of the program runs after it (no exit handler, no goodbye on its sockets). */
+    crash: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
     /** Waits for the exit, which must be 0 (stderr is the failure message). */
     exit: async () => {
       const code = await exited;

@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, OrderUpdateMessage, ServerToClientEvents } from '../../contract/realtime.ts';
+import type { ClientToServerEvents, MmpTriggeredMessage, OrderUpdateMessage, ServerToClientEvents } from '../../contract/realtime.ts';
 import type { Order } from '../types.ts';
 import { MessageQueue } from './message-queue.ts';
 
@@ -10,9 +10,19 @@ import { MessageQueue } from './message-queue.ts';
  * the server's timestamp window.
  */
 export type UserMessage =
-  | { type: 'order-update'; data: { type: OrderUpdateMessage['type']; order: Order } }
+  | { type: 'order-update'; data: { type: OrderUpdateMessage['type']; order: Order; reason?: string } }
   | { type: 'trade-update'; data: Record<string, unknown> }
-  | { type: 'user-reward-claim-update'; data: Record<string, unknown> };
+  | { type: 'user-reward-claim-update'; data: Record<string, unknown> }
+  | { type: 'mmp-triggered'; data: MmpTriggeredMessage };
+
+export interface UserFeedOptions {
+  transports?: ('websocket' | 'polling')[];
+  /**
+   * Cancel on disconnect (API key only): when this socket drops and no reconnect naming it comes
+   * within 2 s, the server cancels the key's open orders. Reconnects name the socket they replace.
+   */
+  cancelOnDisconnect?: boolean;
+}
 
 export class UserFeed implements AsyncIterable<UserMessage> {
   private readonly socket: Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -20,13 +30,19 @@ export class UserFeed implements AsyncIterable<UserMessage> {
   /** Set when the server refused the handshake (bad or revoked credentials). */
   error: Error | undefined;
 
-  constructor(baseUrl: string, auth: () => Promise<Record<string, unknown>>, options: { transports?: ('websocket' | 'polling')[] } = {}) {
+  /** The id of the last connection, which a cancel-on-disconnect reconnect names (`sessionId`). */
+  private lastId: string | undefined;
+
+  constructor(baseUrl: string, auth: () => Promise<Record<string, unknown>>, options: UserFeedOptions = {}) {
+    const guard = () => (options.cancelOnDisconnect ? { cancelOnDisconnect: true, ...(this.lastId ? { sessionId: this.lastId } : {}) } : {});
     this.socket = io(`${baseUrl}/user`, {
       transports: options.transports ?? ['websocket'],
-      reconnectionDelayMax: 5_000,
-      auth: (cb) => { auth().then(cb, () => cb({})); },
+      reconnectionDelayMax: options.cancelOnDisconnect ? 1_000 : 5_000,
+      auth: (cb) => { auth().then((signed) => cb({ ...signed, ...guard() }), () => cb({})); },
     });
-    this.socket.on('order-update', (data) => this.messages.push({ type: 'order-update', data: data as { type: OrderUpdateMessage['type']; order: Order } }));
+    this.socket.on('connect', () => { this.lastId = this.socket.id; });
+    this.socket.on('mmp-triggered', (data) => this.messages.push({ type: 'mmp-triggered', data }));
+    this.socket.on('order-update', (data) => this.messages.push({ type: 'order-update', data: data as { type: OrderUpdateMessage['type']; order: Order; reason?: string } }));
     this.socket.on('trade-update', (data) => this.messages.push({ type: 'trade-update', data: data as Record<string, unknown> }));
     this.socket.on('user-reward-claim-update', (data) => this.messages.push({ type: 'user-reward-claim-update', data: data as Record<string, unknown> }));
     this.socket.on('connect_error', (error) => {

@@ -7,6 +7,9 @@ import type { BookLevel, BookLevels, Fill, IncomingOrder, RestingOrder, RestingO
 
 const SCALE = Number(PRICE_ONE);
 
+/** Told of each fill as matching makes it; returns the ids of resting orders to take out of the book at once. */
+export type AfterFill = (fill: Fill) => readonly string[] | undefined;
+
 /** What one pass of matching did, before the order's own outcome is decided. */
 interface MatchOutcome {
   fills: Fill[];
@@ -26,7 +29,13 @@ export class MarketBook {
   private readonly orders = new Map<string, BookEntry>();
   private readonly expiries = new ExpiryHeap();
 
-  submit(order: IncomingOrder, nowSec: number): SubmitResult {
+  /**
+   * Matches and rests an order. `afterFill`, when given, is told of each fill as it happens and
+   * may name resting orders that leave the book before matching goes on (the engine's market-maker
+   * protection withdraws a maker's quotes the moment a fill trips it). A FOK checked its liquidity
+   * before: withdrawn orders can then leave it partly filled and cancelled.
+   */
+  submit(order: IncomingOrder, nowSec: number, afterFill?: AfterFill): SubmitResult {
     this.assertNew(order, order.sizeBaseUnits);
     const opposite = isBookBid(order) ? this.asks : this.bids;
     const limit = toBookPrice(order.outcome, order.priceMicros);
@@ -34,7 +43,7 @@ export class MarketBook {
     if (order.type === 'FOK' && this.liquidity(opposite, limit, nowSec, order.ownerId, order.sizeBaseUnits) < order.sizeBaseUnits) {
       return { fills: [], status: 'CANCELLED', rested: false, expired: [], cancelledOwn: [] };
     }
-    const { fills, remainingBaseUnits: remaining, expired, cancelledOwn } = this.match(order, opposite, limit, nowSec);
+    const { fills, remainingBaseUnits: remaining, expired, cancelledOwn } = this.match(order, opposite, limit, nowSec, afterFill);
     if (remaining === 0n) return { fills, status: 'EXECUTED', rested: false, expired, cancelledOwn };
     if (order.type !== 'GTC') return { fills, status: 'CANCELLED', rested: false, expired, cancelledOwn };
     this.rest(order, order.sizeBaseUnits, remaining);
@@ -96,7 +105,7 @@ export class MarketBook {
    * Takes from the best opposite level while it crosses: expired makers are removed and skipped,
    * the owner's own makers are cancelled (self-trade prevention), the rest fill at their price.
    */
-  private match(order: IncomingOrder, opposite: SideIndex, limit: number, nowSec: number): MatchOutcome {
+  private match(order: IncomingOrder, opposite: SideIndex, limit: number, nowSec: number, afterFill: AfterFill | undefined): MatchOutcome {
     const outcome: MatchOutcome = { fills: [], remainingBaseUnits: order.sizeBaseUnits, expired: [], cancelledOwn: [] };
     for (let level = opposite.best(); level && outcome.remainingBaseUnits > 0n && opposite.crosses(level.priceMicros, limit); level = opposite.best()) {
       const maker = level.head!;
@@ -108,10 +117,12 @@ export class MarketBook {
         outcome.cancelledOwn.push({ id: maker.id });
       } else {
         const size = maker.remainingBaseUnits < outcome.remainingBaseUnits ? maker.remainingBaseUnits : outcome.remainingBaseUnits;
-        outcome.fills.push(makeFill(order, maker, size));
+        const fill = makeFill(order, maker, size);
+        outcome.fills.push(fill);
         outcome.remainingBaseUnits -= size;
         level.reduce(maker, size);
         if (maker.remainingBaseUnits === 0n) this.remove(maker);
+        for (const id of afterFill?.(fill) ?? []) this.cancel(id);
       }
     }
     return outcome;

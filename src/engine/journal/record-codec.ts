@@ -2,6 +2,7 @@ import type { OracleCommand } from '../../core/oracle/state-machine.ts';
 import type { NormalizedOrder } from '../../core/orders/create-order-rules.ts';
 import { keccak256HexOf } from '../../core/keccak.ts';
 import type { EngineCommand } from '../state/commands.ts';
+import { decodeMmpSetting, encodeMmpSetting } from '../state/mmp-codec.ts';
 import type { CatalogueTerms } from '../state/oracle-commands.ts';
 
 /**
@@ -42,7 +43,7 @@ function encodeCommand(command: EngineCommand): Encoded {
       const o = request.order;
       return ['place', request.userId, request.account, request.marketId, request.hash, request.idempotencyKey, o.tokenId, o.outcome, o.side, o.priceMicros,
         o.sizeBaseUnits.toString(), o.makerAmount.toString(), o.takerAmount.toString(), o.orderType, o.postOnly, o.expirationSec, o.maker, o.signer, o.taker,
-        o.nonce.toString(), o.feeRateBps, o.signatureType, o.salt.toString(), o.signature];
+        o.nonce.toString(), o.feeRateBps, o.signatureType, o.salt.toString(), o.signature, request.apiKey];
     }
     case 'cancel':
       return ['cancel', command.userId, command.orderId];
@@ -65,6 +66,18 @@ function encodeCommand(command: EngineCommand): Encoded {
       return ['redeem', command.userId, command.account, command.marketIds];
     case 'oracle':
       return ['oracle', command.marketId, command.command, encodeTerms(command.terms)];
+    case 'heartbeat':
+      return ['heartbeat', command.apiKey, command.timeoutMs];
+    case 'heartbeat-off':
+      return ['heartbeat-off', command.apiKey];
+    case 'session':
+      return ['session', command.apiKey, command.change, command.sessionId, command.resumes];
+    case 'sessions-adopted':
+      return ['sessions-adopted'];
+    case 'mmp-set':
+      return ['mmp-set', encodeMmpSetting(command.setting)];
+    case 'mmp-remove':
+      return ['mmp-remove', command.apiKey, command.scope];
   }
 }
 
@@ -81,7 +94,8 @@ function decodeCommand(raw: unknown[]): EngineCommand {
         orderType: f[12], postOnly: f[13], expirationSec: f[14], maker: f[15], signer: f[16], taker: f[17], nonce: BigInt(f[18]), feeRateBps: f[19],
         signatureType: f[20], salt: BigInt(f[21]), signature: f[22],
       };
-      return { kind, order: { userId: f[0], account: f[1], marketId: f[2], hash: f[3], idempotencyKey: f[4], order } };
+      // Records written before orders knew their API key end at the signature.
+      return { kind, order: { userId: f[0], account: f[1], marketId: f[2], hash: f[3], idempotencyKey: f[4], order, apiKey: f[23] ?? null } };
     }
     case 'cancel':
       return { kind, userId: f[0], orderId: f[1] };
@@ -104,6 +118,18 @@ function decodeCommand(raw: unknown[]): EngineCommand {
       return { kind, userId: f[0], account: f[1], marketIds: f[2] };
     case 'oracle':
       return { kind, marketId: f[0], command: decodeOracleCommand(f[1]), terms: decodeTerms(f[2]) };
+    case 'heartbeat':
+      return { kind, apiKey: f[0], timeoutMs: f[1] };
+    case 'heartbeat-off':
+      return { kind, apiKey: f[0] };
+    case 'session':
+      return { kind, apiKey: f[0], change: f[1], sessionId: f[2], resumes: f[3] };
+    case 'sessions-adopted':
+      return { kind };
+    case 'mmp-set':
+      return { kind, setting: decodeMmpSetting(f[0]) };
+    case 'mmp-remove':
+      return { kind, apiKey: f[0], scope: f[1] };
     default:
       throw new Error(`unknown journal command ${kind}`);
   }

@@ -6,6 +6,7 @@ import { RecordIds } from './ids.ts';
 import { applyOracleCommand } from './oracle-commands.ts';
 import { cancelOrder, cancelUserOrders, expireAndRelease, placeOrder } from './order-commands.ts';
 import { RecordEffects, type RecordChanges } from './record-effects.ts';
+import { adoptSessions, armHeartbeat, changeSession, disarmHeartbeat, expireSafety, removeMmp, setMmp } from './safety-commands.ts';
 import { settleRound } from './settlement-commands.ts';
 
 /** A journal record's content: its position, its time and its commands, in order. */
@@ -69,6 +70,7 @@ function applyCommand(ctx: ApplyContext, command: EngineCommand): CommandOutcome
       return { ok: true, cancelled: cancelUserOrders(ctx, command.userId, new Set(command.marketIds)) };
     case 'tick':
       expireAndRelease(ctx);
+      expireSafety(ctx);
       return { ok: true };
     case 'settle':
       return { ok: true, ...settleRound(ctx) };
@@ -87,6 +89,18 @@ function applyCommand(ctx: ApplyContext, command: EngineCommand): CommandOutcome
       return redeem(ctx, command);
     case 'oracle':
       return applyOracleCommand(ctx, command.marketId, command.command, command.terms);
+    case 'heartbeat':
+      return armHeartbeat(ctx, command);
+    case 'heartbeat-off':
+      return disarmHeartbeat(ctx, command);
+    case 'session':
+      return changeSession(ctx, command);
+    case 'sessions-adopted':
+      return adoptSessions(ctx);
+    case 'mmp-set':
+      return setMmp(ctx, command);
+    case 'mmp-remove':
+      return removeMmp(ctx, command);
   }
 }
 

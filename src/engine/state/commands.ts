@@ -2,8 +2,11 @@ import type { OracleCommand } from '../../core/oracle/state-machine.ts';
 import type { CreditReason } from '../../settlement/types.ts';
 import type { MarketTradingInfo } from '../types.ts';
 import type { CreditOutcome, MergeOutcome, RedeemOutcome, SplitOutcome, TransferOutcome } from './balance-commands.ts';
+import type { EngineFailure } from './apply-context.ts';
 import type { CatalogueTerms, OracleCommandOutcome } from './oracle-commands.ts';
+import type { MmpScope, MmpSetting } from './maker-safety.ts';
 import type { CancelOutcome, PlaceOutcome } from './order-commands.ts';
+import type { MmpSettingInput } from './safety-commands.ts';
 import type { EngineOrder, NewOrder } from './types.ts';
 
 /**
@@ -12,7 +15,8 @@ import type { EngineOrder, NewOrder } from './types.ts';
  * record's time, so replaying the journal gives the same state: the orders and balance moves of
  * the API, the markets the catalogue publishes and changes, the oracle's transitions (with the
  * catalogue's terms of the question), and the engine's own chores (expiry and speed bumps,
- * settlement rounds).
+ * settlement rounds), and market makers' safety (heartbeats, cancel-on-disconnect sessions and
+ * MMP settings, whose deadlines the tick acts on).
  */
 export type EngineCommand =
   | { kind: 'place'; order: NewOrder }
@@ -26,7 +30,15 @@ export type EngineCommand =
   | { kind: 'split'; account: string; marketId: string; amount: bigint }
   | { kind: 'merge'; account: string; marketIds: string[] }
   | { kind: 'redeem'; userId: string; account: string; marketIds: string[] }
-  | { kind: 'oracle'; marketId: string; command: OracleCommand; terms: CatalogueTerms };
+  | { kind: 'oracle'; marketId: string; command: OracleCommand; terms: CatalogueTerms }
+  | { kind: 'heartbeat'; apiKey: string; timeoutMs: number }
+  | { kind: 'heartbeat-off'; apiKey: string }
+  /** A cancel-on-disconnect socket opened (`resumes`: the dropped socket it reconnects) or closed. */
+  | { kind: 'session'; apiKey: string; change: 'open' | 'close'; sessionId: string; resumes: string | null }
+  /** A node took the engine: every socket recorded counts as dropped (safety-commands.ts). */
+  | { kind: 'sessions-adopted' }
+  | { kind: 'mmp-set'; setting: MmpSettingInput }
+  | { kind: 'mmp-remove'; apiKey: string; scope: MmpScope };
 
 export interface CommandOutcomes {
   place: PlaceOutcome;
@@ -41,6 +53,12 @@ export interface CommandOutcomes {
   merge: MergeOutcome;
   redeem: RedeemOutcome;
   oracle: OracleCommandOutcome;
+  heartbeat: { ok: true; expiresAtMs: number };
+  'heartbeat-off': { ok: true; disarmed: boolean };
+  session: { ok: true };
+  'sessions-adopted': { ok: true };
+  'mmp-set': { ok: true; setting: MmpSetting } | EngineFailure;
+  'mmp-remove': { ok: true; removed: boolean };
 }
 
 export type CommandOf<K extends EngineCommand['kind']> = Extract<EngineCommand, { kind: K }>;

@@ -4,6 +4,7 @@ import { GENESIS_HASH } from '../../settlement/embedded/hashes.ts';
 import type { MarketTradingInfo } from '../types.ts';
 import { Balances } from './balances.ts';
 import { Ledger } from './ledger.ts';
+import { MakerSafety } from './maker-safety.ts';
 import type { EngineOrder, EngineTrade, LastTrade } from './types.ts';
 
 /** One tradable market: what the engine knows of it, its book, its speed-bumped orders. */
@@ -37,6 +38,8 @@ export class EngineState {
   readonly questions = new Map<string, OracleState>();
   /** The market of each neg-risk event that resolved YES: no other market of the event may. */
   readonly winningMarketOfEvent = new Map<string, string>();
+  /** Heartbeats, cancel-on-disconnect sessions and MMP settings (EXTENSIONS.md section 15). */
+  readonly safety = new MakerSafety();
   nextBookSeq = 1n;
   nextTradeSeq = 1n;
   /** The last record applied, and its hash (the journal's chain). */

@@ -6,7 +6,9 @@ import type { MarketTradingInfo } from '../types.ts';
 import { failure, type ApplyContext, type EngineFailure } from './apply-context.ts';
 import type { MarketRuntime } from './engine-state.ts';
 import { bookOrderOf, remainingOf } from './book-orders.ts';
-import type { EngineOrder, EngineTrade, NewOrder, TradeParty } from './types.ts';
+import type { MmpSetting } from './maker-safety.ts';
+import { covers } from './maker-safety.ts';
+import type { CancelReason, EngineOrder, EngineTrade, NewOrder, TradeParty } from './types.ts';
 
 export type PlaceOutcome = { ok: true; order: EngineOrder; replayed: boolean } | (EngineFailure & { order?: EngineOrder });
 /** NOT_OPEN: the engine does not hold the order open; who owns it and what became of it the store says. */
@@ -26,6 +28,8 @@ export function placeOrder(ctx: ApplyContext, request: NewOrder): PlaceOutcome {
   if (taken.hashes.has(request.hash)) return failure('CONFLICT', `an order with hash ${request.hash} already exists`);
   const runtime = state.runtimes.get(request.marketId);
   if (!runtime || !isTradable(runtime.info)) return failure('MARKET_NOT_TRADABLE', 'the market is not accepting orders (not active, paused or resolved)');
+  const frozenUntil = request.apiKey === null ? undefined : state.safety.frozenUntil(request.apiKey, runtime.info, ctx.atMs);
+  if (frozenUntil !== undefined) return failure('MMP_FROZEN', `market-maker protection tripped: this API key's new orders in this market are refused until ${new Date(frozenUntil).toISOString()}`);
 
   const order = newOrder(ctx, request, runtime.info);
   const asset = order.side === 'BUY' ? COLLATERAL : order.tokenId;
@@ -72,10 +76,15 @@ export function cancelUserOrders(ctx: ApplyContext, userId: string, marketIds: R
   return mine.map((order) => ({ ...order }));
 }
 
+/** Cancels the open orders placed with an API key that `inScope` picks, in acceptance order: the exchange's cancels for `reason`. */
+export function cancelOrdersOfKey(ctx: ApplyContext, apiKey: string, inScope: (order: EngineOrder) => boolean, reason: CancelReason): void {
+  for (const order of [...ctx.state.open.values()]) if (order.apiKey === apiKey && inScope(order)) closeOpenOrder(ctx, order.id, reason);
+}
+
 /** Resolved markets stop trading: later commands see them resolved, their open orders are cancelled, their books go. */
 export function retireMarkets(ctx: ApplyContext, marketIds: readonly string[]): void {
   const retiring = new Set(marketIds);
-  for (const order of [...ctx.state.open.values()]) if (retiring.has(order.marketId)) closeOpenOrder(ctx, order.id);
+  for (const order of [...ctx.state.open.values()]) if (retiring.has(order.marketId)) closeOpenOrder(ctx, order.id, 'MARKET_RESOLVED');
   for (const marketId of retiring) {
     ctx.state.dropRuntime(marketId);
     ctx.effects.touchedMarkets.delete(marketId);
@@ -90,7 +99,7 @@ export function expireAndRelease(ctx: ApplyContext): void {
     for (const expired of runtime.book.expireUntil(ctx.nowSec)) {
       ctx.effects.touchedMarkets.add(runtime.info.id);
       const order = ctx.state.open.get(expired.id);
-      if (order) recordCancelled(ctx, order);
+      if (order) recordCancelled(ctx, order, 'EXPIRED');
     }
     while (runtime.delayed.length > 0 && runtime.delayed[0]!.dueMs <= ctx.atMs) {
       const { orderId } = runtime.delayed.shift()!;
@@ -109,9 +118,11 @@ export function expireAndRelease(ctx: ApplyContext): void {
  */
 function match(ctx: ApplyContext, runtime: MarketRuntime, order: EngineOrder, announceAs: 'PLACEMENT' | 'UPDATE'): boolean {
   const { state, effects } = ctx;
-  const result = runtime.book.submit(bookOrderOf(order), ctx.nowSec);
+  const trips: MmpSetting[] = [];
+  const result = runtime.book.submit(bookOrderOf(order), ctx.nowSec, state.safety.mmp.size > 0 ? (fill) => countMmpFill(ctx, runtime, fill, trips) : undefined);
   effects.touchedMarkets.add(runtime.info.id);
-  for (const gone of [...result.expired, ...result.cancelledOwn]) closeOpenOrder(ctx, gone.id);
+  for (const gone of result.expired) closeOpenOrder(ctx, gone.id, 'EXPIRED');
+  for (const gone of result.cancelledOwn) closeOpenOrder(ctx, gone.id);
   if (result.rejectReason === 'POST_ONLY_WOULD_CROSS') {
     // A speed-bumped order is open while it waits: rejected on its release, it is no longer.
     state.open.delete(order.id);
@@ -121,6 +132,7 @@ function match(ctx: ApplyContext, runtime: MarketRuntime, order: EngineOrder, an
     return false;
   }
   for (const fill of result.fills) recordFill(ctx, runtime, fill, order);
+  for (const trip of trips) cancelTripped(ctx, trip);
   order.status = result.status;
   effects.orderChanged(order);
   if (result.rested) {
@@ -170,6 +182,28 @@ function recordFill(ctx: ApplyContext, runtime: MarketRuntime, fill: Fill, taker
   recordLastTrade(ctx, runtime.info, taker, fill.taker.priceMicros);
 }
 
+/**
+ * MMP, inside matching (EXTENSIONS.md section 15): a fill of a resting order counts against its
+ * key's settings; a setting it trips freezes the key's scope, and the key's other resting orders
+ * in this book leave it before the taker goes on, so no later fill of this sweep, or of any later
+ * command, reaches them. Only resting (maker) fills count: MMP guards quotes, not what a key takes.
+ */
+function countMmpFill(ctx: ApplyContext, runtime: MarketRuntime, fill: Fill, trips: MmpSetting[]): string[] | undefined {
+  const maker = ctx.state.open.get(fill.maker.orderId);
+  if (!maker?.apiKey) return undefined;
+  const tripped = ctx.state.safety.countFill(maker.apiKey, runtime.info, { atMs: ctx.atMs, sizeBaseUnits: fill.sizeBaseUnits, notionalBaseUnits: costBaseUnits(fill.maker.priceMicros, fill.sizeBaseUnits) });
+  if (tripped.length === 0) return undefined;
+  trips.push(...tripped);
+  return [...ctx.state.open.values()].filter((o) => o.apiKey === maker.apiKey && o.marketId === runtime.info.id && o.delayedUntilMs === null).map((o) => o.id);
+}
+
+/** A tripped setting: the key's open orders in its scope are cancelled in this record, and its owner told. */
+function cancelTripped(ctx: ApplyContext, trip: MmpSetting): void {
+  cancelOrdersOfKey(ctx, trip.apiKey, (order) => covers(trip.scope, ctx.state.markets.get(order.marketId)!), 'MMP_TRIGGERED');
+  ctx.effects.safetyChanged = true;
+  ctx.effects.announcements.mmpTrips.push({ userId: trip.userId, apiKey: trip.apiKey, scope: trip.scope, trippedAtMs: ctx.atMs, frozenUntilMs: trip.frozenUntilMs });
+}
+
 function partyOf(order: EngineOrder, party: Fill['taker']): TradeParty {
   return { orderId: order.id, userId: order.userId, account: order.account, tokenId: order.tokenId, side: order.side, priceMicros: party.priceMicros, feeBaseUnits: party.feeBaseUnits };
 }
@@ -188,8 +222,8 @@ function recordLastTrade(ctx: ApplyContext, info: MarketTradingInfo, taker: Engi
   }
 }
 
-/** Cancels an open order (by its owner, by self-trade prevention, by a retirement) and frees its reservation. */
-function closeOpenOrder(ctx: ApplyContext, orderId: string): void {
+/** Cancels an open order (by its owner, by self-trade prevention, or by the exchange for `reason`) and frees its reservation. */
+function closeOpenOrder(ctx: ApplyContext, orderId: string, reason?: CancelReason): void {
   const order = ctx.state.open.get(orderId);
   if (!order) throw new Error(`order ${orderId} is not open`);
   const runtime = ctx.state.runtimes.get(order.marketId);
@@ -197,17 +231,17 @@ function closeOpenOrder(ctx: ApplyContext, orderId: string): void {
     if (order.delayedUntilMs !== null) runtime.delayed = runtime.delayed.filter((d) => d.orderId !== orderId);
     else if (runtime.book.cancel(orderId)) ctx.effects.touchedMarkets.add(order.marketId);
   }
-  recordCancelled(ctx, order);
+  recordCancelled(ctx, order, reason);
 }
 
 /** An open order leaves the engine CANCELLED: its reservation freed, the change recorded and announced. */
-function recordCancelled(ctx: ApplyContext, order: EngineOrder): void {
+function recordCancelled(ctx: ApplyContext, order: EngineOrder, reason: CancelReason | undefined): void {
   ctx.state.open.delete(order.id);
   releaseRemaining(ctx, order);
   order.status = 'CANCELLED';
   order.delayedUntilMs = null;
   ctx.effects.orderChanged(order);
-  announceOrder(ctx, order, 'CANCELLATION');
+  announceOrder(ctx, order, 'CANCELLATION', reason);
 }
 
 function releaseRemaining(ctx: ApplyContext, order: EngineOrder): void {
@@ -222,6 +256,7 @@ function newOrder(ctx: ApplyContext, request: NewOrder, info: MarketTradingInfo)
     id: ctx.ids.next('order'),
     userId: request.userId,
     account: request.account,
+    apiKey: request.apiKey,
     marketId: info.id,
     tokenId: order.tokenId,
     outcome: order.outcome,
@@ -256,8 +291,8 @@ function newOrder(ctx: ApplyContext, request: NewOrder, info: MarketTradingInfo)
 }
 
 /** The order's update as it stands now, sent once the record is durable. */
-function announceOrder(ctx: ApplyContext, order: EngineOrder, type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION'): void {
-  ctx.effects.announcements.orderUpdates.push({ order, type, status: order.status, matchedBaseUnits: order.matchedBaseUnits });
+function announceOrder(ctx: ApplyContext, order: EngineOrder, type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION', reason?: CancelReason): void {
+  ctx.effects.announcements.orderUpdates.push({ order, type, status: order.status, matchedBaseUnits: order.matchedBaseUnits, ...(reason ? { reason } : {}) });
 }
 
 export function termsOf(order: EngineOrder): ReservationTerms {

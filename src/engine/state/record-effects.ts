@@ -2,7 +2,8 @@ import type { BookLevels } from '../../core/book/types.ts';
 import type { OracleState } from '../../core/oracle/state-machine.ts';
 import type { BalanceRow } from './balances.ts';
 import type { LedgerMarket, LedgerSink, LedgerTx, SealedBlock } from './ledger.ts';
-import type { EngineOrder, EngineTrade, OrderStatus } from './types.ts';
+import type { MmpScope } from './maker-safety.ts';
+import type { CancelReason, EngineOrder, EngineTrade, OrderStatus } from './types.ts';
 
 /** A balance row as a record left it (the projection writes whole rows, never deltas). */
 export interface BalanceImage extends BalanceRow {
@@ -75,7 +76,9 @@ export interface RecordChanges {
 
 /** What subscribers are told of a record once it is durable. */
 export interface RecordAnnouncements {
-  orderUpdates: { order: EngineOrder; type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION'; status: OrderStatus; matchedBaseUnits: bigint }[];
+  orderUpdates: { order: EngineOrder; type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION'; status: OrderStatus; matchedBaseUnits: bigint; reason?: CancelReason }[];
+  /** MMP settings the record tripped (the `/user` event `mmp-triggered`). */
+  mmpTrips: { userId: string; apiKey: string; scope: MmpScope; trippedAtMs: number; frozenUntilMs: number }[];
   tradeUpdates: EngineTrade[];
   lastTrades: { marketId: string; assetId: string; price: string; side: 'buy' | 'sell' }[];
   /** The books the record changed, their levels as it left them (a later record changes the live ones). */
@@ -110,10 +113,12 @@ export class RecordEffects implements LedgerSink {
   private readonly eventChanges = new Map<string, EventChange>();
   private readonly redemptions: Redemption[] = [];
   readonly balancesBefore: BalanceBefore = new Map();
-  readonly announcements: RecordAnnouncements = { orderUpdates: [], tradeUpdates: [], lastTrades: [], books: [], confirmedTradeIds: [], retiredMarkets: [], markets: [] };
+  readonly announcements: RecordAnnouncements = { orderUpdates: [], tradeUpdates: [], lastTrades: [], books: [], confirmedTradeIds: [], retiredMarkets: [], markets: [], mmpTrips: [] };
   readonly touchedMarkets = new Set<string>();
   /** What the engine should log about the record (the state machine has no logger). */
   readonly warnings: { context: Record<string, unknown>; message: string }[] = [];
+  /** Set when the record changed market makers' safety state (a heartbeat, a session, an MMP setting): it must be journaled. */
+  safetyChanged = false;
 
   constructor(readonly seq: bigint, readonly atMs: number) {}
 
@@ -181,7 +186,7 @@ export class RecordEffects implements LedgerSink {
   /** Whether applying the record changed any state: a record that changed nothing is not journaled. */
   get changedState(): boolean {
     return this.newOrders.size + this.changedOrders.size + this.trades.size + this.balancesBefore.size + this.ledgerTxs.length + this.ledgerMarkets.size
-      + this.blocks.length + this.questions.size + this.resolutions.length + this.eventChanges.size + this.redemptions.length + this.announcements.markets.length > 0;
+      + this.blocks.length + this.questions.size + this.resolutions.length + this.eventChanges.size + this.redemptions.length + this.announcements.markets.length > 0 || this.safetyChanged;
   }
 
   private accounts(): string[] {

@@ -2,6 +2,7 @@ import { keccak256HexOf } from '../../core/keccak.ts';
 import type { OracleState } from '../../core/oracle/state-machine.ts';
 import type { MarketTradingInfo } from '../types.ts';
 import { bookOrderOf } from './book-orders.ts';
+import { decodeMmpState, encodeMmpState } from './mmp-codec.ts';
 import { EngineState } from './engine-state.ts';
 import type { EngineOrder, EngineTrade } from './types.ts';
 
@@ -15,9 +16,14 @@ import type { EngineOrder, EngineTrade } from './types.ts';
  * One line per item, led by its kind: `H` the header (sequence, hash, counters, the ledger's
  * head), `M` a market, `L` a ledger market, `Q` a question, `W` a neg-risk event's winner, `B` a
  * balance, `O` an open order (comma-separated: the hot part), `T` an unsettled trade, `P` a last
- * trade price, `R` a once-only reference.
+ * trade price, `R` a once-only reference, `D` an armed heartbeat (dead-man's switch), `C` a key's
+ * cancel-on-disconnect sockets, `X` an MMP setting with its window and freeze.
+ *
+ * v2 added the last three and an order's API key (the last field of `O`); a v1 snapshot reads as
+ * a state without them, its orders placed by no key.
  */
-const FORMAT = 'pmx-engine-snapshot v1';
+const FORMAT = 'pmx-engine-snapshot v2';
+const READABLE_FORMATS = new Set(['pmx-engine-snapshot v1', FORMAT]);
 const CHUNK_CHARS = 8 << 20;
 
 export interface EncodedSnapshot {
@@ -47,6 +53,7 @@ export function encodeSnapshot(state: EngineState): EncodedSnapshot {
   for (const trade of [...state.unsettled.values()].sort((a, b) => compareBigints(a.seq, b.seq))) out.line(`T${JSON.stringify(encodeTrade(trade))}`);
   for (const [tokenId, last] of sortedBy(state.lastTrade, ([id]) => id)) out.line(`P${tokenId},${last.price},${last.side}`);
   for (const [ref, txHash] of sortedBy(state.ledger.onceRefs, ([ref]) => ref)) out.line(`R${ref},${txHash}`);
+  encodeSafety(state, out);
   const chunks = out.finish();
   return { seq: state.seq, chunks, stateHash: keccak256HexOf(...chunks) };
 }
@@ -63,7 +70,7 @@ export function decodeSnapshot(chunks: readonly string[]): EngineState {
       const line = chunk.slice(start, end);
       start = end + 1;
       if (!format) {
-        if (line !== FORMAT) throw new Error(`not an engine snapshot (${line.slice(0, 40)})`);
+        if (!READABLE_FORMATS.has(line)) throw new Error(`not an engine snapshot (${line.slice(0, 40)})`);
         format = true;
         continue;
       }
@@ -136,6 +143,21 @@ function readLine(state: EngineState, line: string, orders: EngineOrder[]): void
       state.ledger.onceRefs.set(body.slice(0, comma), body.slice(comma + 1));
       return;
     }
+    case 'D': {
+      const [apiKey, deadlineMs] = JSON.parse(body);
+      state.safety.heartbeats.set(apiKey, deadlineMs);
+      return;
+    }
+    case 'C': {
+      const [apiKey, live, closing] = JSON.parse(body);
+      state.safety.sessions.set(apiKey, { live: new Set(live), closing: new Map(closing) });
+      return;
+    }
+    case 'X': {
+      const setting = decodeMmpState(JSON.parse(body));
+      state.safety.mmp.set(setting.apiKey, [...(state.safety.mmp.get(setting.apiKey) ?? []), setting]);
+      return;
+    }
     default:
       throw new Error(`snapshot: unknown line ${line.slice(0, 40)}`);
   }
@@ -143,7 +165,7 @@ function readLine(state: EngineState, line: string, orders: EngineOrder[]): void
 
 function encodeOrder(o: EngineOrder): string {
   return [o.id, o.userId, o.account, o.marketId, o.tokenId, o.outcome, o.side === 'BUY' ? 0 : 1, o.type, o.postOnly ? 1 : 0, o.priceMicros, o.sizeBaseUnits,
-    o.matchedBaseUnits, o.expirationSec, o.takerFeeBps, o.makerFeeBps, o.bookSeq, o.createdAtMs, o.status, o.delayedUntilMs ?? '', o.updatedAtMs].join(',');
+    o.matchedBaseUnits, o.expirationSec, o.takerFeeBps, o.makerFeeBps, o.bookSeq, o.createdAtMs, o.status, o.delayedUntilMs ?? '', o.updatedAtMs, o.apiKey ?? ''].join(',');
 }
 
 function decodeOrder(line: string): EngineOrder {
@@ -152,8 +174,18 @@ function decodeOrder(line: string): EngineOrder {
     id: f[0]!, userId: f[1]!, account: f[2]!, marketId: f[3]!, tokenId: f[4]!, outcome: Number(f[5]) as 0 | 1, side: f[6] === '0' ? 'BUY' : 'SELL',
     type: f[7] as EngineOrder['type'], postOnly: f[8] === '1', priceMicros: Number(f[9]), sizeBaseUnits: BigInt(f[10]!), matchedBaseUnits: BigInt(f[11]!),
     expirationSec: Number(f[12]), takerFeeBps: Number(f[13]), makerFeeBps: Number(f[14]), bookSeq: BigInt(f[15]!), createdAtMs: Number(f[16]),
-    status: f[17] as EngineOrder['status'], delayedUntilMs: f[18] === '' ? null : Number(f[18]), updatedAtMs: Number(f[19]),
+    status: f[17] as EngineOrder['status'], delayedUntilMs: f[18] === '' ? null : Number(f[18]), updatedAtMs: Number(f[19]), apiKey: f[20] || null,
   };
+}
+
+/** Heartbeats, sessions and MMP settings, each in key order (a key's settings are kept in scope order). */
+function encodeSafety(state: EngineState, out: ChunkWriter): void {
+  const { heartbeats, sessions, mmp } = state.safety;
+  for (const [apiKey, deadlineMs] of sortedBy(heartbeats, ([key]) => key)) out.line(`D${JSON.stringify([apiKey, deadlineMs])}`);
+  for (const [apiKey, s] of sortedBy(sessions, ([key]) => key)) {
+    out.line(`C${JSON.stringify([apiKey, sortedBy(s.live, (id) => id), sortedBy(s.closing, ([id]) => id)])}`);
+  }
+  for (const [, settings] of sortedBy(mmp, ([key]) => key)) for (const setting of settings) out.line(`X${JSON.stringify(encodeMmpState(setting))}`);
 }
 
 const encodeTrade = (t: EngineTrade) => ({

@@ -37,6 +37,8 @@ export interface EngineOrder {
   readonly userId: string;
   /** The ledger account that reserves and settles for it (the owner's proxy wallet, lowercase). */
   readonly account: string;
+  /** The API key that placed it (null: a sign-in session did): heartbeats, disconnects and MMP act on a key's orders. */
+  readonly apiKey: string | null;
   readonly marketId: string;
   readonly tokenId: string;
   readonly outcome: 0 | 1;
@@ -100,6 +102,8 @@ export interface EngineTrade {
 export interface NewOrder {
   userId: string;
   account: string;
+  /** The API key that signed the request (null: a sign-in session). */
+  apiKey: string | null;
   marketId: string;
   order: NormalizedOrder;
   /** Its EIP-712 hash: the order's identity, used once. */
@@ -111,3 +115,6 @@ export interface LastTrade {
   price: string;
   side: 'buy' | 'sell';
 }
+
+/** Why the exchange, not the owner, cancelled an order (EXTENSIONS.md section 15: `reason` of an order-update CANCELLATION). */
+export type CancelReason = 'HEARTBEAT_EXPIRED' | 'DISCONNECTED' | 'MMP_TRIGGERED' | 'MARKET_RESOLVED' | 'EXPIRED';
