@@ -15,6 +15,7 @@ import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson } from './
 import { seedOpenOrders } from '../test/helpers/seed-open-orders.ts';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const COUNTS = (process.env.BENCH_OPEN_ORDERS ?? '1000000').split(',').map(Number);
 const FAILOVER_TIMEOUT_MS = 5_000;
 /** The lease of src/cluster/leadership.ts: 0.6 of the failover timeout after its last renewal. */
@@ -35,7 +36,8 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 
 async function measure(count: number): Promise<Record<string, unknown>> {
   const scratch = await createScratchDatabase(databaseUrl!);
-  const env = { DATABASE_URL: scratch.url, FAILOVER_TIMEOUT_MS: String(FAILOVER_TIMEOUT_MS), REDIS_URL: '' };
+  // Two nodes on one database share a Redis (a node without one refuses to join another's cluster) and the key material.
+  const env = { DATABASE_URL: scratch.url, FAILOVER_TIMEOUT_MS: String(FAILOVER_TIMEOUT_MS), REDIS_URL: redisUrl, ALLOW_GENERATED_KEYS: 'true' };
   const nodes: ProcessServer[] = [];
   try {
     let leader = await startProcessServer(env);
