@@ -42,6 +42,7 @@ export async function auditJournal(db: Db, store: EngineStore, restarts = 0): Pr
   const tables = await db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute((tx) => readEngineTables(tx));
   let records = 0;
   const differing: { seq: bigint; lines: string[] }[] = [];
+  let broken: unknown;
   try {
     await replayRecords(store, state, (seq) => {
       records += 1;
@@ -54,11 +55,14 @@ export async function auditJournal(db: Db, store: EngineStore, restarts = 0): Pr
       violations.push({ invariant: 'snapshot-hashes', detail: `the replay at ${seq} differs from the snapshot written there${firstDifference(lines, (await store.readSnapshot(seq)).join('').split('\n'))}` });
     }
   } catch (error) {
-    if ((await prunedSince(store, oldest.seq)) && restarts < MAX_RESTARTS) return auditJournal(db, store, restarts + 1);
-    violations.push({ invariant: 'journal-chain', detail: error instanceof Error ? error.message : String(error) });
+    broken = error;
+  }
+  // Whether the replay broke off or finished, it means nothing if its snapshot was pruned meanwhile.
+  if ((await prunedSince(store, oldest.seq)) && restarts < MAX_RESTARTS) return auditJournal(db, store, restarts + 1);
+  if (broken !== undefined) {
+    violations.push({ invariant: 'journal-chain', detail: broken instanceof Error ? broken.message : String(broken) });
     return { violations, counts: { records, snapshots: snapshots.length } };
   }
-  if ((await prunedSince(store, oldest.seq)) && restarts < MAX_RESTARTS) return auditJournal(db, store, restarts + 1);
   for (const detail of stateViolations(state)) violations.push({ invariant: 'state-invariants', detail });
   for (const detail of tableDifferences(state, tables).slice(0, MAX_DETAILS)) violations.push({ invariant: 'tables-match-journal', detail });
   return { violations, counts: { records, snapshots: snapshots.length } };
