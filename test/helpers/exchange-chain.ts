@@ -51,7 +51,8 @@ export interface OrderParams {
 
 export type ExchangeChain = Awaited<ReturnType<typeof startExchangeChain>>;
 
-export async function startExchangeChain() {
+/** `exchangeName`: the EIP-712 domain name (a standard client's fixed name, for instance). */
+export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) {
   const anvil = await startAnvil();
   const admin = anvil.account(0);
   const operator = anvil.account(1);
@@ -59,7 +60,7 @@ export async function startExchangeChain() {
   const adminWallet = anvil.walletClient(admin);
   const operatorWallet = anvil.walletClient(operator);
   const { publicClient } = anvil;
-  const contracts = await deployContracts(adminWallet, publicClient, { exchangeName: EXCHANGE_NAME, operator: operator.address, feeReceiver, maxFeeRateBps: 1_000n });
+  const contracts = await deployContracts(adminWallet, publicClient, { exchangeName, operator: operator.address, feeReceiver, maxFeeRateBps: 1_000n });
   let salt = 1n;
 
   async function send(account: HDAccount, to: Address, contractAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]): Promise<Hex> {
@@ -131,7 +132,7 @@ export async function startExchangeChain() {
   }
 
   function orderDomain(negRisk: boolean) {
-    return { name: EXCHANGE_NAME, version: '1', chainId: anvil.chain.id, verifyingContract: negRisk ? contracts.negRiskExchange : contracts.exchange };
+    return { name: exchangeName, version: '1', chainId: anvil.chain.id, verifyingContract: negRisk ? contracts.negRiskExchange : contracts.exchange };
   }
 
   function matchArgs(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[]) {
@@ -142,12 +143,12 @@ export async function startExchangeChain() {
   async function match(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[], exchange = contracts.exchange) {
     const hash = await operatorWallet.writeContract({ address: exchange, abi: abi.exchange, functionName: 'matchOrders', args: matchArgs(taker, makers, takerFill, makerFills), chain: anvil.chain, gas: 29_000_000n });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error('matchOrders reverted');
+    if (receipt.status !== 'success') throw new Error(`matchOrders reverted: ${await matchRevert(taker, makers, takerFill, makerFills, exchange)}`);
     return receipt;
   }
 
   /** The custom error a call would revert with, by name (undefined when it would succeed). */
-  async function revertOf(account: HDAccount, address: Address, contractAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]): Promise<string | undefined> {
+  async function revertOf(account: HDAccount | Address, address: Address, contractAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]): Promise<string | undefined> {
     try {
       await publicClient.simulateContract({ account, address, abi: contractAbi, functionName, args });
       return undefined;
