@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {Registry} from "./Registry.sol";
+import {Auth} from "./Auth.sol";
 
 /// Fees as the server charges them (src/core/book/fees.ts): rate × min(p, 1 − p) × size, rounded
 /// down to a base unit, with p the party's own execution price, paid in collateral to the fee
@@ -14,12 +14,14 @@ import {Registry} from "./Registry.sol";
 /// prices are p and p, or p and 1 − p.
 ///
 /// The taker pays its signed rate. A resting order pays the market's maker rate when the admin set
-/// one below the signed rate (the server's passive rate), never more than it signed.
-abstract contract Fees is Registry {
+/// one below the signed rate (the server's passive rate, kept in the Registry), never more than it
+/// signed. The receiver and the cap share one storage slot with Auth's pause flag, which every
+/// match reads anyway.
+abstract contract Fees is Auth {
     uint256 internal constant BPS_SCALE = 10_000;
 
-    uint256 public maxFeeRateBps;
     address public feeReceiver;
+    uint16 public maxFeeRateBps;
 
     constructor(uint256 maxFeeRateBps_, address feeReceiver_) {
         _setMaxFeeRate(maxFeeRateBps_);
@@ -32,19 +34,6 @@ abstract contract Fees is Registry {
 
     function setFeeReceiver(address receiver) external onlyAdmin {
         _setFeeReceiver(receiver);
-    }
-
-    /// The rate a resting order of this market pays, for both of its tokens.
-    function setMakerFeeRate(uint256 token, uint256 feeRateBps) external onlyAdmin {
-        if (feeRateBps > BPS_SCALE) revert FeeRateAboveLimit(feeRateBps);
-        Market storage market = _marketOf(token);
-        market.makerFeeRateBps = uint16(feeRateBps);
-        markets[market.complement].makerFeeRateBps = uint16(feeRateBps);
-        emit MakerFeeRateSet(token, feeRateBps);
-    }
-
-    function makerFeeRateOf(uint256 token) external view returns (uint256) {
-        return _marketOf(token).makerFeeRateBps;
     }
 
     /// The fee on one fill of `size` tokens whose price side costs `cost` collateral.
@@ -60,7 +49,7 @@ abstract contract Fees is Registry {
 
     function _setMaxFeeRate(uint256 feeRateBps) private {
         if (feeRateBps > BPS_SCALE) revert FeeRateAboveLimit(feeRateBps);
-        maxFeeRateBps = feeRateBps;
+        maxFeeRateBps = uint16(feeRateBps);
         emit MaxFeeRateSet(feeRateBps);
     }
 

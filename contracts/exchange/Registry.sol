@@ -3,13 +3,13 @@ pragma solidity ^0.8.24;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IConditionalTokens} from "../interfaces/IConditionalTokens.sol";
-import {Auth} from "./Auth.sol";
+import {Fees} from "./Fees.sol";
 
 /// The tokens the exchange trades: each outcome token with its complement and its condition, in
 /// both directions. Registration checks that the two ids are the condition's two positions over
 /// this exchange's collateral, so a MINT or MERGE always splits or merges exactly the two tokens
 /// the orders named. The market's maker fee rate sits beside them (see Fees).
-abstract contract Registry is Auth {
+abstract contract Registry is Fees {
     struct Market {
         uint256 complement;
         bytes32 conditionId;
@@ -29,6 +29,19 @@ abstract contract Registry is Auth {
         markets[complement] = Market(token, conditionId, NO_MAKER_RATE);
         emit TokenRegistered(token, complement, conditionId);
         emit TokenRegistered(complement, token, conditionId);
+    }
+
+    /// The rate a resting order of this market pays, for both of its tokens (the server's passive rate).
+    function setMakerFeeRate(uint256 token, uint256 feeRateBps) external onlyAdmin {
+        if (feeRateBps > BPS_SCALE) revert FeeRateAboveLimit(feeRateBps);
+        Market storage market = _marketOf(token);
+        market.makerFeeRateBps = uint16(feeRateBps);
+        markets[market.complement].makerFeeRateBps = uint16(feeRateBps);
+        emit MakerFeeRateSet(token, feeRateBps);
+    }
+
+    function makerFeeRateOf(uint256 token) external view returns (uint256) {
+        return _marketOf(token).makerFeeRateBps;
     }
 
     function complementOf(uint256 token) external view returns (uint256) {

@@ -16,7 +16,8 @@ import {OrderBook} from "./OrderBook.sol";
 ///   into complete sets through ConditionalTokens;
 /// - MERGE: two sells of complementary tokens; the complete sets are merged back into collateral.
 /// Assets pass through the exchange: each party's part is pulled in, sets are split or merged once
-/// for the whole match, then each party is paid. Balances and allowances are not checked first: an
+/// for the whole match, then each party is paid; only a COMPLEMENTARY fill's tokens go straight
+/// from seller to buyer. Balances and allowances are not checked first: an
 /// unfunded party reverts the whole transaction, which the sender finds by simulating.
 abstract contract Trading is OrderBook, ERC1155Holder {
     using SafeERC20 for IERC20;
@@ -34,10 +35,13 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         uint256 takerTaking;
     }
 
-    /// The taker's side of the whole match, and what is split or merged for it.
+    /// The taker's side of the whole match, what of it already went straight to or from makers,
+    /// and what is split or merged for it.
     struct Totals {
         uint256 takerMaking;
         uint256 takerTaking;
+        uint256 takerMakingSent;
+        uint256 takerTakingSent;
         uint256 takerFee;
         uint256 fees;
         uint256 mintSize;
@@ -71,7 +75,7 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         if (totals.takerTaking * takerOrder.makerAmount < totals.takerMaking * takerOrder.takerAmount) revert TakerPriceNotMet(takerHash);
 
         _takeFromTaker(takerOrder, totals);
-        _splitOrMerge(market.conditionId, totals);
+        _splitOrMerge(market, totals);
         for (uint256 i = 0; i < makerOrders.length; ++i) _pay(makerOrders[i], payouts[i]);
         _payTaker(takerOrder, totals);
         if (totals.fees != 0) collateral.safeTransfer(feeReceiver, totals.fees);
@@ -100,14 +104,26 @@ abstract contract Trading is OrderBook, ERC1155Holder {
             else totals.mergeSize += fill.size;
         }
 
+        payout = _moveMakerSide(takerOrder, makerOrder, fill, totals);
+        _emitMakerFill(makerHash, makerOrder, takerOrder.maker, fill);
+    }
+
+    /// Pulls the maker's side into the exchange and returns what the exchange then owes it, except
+    /// that the tokens of a COMPLEMENTARY fill go straight between the two parties: one transfer
+    /// instead of two through the exchange.
+    function _moveMakerSide(Order calldata takerOrder, Order calldata makerOrder, Fill memory fill, Totals memory totals) private returns (uint256 payout) {
+        bool complementary = makerOrder.tokenId == takerOrder.tokenId;
         if (makerOrder.side == Side.BUY) {
             collateral.safeTransferFrom(makerOrder.maker, address(this), fill.cost + fill.makerFee);
-            payout = fill.size;
-        } else {
-            conditionalTokens.safeTransferFrom(makerOrder.maker, address(this), makerOrder.tokenId, fill.size, "");
-            payout = fill.cost - fill.makerFee;
+            if (!complementary) return fill.size;
+            conditionalTokens.safeTransferFrom(takerOrder.maker, makerOrder.maker, makerOrder.tokenId, fill.size, "");
+            totals.takerMakingSent += fill.size;
+            return 0;
         }
-        _emitMakerFill(makerHash, makerOrder, takerOrder.maker, fill);
+        address tokensTo = complementary ? takerOrder.maker : address(this);
+        conditionalTokens.safeTransferFrom(makerOrder.maker, tokensTo, makerOrder.tokenId, fill.size, "");
+        if (complementary) totals.takerTakingSent += fill.size;
+        payout = fill.cost - fill.makerFee;
     }
 
     function _emitMakerFill(bytes32 makerHash, Order calldata makerOrder, address takerMaker, Fill memory fill) private {
@@ -126,7 +142,7 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         bool makerBuys = makerOrder.side == Side.BUY;
         (fill.cost, fill.size) = makerBuys ? (making, taking) : (taking, making);
         if (fill.cost > fill.size) revert PriceAboveOne(makerHash);
-        fill.makerFee = _fee(_makerRate(makerOrder.feeRateBps, market.makerFeeRateBps), fill.cost, fill.size);
+        if (makerOrder.feeRateBps != 0) fill.makerFee = _fee(_makerRate(makerOrder.feeRateBps, market.makerFeeRateBps), fill.cost, fill.size);
         fill.takerFee = _fee(takerOrder.feeRateBps, fill.cost, fill.size);
 
         bool takerBuys = takerOrder.side == Side.BUY;
@@ -152,12 +168,14 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         if (takerOrder.side == Side.BUY) {
             collateral.safeTransferFrom(takerOrder.maker, address(this), totals.takerMaking + totals.takerFee);
         } else {
-            conditionalTokens.safeTransferFrom(takerOrder.maker, address(this), takerOrder.tokenId, totals.takerMaking, "");
+            uint256 tokens = totals.takerMaking - totals.takerMakingSent;
+            if (tokens != 0) conditionalTokens.safeTransferFrom(takerOrder.maker, address(this), takerOrder.tokenId, tokens, "");
         }
     }
 
-    function _splitOrMerge(bytes32 conditionId, Totals memory totals) private {
+    function _splitOrMerge(Market storage market, Totals memory totals) private {
         if (totals.mintSize == 0 && totals.mergeSize == 0) return;
+        bytes32 conditionId = market.conditionId;
         uint256[] memory partition = new uint256[](2);
         partition[0] = 1;
         partition[1] = 2;
@@ -166,7 +184,7 @@ abstract contract Trading is OrderBook, ERC1155Holder {
     }
 
     function _payTaker(Order calldata takerOrder, Totals memory totals) private {
-        _pay(takerOrder, takerOrder.side == Side.BUY ? totals.takerTaking : totals.takerTaking - totals.takerFee);
+        _pay(takerOrder, takerOrder.side == Side.BUY ? totals.takerTaking - totals.takerTakingSent : totals.takerTaking - totals.takerFee);
     }
 
     /// A buyer is paid in its tokens, a seller in collateral.

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, type PublicClient } from 'viem';
-import { mnemonicToAccount, type HDAccount } from 'viem/accounts';
+import { type HDAccount, type LocalAccount, mnemonicToAccount } from 'viem/accounts';
 import { freePort } from './process-server.ts';
 
 const ANVIL = join(import.meta.dirname, '../../node_modules/.bin/anvil');
@@ -21,7 +21,7 @@ export interface Anvil {
   readonly testClient: ReturnType<typeof createTestClient>;
   /** The i-th funded account (10,000 ETH each; index 0 to 9). */
   account(index: number): HDAccount;
-  walletClient(account: HDAccount): ReturnType<typeof walletClientFor>;
+  walletClient(account: LocalAccount): ReturnType<typeof walletClientFor>;
   stop(): Promise<void>;
 }
 
@@ -47,7 +47,7 @@ export async function startAnvil(): Promise<Anvil> {
   };
 }
 
-function walletClientFor(chain: ReturnType<typeof defineChain>, rpcUrl: string, account: HDAccount) {
+function walletClientFor(chain: ReturnType<typeof defineChain>, rpcUrl: string, account: LocalAccount) {
   return createWalletClient({ account, chain, transport: http(rpcUrl) });
 }
 

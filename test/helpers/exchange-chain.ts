@@ -4,7 +4,7 @@
  * do, matching as the operator, reading balances and named reverts.
  */
 import { type Address, BaseError, ContractFunctionRevertedError, encodeFunctionData, type Hex, keccak256, toHex } from 'viem';
-import type { HDAccount } from 'viem/accounts';
+import type { LocalAccount } from 'viem/accounts';
 import { ORDER_TYPES, type OrderMessage, ZERO_ADDRESS } from '../../src/client/orders/eip712.ts';
 import { type DeployedContracts, deployContracts, loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { startAnvil } from './anvil.ts';
@@ -34,7 +34,7 @@ export interface SignedOrder extends OrderMessage {
 }
 
 export interface OrderParams {
-  readonly signer: HDAccount;
+  readonly signer: LocalAccount;
   readonly tokenId: bigint;
   readonly side: 'BUY' | 'SELL';
   readonly priceMicros: bigint;
@@ -63,7 +63,7 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
   const contracts = await deployContracts(adminWallet, publicClient, { exchangeName, operator: operator.address, feeReceiver, maxFeeRateBps: 1_000n });
   let salt = 1n;
 
-  async function send(account: HDAccount, to: Address, contractAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]): Promise<Hex> {
+  async function send(account: LocalAccount, to: Address, contractAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]): Promise<Hex> {
     const hash = await anvil.walletClient(account).writeContract({ address: to, abi: contractAbi, functionName, args, chain: anvil.chain });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new Error(`${functionName} reverted`);
@@ -95,7 +95,7 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
   }
 
   /** An EOA trader: approves both exchanges for collateral and tokens, as a client does once. */
-  async function approveExchanges(account: HDAccount): Promise<void> {
+  async function approveExchanges(account: LocalAccount): Promise<void> {
     for (const exchange of [contracts.exchange, contracts.negRiskExchange]) {
       await send(account, contracts.collateral, abi.collateral, 'approve', [exchange, MAX_UINT256]);
       await send(account, contracts.conditionalTokens, abi.ctf, 'setApprovalForAll', [exchange, true]);
@@ -104,7 +104,7 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
   }
 
   /** Gives an approved EOA `amount` of both tokens of a market (mint collateral, split it). */
-  async function giveSets(account: HDAccount, market: Market, amount: bigint): Promise<void> {
+  async function giveSets(account: LocalAccount, market: Market, amount: bigint): Promise<void> {
     await mint(account.address, amount);
     await send(account, contracts.conditionalTokens, abi.ctf, 'splitPosition', [contracts.collateral, ZERO_BYTES32, market.conditionId, [1n, 2n], amount]);
   }
@@ -148,13 +148,14 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
   }
 
   /** The custom error a call would revert with, by name (undefined when it would succeed). */
-  async function revertOf(account: HDAccount | Address, address: Address, contractAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]): Promise<string | undefined> {
+  async function revertOf(account: LocalAccount | Address, address: Address, contractAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]): Promise<string | undefined> {
     try {
       await publicClient.simulateContract({ account, address, abi: contractAbi, functionName, args });
       return undefined;
     } catch (error) {
       const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
-      if (reverted instanceof ContractFunctionRevertedError && reverted.data?.errorName) return reverted.data.errorName;
+      // A require message (ConditionalTokens, compiled with solc 0.5) reads "Error: <message>".
+      if (reverted instanceof ContractFunctionRevertedError && reverted.data?.errorName) return reverted.data.errorName === 'Error' ? `Error: ${reverted.reason}` : reverted.data.errorName;
       throw error;
     }
   }
@@ -182,7 +183,7 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
   }
 
   /** A call made by a proxy wallet's owner through the wallet's `execute`. */
-  async function executeAsWallet(owner: HDAccount, wallet: Address, target: Address, targetAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]) {
+  async function executeAsWallet(owner: LocalAccount, wallet: Address, target: Address, targetAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]) {
     const data = encodeFunctionData({ abi: targetAbi, functionName, args });
     return send(owner, wallet, abi.wallet, 'execute', [target, 0n, data]);
   }
