@@ -119,46 +119,29 @@ describe('matchOrders fills', () => {
     return { order, party: { address: trader.address, tokenId, side, feeBps: TAKER_BPS } };
   }
 
-  it('COMPLEMENTARY: a buyer takes two sellers of its token, each at its own price', async () => {
-    const [a, b, c] = traders;
-    await matchAndCheck(await taker(c!, market.yes, 'BUY', 450_000n, 150n * ONE), [
-      await maker(a!, market.yes, 'SELL', 400_000n, 100n * ONE),
-      await maker(b!, market.yes, 'SELL', 420_000n, 50n * ONE),
-    ]);
-  });
+  /** [trader index, YES or NO, side, price in micros, size in whole tokens] */
+  type Leg = [number, 'YES' | 'NO', 'BUY' | 'SELL', bigint, bigint];
+  const CASES: Array<{ name: string; taker: Leg; makers: Leg[] }> = [
+    { name: 'COMPLEMENTARY: a buyer takes two sellers of its token, each at its own price', taker: [2, 'YES', 'BUY', 450_000n, 150n], makers: [[0, 'YES', 'SELL', 400_000n, 100n], [1, 'YES', 'SELL', 420_000n, 50n]] },
+    { name: 'COMPLEMENTARY: a seller takes two buyers of its token', taker: [0, 'NO', 'SELL', 300_000n, 30n], makers: [[1, 'NO', 'BUY', 350_000n, 10n], [2, 'NO', 'BUY', 330_000n, 20n]] },
+    {
+      name: 'MINT: a buyer of YES takes three buyers of NO; their collateral becomes complete sets',
+      taker: [3, 'YES', 'BUY', 620_000n, 60n],
+      makers: [[0, 'NO', 'BUY', 400_000n, 20n], [1, 'NO', 'BUY', 390_000n, 25n], [2, 'NO', 'BUY', 380_000n, 15n]],
+    },
+    { name: 'MERGE: a seller of YES takes two sellers of NO; complete sets become collateral', taker: [2, 'YES', 'SELL', 550_000n, 45n], makers: [[0, 'NO', 'SELL', 430_000n, 40n], [1, 'NO', 'SELL', 440_000n, 5n]] },
+    { name: 'mixes COMPLEMENTARY and MINT makers in one match', taker: [4, 'YES', 'BUY', 700_000n, 30n], makers: [[0, 'YES', 'SELL', 650_000n, 10n], [1, 'NO', 'BUY', 320_000n, 20n]] },
+  ];
 
-  it('COMPLEMENTARY: a seller takes two buyers of its token', async () => {
-    const [a, b, c] = traders;
-    await matchAndCheck(await taker(a!, market.no, 'SELL', 300_000n, 30n * ONE), [
-      await maker(b!, market.no, 'BUY', 350_000n, 10n * ONE),
-      await maker(c!, market.no, 'BUY', 330_000n, 20n * ONE),
-    ]);
-  });
-
-  it('MINT: a buyer of YES takes three buyers of NO; their collateral becomes complete sets', async () => {
-    const [a, b, c, d] = traders;
-    await matchAndCheck(await taker(d!, market.yes, 'BUY', 620_000n, 60n * ONE), [
-      await maker(a!, market.no, 'BUY', 400_000n, 20n * ONE),
-      await maker(b!, market.no, 'BUY', 390_000n, 25n * ONE),
-      await maker(c!, market.no, 'BUY', 380_000n, 15n * ONE),
-    ]);
-  });
-
-  it('MERGE: a seller of YES takes two sellers of NO; complete sets become collateral', async () => {
-    const [a, b, c] = traders;
-    await matchAndCheck(await taker(c!, market.yes, 'SELL', 550_000n, 45n * ONE), [
-      await maker(a!, market.no, 'SELL', 430_000n, 40n * ONE),
-      await maker(b!, market.no, 'SELL', 440_000n, 5n * ONE),
-    ]);
-  });
-
-  it('mixes COMPLEMENTARY and MINT makers in one match', async () => {
-    const [a, b, e] = traders;
-    await matchAndCheck(await taker(e!, market.yes, 'BUY', 700_000n, 30n * ONE), [
-      await maker(a!, market.yes, 'SELL', 650_000n, 10n * ONE),
-      await maker(b!, market.no, 'BUY', 320_000n, 20n * ONE),
-    ]);
-  });
+  for (const { name, taker: takerLeg, makers } of CASES) {
+    it(name, async () => {
+      const token = (outcome: 'YES' | 'NO') => (outcome === 'YES' ? market.yes : market.no);
+      const [who, outcome, side, limit, size] = takerLeg;
+      const makerFills = [];
+      for (const [index, makerOutcome, makerSide, price, makerSize] of makers) makerFills.push(await maker(traders[index]!, token(makerOutcome), makerSide, price, makerSize * ONE));
+      await matchAndCheck(await taker(traders[who]!, token(outcome), side, limit, size * ONE), makerFills);
+    });
+  }
 
   it('fills a maker partly in one transaction and its exact remainder in a second; a third fill finds nothing left', async () => {
     const [a, b, c] = traders;

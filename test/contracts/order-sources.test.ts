@@ -61,36 +61,20 @@ describe('orders from the server’s hasher and from @polymarket/order-utils', (
     const sellerWallet = await chain.deployWallet(seller.address);
     await chain.executeAsWallet(seller, sellerWallet, chain.contracts.conditionalTokens, ABIS.ctf, 'setApprovalForAll', [exchange, true]);
     await chain.send(seller, chain.contracts.conditionalTokens, ABIS.ctf, 'safeTransferFrom', [seller.address, sellerWallet, market.no, 20n * ONE, '0x']);
-    const maker = await builderFor(seller).buildSignedOrder({
-      maker: sellerWallet,
-      signer: seller.address,
-      taker: zeroAddress,
-      tokenId: market.no.toString(),
-      makerAmount: String(20n * ONE),
-      takerAmount: String(9n * ONE),
-      side: Side.SELL,
-      feeRateBps: '0',
-      nonce: '0',
-      signatureType: SignatureType.POLY_PROXY,
-    });
-    const taker = await builderFor(buyer).buildSignedOrder({
-      maker: buyer.address,
-      signer: buyer.address,
-      taker: zeroAddress,
-      tokenId: market.no.toString(),
-      makerAmount: String(9n * ONE),
-      takerAmount: String(20n * ONE),
-      side: Side.BUY,
-      feeRateBps: '0',
-      nonce: '0',
-      signatureType: SignatureType.EOA,
-    });
+    const maker = await utilsOrder(builderFor(seller), sellerWallet, seller.address, market.no, 20n * ONE, 9n * ONE, Side.SELL, SignatureType.POLY_PROXY);
+    const taker = await utilsOrder(builderFor(buyer), buyer.address, buyer.address, market.no, 9n * ONE, 20n * ONE, Side.BUY, SignatureType.EOA);
     const before = await chain.collateralOf(sellerWallet);
     await chain.match(toContractOrder(taker), [toContractOrder(maker)], 9n * ONE, [20n * ONE]);
     assert.equal(await chain.tokensOf(buyer.address, market.no), 120n * ONE);
     assert.equal((await chain.collateralOf(sellerWallet)) - before, 9n * ONE);
   });
 });
+
+/** An order built and signed by order-utils, no fee, nonce 0. */
+function utilsOrder(builder: ExchangeOrderBuilder, maker: string, signer: string, tokenId: bigint, makerAmount: bigint, takerAmount: bigint, side: Side, signatureType: SignatureType) {
+  const amounts = { makerAmount: String(makerAmount), takerAmount: String(takerAmount) };
+  return builder.buildSignedOrder({ maker, signer, taker: zeroAddress, tokenId: tokenId.toString(), ...amounts, side, feeRateBps: '0', nonce: '0', signatureType });
+}
 
 /** order-utils' decimal strings and enums as the contract's Order tuple. */
 function toContractOrder(order: Awaited<ReturnType<ExchangeOrderBuilder['buildSignedOrder']>>): SignedOrder {
