@@ -3,11 +3,12 @@
  * extra maker fill (the mean over ten more), and how many fills one transaction holds: within 30M
  * gas, and within the 128 KiB that a geth-based node's pool accepts for one transaction.
  * Every order is a fresh order of a distinct account (cold storage, the costly case), with fees
- * on both sides, EOA makers. `npm run bench -- contracts-gas`; contracts/README.md keeps the table.
+ * on both sides, EOA makers. Last, the gas of deploying one proxy wallet.
+ * `npm run bench -- contracts-gas`; contracts/README.md keeps the table.
  */
 import { keccak256, toHex } from 'viem';
 import { type LocalAccount, privateKeyToAccount } from 'viem/accounts';
-import { type ExchangeChain, type Market, ONE, startExchangeChain } from '../test/helpers/exchange-chain.ts';
+import { ABIS, type ExchangeChain, type Market, ONE, startExchangeChain } from '../test/helpers/exchange-chain.ts';
 
 const BLOCK_GAS = 30_000_000n;
 const TX_POOL_BYTES = 128n * 1024n;
@@ -36,6 +37,7 @@ try {
   }
   console.log('| fill type | first fill | each extra maker fill | fills in 30M gas | calldata per extra fill | fills in 128 KiB |\n|---|---|---|---|---|---|');
   console.log(rows.join('\n'));
+  console.log(`\ndeployWallet (a proxy wallet with its approvals): ${kilo(await walletDeployGas(chain))}`);
 } finally {
   await chain.stop();
 }
@@ -68,6 +70,12 @@ async function matchCost(chain: ExchangeChain, market: Market, type: FillType, m
   const receipt = await chain.match(taker, makerOrders, taker.makerAmount, makerFills);
   const { input } = await chain.publicClient.getTransaction({ hash: receipt.transactionHash });
   return { gas: receipt.gasUsed, bytes: BigInt((input.length - 2) / 2) };
+}
+
+async function walletDeployGas(chain: ExchangeChain): Promise<bigint> {
+  const owner = privateKeyToAccount(keccak256(toHex('gas bench wallet owner')));
+  const hash = await chain.anvil.walletClient(chain.operator).writeContract({ address: chain.contracts.proxyWalletFactory, abi: ABIS.factory, functionName: 'deployWallet', args: [owner.address], chain: chain.anvil.chain });
+  return (await chain.publicClient.waitForTransactionReceipt({ hash })).gasUsed;
 }
 
 function kilo(gas: bigint): string {

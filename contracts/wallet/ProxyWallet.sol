@@ -31,7 +31,7 @@ contract ProxyWallet is ERC1155Holder {
 
     bytes32 public constant WITHDRAW_TYPEHASH = keccak256("Withdraw(address to,uint256 amount,uint256 nonce)");
 
-    /// The factory that created this wallet; set from the deployer so the init code has no arguments.
+    /// The factory; in the implementation's code, which every wallet (a minimal proxy) runs.
     address public immutable factory;
     address public owner;
     mapping(uint256 => bool) public withdrawNonceUsed;
@@ -50,6 +50,7 @@ contract ProxyWallet is ERC1155Holder {
     }
 
     /// Called by the factory in the deploying transaction: sets the owner and approves the exchanges.
+    /// The implementation itself is never initialised, so it holds nothing and trusts no one.
     function initialize(address owner_) external {
         if (msg.sender != factory) revert NotFactory();
         if (owner != address(0)) revert AlreadyInitialized();

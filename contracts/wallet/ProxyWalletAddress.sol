@@ -3,7 +3,7 @@ pragma solidity ^0.8.24;
 
 /// The CREATE2 address of an owner's proxy wallet: salt = keccak256 of the owner's address (as
 /// src/core/proxy-wallet.ts derives it), init code = the
-/// wallet's creation code (no constructor arguments), so it is known before the wallet exists.
+/// EIP-1167 proxy of the factory's wallet implementation, so it is known before the wallet exists.
 /// src/settlement/contracts/proxy-wallet-address.ts computes the same in TypeScript.
 library ProxyWalletAddress {
     function compute(address factory, address owner, bytes32 initCodeHash) internal pure returns (address) {

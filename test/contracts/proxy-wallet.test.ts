@@ -35,8 +35,8 @@ describe('proxy wallets', () => {
   it('has one address before deployment: the factory, the exchange and the TypeScript helper agree, and it receives deposits', async () => {
     const { contracts } = chain;
     wallet = await chain.walletOf(owner.address);
-    assert.equal(wallet, proxyWalletAddress(contracts.proxyWalletFactory, owner.address));
     assert.equal(wallet, proxyWalletAddress(contracts.proxyWalletFactory, owner.address, contracts.proxyWalletInitCodeHash));
+    assert.equal(contracts.proxyWalletInitCodeHash, await chain.read(factory(), ABIS.factory, 'walletInitCodeHash'));
     assert.equal(await chain.read(contracts.exchange, ABIS.exchange, 'walletOf', [owner.address]), wallet);
     assert.equal(await chain.read(factory(), ABIS.factory, 'isDeployed', [owner.address]), false);
     await chain.mint(wallet, 50n * ONE);

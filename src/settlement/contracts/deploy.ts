@@ -24,6 +24,8 @@ export interface DeployedContracts {
   readonly exchange: Address;
   readonly negRiskExchange: Address;
   readonly proxyWalletFactory: Address;
+  /** The code every proxy wallet runs (each wallet is a minimal proxy of it), deployed by the factory. */
+  readonly proxyWalletImplementation: Address;
   /** With proxyWalletFactory, fixes every owner's wallet address (proxyWalletAddress). */
   readonly proxyWalletInitCodeHash: Hex;
 }
@@ -59,6 +61,7 @@ export async function deployContracts(walletClient: Wallet, publicClient: Public
   const factoryAbi = loadArtifact('ProxyWalletFactory').abi;
   await send.call(proxyWalletFactory, factoryAbi, 'setExchanges', [exchange, negRiskExchange]);
   await send.call(proxyWalletFactory, factoryAbi, 'setRelayer', [options.operator, true]);
+  const proxyWalletImplementation = (await publicClient.readContract({ address: proxyWalletFactory, abi: factoryAbi, functionName: 'implementation' })) as Address;
   return {
     chainId: await publicClient.getChainId(),
     conditionalTokens,
@@ -66,7 +69,8 @@ export async function deployContracts(walletClient: Wallet, publicClient: Public
     exchange,
     negRiskExchange,
     proxyWalletFactory,
-    proxyWalletInitCodeHash: proxyWalletInitCodeHash(),
+    proxyWalletImplementation,
+    proxyWalletInitCodeHash: proxyWalletInitCodeHash(proxyWalletImplementation),
   };
 }
 
