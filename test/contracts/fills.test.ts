@@ -131,6 +131,7 @@ describe('matchOrders fills', () => {
     },
     { name: 'MERGE: a seller of YES takes two sellers of NO; complete sets become collateral', taker: [2, 'YES', 'SELL', 550_000n, 45n], makers: [[0, 'NO', 'SELL', 430_000n, 40n], [1, 'NO', 'SELL', 440_000n, 5n]] },
     { name: 'mixes COMPLEMENTARY and MINT makers in one match', taker: [4, 'YES', 'BUY', 700_000n, 30n], makers: [[0, 'YES', 'SELL', 650_000n, 10n], [1, 'NO', 'BUY', 320_000n, 20n]] },
+    { name: 'mixes COMPLEMENTARY and MERGE makers in one match', taker: [3, 'NO', 'SELL', 300_000n, 25n], makers: [[0, 'NO', 'BUY', 350_000n, 10n], [1, 'YES', 'SELL', 640_000n, 15n]] },
   ];
 
   for (const { name, taker: takerLeg, makers } of CASES) {
