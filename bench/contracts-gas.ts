@@ -3,7 +3,8 @@
  * extra maker fill (the mean over ten more), and how many fills one transaction holds: within 30M
  * gas, and within the 128 KiB that a geth-based node's pool accepts for one transaction.
  * Every order is a fresh order of a distinct account (cold storage, the costly case), with fees
- * on both sides, EOA makers. Last, the gas of deploying one proxy wallet.
+ * on both sides; every party an EOA, then every party a proxy wallet. Last, the gas of deploying
+ * one proxy wallet.
  * `npm run bench -- contracts-gas`; contracts/README.md keeps the table.
  */
 import { keccak256, toHex } from 'viem';
@@ -24,16 +25,16 @@ const chain = await startExchangeChain();
 try {
   const market = await chain.createMarket();
   // The fee receiver's first fee writes a fresh balance slot once per deployment, not per match.
-  await matchCost(chain, market, 'COMPLEMENTARY', 1);
+  await matchCost(chain, market, 'COMPLEMENTARY', 1, false);
   const rows: string[] = [];
-  for (const type of ['COMPLEMENTARY', 'MINT', 'MERGE'] as const) {
-    const first = await matchCost(chain, market, type, 1);
-    const many = await matchCost(chain, market, type, 1 + EXTRA_MAKERS);
+  for (const [type, wallets] of [['COMPLEMENTARY', false], ['MINT', false], ['MERGE', false], ['COMPLEMENTARY', true], ['MINT', true], ['MERGE', true]] as const) {
+    const first = await matchCost(chain, market, type, 1, wallets);
+    const many = await matchCost(chain, market, type, 1 + EXTRA_MAKERS, wallets);
     const extraGas = (many.gas - first.gas) / BigInt(EXTRA_MAKERS);
     const extraBytes = (many.bytes - first.bytes) / BigInt(EXTRA_MAKERS);
     const byGas = (BLOCK_GAS - first.gas) / extraGas + 1n;
     const bySize = (TX_POOL_BYTES - first.bytes) / extraBytes + 1n;
-    rows.push(`| ${type} | ${kilo(first.gas)} | ${kilo(extraGas)} | ${byGas} | ${extraBytes} B | ${bySize} |`);
+    rows.push(`| ${type}${wallets ? ', proxy wallets' : ''} | ${kilo(first.gas)} | ${kilo(extraGas)} | ${byGas} | ${extraBytes} B | ${bySize} |`);
   }
   console.log('| fill type | first fill | each extra maker fill | fills in 30M gas | calldata per extra fill | fills in 128 KiB |\n|---|---|---|---|---|---|');
   console.log(rows.join('\n'));
@@ -53,18 +54,31 @@ async function trader(chain: ExchangeChain, market: Market): Promise<LocalAccoun
   return account;
 }
 
-/** Gas and calldata bytes of one matchOrders of `type` with `makers` makers at 0.40 (complement 0.60), each filled fully. */
-async function matchCost(chain: ExchangeChain, market: Market, type: FillType, makers: number): Promise<{ gas: bigint; bytes: bigint }> {
+/** A fresh owner of a deployed proxy wallet holding collateral and complete sets (split by the operator). */
+async function walletTrader(chain: ExchangeChain, market: Market): Promise<LocalAccount> {
+  const owner = privateKeyToAccount(keccak256(toHex(`gas bench wallet owner ${accounts++}`)));
+  const wallet = await chain.deployWallet(owner.address);
+  await chain.mint(wallet, 2_000n * ONE);
+  await chain.send(chain.operator, wallet, ABIS.wallet, 'splitPosition', [market.conditionId, 1_000n * ONE]);
+  return owner;
+}
+
+/**
+ * Gas and calldata bytes of one matchOrders of `type` with `makers` makers at 0.40 (complement
+ * 0.60), each filled fully; with `wallets`, every party is a proxy wallet (signatureType 1).
+ */
+async function matchCost(chain: ExchangeChain, market: Market, type: FillType, makers: number, wallets: boolean): Promise<{ gas: bigint; bytes: bigint }> {
+  const party = async () => ({ signer: await (wallets ? walletTrader : trader)(chain, market), signatureType: wallets ? (1 as const) : (0 as const) });
   const takerSide = type === 'MERGE' ? 'SELL' : 'BUY';
   const makerSide = type === 'COMPLEMENTARY' ? 'SELL' : takerSide;
   const makerToken = type === 'COMPLEMENTARY' ? market.yes : market.no;
   const makerPrice = 400_000n;
   const takerPrice = type === 'COMPLEMENTARY' ? makerPrice : ONE - makerPrice;
   const total = SIZE * BigInt(makers);
-  const taker = await chain.signOrder({ signer: await trader(chain, market), tokenId: market.yes, side: takerSide, priceMicros: takerPrice, size: total, feeRateBps: FEE_BPS });
+  const taker = await chain.signOrder({ ...(await party()), tokenId: market.yes, side: takerSide, priceMicros: takerPrice, size: total, feeRateBps: FEE_BPS });
   const makerOrders = [];
   for (let i = 0; i < makers; i++) {
-    makerOrders.push(await chain.signOrder({ signer: await trader(chain, market), tokenId: makerToken, side: makerSide, priceMicros: makerPrice, size: SIZE, feeRateBps: FEE_BPS }));
+    makerOrders.push(await chain.signOrder({ ...(await party()), tokenId: makerToken, side: makerSide, priceMicros: makerPrice, size: SIZE, feeRateBps: FEE_BPS }));
   }
   const makerFills = makerOrders.map((order) => order.makerAmount);
   const receipt = await chain.match(taker, makerOrders, taker.makerAmount, makerFills);
