@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Address } from 'viem';
+import { type Address, type Log, parseEventLogs } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { feeBaseUnits } from '../../src/core/book/fees.ts';
 import { ABIS, type ExchangeChain, type Market, ONE, type SignedOrder, startExchangeChain } from '../helpers/exchange-chain.ts';
@@ -101,7 +101,18 @@ describe('matchOrders fills', () => {
     const sum = (snap: typeof before) => [...snap.values()].reduce((total, row) => total + row.collateral, 0n);
     assert.equal(sum(after), sum(before), 'collateral is conserved');
     assert.ok(fees > 0n, 'the case charges fees');
-    return receipt;
+    checkFillEvents(receipt.logs, makers.length, takerFill, fees);
+  }
+
+  /** One OrderFilled per maker and one for the taker, whose fees add up to the fees paid, then OrdersMatched. */
+  function checkFillEvents(logs: Log[], makers: number, takerFill: bigint, fees: bigint): void {
+    const events = parseEventLogs({ abi: ABIS.exchange, logs }) as unknown as Array<{ eventName: string; args: Record<string, unknown> }>;
+    const filled = events.filter((event) => event.eventName === 'OrderFilled');
+    assert.equal(filled.length, makers + 1);
+    assert.equal(filled.reduce((total, event) => total + (event.args.fee as bigint), 0n), fees);
+    const matched = events.filter((event) => event.eventName === 'OrdersMatched');
+    assert.equal(matched.length, 1);
+    assert.equal(matched[0]!.args.makerAmountFilled, takerFill);
   }
 
   function party(trader: HDAccount, tokenId: bigint, side: 'BUY' | 'SELL', priceMicros: bigint, size: bigint, feeBps: bigint): Party {
