@@ -6,12 +6,13 @@ import {IConditionalTokens} from "../interfaces/IConditionalTokens.sol";
 import {Auth} from "./Auth.sol";
 import {Fees} from "./Fees.sol";
 import {Signatures} from "./Signatures.sol";
+import {OperatorFills} from "./OperatorFills.sol";
 import {Trading} from "./Trading.sol";
 
 /// The exchange: orders signed under {name, "1", chainId, this address} settle here through
-/// `matchOrders`. The neg-risk exchange is a second deployment of this same contract; its address
+/// `matchOrders` (users against users) or `fillOrder(s)` (the operator as counterparty). The neg-risk exchange is a second deployment of this same contract; its address
 /// is the neg-risk order domain, and its registry holds the neg-risk markets' tokens.
-contract PmxExchange is Trading {
+contract PmxExchange is OperatorFills {
     struct Config {
         string name;
         IERC20 collateral;

@@ -194,7 +194,7 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         else collateral.safeTransfer(order.maker, amount);
     }
 
-    function _assetIds(Order calldata order) private pure returns (uint256 makerAssetId, uint256 takerAssetId) {
+    function _assetIds(Order calldata order) internal pure returns (uint256 makerAssetId, uint256 takerAssetId) {
         return order.side == Side.BUY ? (COLLATERAL_ASSET_ID, order.tokenId) : (order.tokenId, COLLATERAL_ASSET_ID);
     }
 

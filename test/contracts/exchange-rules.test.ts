@@ -154,6 +154,30 @@ describe('exchange rules', () => {
     assert.equal(await chain.read(chain.contracts.negRiskExchange, ABIS.exchange, 'isRegistered', [market.yes]), false, 'each exchange has its own registry');
   });
 
+  it('fillOrder(s): the operator fills orders from its own balances at their price, each paying the maker fee', async () => {
+    const { operator, feeReceiver } = chain;
+    await chain.approveExchanges(operator);
+    await chain.giveSets(operator, market, 50n * ONE);
+    await chain.mint(operator.address, 50n * ONE);
+    const nonce = await chain.read<bigint>(exchange(), ABIS.exchange, 'nonces', [seller.address]);
+    const [sellOrder, buyOrder] = [await sell({ nonce, feeRateBps: 100n }), await buy({ feeRateBps: 100n })];
+    const parties = [seller.address, buyer.address, operator.address, feeReceiver];
+    const held = () => Promise.all(parties.map(async (address) => [await chain.collateralOf(address), await chain.tokensOf(address, market.yes)]));
+    const before = await held();
+    assert.equal(await chain.revertOf(buyer, exchange(), ABIS.exchange, 'fillOrder', [sellOrder, 4n * ONE]), 'NotOperator');
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrders', [[sellOrder, buyOrder], [4n * ONE]]), 'FillAmountsLengthMismatch');
+    // Both trade 4 YES at 0.50: 2 USDC each way; 100 bps of min(2, 4 − 2) USDC = 0.02 each.
+    await chain.send(operator, exchange(), ABIS.exchange, 'fillOrders', [[sellOrder, buyOrder], [4n * ONE, 2n * ONE]]);
+    const moved = (await held()).map(([collateral, yes], i) => [collateral! - before[i]![0]!, yes! - before[i]![1]!]);
+    assert.deepEqual(moved, [
+      [2n * ONE - 20_000n, -4n * ONE],
+      [-2n * ONE - 20_000n, 4n * ONE],
+      [0n, 0n],
+      [40_000n, 0n],
+    ]);
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'remainingOf', [sellOrder]), 6n * ONE);
+  });
+
   it('settles a neg-risk market on the neg-risk exchange, under its own domain', async () => {
     const negRisk = await chain.createMarket(true);
     await chain.giveSets(seller, negRisk, 10n * ONE);
