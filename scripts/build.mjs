@@ -38,6 +38,7 @@ const PARTS = [
     name: 'contracts',
     output: 'dist/contracts/PmxExchange.json',
     inputs: ['contracts', 'scripts/compile-contracts.mjs', 'package-lock.json'],
+    ignore: 'contracts/README.md',
     build: () => run(['scripts/compile-contracts.mjs']),
   },
   {
