@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds what the repository ships: the SDK package (packages/client/dist), the server
 // (dist/server/main.js, JavaScript that `npm start` runs with plain node), the template a new
-// embedded database starts from (dist/pglite-template.tar.gz) and the web app
+// embedded database starts from (dist/pglite-template.tar.gz), the Solidity contracts
+// (dist/contracts, scripts/compile-contracts.mjs) and the web app
 // (dist/web, served at /). Run by `npm install` / `npm ci` (the `prepare` script) and `npm run build`.
 // With --if-stale (npm start, npm test) a part is rebuilt only when one of its inputs is newer
 // than its output, so a fresh checkout builds once and an edited source never runs stale.
@@ -32,6 +33,13 @@ const PARTS = [
     output: 'dist/pglite-template.tar.gz',
     inputs: ['src/store', 'package-lock.json'],
     build: () => run(['--import', 'tsx', '--input-type=module', '-e', "const { writePgliteTemplate } = await import('./src/store/pglite-template.ts'); await writePgliteTemplate('dist/pglite-template.tar.gz');"]),
+  },
+  {
+    name: 'contracts',
+    output: 'dist/contracts/PmxExchange.json',
+    inputs: ['contracts', 'scripts/compile-contracts.mjs', 'package-lock.json'],
+    ignore: 'contracts/README.md',
+    build: () => run(['scripts/compile-contracts.mjs']),
   },
   {
     name: 'web app',

@@ -41,7 +41,7 @@ export const RULES = {
   oracle: service('contract/', 'core/', 'store/', 'settlement/', 'type:engine/engine.ts', 'jobs/', 'clock.ts'),
   prices: service('contract/', 'core/', 'store/', 'catalogue/price-targets.ts', 'type:catalogue/', 'jobs/', 'clock.ts', 'config.ts'),
   templates: service('contract/', 'core/', 'store/', 'catalogue/admin.ts', 'type:catalogue/', 'rewards/config.ts', 'jobs/', 'clock.ts'),
-  settlement: service('core/', 'store/', 'clock.ts'),
+  settlement: service('core/', 'store/', 'clock.ts', 'build-output.ts'),
   engine: service('contract/', 'core/', 'settlement/', 'store/', 'type:events/', 'market-data/trade-activity.ts', 'clock.ts', 'worker-module.ts'),
   realtime: service('contract/', 'type:events/', 'shared-state/'),
   rewards: service('core/', 'store/', 'settlement/', 'type:events/', 'jobs/', 'clock.ts'),

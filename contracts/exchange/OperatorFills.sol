@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Order, Side} from "./OrderStructs.sol";
+import {Trading} from "./Trading.sol";
+
+/// The CTF exchange's `fillOrder`/`fillOrders`: the operator itself is the counterparty, from its
+/// own balances and approvals, at the order's price. The order is the resting side, so it pays the
+/// maker fee rate (its signed rate, or the market's maker rate if lower). The server matches users
+/// with each other (matchOrders); this serves an operator that makes markets from its own key.
+abstract contract OperatorFills is Trading {
+    using SafeERC20 for IERC20;
+
+    /// `fillAmount` in units of the order's makerAmount.
+    function fillOrder(Order calldata order, uint256 fillAmount) public onlyOperator whenTradingActive {
+        Market storage market = _marketOf(order.tokenId);
+        bytes32 orderHash = _validateOrder(order);
+        _consume(orderHash, order.makerAmount, fillAmount);
+        uint256 taking = (fillAmount * order.takerAmount) / order.makerAmount;
+        bool buying = order.side == Side.BUY;
+        (uint256 cost, uint256 size) = buying ? (fillAmount, taking) : (taking, fillAmount);
+        if (cost > size) revert PriceAboveOne(orderHash);
+        uint256 fee = order.feeRateBps == 0 ? 0 : _fee(_makerRate(order.feeRateBps, market.makerFeeRateBps), cost, size);
+
+        if (buying) {
+            collateral.safeTransferFrom(order.maker, msg.sender, cost);
+            if (fee != 0) collateral.safeTransferFrom(order.maker, feeReceiver, fee);
+            conditionalTokens.safeTransferFrom(msg.sender, order.maker, order.tokenId, size, "");
+        } else {
+            conditionalTokens.safeTransferFrom(order.maker, msg.sender, order.tokenId, size, "");
+            collateral.safeTransferFrom(msg.sender, order.maker, cost - fee);
+            if (fee != 0) collateral.safeTransferFrom(msg.sender, feeReceiver, fee);
+        }
+        (uint256 makerAssetId, uint256 takerAssetId) = _assetIds(order);
+        emit OrderFilled(orderHash, order.maker, msg.sender, makerAssetId, takerAssetId, fillAmount, taking, fee);
+    }
+
+    function fillOrders(Order[] calldata orders, uint256[] calldata fillAmounts) external {
+        if (orders.length != fillAmounts.length) revert FillAmountsLengthMismatch();
+        for (uint256 i = 0; i < orders.length; ++i) fillOrder(orders[i], fillAmounts[i]);
+    }
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {ProxyWalletAddress} from "../wallet/ProxyWalletAddress.sol";
+import {Order, ORDER_TYPEHASH, SignatureType} from "./OrderStructs.sol";
+import {Nonces} from "./Nonces.sol";
+
+interface IProxyWalletFactoryCodeHash {
+    function walletInitCodeHash() external view returns (bytes32);
+}
+
+/// Order hashing under the domain {name, "1", chainId, this address} and the signature check. The
+/// signer always signs with its own key (ECDSA); what differs by type is who may be the maker: the
+/// signer itself (EOA), or the signer's proxy wallet from the factory (types 1 and 2), which must
+/// already be deployed since the exchange moves its funds through the wallet's approvals.
+abstract contract Signatures is Nonces, EIP712 {
+    address public immutable proxyWalletFactory;
+    bytes32 internal immutable walletInitCodeHash;
+
+    constructor(string memory name, address walletFactory) EIP712(name, "1") {
+        proxyWalletFactory = walletFactory;
+        walletInitCodeHash = IProxyWalletFactoryCodeHash(walletFactory).walletInitCodeHash();
+    }
+
+    function domainSeparator() external view returns (bytes32) {
+        return _domainSeparatorV4();
+    }
+
+    function hashOrder(Order calldata order) public view returns (bytes32) {
+        return _hashTypedDataV4(
+            keccak256(
+                abi.encode(
+                    ORDER_TYPEHASH,
+                    order.salt,
+                    order.maker,
+                    order.signer,
+                    order.taker,
+                    order.tokenId,
+                    order.makerAmount,
+                    order.takerAmount,
+                    order.expiration,
+                    order.nonce,
+                    order.feeRateBps,
+                    order.side,
+                    order.signatureType
+                )
+            )
+        );
+    }
+
+    function walletOf(address owner) public view returns (address) {
+        return ProxyWalletAddress.compute(proxyWalletFactory, owner, walletInitCodeHash);
+    }
+
+    function _checkSignature(bytes32 orderHash, Order calldata order) internal view {
+        if (order.signatureType == SignatureType.EOA) {
+            if (order.maker != order.signer) revert MakerIsNotSigner(orderHash);
+        } else {
+            if (order.maker != walletOf(order.signer)) revert MakerIsNotSignersWallet(orderHash);
+            if (order.maker.code.length == 0) revert ProxyWalletNotDeployed(order.maker);
+        }
+        (address recovered, ECDSA.RecoverError recoverError,) = ECDSA.tryRecover(orderHash, order.signature);
+        if (recoverError != ECDSA.RecoverError.NoError || recovered != order.signer) revert InvalidSignature(orderHash);
+    }
+}

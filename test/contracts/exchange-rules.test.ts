@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { zeroAddress } from 'viem';
+import type { HDAccount } from 'viem/accounts';
+import { ABIS, type ExchangeChain, type Market, ONE, type OrderParams, startExchangeChain } from '../helpers/exchange-chain.ts';
+
+/**
+ * Every way matchOrders and the exchange's configuration refuse, each by its custom error, and the
+ * controls around them: cancels, nonces, expiration, pause, roles and the token registry.
+ */
+describe('exchange rules', () => {
+  let chain: ExchangeChain;
+  let market: Market;
+  let other: Market;
+  let seller: HDAccount;
+  let buyer: HDAccount;
+  let stranger: HDAccount;
+
+  before(async () => {
+    chain = await startExchangeChain();
+    market = await chain.createMarket();
+    other = await chain.createMarket();
+    [seller, buyer, stranger] = [3, 4, 5].map((i) => chain.anvil.account(i)) as [HDAccount, HDAccount, HDAccount];
+    for (const trader of [seller, buyer]) {
+      await chain.approveExchanges(trader);
+      await chain.giveSets(trader, market, 100n * ONE);
+      await chain.mint(trader.address, 100n * ONE);
+    }
+  });
+  after(() => chain?.stop());
+
+  const sell = (overrides: Partial<OrderParams> = {}) => chain.signOrder({ signer: seller, tokenId: market.yes, side: 'SELL', priceMicros: 500_000n, size: 10n * ONE, ...overrides });
+  const buy = (overrides: Partial<OrderParams> = {}) => chain.signOrder({ signer: buyer, tokenId: market.yes, side: 'BUY', priceMicros: 500_000n, size: 10n * ONE, ...overrides });
+  const exchange = () => chain.contracts.exchange;
+  const asAdmin = (functionName: string, args: readonly unknown[], account = chain.admin) => chain.revertOf(account, exchange(), ABIS.exchange, functionName, args);
+
+  /** The revert of buying 10 YES at 0.5 from `maker` with `taker`, both full. */
+  async function revertOfPair(taker: Awaited<ReturnType<typeof buy>>, maker: Awaited<ReturnType<typeof sell>>, takerFill = 5n * ONE, makerFill = 10n * ONE) {
+    return chain.matchRevert(taker, [maker], takerFill, [makerFill]);
+  }
+
+  it('accepts a valid pair (the baseline every case below breaks once)', async () => {
+    assert.equal(await revertOfPair(await buy(), await sell()), undefined);
+  });
+
+  it('refuses orders by their signed fields', async () => {
+    assert.equal(await revertOfPair(await buy(), await sell({ feeRateBps: 1_001n })), 'FeeRateTooHigh');
+    assert.equal(await revertOfPair(await buy({ expiration: 1n }), await sell()), 'OrderExpired');
+    assert.equal(await revertOfPair(await buy(), await sell({ nonce: 1n })), 'InvalidNonce');
+    assert.equal(await revertOfPair(await buy(), await sell({ maker: buyer.address })), 'MakerIsNotSigner');
+    assert.equal(await revertOfPair(await buy(), await sell({ signatureType: 1, maker: stranger.address })), 'MakerIsNotSignersWallet');
+    assert.equal(await revertOfPair(await buy(), await sell({ signatureType: 1 })), 'ProxyWalletNotDeployed');
+    assert.equal(await revertOfPair(await buy(), await sell({ negRisk: true })), 'InvalidSignature', 'signed for the other exchange');
+    const forged = { ...(await sell()), signature: (await buy()).signature };
+    assert.equal(await revertOfPair(await buy(), forged), 'InvalidSignature');
+    assert.equal(await revertOfPair(await buy(), await chain.signOrder({ signer: seller, tokenId: market.no, side: 'BUY', priceMicros: 1_200_000n, size: 10n * ONE })), 'PriceAboveOne');
+    assert.equal(await revertOfPair(await buy({ tokenId: 12345n }), await sell()), 'TokenNotRegistered');
+  });
+
+  it('refuses a match whose orders do not fit together', async () => {
+    assert.equal(await chain.matchRevert(await buy(), [await sell()], 5n * ONE, []), 'FillAmountsLengthMismatch');
+    assert.equal(await revertOfPair(await buy(), await sell(), 5n * ONE, 0n), 'ZeroFillAmount');
+    assert.equal(await revertOfPair(await buy(), await sell(), 4n * ONE), 'TakerFillMismatch');
+    assert.equal(await revertOfPair(await buy(), await sell(), 5n * ONE, 11n * ONE), 'FillExceedsRemaining');
+    assert.equal(await revertOfPair(await buy({ priceMicros: 400_000n, size: 20n * ONE }), await sell(), 5n * ONE), 'TakerPriceNotMet');
+    assert.equal(await revertOfPair(await buy(), await sell({ tokenId: other.yes })), 'TokenMismatch');
+    assert.equal(await revertOfPair(await buy(), await sell({ tokenId: market.no })), 'SideMismatch');
+    assert.equal(await revertOfPair(await buy(), await sell({ taker: stranger.address })), 'NotAllowedCounterparty');
+    assert.equal(await revertOfPair(await buy({ taker: stranger.address }), await sell()), 'NotAllowedCounterparty');
+    assert.equal(await revertOfPair(await buy(), await sell({ taker: buyer.address })), undefined, 'the named counterparty may take it');
+  });
+
+  it('lets only operators match, and only while trading is not paused', async () => {
+    const [taker, maker] = [await buy(), await sell()];
+    assert.equal(await chain.matchRevert(taker, [maker], 5n * ONE, [10n * ONE], exchange(), buyer), 'NotOperator');
+    assert.equal(await asAdmin('pauseTrading', [], chain.operator), 'NotAdmin');
+    await chain.send(chain.admin, exchange(), ABIS.exchange, 'pauseTrading', []);
+    assert.equal(await revertOfPair(taker, maker), 'TradingIsPaused');
+    assert.equal(await chain.revertOf(seller, exchange(), ABIS.exchange, 'cancelOrder', [maker]), undefined, 'cancels stay open while paused');
+    await chain.send(chain.admin, exchange(), ABIS.exchange, 'unpauseTrading', []);
+    assert.equal(await revertOfPair(taker, maker), undefined);
+  });
+
+  it('manages admins and operators, and keeps at least one admin', async () => {
+    assert.equal(await asAdmin('setAdmin', [chain.admin.address, false]), 'CannotRemoveLastAdmin');
+    assert.equal(await asAdmin('setOperator', [stranger.address, true], stranger), 'NotAdmin');
+    await chain.send(chain.admin, exchange(), ABIS.exchange, 'setOperator', [stranger.address, true]);
+    assert.equal(await chain.matchRevert(await buy(), [await sell()], 5n * ONE, [10n * ONE], exchange(), stranger), undefined, 'a new operator matches');
+    await chain.send(chain.admin, exchange(), ABIS.exchange, 'setOperator', [stranger.address, false]);
+    assert.equal(await chain.matchRevert(await buy(), [await sell()], 5n * ONE, [10n * ONE], exchange(), stranger), 'NotOperator');
+    await chain.send(chain.admin, exchange(), ABIS.exchange, 'setAdmin', [stranger.address, true]);
+    await chain.send(stranger, exchange(), ABIS.exchange, 'setAdmin', [chain.admin.address, false]);
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'isAdmin', [chain.admin.address]), false);
+    await chain.send(stranger, exchange(), ABIS.exchange, 'setAdmin', [chain.admin.address, true]);
+    await chain.send(chain.admin, exchange(), ABIS.exchange, 'setAdmin', [stranger.address, false]);
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'adminCount'), 1n);
+  });
+
+  it('bounds fee settings', async () => {
+    assert.equal(await asAdmin('setMaxFeeRate', [10_001n]), 'FeeRateAboveLimit');
+    assert.equal(await asAdmin('setMakerFeeRate', [market.yes, 10_001n]), 'FeeRateAboveLimit');
+    assert.equal(await asAdmin('setFeeReceiver', [zeroAddress]), 'ZeroFeeReceiver');
+    assert.equal(await asAdmin('setFeeReceiver', [stranger.address], stranger), 'NotAdmin');
+  });
+
+  it('charges a resting order the market maker rate when it is below its signed rate, never above', async () => {
+    await chain.send(chain.admin, exchange(), ABIS.exchange, 'setMakerFeeRate', [market.no, 50n]);
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'makerFeeRateOf', [market.yes]), 50n, 'set for both tokens');
+    const feesBefore = await chain.collateralOf(chain.feeReceiver);
+    // 10 tokens at 0.5: edge cost 5 USDC; taker 200 bps = 0.1, maker min(200, 50) bps = 0.025.
+    await chain.match(await buy({ feeRateBps: 200n }), [await sell({ feeRateBps: 200n })], 5n * ONE, [10n * ONE]);
+    assert.equal((await chain.collateralOf(chain.feeReceiver)) - feesBefore, 100_000n + 25_000n);
+    await chain.send(chain.admin, exchange(), ABIS.exchange, 'setMakerFeeRate', [market.yes, 500n]);
+    const again = await chain.collateralOf(chain.feeReceiver);
+    await chain.match(await buy({ feeRateBps: 0n }), [await sell({ feeRateBps: 100n })], 5n * ONE, [10n * ONE]);
+    assert.equal((await chain.collateralOf(chain.feeReceiver)) - again, 50_000n, 'the signed 100 bps, not the market 500');
+  });
+
+  it('cancels: by the maker or its signer, one or many, never by another; a cancelled order never fills', async () => {
+    const [one, two] = [await sell(), await sell()];
+    assert.equal(await chain.revertOf(stranger, exchange(), ABIS.exchange, 'cancelOrder', [one]), 'NotOrderOwner');
+    await chain.send(seller, exchange(), ABIS.exchange, 'cancelOrders', [[one, two]]);
+    assert.equal(await revertOfPair(await buy(), one), 'OrderIsCancelled');
+    assert.equal(await revertOfPair(await buy(), two), 'OrderIsCancelled');
+    const hash = await chain.read(exchange(), ABIS.exchange, 'hashOrder', [one]);
+    assert.deepEqual(await chain.read(exchange(), ABIS.exchange, 'orderStatus', [hash]), [true, 0n]);
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'remainingOf', [one]), 0n);
+  });
+
+  it('incrementNonce invalidates every order of the maker signed with the old nonce', async () => {
+    const old = await sell();
+    await chain.send(seller, exchange(), ABIS.exchange, 'incrementNonce', []);
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'nonces', [seller.address]), 1n);
+    assert.equal(await revertOfPair(await buy(), old), 'InvalidNonce');
+    assert.equal(await revertOfPair(await buy(), await sell({ nonce: 1n })), undefined);
+  });
+
+  it('honours an expiration until it passes', async () => {
+    const block = await chain.publicClient.getBlock();
+    const order = await sell({ expiration: block.timestamp + 100n, nonce: 1n });
+    assert.equal(await revertOfPair(await buy(), order), undefined);
+    await chain.anvil.testClient.increaseTime({ seconds: 200 });
+    await chain.anvil.testClient.mine({ blocks: 1 });
+    assert.equal(await revertOfPair(await buy(), order), 'OrderExpired');
+  });
+
+  it('registers tokens once, in both directions, and only as a condition’s two positions', async () => {
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'complementOf', [market.no]), market.yes);
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'conditionOf', [market.yes]), market.conditionId);
+    assert.equal(await asAdmin('registerToken', [market.yes, market.no, market.conditionId]), 'TokenAlreadyRegistered');
+    assert.equal(await asAdmin('registerToken', [7n, market.no, market.conditionId]), 'TokenAlreadyRegistered');
+    assert.equal(await asAdmin('registerToken', [7n, 8n, market.conditionId]), 'TokensNotOfCondition');
+    assert.equal(await asAdmin('registerToken', [7n, 8n, market.conditionId], stranger), 'NotAdmin');
+    assert.equal(await chain.read(chain.contracts.negRiskExchange, ABIS.exchange, 'isRegistered', [market.yes]), false, 'each exchange has its own registry');
+  });
+
+  it('fillOrder(s): the operator fills orders from its own balances at their price, each paying the maker fee', async () => {
+    const { operator, feeReceiver } = chain;
+    await chain.approveExchanges(operator);
+    await chain.giveSets(operator, market, 50n * ONE);
+    await chain.mint(operator.address, 50n * ONE);
+    const nonce = await chain.read<bigint>(exchange(), ABIS.exchange, 'nonces', [seller.address]);
+    const [sellOrder, buyOrder] = [await sell({ nonce, feeRateBps: 100n }), await buy({ feeRateBps: 100n })];
+    const parties = [seller.address, buyer.address, operator.address, feeReceiver];
+    const held = () => Promise.all(parties.map(async (address) => [await chain.collateralOf(address), await chain.tokensOf(address, market.yes)]));
+    const before = await held();
+    assert.equal(await chain.revertOf(buyer, exchange(), ABIS.exchange, 'fillOrder', [sellOrder, 4n * ONE]), 'NotOperator');
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrders', [[sellOrder, buyOrder], [4n * ONE]]), 'FillAmountsLengthMismatch');
+    // Both trade 4 YES at 0.50: 2 USDC each way; 100 bps of min(2, 4 − 2) USDC = 0.02 each.
+    await chain.send(operator, exchange(), ABIS.exchange, 'fillOrders', [[sellOrder, buyOrder], [4n * ONE, 2n * ONE]]);
+    const moved = (await held()).map(([collateral, yes], i) => [collateral! - before[i]![0]!, yes! - before[i]![1]!]);
+    assert.deepEqual(moved, [
+      [2n * ONE - 20_000n, -4n * ONE],
+      [-2n * ONE - 20_000n, 4n * ONE],
+      [0n, 0n],
+      [40_000n, 0n],
+    ]);
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'remainingOf', [sellOrder]), 6n * ONE);
+  });
+
+  it('settles a neg-risk market on the neg-risk exchange, under its own domain', async () => {
+    const negRisk = await chain.createMarket(true);
+    await chain.giveSets(seller, negRisk, 10n * ONE);
+    const maker = await chain.signOrder({ signer: seller, tokenId: negRisk.yes, side: 'SELL', priceMicros: 300_000n, size: 10n * ONE, negRisk: true });
+    const taker = await chain.signOrder({ signer: buyer, tokenId: negRisk.yes, side: 'BUY', priceMicros: 300_000n, size: 10n * ONE, negRisk: true });
+    assert.equal(await chain.matchRevert(taker, [maker], 3n * ONE, [10n * ONE]), 'TokenNotRegistered', 'not on the main exchange');
+    assert.equal(await chain.read(chain.contracts.negRiskExchange, ABIS.exchange, 'nonces', [seller.address]), 0n, 'nonces are per exchange');
+    await chain.match(taker, [maker], 3n * ONE, [10n * ONE], chain.contracts.negRiskExchange);
+    assert.equal(await chain.tokensOf(buyer.address, negRisk.yes), 10n * ONE);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * A real local chain for contract tests: anvil from npm on a free port, silent, with its default
+ * funded accounts (the well-known "test … junk" mnemonic). Start one per test file, stop it in `after`.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createPublicClient, createTestClient, createWalletClient, defineChain, http, type PublicClient } from 'viem';
+import { type HDAccount, type LocalAccount, mnemonicToAccount } from 'viem/accounts';
+import { freePort } from './process-server.ts';
+
+const ANVIL = join(import.meta.dirname, '../../node_modules/.bin/anvil');
+const MNEMONIC = 'test test test test test test test test test test test junk';
+const CHAIN_ID = 31337;
+const READY_TIMEOUT_MS = 10_000;
+
+export interface Anvil {
+  readonly rpcUrl: string;
+  readonly chain: ReturnType<typeof defineChain>;
+  readonly publicClient: PublicClient;
+  /** Increases time and mines: block.timestamp control for expirations. */
+  readonly testClient: ReturnType<typeof createTestClient>;
+  /** The i-th funded account (10,000 ETH each; index 0 to 9). */
+  account(index: number): HDAccount;
+  walletClient(account: LocalAccount): ReturnType<typeof walletClientFor>;
+  stop(): Promise<void>;
+}
+
+export async function startAnvil(): Promise<Anvil> {
+  const port = await freePort();
+  const child = spawn(ANVIL, ['--port', String(port), '--chain-id', String(CHAIN_ID), '--silent'], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const chain = defineChain({ id: CHAIN_ID, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 20 }) as PublicClient;
+  await waitUntilReady(publicClient);
+  return {
+    rpcUrl,
+    chain,
+    publicClient,
+    testClient: createTestClient({ chain, mode: 'anvil', transport: http(rpcUrl) }),
+    account: (index) => mnemonicToAccount(MNEMONIC, { addressIndex: index }),
+    walletClient: (account) => walletClientFor(chain, rpcUrl, account),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function walletClientFor(chain: ReturnType<typeof defineChain>, rpcUrl: string, account: LocalAccount) {
+  return createWalletClient({ account, chain, transport: http(rpcUrl) });
+}
+
+async function waitUntilReady(client: PublicClient): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      await client.getChainId();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error('anvil did not answer within 10 s', { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
