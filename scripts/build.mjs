@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds what the repository ships: the SDK package (packages/client/dist), the server
 // (dist/server/main.js, JavaScript that `npm start` runs with plain node), the template a new
-// embedded database starts from (dist/pglite-template.tar.gz) and the web app
+// embedded database starts from (dist/pglite-template.tar.gz), the template a new embedded chain
+// starts from (dist/chain-template.json, its contracts deployed) and the web app
 // (dist/web, served at /). Run by `npm install` / `npm ci` (the `prepare` script) and `npm run build`.
 // With --if-stale (npm start, npm test) a part is rebuilt only when one of its inputs is newer
 // than its output, so a fresh checkout builds once and an edited source never runs stale.
@@ -32,6 +33,12 @@ const PARTS = [
     output: 'dist/pglite-template.tar.gz',
     inputs: ['src/store', 'package-lock.json'],
     build: () => run(['--import', 'tsx', '--input-type=module', '-e', "const { writePgliteTemplate } = await import('./src/store/pglite-template.ts'); await writePgliteTemplate('dist/pglite-template.tar.gz');"]),
+  },
+  {
+    name: 'embedded chain template',
+    output: 'dist/chain-template.json',
+    inputs: ['src/chain', 'package-lock.json'],
+    build: buildChainTemplate,
   },
   {
     name: 'web app',
@@ -97,6 +104,24 @@ async function buildServer() {
       },
     }],
   });
+}
+
+/**
+ * The chain template (src/chain/chain-template.ts): anvil with the contracts deployed, dumped. Where
+ * anvil has no binary the part is skipped with the reason: the server then runs CHAIN=none or rpc.
+ */
+function buildChainTemplate() {
+  const script = `
+    const { ConfigError } = await import('./src/config.ts');
+    const { chainTemplateFiles, writeChainTemplate } = await import('./src/chain/chain-template.ts');
+    try {
+      await writeChainTemplate(chainTemplateFiles((name) => 'dist/' + name));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      console.warn('chain template not built: ' + error.message);
+    }`;
+  run(['--import', 'tsx', '--input-type=module', '-e', script]);
+  return existsSync(join(root, 'dist/chain-template.json'));
 }
 
 async function buildWeb() {
