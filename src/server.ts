@@ -102,9 +102,10 @@ export async function startServer(configured: Config, options: StartOptions = {}
   let closed = false;
   try {
     // Before any service reads the contract addresses: with CHAIN=embedded they are the deployed ones.
+    const chainStartedAt = performance.now();
     chain = await startChain(configured, { template: chainTemplateFiles(buildOutput), logger });
     const config = withDeployedContracts(configured, chain.deployed);
-    logger.info(describeChain(chain, config));
+    logger.info(`${describeChain(chain, config)} (ready in ${Math.round(performance.now() - chainStartedAt)} ms)`);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const cursorSecret = await getOrCreateSetting(store.db, 'cursor_secret', () => randomBytes(32).toString('hex'));

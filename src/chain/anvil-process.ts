@@ -27,12 +27,12 @@ export interface AnvilOptions {
   readonly chainId: number;
   /** The loopback port to listen on; unset, a free one. */
   readonly port?: number | undefined;
-  /** Loads the chain from this file if it exists and dumps it there on exit and every `stateIntervalS` (anvil's --state). */
-  readonly stateFile?: string | undefined;
-  /** With `stateFile`: seconds between two dumps, so a kill -9 of anvil loses at most that much. */
-  readonly stateIntervalS?: number | undefined;
-  /** Loads the chain from this file and never writes it (an in-memory chain started from a template). */
+  /** Starts the chain from this state file (anvil's --load-state); unset, from genesis. */
   readonly loadStateFile?: string | undefined;
+  /** Dumps the chain's state to this file on exit and every `stateIntervalS` (anvil's --dump-state). */
+  readonly dumpStateFile?: string | undefined;
+  /** With `dumpStateFile`: seconds between two dumps, so a kill -9 of anvil loses at most that much. */
+  readonly stateIntervalS?: number | undefined;
   /** How long anvil may take to answer eth_chainId. */
   readonly startTimeoutMs?: number | undefined;
 }
@@ -82,8 +82,8 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
 
 function anvilArguments(options: AnvilOptions, port: number): string[] {
   const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(options.chainId), '--silent'];
-  if (options.stateFile !== undefined) args.push('--state', options.stateFile, '--state-interval', String(options.stateIntervalS ?? 1));
   if (options.loadStateFile !== undefined) args.push('--load-state', options.loadStateFile);
+  if (options.dumpStateFile !== undefined) args.push('--dump-state', options.dumpStateFile, '--state-interval', String(options.stateIntervalS ?? 1));
   return args;
 }
 

@@ -8,14 +8,26 @@ export interface ChainFiles {
   readonly deploymentFile: string;
 }
 
+/**
+ * A data directory's chain. Anvil rewrites its dump in place (open with O_TRUNC, then write), so a
+ * kill -9 in the middle of a write leaves a torn file. It therefore dumps to `dumpFile`, and each
+ * start first promotes a whole dump to `stateFile`, the one anvil loads: a torn dump is set aside
+ * and the chain starts from the dump before it.
+ */
+export interface ChainDirectory extends ChainFiles {
+  readonly dumpFile: string;
+  readonly tornFile: string;
+}
+
 /** What the data directory records of its chain: the template's deployment, and the chain id it runs under. */
 export interface ChainRecord extends ChainDeployment {
   readonly chainId: number;
 }
 
 /** Where a data directory keeps its chain: `chain/` beside the embedded database's files. */
-export function chainFilesIn(dataDir: string): ChainFiles {
-  return { stateFile: join(dataDir, 'chain', 'state.json'), deploymentFile: join(dataDir, 'chain', 'deployment.json') };
+export function chainFilesIn(dataDir: string): ChainDirectory {
+  const file = (name: string) => join(dataDir, 'chain', name);
+  return { stateFile: file('state.json'), deploymentFile: file('deployment.json'), dumpFile: file('state.dump.json'), tornFile: file('state.torn.json') };
 }
 
 /**
@@ -47,7 +59,22 @@ export function seedFromTemplate(files: ChainFiles, template: ChainFiles, chainI
 }
 
 /** Removes an unfinished chain (a state without its record) before it is made again. */
-export function removeChain(files: ChainFiles): void {
-  rmSync(files.stateFile, { force: true });
-  rmSync(files.deploymentFile, { force: true });
+export function removeChain(files: ChainDirectory): void {
+  for (const file of [files.stateFile, files.dumpFile, files.deploymentFile]) rmSync(file, { force: true });
+}
+
+/**
+ * Makes anvil's last dump the state the next start loads, when it is whole (it parses). Parsing
+ * reads the whole dump once per start: a cost that grows with the chain, paid only at a (re)start.
+ */
+export function promoteLastDump(files: ChainDirectory): 'promoted' | 'none' | 'torn' {
+  if (!existsSync(files.dumpFile)) return 'none';
+  try {
+    JSON.parse(readFileSync(files.dumpFile, 'utf8'));
+  } catch {
+    renameSync(files.dumpFile, files.tornFile);
+    return 'torn';
+  }
+  renameSync(files.dumpFile, files.stateFile);
+  return 'promoted';
 }

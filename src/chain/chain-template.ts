@@ -22,7 +22,7 @@ export function chainTemplateFiles(buildOutput: (name: string) => string): Chain
 /** Makes the template: the deployment recorded first, the state last (its time marks the build part as done). */
 export async function writeChainTemplate(files: ChainFiles): Promise<void> {
   rmSync(files.stateFile, { force: true });
-  const anvil = await startAnvil({ chainId: TEMPLATE_CHAIN_ID, stateFile: files.stateFile });
+  const anvil = await startAnvil({ chainId: TEMPLATE_CHAIN_ID, dumpStateFile: files.stateFile });
   try {
     writeDeployment(files.deploymentFile, await deployExchangeContracts(anvil.url, TEMPLATE_CHAIN_ID));
   } catch (error) {

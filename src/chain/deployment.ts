@@ -33,7 +33,9 @@ export const TEMPLATE_DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944ba
 /**
  * Deploys every contract of the exchange with `deployerKey` on the chain at `rpcUrl`, in one fixed
  * order, and says where each landed. The one list of deployments: the build's chain template and a
- * data directory started without a template both come from here.
+ * data directory started without a template both come from here. The seam for the exchange's own
+ * contracts (issue 39, item 1): their deployment goes here, after ConditionalTokens, and their
+ * addresses into DeployedContracts.
  */
 export async function deployExchangeContracts(rpcUrl: string, chainId: number, deployerKey: Hex = TEMPLATE_DEPLOYER_KEY): Promise<ChainDeployment> {
   const chain = defineChain({ id: chainId, name: 'exchange chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });

@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config.ts';
 import { startAnvil, type AnvilExit, type AnvilOptions, type AnvilProcess } from './anvil-process.ts';
-import { chainFilesIn, readDeployment, readRecord, removeChain, seedFromTemplate, writeDeployment, type ChainFiles } from './chain-files.ts';
+import { chainFilesIn, promoteLastDump, readDeployment, readRecord, removeChain, seedFromTemplate, writeDeployment, type ChainFiles } from './chain-files.ts';
 import { deployExchangeContracts, type ChainDeployment, type DeployedContracts } from './deployment.ts';
 import { callJsonRpc } from './json-rpc.ts';
 
@@ -37,7 +38,7 @@ export function restartDelayMs(attempt: number): number {
 
 /**
  * The local chain of CHAIN=embedded: an anvil child process on a loopback port, its state in
- * `<data dir>/chain/state.json`, dumped every `stateIntervalS` and on exit. If anvil dies while the
+ * `<data dir>/chain/` (chain-files.ts), dumped every `stateIntervalS` and on exit. If anvil dies while the
  * server runs it is started again from that state, with backoff; `ready` says whether it answers
  * now, and the `ready` event tells settlement it can resume.
  */
@@ -49,7 +50,7 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
   private crashRun = 0;
   private startedAtMs = performance.now();
 
-  private constructor(anvil: AnvilProcess, private readonly anvilOptions: AnvilOptions, readonly deployment: ChainDeployment, private readonly logger: Logger) {
+  private constructor(anvil: AnvilProcess, private readonly launch: Launch, readonly deployment: ChainDeployment, private readonly logger: Logger) {
     super();
     this.anvil = anvil;
     this.watch(anvil);
@@ -57,12 +58,12 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
 
   /** Starts the chain, making it from the template (or by deploying) when the data directory has none. */
   static async start(options: EmbeddedChainOptions): Promise<EmbeddedChain> {
-    const { anvilOptions, deployment } = prepare(options);
-    const anvil = await startWithRetry(anvilOptions);
+    const { launch, deployment } = prepare(options);
+    const anvil = await startWithRetry(launch.options());
     try {
       const deployed = deployment ?? (await deployInto(anvil, options));
       await checkDeployed(anvil.url, deployed.contracts);
-      return new EmbeddedChain(anvil, anvilOptions, deployed, options.logger);
+      return new EmbeddedChain(anvil, launch, deployed, options.logger);
     } catch (error) {
       await anvil.stop();
       throw error;
@@ -97,7 +98,7 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
       if (this.closing || anvil !== this.anvil) return;
       this.isReady = false;
       this.emit('down', exit);
-      this.logger.warn({ exit }, `the embedded chain (anvil, pid ${anvil.pid}) exited unexpectedly: restarting it from ${this.anvilOptions.stateFile ?? 'the template (an in-memory chain keeps nothing)'}`);
+      this.logger.warn({ exit }, `the embedded chain (anvil, pid ${anvil.pid}) exited unexpectedly: restarting it from ${this.launch.from}`);
       this.restarting = this.restart().finally(() => {
         this.restarting = undefined;
       });
@@ -112,7 +113,7 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
       const startedAt = performance.now();
       try {
         // The same port first, so clients holding the chain's URL reach it again.
-        const anvil = await startWithRetry({ ...this.anvilOptions, port: this.anvil.port });
+        const anvil = await startWithRetry({ ...this.launch.options(), port: this.anvil.port });
         this.anvil = anvil;
         this.startedAtMs = performance.now();
         this.isReady = true;
@@ -127,22 +128,36 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
   }
 }
 
-/** Anvil's options and the deployment already recorded (undefined: the chain is new and deploys when started). */
-function prepare(options: EmbeddedChainOptions): { anvilOptions: AnvilOptions; deployment: ChainDeployment | undefined } {
+/** How anvil is started, each time: its options (read anew, as the state to load may change between starts) and where its state comes from. */
+interface Launch {
+  options(): AnvilOptions;
+  readonly from: string;
+}
+
+/** How to launch anvil, and the deployment already recorded (undefined: the chain is new and deploys once started). */
+function prepare(options: EmbeddedChainOptions): { launch: Launch; deployment: ChainDeployment | undefined } {
   const base = { chainId: options.chainId, stateIntervalS: options.stateIntervalS };
-  const hasTemplate = existsSync(options.template.stateFile) && existsSync(options.template.deploymentFile);
+  const { template } = options;
+  const hasTemplate = existsSync(template.stateFile) && existsSync(template.deploymentFile);
   if (options.dataDir.startsWith('memory://')) {
-    return hasTemplate ? { anvilOptions: { ...base, loadStateFile: options.template.stateFile }, deployment: readDeployment(options.template.deploymentFile) } : { anvilOptions: base, deployment: undefined };
+    const launch = hasTemplate ? { options: () => ({ ...base, loadStateFile: template.stateFile }), from: 'the template (an in-memory chain keeps nothing)' } : { options: () => base, from: 'genesis (an in-memory chain keeps nothing)' };
+    return { launch, deployment: hasTemplate ? readDeployment(template.deploymentFile) : undefined };
   }
   const files = chainFilesIn(options.dataDir);
-  const anvilOptions = { ...base, stateFile: files.stateFile };
+  const launch = {
+    options: (): AnvilOptions => {
+      if (promoteLastDump(files) === 'torn') options.logger.error(`the chain's last state dump was torn (anvil died while writing it; kept as ${files.tornFile}): the chain starts from the dump before it, and settlement resends what it lost`);
+      return { ...base, ...(existsSync(files.stateFile) ? { loadStateFile: files.stateFile } : {}), dumpStateFile: files.dumpFile };
+    },
+    from: `its last whole state dump in ${dirname(files.stateFile)}`,
+  };
   const record = readRecord(files);
   if (record !== undefined) {
-    if (record.chainId !== options.chainId) throw new ConfigError(`the chain in ${files.stateFile} runs under chain id ${record.chainId}, not CHAIN_ID=${options.chainId}: set CHAIN_ID=${record.chainId}, or use another DATA_DIR`);
-    return { anvilOptions, deployment: record };
+    if (record.chainId !== options.chainId) throw new ConfigError(`the chain in ${dirname(files.stateFile)} runs under chain id ${record.chainId}, not CHAIN_ID=${options.chainId}: set CHAIN_ID=${record.chainId}, or use another DATA_DIR`);
+    return { launch, deployment: record };
   }
   removeChain(files);
-  return { anvilOptions, deployment: hasTemplate ? seedFromTemplate(files, options.template, options.chainId) : undefined };
+  return { launch, deployment: hasTemplate ? seedFromTemplate(files, template, options.chainId) : undefined };
 }
 
 /** A chain made without the build's template deploys its contracts now, and records them if it persists. */

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../config.ts';
 import type { ChainFiles } from './chain-files.ts';
@@ -51,7 +52,7 @@ export function withDeployedContracts(config: Config, deployed: DeployedContract
 /** The boot log's line: the chain, its id and the contract addresses, saying which were deployed here. */
 export function describeChain(chain: RunningChain, config: Config): string {
   const where = chain.embedded
-    ? `embedded (anvil pid ${chain.embedded.pid} at ${chain.embedded.url}, state in ${config.dataDir.startsWith('memory://') ? 'memory' : chainFilesIn(config.dataDir).stateFile})`
+    ? `embedded (anvil pid ${chain.embedded.pid} at ${chain.embedded.url}, state in ${config.dataDir.startsWith('memory://') ? 'memory' : dirname(chainFilesIn(config.dataDir).stateFile)})`
     : chain.kind === 'rpc' ? 'rpc (CHAIN_RPC_URL)' : 'none (simulated settlement)';
   const contract = (role: keyof DeployedContracts, address: string) => `${role} ${address}${chain.deployed && chain.deployed[role] === undefined ? ' (configured, not deployed)' : ''}`;
   const contracts = [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -78,10 +78,28 @@ describe('the embedded chain (CHAIN=embedded)', () => {
     }
   });
 
+  it('starts from the dump before a torn one (anvil killed while writing it), and sets the torn one aside', async () => {
+    const dir = dataDir();
+    const chain = await EmbeddedChain.start({ chainId: 31337, dataDir: dir, template, logger });
+    await mineTransfer(chain.url);
+    await chain.close();
+    const dump = join(dir, 'chain', 'state.dump.json');
+    const whole = readFileSync(dump, 'utf8');
+    writeFileSync(dump, whole.slice(0, whole.length / 2));
+    const again = await EmbeddedChain.start({ chainId: 31337, dataDir: dir, template, logger });
+    try {
+      // The template's state: its deployment block, without the transfer of the torn dump.
+      assert.equal(Number(await callJsonRpc<string>(again.url, 'eth_blockNumber')), 1);
+      assert.ok(existsSync(join(dir, 'chain', 'state.torn.json')));
+    } finally {
+      await again.close();
+    }
+  });
+
   it('refuses a data directory whose chain runs under another chain id', async () => {
     const dir = dataDir();
     await (await EmbeddedChain.start({ chainId: 31337, dataDir: dir, template, logger })).close();
-    await assert.rejects(EmbeddedChain.start({ chainId: 137, dataDir: dir, template, logger }), /chain id 31337, not CHAIN_ID=137/);
+    await assert.rejects(EmbeddedChain.start({ chainId: 137, dataDir: dir, template, logger }), /runs under chain id 31337, not CHAIN_ID=137/);
   });
 
   it('restarts anvil after kill -9 from its persisted state, on the same port', async () => {
