@@ -39,7 +39,11 @@ describe('CHAIN=embedded: GET /exchange and the /rpc proxy', () => {
   let server: TestServer;
   const rpc = (body: unknown, headers?: Record<string, string>) => post(`${server.url}/rpc`, body, headers);
   before(async () => { server = await startTestServer({ CHAIN: 'embedded', RATE_LIMIT_PUBLIC: '60/10s' }); });
-  after(async () => { await server.close(); });
+  after(async () => {
+    const anvilPid = server.ctx.chain.embedded!.pid;
+    await server.close();
+    assert.throws(() => process.kill(anvilPid, 0), 'the server stopped its anvil');
+  });
 
   it('reports the embedded chain, its /rpc and the deployed contracts', async () => {
     const { body } = await get(server.api('/exchange'));
@@ -78,6 +82,17 @@ describe('CHAIN=embedded: GET /exchange and the /rpc proxy', () => {
     const passed = await rpc({ jsonrpc: '2.0', id: 2, method: 'eth_sendRawTransaction', params: [fromStranger] });
     assert.match(JSON.stringify(passed.body.error), /funds/i);
     assert.equal((await rpc({ jsonrpc: '2.0', id: 3, method: 'eth_sendRawTransaction', params: ['0x1234'] })).body.error?.code, -32602);
+  });
+
+  it('answers 503 while anvil restarts after a kill -9, and passes calls on again once it is back', async () => {
+    const chain = server.ctx.chain.embedded!;
+    const down = new Promise((resolve) => chain.once('down', resolve));
+    const back = new Promise((resolve) => chain.once('ready', resolve));
+    process.kill(chain.pid, 'SIGKILL');
+    await down;
+    expectError(await rpc({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }), 503, 'SERVICE_UNAVAILABLE');
+    await back;
+    assert.equal((await rpc({ jsonrpc: '2.0', id: 2, method: 'eth_chainId' })).body.result, '0x7a69');
   });
 
   it('bounds bodies and batches, and counts each call of a batch against the rate limit', async () => {
