@@ -55,7 +55,8 @@ export interface AnvilProcess {
   stop(limitMs?: number): Promise<AnvilExit>;
 }
 
-const DEFAULT_START_TIMEOUT_MS = 15_000;
+/** Loading a long chain's state takes a while: a start is given up only after this. */
+const DEFAULT_START_TIMEOUT_MS = 60_000;
 const POLL_MS = 20;
 
 /** Starts anvil and resolves once it answers eth_chainId with the configured chain id. */
@@ -68,13 +69,18 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
     return exit;
   });
   const output = recentOutput(child);
+  let pid: number | undefined;
   try {
-    const pid = await Promise.race([anvilPid(child), exited.then(() => undefined)]);
+    pid = await Promise.race([anvilPid(child), exited.then(() => undefined)]);
     const url = `http://127.0.0.1:${port}`;
     const answers = await answersChainId(url, options.chainId, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, () => ended);
     if (pid === undefined || !answers) throw new Error(`anvil did not start on port ${port}: ${output() || 'no output'}`);
-    return { url, port, pid, exited, stop: (limitMs = 5_000) => stopAnvil(child, pid, exited, limitMs) };
+    const started = pid;
+    return { url, port, pid: started, exited, stop: (limitMs = 5_000) => stopAnvil(child, started, exited, limitMs) };
   } catch (error) {
+    // Anvil itself too: killing the guard alone would leave it to the guard's watcher, which waits for this process to end.
+    child.stdin?.end();
+    if (pid !== undefined) killQuietly(pid);
     child.kill('SIGKILL');
     throw error;
   }
