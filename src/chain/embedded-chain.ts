@@ -47,6 +47,8 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
   private isReady = true;
   private closing = false;
   private restarting: Promise<void> | undefined;
+  /** Ends the wait before a restart at once: a closing chain does not sit out its backoff. */
+  private wake: (() => void) | undefined;
   private crashRun = 0;
   private startedAtMs = performance.now();
 
@@ -88,6 +90,7 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
   /** Stops anvil, which dumps its state; a restart under way is finished first, so no anvil is left behind. */
   async close(): Promise<void> {
     this.closing = true;
+    this.wake?.();
     await this.restarting;
     this.isReady = false;
     await this.anvil.stop();
@@ -108,7 +111,10 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
   private async restart(): Promise<void> {
     if (performance.now() - this.startedAtMs > STABLE_AFTER_MS) this.crashRun = 0;
     while (!this.closing) {
-      await new Promise((resolve) => setTimeout(resolve, restartDelayMs(this.crashRun++)));
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, restartDelayMs(this.crashRun++));
+      });
       if (this.closing) return;
       const startedAt = performance.now();
       try {

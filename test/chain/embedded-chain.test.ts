@@ -127,6 +127,21 @@ describe('the embedded chain (CHAIN=embedded)', () => {
     }
   });
 
+  it('keeps trying to restart an anvil that cannot load its state, and closes at once meanwhile', async () => {
+    const dir = dataDir();
+    const chain = await EmbeddedChain.start({ chainId: 31337, dataDir: dir, template, logger });
+    const down = new Promise((resolve) => chain.once('down', resolve));
+    rmSync(join(dir, 'chain', 'state.dump.json'), { force: true });
+    writeFileSync(join(dir, 'chain', 'state.json'), 'not a state');
+    process.kill(chain.pid, 'SIGKILL');
+    await down;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(chain.ready, false);
+    const closingAt = performance.now();
+    await chain.close();
+    assert.ok(performance.now() - closingAt < 1_000, 'close does not wait out the backoff');
+  });
+
   it('leaves no anvil behind when the server process is killed', async () => {
     const holder = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'hold-embedded-chain.ts'), dataDir()], { stdio: ['ignore', 'pipe', 'inherit'] });
     const pid = await new Promise<number>((resolve, reject) => {
