@@ -35,10 +35,16 @@ async function gone(pid: number, limitMs = 3_000): Promise<boolean> {
   return !alive(pid);
 }
 
-/** A block with a transfer, sent from anvil's unlocked first account straight to anvil (not through /rpc). */
+/**
+ * A block with a transfer, sent from anvil's unlocked first account straight to anvil (not through
+ * /rpc), once mined: anvil answers the send a few milliseconds before it mines the block, and a
+ * stop in between would dump the state without it.
+ */
 async function mineTransfer(url: string): Promise<string> {
   const from = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
-  return callJsonRpc<string>(url, 'eth_sendTransaction', [{ from, to: '0x000000000000000000000000000000000000dEaD', value: '0x1234' }]);
+  const hash = await callJsonRpc<string>(url, 'eth_sendTransaction', [{ from, to: '0x000000000000000000000000000000000000dEaD', value: '0x1234' }]);
+  while ((await callJsonRpc<unknown>(url, 'eth_getTransactionReceipt', [hash])) === null) await new Promise((resolve) => setTimeout(resolve, 5));
+  return hash;
 }
 
 describe('the embedded chain (CHAIN=embedded)', () => {
