@@ -2,7 +2,8 @@
 // Builds what the repository ships: the SDK package (packages/client/dist), the server
 // (dist/server/main.js, JavaScript that `npm start` runs with plain node), the template a new
 // embedded database starts from (dist/pglite-template.tar.gz), the Solidity contracts
-// (dist/contracts, scripts/compile-contracts.mjs) and the web app
+// (dist/contracts, scripts/compile-contracts.mjs), the template a new embedded chain starts from
+// (dist/chain-template.json, those contracts deployed) and the web app
 // (dist/web, served at /). Run by `npm install` / `npm ci` (the `prepare` script) and `npm run build`.
 // With --if-stale (npm start, npm test) a part is rebuilt only when one of its inputs is newer
 // than its output, so a fresh checkout builds once and an edited source never runs stale.
@@ -40,6 +41,13 @@ const PARTS = [
     inputs: ['contracts', 'scripts/compile-contracts.mjs', 'package-lock.json'],
     ignore: 'contracts/README.md',
     build: () => run(['scripts/compile-contracts.mjs']),
+  },
+  {
+    // After the contracts: the template deploys them.
+    name: 'embedded chain template',
+    output: 'dist/chain-template.json',
+    inputs: ['src/chain', 'src/settlement/contracts', 'dist/contracts', 'package-lock.json'],
+    build: buildChainTemplate,
   },
   {
     name: 'web app',
@@ -105,6 +113,24 @@ async function buildServer() {
       },
     }],
   });
+}
+
+/**
+ * The chain template (src/chain/chain-template.ts): anvil with the contracts deployed, dumped. Where
+ * anvil has no binary the part is skipped with the reason: the server then runs CHAIN=none or rpc.
+ */
+function buildChainTemplate() {
+  const script = `
+    const { ConfigError } = await import('./src/config.ts');
+    const { chainTemplateFiles, writeChainTemplate } = await import('./src/chain/chain-template.ts');
+    try {
+      await writeChainTemplate(chainTemplateFiles((name) => 'dist/' + name));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      console.warn('chain template not built: ' + error.message);
+    }`;
+  run(['--import', 'tsx', '--input-type=module', '-e', script]);
+  return existsSync(join(root, 'dist/chain-template.json'));
 }
 
 async function buildWeb() {

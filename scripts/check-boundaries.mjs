@@ -45,6 +45,8 @@ export const RULES = {
   engine: service('contract/', 'core/', 'settlement/', 'store/', 'type:events/', 'market-data/trade-activity.ts', 'clock.ts', 'worker-module.ts'),
   realtime: service('contract/', 'type:events/', 'shared-state/'),
   rewards: service('core/', 'store/', 'settlement/', 'type:events/', 'jobs/', 'clock.ts'),
+  // The chain runner: anvil, the contracts' deployment, the chain's files; ConfigError for what the configuration must change.
+  chain: service('config.ts', 'settlement/contracts/'),
   cluster: service('contract/', 'engine/queue-full-error.ts', 'store/'),
   store: service('core/', 'worker-module.ts'),
   jobs: service(),

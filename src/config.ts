@@ -26,6 +26,19 @@ export interface Config {
   readonly conditionalTokensAddress: `0x${string}`;
   /** The oracle (resolution adapter) address that conditions are prepared for. */
   readonly oracleAddress: `0x${string}`;
+  /**
+   * CHAIN (EXTENSIONS.md section 14): where trades settle. `none`: the simulated settlement layer;
+   * `embedded`: an anvil the server starts, its state in the data directory, its contracts deployed
+   * from the build's template (their addresses replace the four address variables); `rpc`: any EVM
+   * at CHAIN_RPC_URL, with OPERATOR_KEY and the four deployed addresses configured.
+   */
+  readonly chain: 'none' | 'embedded' | 'rpc';
+  /** CHAIN_RPC_URL: the JSON-RPC endpoint of CHAIN=rpc (it may carry a provider's key: never published). */
+  readonly chainRpcUrl: string | undefined;
+  /** OPERATOR_KEY: the private key that sends settlement transactions, 0x and 64 hex digits; required by CHAIN=rpc. */
+  readonly operatorKey: `0x${string}` | undefined;
+  /** CONFIRMATIONS: blocks after inclusion before a trade is CONFIRMED. */
+  readonly confirmations: number;
   readonly clock: 'real' | 'manual';
   readonly faucetEnabled: boolean;
   readonly hmacWindowMs: number;
@@ -128,6 +141,9 @@ type Source = Record<string, string | undefined>;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
+/** The EIP-712 domain name of orders when EXCHANGE_NAME is unset (the embedded chain's template is deployed under it). */
+export const DEFAULT_EXCHANGE_NAME = 'PMX Exchange';
+
 /** Fixed default contract addresses of the embedded deployment (any 20-byte values would do). */
 const DEFAULT_ADDRESSES = {
   EXCHANGE_ADDRESS: '0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E',
@@ -159,12 +175,13 @@ export function parseConfig(source: Source): Config {
     apiKeyEncryptionKey: aes256Key(read, 'API_KEY_ENCRYPTION_KEY'),
     headerPrefix: matching(read, 'HEADER_PREFIX', 'svc', /^[a-z][a-z0-9-]{0,31}$/, 'lowercase letters, digits and dashes'),
     chainId: integer(read, 'CHAIN_ID', 31337, 1, Number.MAX_SAFE_INTEGER),
-    exchangeName: read('EXCHANGE_NAME') ?? 'PMX Exchange',
+    exchangeName: read('EXCHANGE_NAME') ?? DEFAULT_EXCHANGE_NAME,
     exchangeAddress: address(read, 'EXCHANGE_ADDRESS'),
     negRiskExchangeAddress: address(read, 'NEG_RISK_EXCHANGE_ADDRESS'),
     collateralAddress: address(read, 'COLLATERAL_ADDRESS'),
     conditionalTokensAddress: address(read, 'CONDITIONAL_TOKENS_ADDRESS'),
     oracleAddress: address(read, 'ORACLE_ADDRESS'),
+    ...chain(read),
     clock: oneOf(read, 'CLOCK', 'real', ['real', 'manual'] as const),
     faucetEnabled: boolean(read, 'FAUCET_ENABLED', false),
     hmacWindowMs: integer(read, 'HMAC_WINDOW_MS', 30_000, 1_000, 3_600_000),
@@ -191,6 +208,42 @@ export function parseConfig(source: Source): Config {
     ...priceFeed(read),
   };
   return Object.freeze(config);
+}
+
+/** The contracts a chain holds: configured for CHAIN=rpc, deployed by the server for CHAIN=embedded. */
+const CONTRACT_ADDRESS_VARIABLES = ['EXCHANGE_ADDRESS', 'NEG_RISK_EXCHANGE_ADDRESS', 'COLLATERAL_ADDRESS', 'CONDITIONAL_TOKENS_ADDRESS'] as const;
+
+/** secp256k1's group order: a private key is a whole number from 1 to n - 1. */
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/** CHAIN, CHAIN_RPC_URL, OPERATOR_KEY and CONFIRMATIONS, and what each kind of chain needs of the others. */
+function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainRpcUrl' | 'operatorKey' | 'confirmations'> {
+  // `none` until settlement runs on the chain; then `embedded`, as EXTENSIONS.md section 10 says (src/chain/README.md).
+  const kind = oneOf(read, 'CHAIN', 'none', ['none', 'embedded', 'rpc'] as const);
+  const chainRpcUrl = optionalUrl(read, 'CHAIN_RPC_URL', ['http:', 'https:']);
+  const operatorKey = privateKey(read, 'OPERATOR_KEY');
+  const confirmations = integer(read, 'CONFIRMATIONS', 1, 0, 1_000);
+  if (kind === 'rpc') {
+    const missing = [...(chainRpcUrl ? [] : ['CHAIN_RPC_URL']), ...(operatorKey ? [] : ['OPERATOR_KEY']), ...CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) === undefined)];
+    if (missing.length > 0) throw new ConfigError(`CHAIN=rpc needs ${missing.join(', ')}: the chain's JSON-RPC URL, the operator's private key and the addresses of the deployed contracts`);
+  } else if (chainRpcUrl !== undefined) {
+    throw new ConfigError(`CHAIN_RPC_URL is for CHAIN=rpc; CHAIN is ${kind}`);
+  }
+  if (kind === 'embedded') {
+    // A configured address beside the deployed one would sign orders for a contract that is not there.
+    const configured = CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) !== undefined);
+    if (configured.length > 0) throw new ConfigError(`CHAIN=embedded deploys its own contracts and uses their addresses: unset ${configured.join(', ')} (they are for CHAIN=rpc or CHAIN=none)`);
+  }
+  return { chain: kind, chainRpcUrl, operatorKey, confirmations };
+}
+
+/** A secp256k1 private key as 0x and 64 hex digits; the message never repeats the value. */
+function privateKey(read: (n: string) => string | undefined, name: string): `0x${string}` | undefined {
+  const raw = read(name);
+  if (raw === undefined) return undefined;
+  const valid = /^0x[0-9a-fA-F]{64}$/.test(raw) && BigInt(raw) > 0n && BigInt(raw) < SECP256K1_ORDER;
+  if (!valid) throw new ConfigError(`${name} must be a secp256k1 private key: 0x and 64 hex digits, not zero (the value is not repeated here)`);
+  return raw.toLowerCase() as `0x${string}`;
 }
 
 /** PRICE_FEED and PRICE_FEED_URL: a pull feed (pyth, binance) needs the URL of its API. */

@@ -36,6 +36,7 @@ import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
 import { buildOutput } from './build-output.ts';
+import { chainTemplateFiles, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
 
 /** How long a stopping server waits for the requests it is handling before it cuts them. */
 export const DRAIN_MS = 5_000;
@@ -66,18 +67,18 @@ export interface StartOptions {
   demo?: boolean;
 }
 
-export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(configured: Config, options: StartOptions = {}): Promise<RunningServer> {
   // This process's identity in the cluster: random, so a restart on the same port, or a clone with
   // the same host name, is another node (issue 38). Every log line carries it; /readyz shows it.
   const nodeId = randomUUID();
-  const logger = pino({ level: config.logLevel }, logDestination()).child({ node: nodeId });
+  const logger = pino({ level: configured.logLevel }, logDestination()).child({ node: nodeId });
   const store = await openAndMigrate(
-    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, idleInTransactionTimeoutMs: config.failoverTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
+    { databaseUrl: configured.databaseUrl, dataDir: configured.dataDir, idleInTransactionTimeoutMs: configured.failoverTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
     (line) => logger.info(line),
   );
   // A node on a shared PostgreSQL without Redis would hold its own replay guard, rate limits,
   // nonces and revocations: beside a running node it must not join (issue 38).
-  if (config.databaseUrl && !config.redisUrl && (await anotherNodeRuns(store.db, config.failoverTimeoutMs).catch(async (error: unknown) => {
+  if (configured.databaseUrl && !configured.redisUrl && (await anotherNodeRuns(store.db, configured.failoverTimeoutMs).catch(async (error: unknown) => {
     await store.close();
     throw error;
   }))) {
@@ -97,8 +98,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let prices: Prices | undefined;
   let templates: Templates | undefined;
   let nodeJobs: RunningJobs | undefined;
+  let chain: RunningChain | undefined;
   let closed = false;
   try {
+    // Before any service reads the contract addresses: with CHAIN=embedded they are the deployed ones.
+    const chainStartedAt = performance.now();
+    chain = await startChain(configured, { template: chainTemplateFiles(buildOutput), logger });
+    const config = withDeployedContracts(configured, chain.deployed);
+    logger.info(`${describeChain(chain, config)} (ready in ${Math.round(performance.now() - chainStartedAt)} ms)`);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const cursorSecret = await getOrCreateSetting(store.db, 'cursor_secret', () => randomBytes(32).toString('hex'));
@@ -179,7 +186,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const books = engineNodeBookReads(engine.reads, relay, runsEngine);
     const embeddedAutovacuum = store.kind === 'pglite' ? createEmbeddedAutovacuum(store.db, logger) : undefined;
     const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, embeddedAutovacuum, logger });
-    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, ready: false };
+    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, chain, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, quietRequestLogs: options.demo === true, clusterSecret: await getOrCreateSetting(store.db, 'cluster_forwarding_secret', () => randomBytes(32).toString('hex')) });
     const realtime = await attachRealtime(app.server, {
       events,
@@ -241,6 +248,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const running = trading;
     const runningPortfolio = portfolio;
     const runningNodeJobs = nodeJobs;
+    const runningChain = chain;
     return {
       app,
       ctx,
@@ -266,6 +274,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await redis.shared.close();
         await running.stop();
         await runningPortfolio.stop();
+        await runningChain.close();
         await store.close();
       },
     };
@@ -279,6 +288,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await rewards?.stop();
     await trading?.stop();
     await portfolio?.stop();
+    await chain?.close();
     await store.close();
     throw error;
   }

@@ -14,6 +14,7 @@ import { registerExchangeMetrics } from './ops/exchange-metrics.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { registerDocs } from './docs.ts';
 import { registerExchangeRoutes } from './exchange/routes.ts';
+import { registerChainRpcRoutes } from './chain-rpc/routes.ts';
 import { registerClockRoutes } from './admin/clock-routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerAccountRoutes } from './account/routes.ts';
@@ -114,6 +115,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   await registerDocs(app, ctx);
 
   registerOpsRoutes(app, ctx, registry);
+  registerChainRpcRoutes(app, ctx);
   await app.register(async (api: TypedApp) => {
     registerJournalReads(api, ctx.trading.engine);
     registerExchangeRoutes(api, ctx);

@@ -16,6 +16,7 @@ import type { BookReads } from '../book-reads.ts';
 import type { Leadership } from '../cluster/leadership.ts';
 import type { Counters } from '../shared-state/counters.ts';
 import type { BackgroundJob } from '../jobs/background-job.ts';
+import type { RunningChain } from '../chain/index.ts';
 
 /**
  * Everything a route handler may use, built once at boot by `src/server.ts`. Handlers stay thin:
@@ -55,6 +56,8 @@ export interface AppContext {
   readonly logger: Logger;
   /** Whether this node runs the matching engine, and where it is when not (src/cluster). */
   readonly leadership: Leadership;
+  /** The chain trades settle on (CHAIN, EXTENSIONS.md section 14): its kind, id, contracts and the embedded anvil. */
+  readonly chain: RunningChain;
   /** Counters every node shares (Redis with REDIS_URL): rate limits, the claim limit. */
   readonly counters: Counters;
   /** Flips to true once the store is migrated and the engine has loaded its books. */

@@ -24,6 +24,7 @@ export const OPENAPI_TAGS = [
   { name: 'profiles', description: 'Public trader profiles by display name: summary, P&L history, positions and activity, never a wallet address (SPEC.md 4.8).' },
   { name: 'oracle', description: 'Resolution: how a market resolves, and proposing or disputing an outcome with a bond (EXTENSIONS.md section 4).' },
   { name: 'admin', description: "The operator's API (admin bearer token): catalogue, credits, oracle decisions, reward configuration and, in tests, the manual clock (EXTENSIONS.md section 3)." },
+  { name: 'chain', description: 'The JSON-RPC endpoint of the embedded chain, through which a browser wallet reads the chain and sends the transactions it signed (EXTENSIONS.md section 14).' },
   { name: 'operations', description: 'Health, readiness and Prometheus metrics for whoever runs the exchange (EXTENSIONS.md sections 7 and 12).' },
 ];
 

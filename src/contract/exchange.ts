@@ -10,6 +10,13 @@ export const ExchangeSchema = Type.Object({
   conditionalTokens: Address,
   headerPrefix: Type.String(),
   settlement: Type.String(),
+  chain: Type.Object({
+    kind: Type.Union([Type.Literal('none'), Type.Literal('embedded'), Type.Literal('rpc')], {
+      description: '`none`: the simulated settlement layer; `embedded`: a local chain the server runs; `rpc`: an EVM the server reaches (EXTENSIONS.md section 14)',
+    }),
+    chainId: Type.Integer(),
+    rpcUrl: Type.Optional(Type.String({ description: 'JSON-RPC endpoint a wallet can use for this chain: the server\'s `/rpc` proxy when the chain is embedded' })),
+  }, { description: 'the chain trades settle on; the contract addresses above are deployed on it when `kind` is not `none`' }),
   serverTime: Type.Integer({ description: 'server clock, Unix milliseconds' }),
 });
 

@@ -41,6 +41,9 @@ describe('operations routes', () => {
     assert.equal(body.headerPrefix, 'svc');
     assert.equal(body.collateral.decimals, 6);
     assert.equal(typeof body.serverTime, 'number');
+    // CHAIN=none (EXTENSIONS.md section 14): no chain runs, and no /rpc answers.
+    assert.deepEqual(body.chain, { kind: 'none', chainId: 31337 });
+    expectError(await post(`${server.url}/rpc`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }), 404, 'NOT_FOUND');
   });
 
   it('moves the manual clock only with the admin token', async () => {

@@ -17,6 +17,8 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** An order command: counted against RATE_LIMIT_ORDERS of its API key (src/api/limits). */
     orderCommand?: boolean;
+    /** How many requests this one counts as against RATE_LIMIT_REQUESTS or RATE_LIMIT_PUBLIC (a JSON-RPC batch: its calls); one when unset. */
+    requestWeight?: (body: unknown) => number;
   }
   interface FastifyRequest {
     caller: Caller | null;

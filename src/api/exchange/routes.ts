@@ -2,13 +2,19 @@ import type { AppContext } from '../context.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { ExchangeSchema, JournalHeadSchema } from '../../contract/exchange.ts';
 import { errorResponses } from '../../contract/common.ts';
+import { RPC_PATH } from '../chain-rpc/routes.ts';
 
-/** GET /exchange: what a client needs to sign orders and HMACs (EXTENSIONS.md section 1). */
+/**
+ * GET /exchange: what a client needs to sign orders and HMACs (EXTENSIONS.md section 1), and the
+ * chain (section 14). A wallet reaches an embedded chain through this server's /rpc, at the public
+ * origin (PUBLIC_URL) or else the one the request came to; CHAIN_RPC_URL is never published, as it
+ * may carry a provider's key.
+ */
 export function registerExchangeRoutes(api: TypedApp, ctx: AppContext): void {
   const { config } = ctx;
   api.get('/exchange', {
     schema: { tags: ['exchange'], summary: 'Signing domain, collateral and server time', response: { 200: ExchangeSchema } },
-  }, async () => ({
+  }, async (request) => ({
     chainId: config.chainId,
     eip712: { name: config.exchangeName, version: '1', verifyingContract: config.exchangeAddress },
     negRiskVerifyingContract: config.negRiskExchangeAddress,
@@ -16,6 +22,7 @@ export function registerExchangeRoutes(api: TypedApp, ctx: AppContext): void {
     conditionalTokens: config.conditionalTokensAddress,
     headerPrefix: config.headerPrefix,
     settlement: 'embedded',
+    chain: { kind: ctx.chain.kind, chainId: ctx.chain.chainId, ...(ctx.chain.embedded ? { rpcUrl: `${config.publicUrls[0] ?? `${request.protocol}://${request.host}`}${RPC_PATH}` } : {}) },
     serverTime: ctx.clock.nowMs(),
   }));
 

@@ -31,10 +31,11 @@ export class RequestLimits {
   async afterAuth(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (request.isAdmin || EXEMPT_ROUTES.has(request.routeOptions.url ?? '')) return;
     const caller = request.caller;
-    if (caller === null) return this.count(reply, `public:${request.clientAddress}`, 1, this.policy.public);
+    const weight = request.routeOptions.config.requestWeight?.(request.body) ?? 1;
+    if (caller === null) return this.count(reply, `public:${request.clientAddress}`, weight, this.policy.public);
     const credential = caller.apiKey ?? `session:${caller.sessionId ?? caller.userId}`;
     if (request.routeOptions.config.orderCommand && caller.apiKey) return this.count(reply, `orders:${credential}`, orderCommandWeight(request.body), this.policy.orders);
-    return this.count(reply, `requests:${credential}`, 1, this.policy.requests);
+    return this.count(reply, `requests:${credential}`, weight, this.policy.requests);
   }
 
   /** After credentials were refused: the attempt counts against the client address. */
