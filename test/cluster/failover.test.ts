@@ -258,7 +258,10 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
       assert.equal(await roleOf(frozen), 'follower');
       // A client retries a 503 with Retry-After (the deposed node may still be catching up on the journal).
       let passedOn: Acknowledged | undefined;
-      for (let i = 0; i < 20 && !passedOn; i++) passedOn = (await place(frozen, trader, false)) ?? (await sleep(250), undefined);
+      for (let i = 0; i < 20 && !passedOn; i++) {
+        passedOn = await place(frozen, trader, false);
+        if (!passedOn) await sleep(250);
+      }
       assert.ok(passedOn, 'the thawed node passes orders on');
       const metrics = await (await fetch(`${frozen.url}/metrics`)).text();
       assert.match(metrics, /^pmx_engine_leader 0$/m);
