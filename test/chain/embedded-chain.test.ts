@@ -10,6 +10,7 @@ import { buildOutput } from '../../src/build-output.ts';
 import { chainTemplateFiles, EmbeddedChain } from '../../src/chain/index.ts';
 import { callJsonRpc } from '../../src/chain/json-rpc.ts';
 import { restartDelayMs } from '../../src/chain/embedded-chain.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 const template = chainTemplateFiles(buildOutput);
 const logger = pino({ level: 'silent' });
@@ -48,7 +49,7 @@ async function mineTransfer(url: string): Promise<string> {
   return hash;
 }
 
-describe('the embedded chain (CHAIN=embedded)', () => {
+describe('the embedded chain (CHAIN=embedded)', { skip: storeIndependent('the chain') }, () => {
   after(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });

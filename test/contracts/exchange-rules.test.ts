@@ -3,12 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { zeroAddress } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { ABIS, type ExchangeChain, type Market, ONE, type OrderParams, startExchangeChain } from '../helpers/exchange-chain.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 /**
  * Every way matchOrders and the exchange's configuration refuse, each by its custom error, and the
  * controls around them: cancels, nonces, expiration, pause, roles and the token registry.
  */
-describe('exchange rules', () => {
+describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
   let chain: ExchangeChain;
   let market: Market;
   let other: Market;

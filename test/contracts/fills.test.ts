@@ -4,6 +4,7 @@ import { type Address, type Log, parseEventLogs } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { feeBaseUnits } from '../../src/core/book/fees.ts';
 import { ABIS, type ExchangeChain, type Market, ONE, type SignedOrder, startExchangeChain } from '../helpers/exchange-chain.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 /**
  * The three fill types of matchOrders with several makers, partial fills over two transactions,
@@ -12,7 +13,7 @@ import { ABIS, type ExchangeChain, type Market, ONE, type SignedOrder, startExch
  * created or lost: collateral summed over the parties, the fee receiver and ConditionalTokens'
  * lock is unchanged, and the lock grows or shrinks by exactly the sets minted or merged.
  */
-describe('matchOrders fills', () => {
+describe('matchOrders fills', { skip: storeIndependent('the chain') }, () => {
   let chain: ExchangeChain;
   let market: Market;
   let traders: HDAccount[];

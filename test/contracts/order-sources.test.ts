@@ -6,6 +6,7 @@ import { type Hex, toHex, zeroAddress } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { createOrderHasher, type OrderStruct } from '../../src/core/orders/eip712-order.ts';
 import { ABIS, type ExchangeChain, type Market, ONE, type SignedOrder, startExchangeChain } from '../helpers/exchange-chain.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 /** The standard client's fixed domain name: the deployment is configured with it (EXTENSIONS.md section 1). */
 const POLYMARKET_NAME = 'Polymarket CTF Exchange';
@@ -15,7 +16,7 @@ const POLYMARKET_NAME = 'Polymarket CTF Exchange';
  * contract's order hash is the server's (createOrderHasher) on both exchanges, an order signed
  * over the server's digest fills, and so do orders built and signed by @polymarket/order-utils.
  */
-describe('orders from the server’s hasher and from @polymarket/order-utils', () => {
+describe('orders from the server’s hasher and from @polymarket/order-utils', { skip: storeIndependent('the chain') }, () => {
   let chain: ExchangeChain;
   let market: Market;
   let seller: HDAccount;

@@ -4,6 +4,7 @@ import { type Address, type Hex, zeroAddress } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { deployContracts, loadArtifact, proxyWalletAddress } from '../../src/settlement/contracts/index.ts';
 import { ABIS, type ExchangeChain, type Market, ONE, startExchangeChain } from '../helpers/exchange-chain.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 const WITHDRAW_TYPES = { Withdraw: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }, { name: 'nonce', type: 'uint256' }] } as const;
 
@@ -12,7 +13,7 @@ const WITHDRAW_TYPES = { Withdraw: [{ name: 'to', type: 'address' }, { name: 'am
  * settle through it, money leaves it only on its owner's word (execute, or a signed withdrawal),
  * and the operator may only split, merge and redeem its positions in place.
  */
-describe('proxy wallets', () => {
+describe('proxy wallets', { skip: storeIndependent('the chain') }, () => {
   let chain: ExchangeChain;
   let market: Market;
   let owner: HDAccount;
