@@ -1,0 +1,96 @@
+import { bisect, type Simulation } from './bisect.ts';
+import { broadcast } from './broadcast.ts';
+import { receiptOf, nonceAt } from './chain-reads.ts';
+import type { SenderContext, Tracked } from './context.ts';
+import { confirmIfDeep, markMined } from './inclusion.ts';
+import { isGasCapError, revertReasonOf } from './revert-reason.ts';
+import { signVersion } from './signer.ts';
+import type { Fill, RevertReason, TxRecord } from './types.ts';
+
+/** A new transaction whose nonce someone else took is signed again at the next free one, this many times at most. */
+const NONCE_RETRIES = 5;
+
+/** Sends queued fills while fewer than `maxInFlight` transactions are unmined, a batch at a time, in queue order. */
+export async function dispatch<F extends Fill>(ctx: SenderContext<F>): Promise<void> {
+  const { maxFillsPerTx, maxInFlight, maxGasPerTx } = ctx.settings;
+  while (ctx.queue.length > 0 && ctx.unminedCount() < maxInFlight) {
+    const batch = ctx.queue.splice(0, maxFillsPerTx);
+    const handled = new Set<string>();
+    const steps = {
+      simulate: (part: readonly F[]) => simulate(ctx, part),
+      send: async (part: readonly F[], gas: bigint) => {
+        await sendNew(ctx, part, gas);
+        for (const fill of part) handled.add(fill.id);
+      },
+      fail: async (fill: F, reason: RevertReason) => {
+        await failOrFindSettlement(ctx, fill, reason);
+        handled.add(fill.id);
+      },
+      maxGas: maxGasPerTx,
+    };
+    try {
+      await bisect(batch, steps);
+    } catch (error) {
+      ctx.requeue(batch.filter((fill) => !handled.has(fill.id)));
+      throw error;
+    }
+  }
+}
+
+async function simulate<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[]): Promise<Simulation> {
+  const { client, account, abi, encode, simulationBlockTag, maxGasPerTx } = ctx.settings;
+  try {
+    const gas = await client.estimateGas({ account: account.address, ...encode(batch), blockTag: simulationBlockTag });
+    return { kind: 'ok', gas };
+  } catch (error) {
+    // Too big for a block is not a revert: answer "over the cap" so the batch is halved.
+    if (isGasCapError(error) && batch.length > 1) return { kind: 'ok', gas: maxGasPerTx + 1n };
+    const reason = revertReasonOf(error, abi);
+    if (reason === null) throw error;
+    return { kind: 'reverted', reason };
+  }
+}
+
+/** Signs a batch at the next nonce, persists it, then broadcasts it. */
+async function sendNew<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[], estimatedGas: bigint): Promise<void> {
+  const { encode, account, client, gasMarginPercent, maxGasPerTx } = ctx.settings;
+  const withMargin = (estimatedGas * BigInt(100 + gasMarginPercent)) / 100n;
+  const gas = withMargin > maxGasPerTx ? maxGasPerTx : withMargin;
+  const { to, data } = encode(batch);
+  for (let attempt = 0; attempt < NONCE_RETRIES; attempt++) {
+    const unsigned: TxRecord = { nonce: ctx.nextNonce++, fillIds: batch.map((fill) => fill.id), to, data, gas: String(gas), versions: [], mined: null };
+    const { version, raw } = await signVersion(account, ctx.chainId, unsigned, await ctx.currentFees());
+    const tracked: Tracked = { record: unsigned, sentAtMs: ctx.settings.now(), rebroadcast: false };
+    await ctx.put(tracked, { ...unsigned, versions: [version] });
+    const { outcome } = await broadcast(client, raw);
+    if (outcome !== 'nonce-too-low') return;
+    // This sender never signed another transaction at this nonce, so a transaction not ours
+    // used it: this one was never pooled. Take the first nonce the chain has not used.
+    await ctx.drop(tracked.record);
+    const pending = await nonceAt(client, account.address, 'pending');
+    ctx.nextNonce = Math.max(ctx.nextNonce, pending);
+  }
+  throw new Error(`the operator's nonce was taken ${NONCE_RETRIES} times in a row: is another process sending with the operator key?`);
+}
+
+/**
+ * A fill that reverts alone. If the contract says it is already settled, the transaction that
+ * settled it (an earlier sender's: a crash before its record was persisted, a takeover, a
+ * reorg race) is looked up, and the fill is reported mined in it and watched like our own.
+ * Otherwise it failed, with the contract's reason.
+ */
+async function failOrFindSettlement<F extends Fill>(ctx: SenderContext<F>, fill: F, reason: RevertReason): Promise<void> {
+  const { isAlreadySettled, findSettlement, client } = ctx.settings;
+  if (isAlreadySettled?.(reason, fill) && findSettlement) {
+    const hash = await findSettlement(fill);
+    const receipt = hash === null ? null : await receiptOf(client, hash);
+    if (receipt?.status === 'success') {
+      const watched: TxRecord = { nonce: null, fillIds: [fill.id], to: receipt.to ?? receipt.contractAddress!, data: '0x', gas: '0', versions: [{ hash: receipt.transactionHash, maxFeePerGas: '0', maxPriorityFeePerGas: '0' }], mined: null };
+      const tracked: Tracked = { record: watched, sentAtMs: ctx.settings.now(), rebroadcast: false };
+      await markMined(ctx, tracked, receipt);
+      await confirmIfDeep(ctx, tracked, await client.getBlockNumber());
+      return;
+    }
+  }
+  ctx.fail(fill, reason);
+}

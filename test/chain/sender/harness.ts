@@ -1,0 +1,42 @@
+// A settlement sender on a test anvil, with its records persisted in a Map and its events in an array.
+import { createSettlementSender, type FillEvent, type RecordChange, recordKey, type SenderOptions, type TxRecord } from '../../../src/settlement/chain/sender/index.ts';
+import type { Anvil } from './anvil.ts';
+import { SETTLE_ABI, type TestFill, type deploySettle } from './settle-contract.ts';
+
+export type SettleContract = Awaited<ReturnType<typeof deploySettle>>;
+
+export function senderOn(anvil: Anvil, contract: SettleContract, overrides: Partial<SenderOptions<TestFill>> = {}) {
+  const events: FillEvent<TestFill>[] = [];
+  const store = new Map<string, TxRecord>();
+  const changes: RecordChange[] = [];
+  const sender = createSettlementSender<TestFill>({
+    client: anvil.publicClient,
+    account: anvil.operator,
+    encode: contract.encode,
+    abi: SETTLE_ABI,
+    onEvent: (event) => events.push(event),
+    persist: (change) => {
+      changes.push(change);
+      if (change.kind === 'put') store.set(recordKey(change.record), change.record);
+      else store.delete(recordKey(change.record));
+    },
+    isAlreadySettled: (reason) => reason.name === 'AlreadySettled',
+    findSettlement: contract.findSettlement,
+    logIndexesOf: contract.logIndexesOf,
+    pollIntervalMs: 20,
+    onError: () => {},
+    ...overrides,
+  });
+  const of = <T extends FillEvent<TestFill>['type']>(type: T) => events.filter((e): e is Extract<FillEvent<TestFill>, { type: T }> => e.type === type);
+  return { sender, events, store, changes, of, idsOf: (type: FillEvent<TestFill>['type']) => of(type).map((e) => e.fill.id) };
+}
+
+export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
