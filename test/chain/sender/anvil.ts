@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { http, createPublicClient, createTestClient, createWalletClient, defineChain, type Hex, parseEther } from 'viem';
+import { http, createPublicClient, createTestClient, createWalletClient, defineChain, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 const ANVIL = fileURLToPath(new URL('../../../node_modules/.bin/anvil', import.meta.url));

@@ -46,6 +46,21 @@ test('fills are batched in journal order, at most maxFillsPerTx per transaction,
   await sender.stop();
 });
 
+test('a batch above maxGasPerTx is halved until each transaction fits', async () => {
+  const maxGasPerTx = 1_500_000n;
+  const { sender, of } = senderOn(anvil, contract, { confirmations: 0, maxGasPerTx });
+  await sender.start();
+  sender.submit(fills(1500, 100));
+  await waitFor('100 mined', () => of('mined').length === 100);
+  const hashes = [...new Set(of('mined').map((e) => e.txHash))];
+  assert.ok(hashes.length >= 2);
+  for (const hash of hashes) {
+    const tx = await anvil.publicClient.getTransaction({ hash });
+    assert.ok(tx.gas <= maxGasPerTx, `gas limit ${tx.gas}`);
+  }
+  await sender.stop();
+});
+
 test('a batch that would revert is bisected: the bad fill fails with its decoded error, the others settle in order', async () => {
   const { sender, of, idsOf } = senderOn(anvil, contract, { confirmations: 0 });
   await contract.flagBad('2137');

@@ -38,5 +38,3 @@ export async function waitFor(what: string, condition: () => boolean | Promise<b
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -16,5 +16,11 @@ export async function receiptOfAny(client: PublicClient, hashes: readonly Hex[])
   return receipts.find((receipt) => receipt !== null) ?? null;
 }
 
+/** The hash of the canonical block at `blockNumber`, or null above the head. */
+export async function blockHashAt(client: PublicClient, blockNumber: number): Promise<Hex | null> {
+  const block = await client.request({ method: 'eth_getBlockByNumber', params: [`0x${blockNumber.toString(16)}`, false] });
+  return block?.hash ?? null;
+}
+
 /** How many of the operator's transactions are mined (`latest`), or mined and pooled (`pending`). */
 export const nonceAt = (client: PublicClient, address: Address, blockTag: 'latest' | 'pending') => client.getTransactionCount({ address, blockTag });

@@ -9,7 +9,15 @@ export interface Tracked {
   sentAtMs: number;
   /** Set after a resume or a reorg: broadcast the latest version again, unchanged. */
   rebroadcast: boolean;
+  /**
+   * Consecutive looks that found the nonce used and none of our versions' receipts. A node can
+   * answer the nonce of a new block before its receipts (anvil does), so one look is not proof
+   * that another transaction took the nonce; two are.
+   */
+  displacedLooks: number;
 }
+
+export const trackedFrom = (record: TxRecord, nowMs: number, rebroadcast: boolean): Tracked => ({ record, sentAtMs: nowMs, rebroadcast, displacedLooks: 0 });
 
 type Defaulted = 'maxFillsPerTx' | 'maxGasPerTx' | 'maxInFlight' | 'confirmations' | 'replaceAfterMs' | 'feeBumpPercent' | 'pollIntervalMs' | 'maxQueuedFills' | 'maxMinedReverts' | 'gasMarginPercent' | 'simulationBlockTag' | 'now';
 export type Settings<F extends Fill> = SenderOptions<F> & Required<Pick<SenderOptions<F>, Defaulted>>;

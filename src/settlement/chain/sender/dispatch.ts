@@ -1,14 +1,11 @@
 import { bisect, type Simulation } from './bisect.ts';
 import { broadcast } from './broadcast.ts';
 import { receiptOf, nonceAt } from './chain-reads.ts';
-import type { SenderContext, Tracked } from './context.ts';
+import { type SenderContext, trackedFrom } from './context.ts';
 import { confirmIfDeep, markMined } from './inclusion.ts';
 import { isGasCapError, revertReasonOf } from './revert-reason.ts';
 import { signVersion } from './signer.ts';
 import type { Fill, RevertReason, TxRecord } from './types.ts';
-
-/** A new transaction whose nonce someone else took is signed again at the next free one, this many times at most. */
-const NONCE_RETRIES = 5;
 
 /** Sends queued fills while fewer than `maxInFlight` transactions are unmined, a batch at a time, in queue order. */
 export async function dispatch<F extends Fill>(ctx: SenderContext<F>): Promise<void> {
@@ -51,26 +48,22 @@ async function simulate<F extends Fill>(ctx: SenderContext<F>, batch: readonly F
   }
 }
 
-/** Signs a batch at the next nonce, persists it, then broadcasts it. */
+/**
+ * Signs a batch at the next nonce, persists it, then broadcasts it. "Nonce too low" is not taken
+ * as proof that another transaction used the nonce (a retried request whose first try was
+ * mined says the same): the record stays, and the tracker decides from receipts, requeueing the
+ * fills if it was displaced. Later batches move past the nonces the chain has used.
+ */
 async function sendNew<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[], estimatedGas: bigint): Promise<void> {
   const { encode, account, client, gasMarginPercent, maxGasPerTx } = ctx.settings;
   const withMargin = (estimatedGas * BigInt(100 + gasMarginPercent)) / 100n;
   const gas = withMargin > maxGasPerTx ? maxGasPerTx : withMargin;
   const { to, data } = encode(batch);
-  for (let attempt = 0; attempt < NONCE_RETRIES; attempt++) {
-    const unsigned: TxRecord = { nonce: ctx.nextNonce++, fillIds: batch.map((fill) => fill.id), to, data, gas: String(gas), versions: [], mined: null };
-    const { version, raw } = await signVersion(account, ctx.chainId, unsigned, await ctx.currentFees());
-    const tracked: Tracked = { record: unsigned, sentAtMs: ctx.settings.now(), rebroadcast: false };
-    await ctx.put(tracked, { ...unsigned, versions: [version] });
-    const { outcome } = await broadcast(client, raw);
-    if (outcome !== 'nonce-too-low') return;
-    // This sender never signed another transaction at this nonce, so a transaction not ours
-    // used it: this one was never pooled. Take the first nonce the chain has not used.
-    await ctx.drop(tracked.record);
-    const pending = await nonceAt(client, account.address, 'pending');
-    ctx.nextNonce = Math.max(ctx.nextNonce, pending);
-  }
-  throw new Error(`the operator's nonce was taken ${NONCE_RETRIES} times in a row: is another process sending with the operator key?`);
+  const unsigned: TxRecord = { nonce: ctx.nextNonce++, fillIds: batch.map((fill) => fill.id), to, data, gas: String(gas), versions: [], mined: null };
+  const { version, raw } = await signVersion(account, ctx.chainId, unsigned, await ctx.currentFees());
+  await ctx.put(trackedFrom(unsigned, ctx.settings.now(), false), { ...unsigned, versions: [version] });
+  const { outcome } = await broadcast(client, raw);
+  if (outcome === 'nonce-too-low') ctx.nextNonce = Math.max(ctx.nextNonce, await nonceAt(client, account.address, 'pending'));
 }
 
 /**
@@ -86,7 +79,7 @@ async function failOrFindSettlement<F extends Fill>(ctx: SenderContext<F>, fill:
     const receipt = hash === null ? null : await receiptOf(client, hash);
     if (receipt?.status === 'success') {
       const watched: TxRecord = { nonce: null, fillIds: [fill.id], to: receipt.to ?? receipt.contractAddress!, data: '0x', gas: '0', versions: [{ hash: receipt.transactionHash, maxFeePerGas: '0', maxPriorityFeePerGas: '0' }], mined: null };
-      const tracked: Tracked = { record: watched, sentAtMs: ctx.settings.now(), rebroadcast: false };
+      const tracked = trackedFrom(watched, ctx.settings.now(), false);
       await markMined(ctx, tracked, receipt);
       await confirmIfDeep(ctx, tracked, await client.getBlockNumber());
       return;

@@ -1,4 +1,4 @@
-import { recordKey, SenderContext, type Settings } from './context.ts';
+import { recordKey, SenderContext, type Settings, trackedFrom } from './context.ts';
 import { dispatch } from './dispatch.ts';
 import { nonceAt } from './chain-reads.ts';
 import { feeOracle } from './signer.ts';
@@ -82,7 +82,7 @@ export function createSettlementSender<F extends Fill>(options: SenderOptions<F>
           ctx.fills.set(id, fill);
         }
         // Persisted before its broadcast, so maybe never broadcast: send it again as it is.
-        const tracked = { record, sentAtMs: settings.now(), rebroadcast: record.mined === null && record.nonce !== null };
+        const tracked = trackedFrom(record, settings.now(), record.mined === null && record.nonce !== null);
         ctx.tracked.set(recordKey(record), tracked);
         if (record.nonce !== null) ctx.nextNonce = Math.max(ctx.nextNonce, record.nonce + 1);
       }

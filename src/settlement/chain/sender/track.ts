@@ -1,6 +1,6 @@
-import type { TransactionReceipt } from 'viem';
+import type { Hex, TransactionReceipt } from 'viem';
 import { broadcast } from './broadcast.ts';
-import { nonceAt, receiptOfAny } from './chain-reads.ts';
+import { blockHashAt, nonceAt, receiptOf, receiptOfAny } from './chain-reads.ts';
 import type { SenderContext, Tracked } from './context.ts';
 import { confirmIfDeep, markMined } from './inclusion.ts';
 import { bumpedFees, feesOf, signVersion } from './signer.ts';
@@ -16,22 +16,24 @@ export async function track<F extends Fill>(ctx: SenderContext<F>): Promise<void
   // Read before the receipts: a nonce used by then and no receipt after means a transaction not ours used it.
   const [head, minedNonce] = await Promise.all([client.getBlockNumber(), nonceAt(client, account.address, 'latest')]);
   const all = [...ctx.tracked.values()].sort((a, b) => (a.record.nonce ?? -1) - (b.record.nonce ?? -1));
-  const receipts = await Promise.all(all.map(({ record }) => receiptOfAny(client, record.mined ? [record.mined.hash] : record.versions.map((v) => v.hash))));
+  // Mined ones: is their block still canonical? Unmined ones: is a version in a block?
+  const looks = await Promise.all(all.map(({ record }) => (record.mined ? blockHashAt(client, record.mined.blockNumber) : receiptOfAny(client, record.versions.map((v) => v.hash)))));
   const requeued: F[] = [];
   for (const [i, tracked] of all.entries()) {
-    const receipt = receipts[i]!;
-    if (tracked.record.mined !== null) await checkMined(ctx, tracked, receipt, head, requeued);
-    else await checkUnmined(ctx, tracked, receipt, head, minedNonce, requeued);
+    const look = looks[i]!;
+    if (tracked.record.mined !== null) await checkMined(ctx, tracked, look as Hex | null, head, requeued);
+    else await checkUnmined(ctx, tracked, look as TransactionReceipt | null, head, minedNonce, requeued);
   }
   ctx.requeue(requeued);
 }
 
-async function checkMined<F extends Fill>(ctx: SenderContext<F>, tracked: Tracked, receipt: TransactionReceipt | null, head: bigint, requeued: F[]): Promise<void> {
+async function checkMined<F extends Fill>(ctx: SenderContext<F>, tracked: Tracked, canonicalHash: Hex | null, head: bigint, requeued: F[]): Promise<void> {
   const mined = tracked.record.mined!;
-  if (receipt !== null && receipt.blockHash === mined.blockHash) return confirmIfDeep(ctx, tracked, head);
+  if (canonicalHash === mined.blockHash) return confirmIfDeep(ctx, tracked, head);
   // Its block is no longer canonical: the fills are MATCHED again until a block holds them.
   for (const fill of ctx.fillsOf(tracked.record)) ctx.emit({ type: 'reorged', fill, txHash: mined.hash });
   await ctx.put(tracked, { ...tracked.record, mined: null });
+  const receipt = await receiptOf(ctx.settings.client, mined.hash);
   if (receipt !== null) return included(ctx, tracked, receipt, head, requeued);
   if (tracked.record.nonce === null) {
     // Not ours to resend: its fills are simulated again, and found settled if that transaction comes back.
@@ -47,12 +49,14 @@ async function checkMined<F extends Fill>(ctx: SenderContext<F>, tracked: Tracke
 async function checkUnmined<F extends Fill>(ctx: SenderContext<F>, tracked: Tracked, receipt: TransactionReceipt | null, head: bigint, minedNonce: number, requeued: F[]): Promise<void> {
   const { record } = tracked;
   if (receipt !== null) return included(ctx, tracked, receipt, head, requeued);
-  if (record.nonce === null || minedNonce > record.nonce) {
-    // Displaced: another transaction used the nonce (or the watched transaction is gone). Nothing of ours settled.
+  if (record.nonce !== null && minedNonce > record.nonce) {
+    // Displaced: another transaction used the nonce. Nothing of ours settled.
+    if (++tracked.displacedLooks < 2) return;
     await ctx.drop(record);
     requeued.push(...ctx.fillsOf(record));
     return;
   }
+  tracked.displacedLooks = 0;
   if (tracked.rebroadcast) return rebroadcast(ctx, tracked, feesOf(record.versions.at(-1)!));
   if (ctx.settings.now() - tracked.sentAtMs >= ctx.settings.replaceAfterMs) await replace(ctx, tracked);
 }
