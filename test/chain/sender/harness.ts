@@ -1,9 +1,23 @@
 // A settlement sender on a test anvil, with its records persisted in a Map and its events in an array.
 import { createSettlementSender, type FillEvent, type RecordChange, recordKey, type SenderOptions, type TxRecord } from '../../../src/settlement/chain/sender/index.ts';
-import type { Anvil } from './anvil.ts';
-import { SETTLE_ABI, type TestFill, type deploySettle } from './settle-contract.ts';
+import { after, before } from 'node:test';
+import { type Anvil, startAnvil } from './anvil.ts';
+import { deploySettle, SETTLE_ABI, type TestFill } from './settle-contract.ts';
 
 export type SettleContract = Awaited<ReturnType<typeof deploySettle>>;
+
+/** An anvil started with `args` and a Settle contract on it for the test file, stopped after it: read them inside tests. */
+export function chainPerFile(args: string[] = []) {
+  const chain = {} as { anvil: Anvil; contract: SettleContract };
+  before(async () => {
+    chain.anvil = await startAnvil(args);
+    chain.contract = await deploySettle(chain.anvil);
+  });
+  after(async () => {
+    await chain.anvil?.stop();
+  });
+  return chain;
+}
 
 export function senderOn(anvil: Anvil, contract: SettleContract, overrides: Partial<SenderOptions<TestFill>> = {}) {
   const events: FillEvent<TestFill>[] = [];

@@ -1,36 +1,26 @@
 // The settlement sender on an anvil that mines only when told (`--no-mining`, `evm_mine`): what
 // happens between a transaction's broadcast and its block.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { parseGwei } from 'viem';
-import { type Anvil, startAnvil } from './anvil.ts';
-import { senderOn, type SettleContract, waitFor } from './harness.ts';
-import { deploySettle, fills, SETTLE_ABI } from './settle-contract.ts';
+import { chainPerFile, senderOn, waitFor } from './harness.ts';
+import { fills, SETTLE_ABI } from './settle-contract.ts';
 
-let anvil: Anvil;
-let contract: SettleContract;
+const chain = chainPerFile(['--no-mining']);
 
-before(async () => {
-  anvil = await startAnvil(['--no-mining']);
-  contract = await deploySettle(anvil);
-});
-after(async () => {
-  await anvil?.stop();
-});
-
-const mine = () => anvil.testClient.mine({ blocks: 1 });
-const pooled = async () => Number((await anvil.testClient.getTxpoolStatus()).pending);
+const mine = () => chain.anvil.testClient.mine({ blocks: 1 });
+const pooled = async () => Number((await chain.anvil.testClient.getTxpoolStatus()).pending);
 
 test('a transaction that reverts when mined (state moved after its simulation) settles nothing; its fills are simulated again, the bad one fails, the rest settle', async () => {
-  const { sender, of, store } = senderOn(anvil, contract, { confirmations: 0, replaceAfterMs: 60_000 });
+  const { sender, of, store } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 60_000 });
   await sender.start();
   sender.submit(fills(100, 20));
   await waitFor('the batch sent', () => store.size === 1);
   // Pays more, so it is mined first: the batch passed its simulation, and now one fill is bad.
-  await anvil.outsiderWallet.writeContract({ address: contract.address, abi: SETTLE_ABI, functionName: 'flagBad', args: [107n, true], maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('50') });
+  await chain.anvil.outsiderWallet.writeContract({ address: chain.contract.address, abi: SETTLE_ABI, functionName: 'flagBad', args: [107n, true], maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('50') });
   const [reverted] = [...store.values()].map((record) => record.versions[0]!.hash);
   await mine();
-  assert.equal((await anvil.publicClient.getTransactionReceipt({ hash: reverted! })).status, 'reverted');
+  assert.equal((await chain.anvil.publicClient.getTransactionReceipt({ hash: reverted! })).status, 'reverted');
   // Bisection sends the good halves it finds as it goes: a few transactions.
   const inRecords = () => [...store.values()].reduce((sum, record) => sum + record.fillIds.length, 0);
   await waitFor('the 19 good fills sent again', async () => of('failed').length === 1 && inRecords() === 19 && (await pooled()) === store.size);
@@ -45,7 +35,7 @@ test('a transaction that reverts when mined (state moved after its simulation) s
 });
 
 test('a transaction stuck past replaceAfterMs is replaced at the same nonce with higher fees; only one version is mined', async () => {
-  const { sender, of, store } = senderOn(anvil, contract, { confirmations: 0, replaceAfterMs: 200 });
+  const { sender, of, store } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 200 });
   await sender.start();
   sender.submit(fills(200, 5));
   await waitFor('a replacement', () => [...store.values()].some((record) => record.versions.length >= 2));
@@ -57,17 +47,17 @@ test('a transaction stuck past replaceAfterMs is replaced at the same nonce with
   const minedHash = of('mined')[0]!.txHash;
   const versions = record!.versions.map((v) => v.hash);
   assert.ok(versions.slice(1).includes(minedHash), 'a replacement was mined');
-  for (const hash of versions.filter((h) => h !== minedHash)) assert.equal(await anvil.publicClient.getTransaction({ hash }).catch(() => null), null);
+  for (const hash of versions.filter((h) => h !== minedHash)) assert.equal(await chain.anvil.publicClient.getTransaction({ hash }).catch(() => null), null);
   await sender.stop();
 });
 
 test("a transaction of the operator's key not sent by the sender replaces one of its own in the pool: the fills are sent again at the next nonce", async () => {
-  const { sender, of, store, changes } = senderOn(anvil, contract, { confirmations: 0, replaceAfterMs: 60_000 });
+  const { sender, of, store, changes } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 60_000 });
   await sender.start();
   sender.submit(fills(300, 4));
   await waitFor('the batch sent', () => store.size === 1);
   const [record] = [...store.values()];
-  await anvil.operatorWallet.sendTransaction({ to: anvil.outsider.address, value: 1n, nonce: record!.nonce!, maxFeePerGas: parseGwei('200'), maxPriorityFeePerGas: parseGwei('100') });
+  await chain.anvil.operatorWallet.sendTransaction({ to: chain.anvil.outsider.address, value: 1n, nonce: record!.nonce!, maxFeePerGas: parseGwei('200'), maxPriorityFeePerGas: parseGwei('100') });
   await mine();
   await waitFor('resent at the next nonce', () => [...store.values()].some((r) => r.nonce === record!.nonce! + 1));
   assert.ok(changes.some((c) => c.kind === 'drop' && c.record.nonce === record!.nonce));

@@ -1,30 +1,20 @@
 // A sender that dies mid-settlement, and the one that resumes from its persisted records: one
 // transaction mined and reported, one mined while no sender ran, one persisted but never broadcast.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { recordKey, type TxRecord } from '../../../src/settlement/chain/sender/index.ts';
-import { type Anvil, startAnvil } from './anvil.ts';
-import { senderOn, type SettleContract, waitFor } from './harness.ts';
-import { deploySettle, fills } from './settle-contract.ts';
+import { chainPerFile, senderOn, waitFor } from './harness.ts';
+import { fills } from './settle-contract.ts';
 
-let anvil: Anvil;
-let contract: SettleContract;
+const chain = chainPerFile(['--no-mining']);
 
-before(async () => {
-  anvil = await startAnvil(['--no-mining']);
-  contract = await deploySettle(anvil);
-});
-after(async () => {
-  await anvil?.stop();
-});
-
-const mine = () => anvil.testClient.mine({ blocks: 1 });
+const mine = () => chain.anvil.testClient.mine({ blocks: 1 });
 
 test('resume after a crash: mined records are reported, unmined ones found mined or sent again at their own nonce, nothing settles twice', async () => {
   const all = fills(1000, 30);
   const persisted = new Map<string, TxRecord>();
   const crashOn = '1020';
-  const first = senderOn(anvil, contract, {
+  const first = senderOn(chain.anvil, chain.contract, {
     maxFillsPerTx: 10,
     confirmations: 2,
     replaceAfterMs: 60_000,
@@ -48,22 +38,22 @@ test('resume after a crash: mined records are reported, unmined ones found mined
   first.sender.submit(all.slice(20, 30));
   await waitFor('the third batch persisted', () => persisted.size === 3);
   await first.sender.stop();
-  assert.equal(Number((await anvil.testClient.getTxpoolStatus()).pending), 1, 'the third batch was never broadcast');
+  assert.equal(Number((await chain.anvil.testClient.getTxpoolStatus()).pending), 1, 'the third batch was never broadcast');
   await mine(); // the second batch is mined while no sender runs
 
-  const second = senderOn(anvil, contract, { maxFillsPerTx: 10, confirmations: 2, replaceAfterMs: 60_000 });
+  const second = senderOn(chain.anvil, chain.contract, { maxFillsPerTx: 10, confirmations: 2, replaceAfterMs: 60_000 });
   const records = [...persisted.values()];
   assert.deepEqual(records.map((r) => r.mined !== null), [true, false, false]);
   second.sender.resume(records, all);
   await second.sender.start();
-  await waitFor('20 mined, the third batch sent again', async () => second.of('mined').length === 20 && Number((await anvil.testClient.getTxpoolStatus()).pending) === 1);
+  await waitFor('20 mined, the third batch sent again', async () => second.of('mined').length === 20 && Number((await chain.anvil.testClient.getTxpoolStatus()).pending) === 1);
   await mine();
   await waitFor('30 mined', () => second.of('mined').length === 30);
   assert.deepEqual(second.of('mined').map((e) => e.txHash), records.flatMap((r) => Array(10).fill(r.versions[0]!.hash)), 'each batch in the transaction its record names');
-  await anvil.testClient.mine({ blocks: 2 });
+  await chain.anvil.testClient.mine({ blocks: 2 });
   await waitFor('30 confirmed', () => second.of('confirmed').length === 30);
   assert.equal(second.of('failed').length, 0);
-  const counts = await contract.settledLogCounts();
+  const counts = await chain.contract.settledLogCounts();
   for (const fill of all) assert.equal(counts.get(fill.id), 1, `fill ${fill.id} settled once`);
   assert.deepEqual(second.sender.records(), []);
   await second.sender.stop();
