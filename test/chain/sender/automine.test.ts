@@ -116,3 +116,20 @@ test('a reorg that drops the block of a mined transaction sends the fills back t
   assert.equal((await chain.contract.settledLogCounts()).get('5000'), 1);
   await sender.stop();
 });
+
+test('anvil_reorg replaces the block at the same height: the fills are reorged and the same transaction is mined again', async () => {
+  const { sender, of } = senderOn(chain.anvil, chain.contract, { confirmations: 2 });
+  await sender.start();
+  sender.submit(fills(6000, 3));
+  await waitFor('3 mined', () => of('mined').length === 3);
+  const first = of('mined')[0]!;
+  await chain.anvil.testClient.request({ method: 'anvil_reorg', params: [1, []] } as never);
+  assert.equal(await chain.anvil.publicClient.getBlockNumber(), BigInt(first.blockNumber), 'the head is at the same height');
+  await waitFor('3 reorged and mined again', () => of('reorged').length === 3 && of('mined').length === 6);
+  assert.equal(of('mined')[3]!.txHash, first.txHash);
+  assert.notEqual(of('mined')[3]!.blockHash, first.blockHash);
+  await chain.anvil.testClient.mine({ blocks: 2 });
+  await waitFor('3 confirmed', () => of('confirmed').length === 3);
+  assert.equal((await chain.contract.settledLogCounts()).get('6000'), 1);
+  await sender.stop();
+});

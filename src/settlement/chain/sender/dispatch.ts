@@ -59,11 +59,24 @@ async function sendNew<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[
   const withMargin = (estimatedGas * BigInt(100 + gasMarginPercent)) / 100n;
   const gas = withMargin > maxGasPerTx ? maxGasPerTx : withMargin;
   const { to, data } = encode(batch);
-  const unsigned: TxRecord = { nonce: ctx.nextNonce++, fillIds: batch.map((fill) => fill.id), to, data, gas: String(gas), versions: [], mined: null };
+  const unsigned: TxRecord = { nonce: ctx.nextNonce, fillIds: batch.map((fill) => fill.id), to, data, gas: String(gas), versions: [], mined: null };
   const { version, raw } = await signVersion(account, ctx.chainId, unsigned, await ctx.currentFees());
   await ctx.put(trackedFrom(unsigned, ctx.settings.now(), false), { ...unsigned, versions: [version] });
+  // Only once the record is durable: a failed write leaves no gap in the nonces.
+  ctx.nextNonce++;
   const { outcome } = await broadcast(client, raw);
-  if (outcome === 'nonce-too-low') ctx.nextNonce = Math.max(ctx.nextNonce, await nonceAt(client, account.address, 'pending'));
+  if (outcome === 'nonce-too-low') await skipUsedNonces(ctx);
+}
+
+/** Past the nonces the chain has used. The fills are the record's now: a failed read must not hand them back to the queue. */
+async function skipUsedNonces<F extends Fill>(ctx: SenderContext<F>): Promise<void> {
+  const { client, account, onError } = ctx.settings;
+  try {
+    ctx.nextNonce = Math.max(ctx.nextNonce, await nonceAt(client, account.address, 'pending'));
+  } catch (error) {
+    // The next new transaction meets "nonce too low" again and tries again.
+    onError(error);
+  }
 }
 
 /**

@@ -33,6 +33,7 @@ const DEFAULTS = {
   gasMarginPercent: 20,
   simulationBlockTag: 'pending',
   now: Date.now,
+  onError: console.error,
 } as const;
 
 /**
@@ -65,7 +66,7 @@ export function createSettlementSender<F extends Fill>(options: SenderOptions<F>
         await dispatch(ctx);
       } catch (error) {
         // A node that is down or refusing: everything is still recorded; the next step tries again.
-        (settings.onError ?? console.error)(error);
+        settings.onError(error);
       }
       if (running) await nap(settings.pollIntervalMs);
     }
