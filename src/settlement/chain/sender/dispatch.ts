@@ -86,11 +86,12 @@ async function skipUsedNonces<F extends Fill>(ctx: SenderContext<F>): Promise<vo
  * Otherwise it failed, with the contract's reason.
  */
 async function failOrFindSettlement<F extends Fill>(ctx: SenderContext<F>, fill: F, reason: RevertReason): Promise<void> {
-  const { isAlreadySettled, findSettlement, client } = ctx.settings;
+  const { isAlreadySettled, findSettlement, logIndexesOf, client } = ctx.settings;
   if (isAlreadySettled?.(reason, fill) && findSettlement) {
     const hash = await findSettlement(fill);
     const receipt = hash === null ? null : await receiptOf(client, hash);
-    if (receipt?.status === 'success') {
+    // Its receipt must be a success, and carry the fill's log when we can tell.
+    if (receipt?.status === 'success' && (logIndexesOf === undefined || logIndexesOf(receipt.logs, [fill]).has(fill.id))) {
       const watched: TxRecord = { nonce: null, fillIds: [fill.id], to: receipt.to ?? receipt.contractAddress!, data: '0x', gas: '0', versions: [{ hash: receipt.transactionHash, maxFeePerGas: '0', maxPriorityFeePerGas: '0' }], mined: null };
       const tracked = trackedFrom(watched, ctx.settings.now(), false);
       await markMined(ctx, tracked, receipt);
