@@ -34,6 +34,25 @@ test('a transaction that reverts when mined (state moved after its simulation) s
   await sender.stop();
 });
 
+test('fills whose transactions revert on chain maxMinedReverts times fail as RevertedOnChain, with the transaction', async () => {
+  const { sender, of, store } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 60_000, maxMinedReverts: 1 });
+  await sender.start();
+  sender.submit(fills(400, 5));
+  await waitFor('the batch sent', () => store.size === 1);
+  await chain.anvil.outsiderWallet.writeContract({ address: chain.contract.address, abi: SETTLE_ABI, functionName: 'flagBad', args: [402n, true], maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('50') });
+  const [reverted] = [...store.values()].map((record) => record.versions[0]!.hash);
+  await mine();
+  await waitFor('5 failed', () => of('failed').length === 5);
+  for (const event of of('failed')) {
+    assert.equal(event.reason.name, 'RevertedOnChain');
+    assert.equal(event.txHash, reverted);
+  }
+  assert.equal(of('mined').length, 0);
+  assert.deepEqual(sender.records(), []);
+  assert.equal(sender.outstanding(), 0);
+  await sender.stop();
+});
+
 test('a transaction stuck past replaceAfterMs is replaced at the same nonce with higher fees; only one version is mined', async () => {
   const { sender, of, store } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 200 });
   await sender.start();
