@@ -3,24 +3,34 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseGwei } from 'viem';
+import type { SettlementSender, TxRecord } from '../../../src/settlement/chain/sender/index.ts';
 import { chainPerFile, senderOn, waitFor } from './harness.ts';
-import { fills, SETTLE_ABI } from './settle-contract.ts';
+import { fills, SETTLE_ABI, type TestFill } from './settle-contract.ts';
 
 const chain = chainPerFile(['--no-mining']);
 
 const mine = () => chain.anvil.testClient.mine({ blocks: 1 });
 const pooled = async () => Number((await chain.anvil.testClient.getTxpoolStatus()).pending);
 
-test('a transaction that reverts when mined (state moved after its simulation) settles nothing; its fills are simulated again, the bad one fails, the rest settle', async () => {
-  const { sender, of, store } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 60_000 });
+/**
+ * Starts `sender`, has it send `batch` as one transaction, then flags `badId` bad in a transaction
+ * that pays more, so it is mined first: the batch passed its simulation and reverts in the block.
+ * Returns the reverted transaction's hash.
+ */
+async function sendThenFlagBad(sender: SettlementSender<TestFill>, store: Map<string, TxRecord>, batch: TestFill[], badId: string) {
   await sender.start();
-  sender.submit(fills(100, 20));
+  sender.submit(batch);
   await waitFor('the batch sent', () => store.size === 1);
-  // Pays more, so it is mined first: the batch passed its simulation, and now one fill is bad.
-  await chain.anvil.outsiderWallet.writeContract({ address: chain.contract.address, abi: SETTLE_ABI, functionName: 'flagBad', args: [107n, true], maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('50') });
+  await chain.anvil.outsiderWallet.writeContract({ address: chain.contract.address, abi: SETTLE_ABI, functionName: 'flagBad', args: [BigInt(badId), true], maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('50') });
   const [reverted] = [...store.values()].map((record) => record.versions[0]!.hash);
   await mine();
-  assert.equal((await chain.anvil.publicClient.getTransactionReceipt({ hash: reverted! })).status, 'reverted');
+  return reverted!;
+}
+
+test('a transaction that reverts when mined (state moved after its simulation) settles nothing; its fills are simulated again, the bad one fails, the rest settle', async () => {
+  const { sender, of, store } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 60_000 });
+  const reverted = await sendThenFlagBad(sender, store, fills(100, 20), '107');
+  assert.equal((await chain.anvil.publicClient.getTransactionReceipt({ hash: reverted })).status, 'reverted');
   // Bisection sends the good halves it finds as it goes: a few transactions.
   const inRecords = () => [...store.values()].reduce((sum, record) => sum + record.fillIds.length, 0);
   await waitFor('the 19 good fills sent again', async () => of('failed').length === 1 && inRecords() === 19 && (await pooled()) === store.size);
@@ -36,12 +46,7 @@ test('a transaction that reverts when mined (state moved after its simulation) s
 
 test('fills whose transactions revert on chain maxMinedReverts times fail as RevertedOnChain, with the transaction', async () => {
   const { sender, of, store } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 60_000, maxMinedReverts: 1 });
-  await sender.start();
-  sender.submit(fills(400, 5));
-  await waitFor('the batch sent', () => store.size === 1);
-  await chain.anvil.outsiderWallet.writeContract({ address: chain.contract.address, abi: SETTLE_ABI, functionName: 'flagBad', args: [402n, true], maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('50') });
-  const [reverted] = [...store.values()].map((record) => record.versions[0]!.hash);
-  await mine();
+  const reverted = await sendThenFlagBad(sender, store, fills(400, 5), '402');
   await waitFor('5 failed', () => of('failed').length === 5);
   for (const event of of('failed')) {
     assert.equal(event.reason.name, 'RevertedOnChain');
