@@ -1,5 +1,5 @@
 /**
- * A real local chain for contract tests: anvil from npm on a free port, silent, with its default
+ * A real local chain for tests and benches: anvil from npm on a free port, silent, with its default
  * funded accounts (the well-known "test … junk" mnemonic). Start one per test file, stop it in `after`.
  */
 import { spawn } from 'node:child_process';
@@ -15,7 +15,7 @@ const READY_TIMEOUT_MS = 10_000;
 
 export interface Anvil {
   readonly rpcUrl: string;
-  readonly chain: ReturnType<typeof defineChain>;
+  readonly chain: AnvilChain;
   readonly publicClient: PublicClient;
   /** Increases time and mines: block.timestamp control for expirations. */
   readonly testClient: ReturnType<typeof createTestClient>;
@@ -25,12 +25,13 @@ export interface Anvil {
   stop(): Promise<void>;
 }
 
-export async function startAnvil(): Promise<Anvil> {
+/** `args`: anvil's own options besides port, chain id and silence (`--no-mining`, `--block-time 1`, ...). */
+export async function startAnvil(args: readonly string[] = []): Promise<Anvil> {
   const port = await freePort();
-  const child = spawn(ANVIL, ['--port', String(port), '--chain-id', String(CHAIN_ID), '--silent'], { stdio: 'ignore' });
+  const child = spawn(ANVIL, ['--port', String(port), '--chain-id', String(CHAIN_ID), '--silent', ...args], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const chain = defineChain({ id: CHAIN_ID, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chain = anvilChain(rpcUrl);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 20 }) as PublicClient;
   await waitUntilReady(publicClient);
   return {
@@ -41,13 +42,17 @@ export async function startAnvil(): Promise<Anvil> {
     account: (index) => mnemonicToAccount(MNEMONIC, { addressIndex: index }),
     walletClient: (account) => walletClientFor(chain, rpcUrl, account),
     async stop() {
+      if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       await exited;
     },
   };
 }
 
-function walletClientFor(chain: ReturnType<typeof defineChain>, rpcUrl: string, account: LocalAccount) {
+const anvilChain = (rpcUrl: string) => defineChain({ id: CHAIN_ID, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+type AnvilChain = ReturnType<typeof anvilChain>;
+
+function walletClientFor(chain: AnvilChain, rpcUrl: string, account: LocalAccount) {
   return createWalletClient({ account, chain, transport: http(rpcUrl) });
 }
 

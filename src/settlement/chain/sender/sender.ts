@@ -1,0 +1,121 @@
+import { recordKey, SenderContext, type Settings, trackedFrom } from './context.ts';
+import { dispatch } from './dispatch.ts';
+import { nonceAt } from './chain-reads.ts';
+import { feeOracle } from './signer.ts';
+import { track } from './track.ts';
+import type { Fill, SenderOptions, TxRecord } from './types.ts';
+
+export interface SettlementSender<F extends Fill> {
+  /** Takes over the live records of an earlier sender (call before `start`), with the fills they name. */
+  resume(records: readonly TxRecord[], fills: readonly F[]): void;
+  /** Reads the operator's pending nonce and starts the loop. */
+  start(): Promise<void>;
+  /** Queues fills in journal order. Throws if one is already queued or in flight, or the queue is full. */
+  submit(fills: readonly F[]): void;
+  /** Ends the loop after its current step; records stay as persisted. */
+  stop(): Promise<void>;
+  /** The live records, as persisted. */
+  records(): TxRecord[];
+  /** Fills not yet confirmed or failed. */
+  outstanding(): number;
+}
+
+const DEFAULTS = {
+  maxFillsPerTx: 200,
+  maxGasPerTx: 25_000_000n,
+  maxInFlight: 16,
+  confirmations: 1,
+  replaceAfterMs: 10_000,
+  feeBumpPercent: 20,
+  pollIntervalMs: 100,
+  maxQueuedFills: 100_000,
+  maxMinedReverts: 3,
+  gasMarginPercent: 20,
+  simulationBlockTag: 'pending',
+  now: Date.now,
+  onError: console.error,
+} as const;
+
+/**
+ * The settlement sender: batches fills into transactions of one operator key, simulates each
+ * batch first, keeps several in flight, and reports each fill mined, confirmed, reorged or failed
+ * (README.md).
+ */
+export function createSettlementSender<F extends Fill>(options: SenderOptions<F>): SettlementSender<F> {
+  const settings = { ...DEFAULTS, ...options } as Settings<F>;
+  const ctx = new SenderContext(settings, feeOracle(settings.client, settings.pollIntervalMs, settings.now));
+  let running = false;
+  let loop: Promise<void> = Promise.resolve();
+  let wake: (() => void) | null = null;
+
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function run(): Promise<void> {
+    while (running) {
+      try {
+        await track(ctx);
+        await dispatch(ctx);
+      } catch (error) {
+        // A node that is down or refusing: everything is still recorded; the next step tries again.
+        settings.onError(error);
+      }
+      if (running) await nap(settings.pollIntervalMs);
+    }
+  }
+
+  return {
+    resume(records, fills) {
+      if (running) throw new Error('resume before start');
+      const byId = new Map(fills.map((fill) => [fill.id, fill]));
+      for (const record of records) {
+        for (const id of record.fillIds) {
+          const fill = byId.get(id);
+          if (fill === undefined) throw new Error(`resume: record of nonce ${record.nonce} names fill ${id}, not given`);
+          ctx.fills.set(id, fill);
+        }
+        // Persisted before its broadcast, so maybe never broadcast: send it again as it is.
+        const tracked = trackedFrom(record, settings.now(), record.mined === null && record.nonce !== null);
+        ctx.tracked.set(recordKey(record), tracked);
+        if (record.nonce !== null) ctx.nextNonce = Math.max(ctx.nextNonce, record.nonce + 1);
+      }
+    },
+    async start() {
+      ctx.chainId = await settings.client.getChainId();
+      ctx.nextNonce = Math.max(ctx.nextNonce, await nonceAt(settings.client, settings.account.address, 'pending'));
+      reportResumedMined();
+      running = true;
+      loop = run();
+    },
+    submit(fills) {
+      if (ctx.queue.length + fills.length > settings.maxQueuedFills) throw new Error(`settlement queue full (${settings.maxQueuedFills} fills)`);
+      for (const fill of fills) if (ctx.fills.has(fill.id)) throw new Error(`fill ${fill.id} is already queued or in flight`);
+      for (const fill of fills) ctx.fills.set(fill.id, fill);
+      ctx.queue.push(...fills);
+      wake?.();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+    },
+    records: () => [...ctx.tracked.values()].map(({ record }) => record),
+    outstanding: () => ctx.fills.size,
+  };
+
+  /** A record persisted as mined may not have reached the caller's fill state before the crash: say it again (events are idempotent). */
+  function reportResumedMined(): void {
+    for (const { record } of ctx.tracked.values()) {
+      if (record.mined === null) continue;
+      for (const fill of ctx.fillsOf(record)) ctx.emit({ type: 'mined', fill, txHash: record.mined.hash, blockNumber: record.mined.blockNumber, blockHash: record.mined.blockHash });
+    }
+  }
+}

@@ -1,0 +1,134 @@
+// The settlement sender on an anvil that mines each transaction at once: batching, bisection,
+// fills settled by someone else, the operator's nonce used behind the sender's back, confirmations, reorgs.
+import assert from 'node:assert/strict';
+import { chainPerFile, chainTest as test, senderOn, waitFor } from './harness.ts';
+import { fills } from './settle-contract.ts';
+
+const chain = chainPerFile();
+
+test('fills are batched in journal order, at most maxFillsPerTx per transaction, each mined with its own log', async () => {
+  const { sender, of, idsOf } = senderOn(chain.anvil, chain.contract, { maxFillsPerTx: 200, confirmations: 1 });
+  await sender.start();
+  const batch = fills(1000, 450);
+  sender.submit(batch);
+  await waitFor('450 mined', () => of('mined').length === 450);
+  assert.deepEqual(idsOf('mined'), batch.map((fill) => fill.id));
+  const perTx = new Map<string, number>();
+  for (const event of of('mined')) perTx.set(event.txHash, (perTx.get(event.txHash) ?? 0) + 1);
+  assert.deepEqual([...perTx.values()], [200, 200, 50]);
+  for (const hash of perTx.keys()) {
+    const receipt = await chain.anvil.publicClient.getTransactionReceipt({ hash: hash as `0x${string}` });
+    assert.equal(receipt.status, 'success');
+    const logIndexes = chain.contract.logIndexesOf(receipt.logs);
+    for (const event of of('mined').filter((e) => e.txHash === hash)) {
+      assert.equal(receipt.blockNumber, BigInt(event.blockNumber));
+      assert.equal(logIndexes.get(event.fill.id), event.logIndex);
+    }
+  }
+  // Automine: the last transaction's block has nothing on top until another block comes.
+  await waitFor('the first two transactions confirmed', () => of('confirmed').length >= 400);
+  assert.equal(of('confirmed').length, 400);
+  await chain.anvil.testClient.mine({ blocks: 1 });
+  await waitFor('all confirmed', () => of('confirmed').length === 450);
+  assert.equal(sender.outstanding(), 0);
+  assert.deepEqual(sender.records(), []);
+  await sender.stop();
+});
+
+test('a batch above maxGasPerTx is halved until each transaction fits', async () => {
+  const maxGasPerTx = 1_500_000n;
+  const { sender, of } = senderOn(chain.anvil, chain.contract, { confirmations: 0, maxGasPerTx });
+  await sender.start();
+  sender.submit(fills(1500, 100));
+  await waitFor('100 mined', () => of('mined').length === 100);
+  const hashes = [...new Set(of('mined').map((e) => e.txHash))];
+  assert.ok(hashes.length >= 2);
+  for (const hash of hashes) {
+    const tx = await chain.anvil.publicClient.getTransaction({ hash });
+    assert.ok(tx.gas <= maxGasPerTx, `gas limit ${tx.gas}`);
+  }
+  await sender.stop();
+});
+
+test('a batch that would revert is bisected: the bad fill fails with its decoded error, the others settle in order', async () => {
+  const { sender, of, idsOf } = senderOn(chain.anvil, chain.contract, { confirmations: 0 });
+  await chain.contract.flagBad('2137');
+  await sender.start();
+  const batch = fills(2000, 200);
+  sender.submit(batch);
+  await waitFor('199 mined, 1 failed', () => of('mined').length === 199 && of('failed').length === 1);
+  const [failed] = of('failed');
+  assert.equal(failed!.fill.id, '2137');
+  assert.equal(failed!.reason.name, 'Bad');
+  assert.deepEqual(failed!.reason.args, [2137n]);
+  assert.equal(failed!.txHash, undefined, 'failed in simulation, never sent');
+  assert.deepEqual(idsOf('mined'), batch.map((fill) => fill.id).filter((id) => id !== '2137'));
+  assert.equal(await chain.contract.isSettled('2137'), false);
+  await waitFor('all confirmed', () => of('confirmed').length === 199);
+  await sender.stop();
+});
+
+test('a fill already settled by another transaction is reported mined in that transaction, not failed or sent again', async () => {
+  const { sender, of } = senderOn(chain.anvil, chain.contract, { confirmations: 0 });
+  const earlier = await chain.anvil.outsiderWallet.sendTransaction(chain.contract.encode([{ id: '3001' }]));
+  await sender.start();
+  sender.submit(fills(3000, 3));
+  await waitFor('3 confirmed', () => of('confirmed').length === 3);
+  assert.equal(of('failed').length, 0);
+  assert.equal(of('mined').find((e) => e.fill.id === '3001')!.txHash, earlier);
+  assert.equal((await chain.contract.settledLogCounts()).get('3001'), 1);
+  await sender.stop();
+});
+
+test("a transaction sent with the operator's key behind the sender's back takes its nonce: the sender moves to the next", async () => {
+  const { sender, of, changes } = senderOn(chain.anvil, chain.contract, { confirmations: 0 });
+  await sender.start();
+  // The sender read the pending nonce at start; this uses it.
+  const taken = await chain.anvil.publicClient.getTransactionCount({ address: chain.anvil.operator.address });
+  await chain.anvil.operatorWallet.sendTransaction({ to: chain.anvil.outsider.address, value: 1n, nonce: taken });
+  sender.submit(fills(4000, 10));
+  await waitFor('10 confirmed', () => of('confirmed').length === 10);
+  const refused = changes.filter((c) => c.kind === 'drop' && c.record.mined === null);
+  assert.deepEqual(refused.map((c) => c.record.nonce), [taken], 'the refused transaction is forgotten');
+  assert.equal(new Set(of('mined').map((e) => e.txHash)).size, 1);
+  for (const id of fills(4000, 10).map((fill) => fill.id)) assert.equal(await chain.contract.isSettled(id), true);
+  await sender.stop();
+});
+
+test('a reorg that drops the block of a mined transaction sends the fills back to matched, and they are mined again', async () => {
+  const { sender, events, of } = senderOn(chain.anvil, chain.contract, { confirmations: 2 });
+  await sender.start();
+  sender.submit(fills(5000, 5));
+  await waitFor('5 mined', () => of('mined').length === 5);
+  const first = of('mined')[0]!;
+  await chain.anvil.testClient.request({ method: 'anvil_rollback', params: [1] } as never);
+  assert.equal(await chain.contract.isSettled('5000'), false);
+  await waitFor('5 reorged and mined again', () => of('reorged').length === 5 && of('mined').length === 10);
+  const again = of('mined')[5]!;
+  assert.equal(again.blockNumber, first.blockNumber, 'the same height');
+  assert.notEqual(again.blockHash, first.blockHash, 'another block');
+  assert.equal(again.txHash, first.txHash, 'the same signed transaction, sent again');
+  assert.deepEqual(events.filter((e) => e.fill.id === '5000').map((e) => e.type), ['mined', 'reorged', 'mined']);
+  assert.equal(of('confirmed').length, 0);
+  await chain.anvil.testClient.mine({ blocks: 2 });
+  await waitFor('5 confirmed', () => of('confirmed').length === 5);
+  assert.equal((await chain.contract.settledLogCounts()).get('5000'), 1);
+  await sender.stop();
+});
+
+test('anvil_reorg replaces the block at the same height: the fills are reorged and the same transaction is mined again', async () => {
+  const { sender, of } = senderOn(chain.anvil, chain.contract, { confirmations: 2 });
+  await sender.start();
+  sender.submit(fills(6000, 3));
+  await waitFor('3 mined', () => of('mined').length === 3);
+  const first = of('mined')[0]!;
+  await chain.anvil.testClient.request({ method: 'anvil_reorg', params: [1, []] } as never);
+  assert.equal(await chain.anvil.publicClient.getBlockNumber(), BigInt(first.blockNumber), 'the head is at the same height');
+  await waitFor('3 reorged and mined again', () => of('reorged').length === 3 && of('mined').length === 6);
+  assert.equal(of('mined')[3]!.txHash, first.txHash);
+  assert.notEqual(of('mined')[3]!.blockHash, first.blockHash);
+  await chain.anvil.testClient.mine({ blocks: 2 });
+  await waitFor('3 confirmed', () => of('confirmed').length === 3);
+  assert.equal((await chain.contract.settledLogCounts()).get('6000'), 1);
+  await sender.stop();
+});
