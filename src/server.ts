@@ -36,7 +36,8 @@ import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
 import { buildOutput } from './build-output.ts';
-import { chainTemplateFiles, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
+import { chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
+import { deriveProxyWallet } from './core/proxy-wallet.ts';
 
 /** How long a stopping server waits for the requests it is handling before it cuts them. */
 export const DRAIN_MS = 5_000;
@@ -112,7 +113,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
     // Every node on one database shares its Redis keys and channels; exchanges sharing one Redis stay apart.
     const clusterKey = `pmx#${await getOrCreateSetting(store.db, 'cluster_id', () => randomUUID())}`;
     shared = await openSharedState({ redisUrl: config.redisUrl, key: clusterKey, onLost: (error) => logger.warn({ err: error }, 'Redis connection of rate limits and the replay guard failed; reconnecting') });
-    const identity = await createIdentity({ config, clock, store, shared });
+    // A chain with the exchange's contracts names each user's wallet by its factory; CHAIN=none keeps the fixed derivation.
+    const identity = await createIdentity({ config, clock, store, shared, proxyWalletOf: deployedProxyWallets(chain.deployed) ?? deriveProxyWallet });
     // Demo and test runs (--demo, CLOCK=manual) use the generated keys by design and stay quiet.
     if (identity.generatedKeys.length > 0 && !options.demo && config.clock !== 'manual') {
       logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept ${store.kind === 'postgres' ? 'in the database beside the data they protect (--allow-generated-keys)' : `in ${config.dataDir.startsWith('memory://') ? 'memory' : 'server-keys.json of the data directory'}`}; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { getAddress } from 'viem';
+import { getAddress, type Address } from 'viem';
+import { proxyWalletAddress } from '../settlement/contracts/index.ts';
 import { ConfigError, type Config } from '../config.ts';
 import type { ChainFiles } from './chain-files.ts';
 import { chainFilesIn } from './chain-files.ts';
@@ -48,6 +49,15 @@ export function withDeployedContracts(config: Config, deployed: DeployedContract
     collateralAddress: getAddress(deployed.collateral),
     conditionalTokensAddress: getAddress(deployed.conditionalTokens),
   });
+}
+
+/**
+ * The proxy wallet of an owner as the deployed factory's `walletOf(owner)` gives it, deployed or
+ * not (so deposits can arrive before the wallet exists); undefined where no contracts were deployed.
+ */
+export function deployedProxyWallets(deployed: DeployedContracts | undefined): ((owner: Address) => Address) | undefined {
+  if (deployed === undefined) return undefined;
+  return (owner) => proxyWalletAddress(deployed.proxyWalletFactory, owner, deployed.proxyWalletInitCodeHash);
 }
 
 /** The boot log's line: the chain, its id and the contract addresses, saying which were deployed here. */

@@ -24,7 +24,7 @@ export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
     },
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
-    const user = await findOrCreateUserByAddress(ctx.store.db, request.body.address);
+    const user = await findOrCreateUserByAddress(ctx.store.db, request.body.address, ctx.identity.proxyWalletOf);
     const { balance } = await ctx.trading.engine.credit({ account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}` });
     return { address: user.address, balance: formatUnits(balance) };
   });
