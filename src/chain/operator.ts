@@ -1,7 +1,7 @@
 import { createPublicClient, createWalletClient, defineChain, http, type Abi, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
-/** How many transactions may wait for the operator's pipeline before a new one is refused. */
+/** How many pieces of work (a transaction, or a few in a row) may wait for the operator's pipeline before a new one is refused. */
 const MAX_QUEUED_TRANSACTIONS = 1_000;
 
 export interface ContractCall {
@@ -9,6 +9,12 @@ export interface ContractCall {
   readonly abi: Abi;
   readonly functionName: string;
   readonly args: readonly unknown[];
+}
+
+/** What work run by `ChainOperator.exclusive` does on chain: each send resolves once mined. */
+export interface OperatorSteps {
+  send(call: ContractCall): Promise<Hex>;
+  read<T>(call: ContractCall): Promise<T>;
 }
 
 interface Clients {
@@ -36,18 +42,23 @@ export class ChainOperator {
     this.chain = defineChain({ id: chainId, name: 'exchange chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } });
   }
 
-  /** Sends `call` after every transaction queued before it, and resolves with its hash once it is mined; rejects on a revert. */
-  transact(call: ContractCall): Promise<Hex> {
-    if (this.queued >= MAX_QUEUED_TRANSACTIONS) return Promise.reject(new Error(`the operator's transaction queue is full (${MAX_QUEUED_TRANSACTIONS})`));
-    this.queued++;
-    const sent = this.tail.then(() => this.sendAndWait(call)).finally(() => this.queued--);
-    // The next transaction waits for this one whatever its outcome.
-    this.tail = sent.catch(() => {});
-    return sent;
-  }
-
   read<T>(call: ContractCall): Promise<T> {
     return this.connect().reader.readContract(call) as Promise<T>;
+  }
+
+  /**
+   * Runs `work` alone on the operator's key, after everything queued before it: no other
+   * transaction of ours is sent until it ends, so what it reads before it sends (a condition not
+   * prepared yet, a wallet not deployed yet) is still true when it sends.
+   */
+  exclusive<T>(work: (chain: OperatorSteps) => Promise<T>): Promise<T> {
+    if (this.queued >= MAX_QUEUED_TRANSACTIONS) return Promise.reject(new Error(`the operator's transaction queue is full (${MAX_QUEUED_TRANSACTIONS})`));
+    this.queued++;
+    const steps: OperatorSteps = { send: (call) => this.sendAndWait(call), read: (call) => this.read(call) };
+    const done = this.tail.then(() => work(steps)).finally(() => this.queued--);
+    // What comes next waits for this work whatever its outcome.
+    this.tail = done.catch(() => {});
+    return done;
   }
 
   private async sendAndWait(call: ContractCall): Promise<Hex> {

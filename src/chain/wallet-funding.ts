@@ -8,10 +8,12 @@ import type { ChainOperator } from './operator.ts';
  * the user's wallet, then deploys the owner's proxy wallet if it is not yet (the factory returns an
  * existing one, so a second credit only mints). The operator is the collateral's minter.
  */
-export async function fundWallet(operator: ChainOperator, deployed: DeployedContracts, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint): Promise<void> {
-  await operator.transact({ address: deployed.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'mint', args: [to.wallet, amountBaseUnits] });
-  const factory = { address: deployed.proxyWalletFactory, abi: loadArtifact('ProxyWalletFactory').abi };
-  if (!(await operator.read<boolean>({ ...factory, functionName: 'isDeployed', args: [to.owner] }))) {
-    await operator.transact({ ...factory, functionName: 'deployWallet', args: [to.owner] });
-  }
+export function fundWallet(operator: ChainOperator, deployed: DeployedContracts, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint): Promise<void> {
+  return operator.exclusive(async (chain) => {
+    await chain.send({ address: deployed.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'mint', args: [to.wallet, amountBaseUnits] });
+    const factory = { address: deployed.proxyWalletFactory, abi: loadArtifact('ProxyWalletFactory').abi };
+    if (!(await chain.read<boolean>({ ...factory, functionName: 'isDeployed', args: [to.owner] }))) {
+      await chain.send({ ...factory, functionName: 'deployWallet', args: [to.owner] });
+    }
+  });
 }
