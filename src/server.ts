@@ -36,7 +36,7 @@ import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
 import { buildOutput } from './build-output.ts';
-import { chainTemplateFiles, deployedProxyWallets, describeChain, prepareMarket, startChain, withDeployedContracts, type MarketToPrepare, type RunningChain } from './chain/index.ts';
+import { chainMarkets, chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
 import { deriveChainMarketIds } from './settlement/market-ids.ts';
 import { deriveProxyWallet } from './core/proxy-wallet.ts';
 
@@ -182,7 +182,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     prices = createPrices({ db: store.db, clock, logger, feed: createFeed(config, clock), propose: proposeFromPrice });
     // With the contracts on chain, markets take ConditionalTokens' ids and are prepared there as they are published, the operator their oracle.
     const { operator, deployed } = chain;
-    const marketsOnChain = operator && deployed ? { oracle: operator.address, deriveIds: deriveChainMarketIds, prepare: (market: MarketToPrepare) => prepareMarket(operator, deployed, market) } : undefined;
+    const marketsOnChain = operator && deployed ? { ...chainMarkets(operator, deployed), deriveIds: deriveChainMarketIds } : undefined;
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids), priceTargets: prices.targets, marketsOnChain });
     const liveRewards = rewards;
     templates = createTemplates({ db: store.db, clock, logger, catalogue: catalogue.admin, putRewards: (marketId, input) => liveRewards.putConfig(marketId, input) });

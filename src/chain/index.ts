@@ -13,7 +13,7 @@ import { ChainOperator } from './operator.ts';
 export { EmbeddedChain } from './embedded-chain.ts';
 export type { ChainOperator } from './operator.ts';
 export { fundWallet } from './wallet-funding.ts';
-export { prepareMarket, type MarketToPrepare } from './market-preparation.ts';
+export { chainMarkets, type ChainMarkets, type MarketOnChain, type MarketToPrepare } from './market-preparation.ts';
 export { chainTemplateFiles } from './chain-template.ts';
 export type { ChainDeployment, DeployedContracts } from './deployment.ts';
 

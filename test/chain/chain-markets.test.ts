@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
-import { prepareMarket } from '../../src/chain/index.ts';
+import { chainMarkets } from '../../src/chain/index.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
-import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
+import { createPublishedEvent, patchMarket, type PublishedMarket } from '../helpers/catalogue.ts';
 import { get } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -59,7 +59,15 @@ describe('CHAIN=embedded markets', () => {
   it('preparing a market again (a publish that failed halfway, repeated) skips what is done', async () => {
     const { markets: [market] } = await createPublishedEvent(server);
     const { operator, deployed } = server.ctx.chain;
-    await prepareMarket(operator!, deployed!, { questionId: market!.questionId as Hex, conditionId: market!.conditionId as Hex, tokenId1: market!.tokenId1, tokenId2: market!.tokenId2, negRisk: false, makerFeeRateBps: 12 });
+    await chainMarkets(operator!, deployed!).prepare({ questionId: market!.questionId as Hex, conditionId: market!.conditionId as Hex, tokenId1: market!.tokenId1, tokenId2: market!.tokenId2, negRisk: false, makerFeeRateBps: 12 });
     assert.equal(await read<bigint>(deployed!.exchange, 'PmxExchange', 'makerFeeRateOf', [BigInt(market!.tokenId2)]), 12n);
+  });
+
+  it("patching a market's passive fee rate sets its maker fee rate on chain", async () => {
+    const { markets: [market] } = await createPublishedEvent(server, { passiveOrderFeeRateBps: 5 });
+    await patchMarket(server, market!.id, { passiveOrderFeeRateBps: 40 });
+    for (const tokenId of [market!.tokenId1, market!.tokenId2]) {
+      assert.equal(await read<bigint>(server.ctx.chain.deployed!.exchange, 'PmxExchange', 'makerFeeRateOf', [BigInt(tokenId)]), 40n);
+    }
   });
 });
