@@ -36,7 +36,9 @@ import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
 import { buildOutput } from './build-output.ts';
-import { chainTemplateFiles, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
+import { chainMarkets, chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
+import { deriveChainMarketIds } from './settlement/market-ids.ts';
+import { deriveProxyWallet } from './core/proxy-wallet.ts';
 
 /** How long a stopping server waits for the requests it is handling before it cuts them. */
 export const DRAIN_MS = 5_000;
@@ -112,7 +114,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
     // Every node on one database shares its Redis keys and channels; exchanges sharing one Redis stay apart.
     const clusterKey = `pmx#${await getOrCreateSetting(store.db, 'cluster_id', () => randomUUID())}`;
     shared = await openSharedState({ redisUrl: config.redisUrl, key: clusterKey, onLost: (error) => logger.warn({ err: error }, 'Redis connection of rate limits and the replay guard failed; reconnecting') });
-    const identity = await createIdentity({ config, clock, store, shared });
+    // A chain with the exchange's contracts names each user's wallet by its factory; CHAIN=none keeps the fixed derivation.
+    const identity = await createIdentity({ config, clock, store, shared, proxyWalletOf: deployedProxyWallets(chain.deployed) ?? deriveProxyWallet });
     // Demo and test runs (--demo, CLOCK=manual) use the generated keys by design and stay quiet.
     if (identity.generatedKeys.length > 0 && !options.demo && config.clock !== 'manual') {
       logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept ${store.kind === 'postgres' ? 'in the database beside the data they protect (--allow-generated-keys)' : `in ${config.dataDir.startsWith('memory://') ? 'memory' : 'server-keys.json of the data directory'}`}; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);
@@ -177,7 +180,10 @@ export async function startServer(configured: Config, options: StartOptions = {}
     // Price-target markets resolve by an operator proposal through the oracle (built just below).
     const proposeFromPrice = (marketId: string, outcome: 'YES' | 'NO') => oracle!.service.propose({ kind: 'operator' }, marketId, outcome);
     prices = createPrices({ db: store.db, clock, logger, feed: createFeed(config, clock), propose: proposeFromPrice });
-    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids), priceTargets: prices.targets });
+    // With the contracts on chain, markets take ConditionalTokens' ids and are prepared there as they are published, the operator their oracle.
+    const { operator, deployed } = chain;
+    const marketsOnChain = operator && deployed ? { ...chainMarkets(operator, deployed), deriveIds: deriveChainMarketIds } : undefined;
+    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, onMarketsChanged, marketRewards: (ids) => rewardReads.marketRewards(ids), priceTargets: prices.targets, marketsOnChain });
     const liveRewards = rewards;
     templates = createTemplates({ db: store.db, clock, logger, catalogue: catalogue.admin, putRewards: (marketId, input) => liveRewards.putConfig(marketId, input) });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine: engine.reads, tradeActivityMinUsd: config.tradeActivityMinUsd });

@@ -13,6 +13,8 @@ import { isUniqueViolation } from '../store/unique-violation.ts';
 import { priceTargetRow, targetPriceUnits, type PriceTargetInput } from './price-targets.ts';
 import { allocateSlugs } from './slugs.ts';
 import { eventOnchainId, marketPublication } from './settlement-ids.ts';
+import { prepareDraftsOnChain, setMakerFeeRateOnChain, type MarketsOnChain } from './markets-on-chain.ts';
+import { deriveMarketIds } from '../settlement/market-ids.ts';
 import { toCategoryView, toTagView, type CategoryView, type TagView } from './views.ts';
 
 /** EXTENSIONS.md section 3 inputs, after schema validation (types and ranges already checked). */
@@ -81,6 +83,8 @@ export interface CatalogueAdminDeps {
   operatorUserId: string;
   oracle: Address;
   collateral: Address;
+  /** A chain to prepare markets on before they are published (CHAIN=embedded); without one, the simulated ids. */
+  chain?: MarketsOnChain | undefined;
   /** Told, after the change commits, of markets that were published or patched. */
   onMarketsChanged?: ((marketIds: string[]) => Promise<void>) | undefined;
 }
@@ -286,11 +290,19 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
 
     async publishEvent(eventId) {
       const at = now();
+      // On a chain a market is published (isInitialized) only once it is prepared there: a draft
+      // added meanwhile stays a draft until the next publish prepares it.
+      const onChain = deps.chain ? await prepareDraftsOnChain(db, deps.chain, eventId, deps.collateral) : undefined;
+      const publication = (m: MarketRow) => {
+        if (!onChain) return marketPublication(m.id, deriveMarketIds({ marketUuid: m.id, oracle: deps.oracle, collateral: deps.collateral }));
+        const prepared = onChain.get(m.id);
+        return prepared && marketPublication(m.id, prepared.ids, prepared.transactionHash);
+      };
       const published = await db.transaction().execute(async (trx) => {
         const event = await findEventRow(trx, eventId);
         if (!event) throw notFound('event');
         const drafts = (await findMarketsOfEvents(trx, [eventId], true)).filter((m: MarketRow) => m.status === 'DRAFT');
-        const ids = await publishMarkets(trx, drafts.map((m) => marketPublication(m.id, deps)), at);
+        const ids = await publishMarkets(trx, drafts.flatMap((m) => publication(m) ?? []), at);
         if (event.status === 'DRAFT') {
           await updateEvent(trx, eventId, { status: 'ACTIVE', is_initialized: true, onchain_market_id: eventOnchainId(eventId), updated_at: at });
         }
@@ -309,6 +321,7 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
         ...(patch.tickSize !== undefined ? { tick_size: patch.tickSize } : {}),
       };
       if (patch.priceTargetConfig) await setOperatorTarget(marketId, patch.priceTargetConfig.targetPrice);
+      if (deps.chain && patch.passiveOrderFeeRateBps !== undefined) await setMakerFeeRateOnChain(db, deps.chain, marketId, patch.passiveOrderFeeRateBps);
       if (Object.keys(changes).length === 0) {
         if (!(await findMarketById(db, marketId))) throw notFound('market');
         return;

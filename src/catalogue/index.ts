@@ -2,12 +2,14 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../store/database.ts';
 import { createCatalogueAdmin, type CatalogueAdmin } from './admin.ts';
+import type { MarketsOnChain } from './markets-on-chain.ts';
 import { createCatalogueReads, type CatalogueReads, type MarketRewardLookup, type PriceTargetLookup } from './reads.ts';
 
 export { createMarketDirectory } from './market-directory.ts';
 export type { CatalogueAdmin, EventInput, MarketInput, MarketPatch } from './admin.ts';
 export type { CatalogueReads, PriceTargetLookup } from './reads.ts';
 export type { PriceTargetView } from './price-targets.ts';
+export type { MarketsOnChain } from './markets-on-chain.ts';
 
 export interface Catalogue {
   readonly admin: CatalogueAdmin;
@@ -28,6 +30,8 @@ export interface CatalogueOptions {
   marketRewards?: MarketRewardLookup | undefined;
   /** Markets' price targets, CLOSE_PRICE ones derived from the feed as they are read (src/prices). */
   priceTargets?: PriceTargetLookup | undefined;
+  /** The chain markets are prepared on at publish (CHAIN=embedded), whose operator is their oracle; ORACLE_ADDRESS and the simulated ids without. */
+  marketsOnChain?: MarketsOnChain | undefined;
 }
 
 /** Events, markets, categories and tags: the operator's writes and everyone's reads. */
@@ -39,6 +43,7 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
       operatorUserId: options.operatorUserId,
       oracle: options.config.oracleAddress,
       collateral: options.config.collateralAddress,
+      chain: options.marketsOnChain,
       onMarketsChanged: options.onMarketsChanged,
     }),
     reads: createCatalogueReads(options.db, options.clock, options.marketRewards, options.priceTargets),

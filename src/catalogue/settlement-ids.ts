@@ -1,14 +1,14 @@
-import { keccak256, stringToHex, type Address } from 'viem';
-import { deriveMarketIds } from '../settlement/market-ids.ts';
+import { keccak256, stringToHex, type Hex } from 'viem';
+import type { MarketIds } from '../settlement/market-ids.ts';
 import type { MarketPublication } from '../store/catalogue-markets-repository.ts';
 
 /**
- * What publishing gives a market on the embedded settlement layer: the condition, question and
- * token ids of the conditional-token framework, an on-chain market id (its condition id) and the
- * hash of the initialising transaction (deterministic, as the embedded layer has no chain).
+ * What publishing gives a market: the condition, question and token ids of the conditional-token
+ * framework, an on-chain market id (its condition id) and the hash of the initialising
+ * transaction: the chain's when the market was prepared on one, else a deterministic stand-in
+ * (the simulated settlement layer has no chain).
  */
-export function marketPublication(marketId: string, addresses: { oracle: Address; collateral: Address }): MarketPublication {
-  const ids = deriveMarketIds({ marketUuid: marketId, oracle: addresses.oracle, collateral: addresses.collateral });
+export function marketPublication(marketId: string, ids: MarketIds, transactionHash?: Hex): MarketPublication {
   return {
     id: marketId,
     conditionId: ids.conditionId,
@@ -16,7 +16,7 @@ export function marketPublication(marketId: string, addresses: { oracle: Address
     tokenId1: ids.tokenId1,
     tokenId2: ids.tokenId2,
     onchainMarketId: ids.conditionId,
-    transactionHash: keccak256(stringToHex(`pmx-initialize-v1:${marketId}`)),
+    transactionHash: transactionHash ?? keccak256(stringToHex(`pmx-initialize-v1:${marketId}`)),
   };
 }
 

@@ -19,7 +19,7 @@ export interface ChainDeployment {
  * made on another. Anyone knows this key: it must hold no role that matters on a public chain,
  * and /rpc refuses transactions it signs.
  */
-const TEMPLATE_DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+export const TEMPLATE_DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
 /**
  * Deploys every contract of the exchange (src/settlement/contracts: ConditionalTokens, the local

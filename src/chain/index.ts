@@ -1,14 +1,19 @@
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { getAddress } from 'viem';
+import { getAddress, type Address } from 'viem';
+import { proxyWalletAddress } from '../settlement/contracts/index.ts';
 import { ConfigError, type Config } from '../config.ts';
 import type { ChainFiles } from './chain-files.ts';
 import { chainFilesIn } from './chain-files.ts';
-import type { DeployedContracts } from './deployment.ts';
+import { TEMPLATE_DEPLOYER_KEY, type DeployedContracts } from './deployment.ts';
 import { EmbeddedChain } from './embedded-chain.ts';
 import { callJsonRpc } from './json-rpc.ts';
+import { ChainOperator } from './operator.ts';
 
 export { EmbeddedChain } from './embedded-chain.ts';
+export type { ChainOperator } from './operator.ts';
+export { fundWallet } from './wallet-funding.ts';
+export { chainMarkets, type ChainMarkets, type MarketOnChain, type MarketToPrepare } from './market-preparation.ts';
 export { chainTemplateFiles } from './chain-template.ts';
 export type { ChainDeployment, DeployedContracts } from './deployment.ts';
 
@@ -20,6 +25,8 @@ export interface RunningChain {
   readonly deployed: DeployedContracts | undefined;
   /** The local anvil of CHAIN=embedded: its URL for /rpc, its `ready` and events for settlement. */
   readonly embedded: EmbeddedChain | undefined;
+  /** The operator's transactions on the deployed contracts (CHAIN=embedded: the deployer's key, deployment.ts); undefined elsewhere. */
+  readonly operator: ChainOperator | undefined;
   close(): Promise<void>;
 }
 
@@ -32,10 +39,11 @@ export async function startChain(config: Config, options: { template: ChainFiles
   const { chainId } = config;
   if (config.chain === 'embedded') {
     const embedded = await EmbeddedChain.start({ chainId, exchangeName: config.exchangeName, dataDir: config.dataDir, template: options.template, logger: options.logger });
-    return { kind: 'embedded', chainId, deployed: embedded.deployment.contracts, embedded, close: () => embedded.close() };
+    const operator = new ChainOperator(() => embedded.url, chainId, TEMPLATE_DEPLOYER_KEY);
+    return { kind: 'embedded', chainId, deployed: embedded.deployment.contracts, embedded, operator, close: () => embedded.close() };
   }
   if (config.chain === 'rpc') await checkRemoteChainId(config.chainRpcUrl!, chainId);
-  return { kind: config.chain, chainId, deployed: undefined, embedded: undefined, close: async () => {} };
+  return { kind: config.chain, chainId, deployed: undefined, embedded: undefined, operator: undefined, close: async () => {} };
 }
 
 /** The configuration with the deployed contracts' addresses in place of the configured ones. */
@@ -48,6 +56,15 @@ export function withDeployedContracts(config: Config, deployed: DeployedContract
     collateralAddress: getAddress(deployed.collateral),
     conditionalTokensAddress: getAddress(deployed.conditionalTokens),
   });
+}
+
+/**
+ * The proxy wallet of an owner as the deployed factory's `walletOf(owner)` gives it, deployed or
+ * not (so deposits can arrive before the wallet exists); undefined where no contracts were deployed.
+ */
+export function deployedProxyWallets(deployed: DeployedContracts | undefined): ((owner: Address) => Address) | undefined {
+  if (deployed === undefined) return undefined;
+  return (owner) => proxyWalletAddress(deployed.proxyWalletFactory, owner, deployed.proxyWalletInitCodeHash);
 }
 
 /** The boot log's line: the chain, its id and the contract addresses, saying which were deployed here. */

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/database.ts';
+import type { ProxyWalletDerivation } from '../store/users-repository.ts';
 import { ApiKeyService } from './api-keys.ts';
 import { IdentityAuthenticator } from './authenticator.ts';
 import { loadServerKeys } from './server-keys.ts';
@@ -21,14 +22,16 @@ export interface Identity {
   readonly endedSessions: EndedSessions;
   /** Every credential that stops working on this node is announced here. */
   readonly revocations: Revocations;
+  /** The proxy wallet a new user gets: the deployed factory's address with a chain, else the fixed derivation. */
+  readonly proxyWalletOf: ProxyWalletDerivation;
   /** JWT_SECRET and API_KEY_ENCRYPTION_KEY when they were generated (boot warning). */
   readonly generatedKeys: readonly string[];
   /** Applies a revocation announced by another node to this node's memory. */
   applyRemote(revocation: Revocation): void;
 }
 
-export async function createIdentity(deps: { config: Config; clock: Clock; store: Store; shared: SharedState }): Promise<Identity> {
-  const { config, clock, store, shared } = deps;
+export async function createIdentity(deps: { config: Config; clock: Clock; store: Store; shared: SharedState; proxyWalletOf: ProxyWalletDerivation }): Promise<Identity> {
+  const { config, clock, store, shared, proxyWalletOf } = deps;
   const keys = await loadServerKeys(config, { db: store.db, storeKind: store.kind, dataDir: config.dataDir, allowGenerated: config.allowGeneratedKeys });
   const storeIsShared = store.kind === 'postgres';
   const revocations = new Revocations();
@@ -43,8 +46,9 @@ export async function createIdentity(deps: { config: Config; clock: Clock; store
   const replays = shared.redis ? new RedisReplayGuard(shared.redis, shared.key, config.hmacWindowMs) : new ReplayGuard(config.hmacWindowMs);
   return {
     // Unused sign-in nonces never reach the database (issue 38); with Redis every node shares them.
-    signIn: new SignInService(store.db, shared.redis ? new RedisNonces(shared.redis, shared.key) : new MemoryNonces(), clock, sessions, { chainId: config.chainId, publicUrls: config.publicUrls, siweDomains: config.siweDomains, hmacWindowMs: config.hmacWindowMs }),
+    signIn: new SignInService(store.db, shared.redis ? new RedisNonces(shared.redis, shared.key) : new MemoryNonces(), clock, sessions, { chainId: config.chainId, publicUrls: config.publicUrls, siweDomains: config.siweDomains, hmacWindowMs: config.hmacWindowMs }, proxyWalletOf),
     apiKeys,
+    proxyWalletOf,
     endedSessions,
     revocations,
     generatedKeys: keys.generated,

@@ -4,7 +4,7 @@ import { unauthorized } from '../contract/errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../store/database.ts';
 import type { NonceStore } from './nonces.ts';
-import { findOrCreateUserByAddress, type User } from '../store/users-repository.ts';
+import { findOrCreateUserByAddress, type ProxyWalletDerivation, type User } from '../store/users-repository.ts';
 import type { IssuedSession, SessionTokens } from './session-tokens.ts';
 import { parseSignInMessage, verifySignInMessage } from './siwe.ts';
 
@@ -22,6 +22,7 @@ export class SignInService {
     private readonly clock: Clock,
     private readonly sessions: SessionTokens,
     private readonly rules: { chainId: number; publicUrls: readonly string[]; siweDomains: readonly string[]; hmacWindowMs: number },
+    private readonly proxyWalletOf: ProxyWalletDerivation,
   ) {}
 
   /** The origins the server listens on, once it does: the public origins when PUBLIC_URL is unset. */
@@ -61,7 +62,7 @@ export class SignInService {
       maxAgeMs: NONCE_LIFETIME_MS,
     });
     if (!(await this.nonces.consume(message.nonce, nowMs))) throw unauthorized('unknown, used or expired nonce');
-    const user = await findOrCreateUserByAddress(this.db, address);
+    const user = await findOrCreateUserByAddress(this.db, address, this.proxyWalletOf);
     return { ...(await this.sessions.issue(user)), user };
   }
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { getAddress, type Address } from 'viem';
-import { deriveProxyWallet } from '../core/proxy-wallet.ts';
+import type { ProxyWalletDerivation } from '../core/proxy-wallet.ts';
 import type { Db } from './database.ts';
+
+export type { ProxyWalletDerivation } from '../core/proxy-wallet.ts';
 
 export interface User {
   id: string;
@@ -32,12 +34,15 @@ function toUser(row: UserRow): User {
 
 const COLUMNS = ['id', 'address', 'proxy_wallet', 'display_name', 'avatar_url', 'anonymous', 'created_at'] as const;
 
-/** Returns the user of a sign-in address, creating it (and its proxy wallet) on first sight. */
-export async function findOrCreateUserByAddress(db: Db, address: string): Promise<User> {
+/**
+ * Returns the user of a sign-in address, creating it on first sight with the proxy wallet
+ * `proxyWalletOf` names (kept for good: a user's wallet never changes).
+ */
+export async function findOrCreateUserByAddress(db: Db, address: string, proxyWalletOf: ProxyWalletDerivation): Promise<User> {
   const owner = getAddress(address.toLowerCase());
   await db
     .insertInto('users')
-    .values({ id: randomUUID(), address: owner.toLowerCase(), proxy_wallet: deriveProxyWallet(owner).toLowerCase() })
+    .values({ id: randomUUID(), address: owner.toLowerCase(), proxy_wallet: proxyWalletOf(owner).toLowerCase() })
     .onConflict((oc) => oc.column('address').doNothing())
     .execute();
   const row = await db.selectFrom('users').select(COLUMNS).where('address', '=', owner.toLowerCase()).executeTakeFirstOrThrow();

@@ -80,7 +80,7 @@ export async function patchMarket(server: ApiServer, marketId: string, changes: 
 
 /** A user to own directly inserted orders and trades. */
 async function someUser(server: TestServer) {
-  return findOrCreateUserByAddress(server.ctx.store.db, `0x${randomBytes(20).toString('hex')}`);
+  return findOrCreateUserByAddress(server.ctx.store.db, `0x${randomBytes(20).toString('hex')}`, server.ctx.identity.proxyWalletOf);
 }
 
 let seq = 1_000_000n;

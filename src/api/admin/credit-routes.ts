@@ -6,6 +6,7 @@ import { CreditBody, CreditResponse } from '../../contract/admin.ts';
 import { errorResponses } from '../../contract/common.ts';
 import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
+import { creditOnChain } from '../account/credit-on-chain.ts';
 
 /**
  * POST /admin/credits (EXTENSIONS.md section 3): deposits collateral for the user of a sign-in
@@ -24,8 +25,9 @@ export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
     },
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
-    const user = await findOrCreateUserByAddress(ctx.store.db, request.body.address);
+    const user = await findOrCreateUserByAddress(ctx.store.db, request.body.address, ctx.identity.proxyWalletOf);
     const { balance } = await ctx.trading.engine.credit({ account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}` });
+    await creditOnChain(ctx, { owner: user.address, wallet: user.proxyWallet }, amount);
     return { address: user.address, balance: formatUnits(balance) };
   });
 }

@@ -1,0 +1,19 @@
+import type { Address } from 'viem';
+import { fundWallet } from '../../chain/index.ts';
+import type { AppContext } from '../context.ts';
+
+/**
+ * On a chain with the exchange's contracts (CHAIN=embedded), a credit the engine made durable is
+ * mirrored on chain: the same collateral minted to the user's wallet, the proxy wallet deployed.
+ * The ledger is the record meanwhile, so a chain that fails here is logged, not answered: the
+ * credit stands, and reconciling from chain balances (issue 39) will make up the difference.
+ */
+export async function creditOnChain(ctx: AppContext, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint): Promise<void> {
+  const { operator, deployed } = ctx.chain;
+  if (!operator || !deployed) return;
+  try {
+    await fundWallet(operator, deployed, to, amountBaseUnits);
+  } catch (error) {
+    ctx.logger.warn({ err: error, wallet: to.wallet, amountBaseUnits: String(amountBaseUnits) }, 'a credit was not mirrored on chain: the ledger holds it, the wallet does not');
+  }
+}

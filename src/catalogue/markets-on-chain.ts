@@ -1,0 +1,71 @@
+import type { Address, Hex } from 'viem';
+import { AppError } from '../contract/errors.ts';
+import type { MarketIds, MarketIdsDerivation } from '../settlement/market-ids.ts';
+import type { Db } from '../store/database.ts';
+import { findEventRow } from '../store/catalogue-events-repository.ts';
+import { findMarketById, findMarketsOfEvents } from '../store/catalogue-markets-repository.ts';
+
+/**
+ * A chain with the exchange's contracts (CHAIN=embedded; src/chain wires it at boot): markets get
+ * the ids ConditionalTokens mints, with the chain's operator as their oracle, and are prepared on
+ * chain before they are published.
+ */
+export interface MarketsOnChain {
+  readonly oracle: Address;
+  readonly deriveIds: MarketIdsDerivation;
+  /** Prepares the condition, registers the tokens and sets the maker fee rate; resolves once mined, with the last transaction's hash. */
+  prepare(market: MarketIds & MakerFeeRate): Promise<Hex>;
+  /** Sets a published market's maker fee rate on its exchange; resolves once mined. */
+  setMakerFeeRate(market: { tokenId1: string } & MakerFeeRate): Promise<Hex>;
+}
+
+interface MakerFeeRate {
+  readonly negRisk: boolean;
+  readonly makerFeeRateBps: number;
+}
+
+export interface PreparedMarket {
+  readonly ids: MarketIds;
+  readonly transactionHash: Hex;
+}
+
+/**
+ * Prepares an event's DRAFT markets on chain, one after the other, and returns what each got. A
+ * chain that fails is a 503: nothing is published, and publishing again resumes where it stopped.
+ */
+export async function prepareDraftsOnChain(db: Db, chain: MarketsOnChain, eventId: string, collateral: Address): Promise<Map<string, PreparedMarket>> {
+  const prepared = new Map<string, PreparedMarket>();
+  const event = await findEventRow(db, eventId);
+  if (!event) return prepared;
+  const drafts = (await findMarketsOfEvents(db, [eventId], true)).filter((m) => m.status === 'DRAFT');
+  for (const market of drafts) {
+    const ids = chain.deriveIds({ marketUuid: market.id, oracle: chain.oracle, collateral });
+    const transactionHash = await onChainOr503(`prepare market ${market.id}`, () => chain.prepare({ ...ids, negRisk: event.neg_risk, makerFeeRateBps: market.passive_order_fee_rate_bps }));
+    prepared.set(market.id, { ids, transactionHash });
+  }
+  return prepared;
+}
+
+/**
+ * Puts a patched passive fee rate on chain before the patch commits, so a patch that answers has
+ * both the ledger and the chain charging it, and one the chain refused changed neither; a draft
+ * gets its rate when it is prepared.
+ */
+export async function setMakerFeeRateOnChain(db: Db, chain: MarketsOnChain, marketId: string, makerFeeRateBps: number): Promise<void> {
+  const market = await findMarketById(db, marketId);
+  const tokenId1 = market?.token_id1;
+  // A draft has no tokens yet.
+  if (!market || !tokenId1) return;
+  const event = await findEventRow(db, market.event_id);
+  if (!event) return;
+  await onChainOr503(`set the maker fee rate of market ${marketId}`, () => chain.setMakerFeeRate({ tokenId1, negRisk: event.neg_risk, makerFeeRateBps }));
+}
+
+/** The chain's failures reach the admin as a 503: nothing was committed, and the same call can be made again. */
+async function onChainOr503<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new AppError('SERVICE_UNAVAILABLE', `the chain did not ${what}: ${(error as Error).message.split('\n')[0]}`);
+  }
+}

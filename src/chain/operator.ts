@@ -1,0 +1,83 @@
+import { createPublicClient, createWalletClient, defineChain, http, type Abi, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+/** How many pieces of work (a transaction, or a few in a row) may wait for the operator's pipeline before a new one is refused. */
+const MAX_QUEUED_TRANSACTIONS = 1_000;
+
+export interface ContractCall {
+  readonly address: Address;
+  readonly abi: Abi;
+  readonly functionName: string;
+  readonly args: readonly unknown[];
+}
+
+/** What work run by `ChainOperator.exclusive` does on chain: each send resolves once mined. */
+export interface OperatorSteps {
+  send(call: ContractCall): Promise<Hex>;
+  read<T>(call: ContractCall): Promise<T>;
+}
+
+interface Clients {
+  readonly url: string;
+  readonly wallet: WalletClient<Transport, Chain, Account>;
+  readonly reader: PublicClient;
+}
+
+/**
+ * The operator's key on the chain: its transactions go through one pipeline, each sent only once
+ * the previous one is mined, so the nonces viem reads from the chain are never raced by another
+ * of ours. `url()` is read at each call: a restarted embedded anvil may answer on another port.
+ */
+export class ChainOperator {
+  readonly address: Address;
+  private readonly account: Account;
+  private readonly chain: Chain;
+  private clients: Clients | undefined;
+  private tail: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+
+  constructor(private readonly url: () => string, chainId: number, key: Hex) {
+    this.account = privateKeyToAccount(key);
+    this.address = this.account.address;
+    this.chain = defineChain({ id: chainId, name: 'exchange chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } });
+  }
+
+  read<T>(call: ContractCall): Promise<T> {
+    return this.connect().reader.readContract(call) as Promise<T>;
+  }
+
+  /**
+   * Runs `work` alone on the operator's key, after everything queued before it: no other
+   * transaction of ours is sent until it ends, so what it reads before it sends (a condition not
+   * prepared yet, a wallet not deployed yet) is still true when it sends.
+   */
+  exclusive<T>(work: (chain: OperatorSteps) => Promise<T>): Promise<T> {
+    if (this.queued >= MAX_QUEUED_TRANSACTIONS) return Promise.reject(new Error(`the operator's transaction queue is full (${MAX_QUEUED_TRANSACTIONS})`));
+    this.queued++;
+    const steps: OperatorSteps = { send: (call) => this.sendAndWait(call), read: (call) => this.read(call) };
+    const done = this.tail.then(() => work(steps)).finally(() => this.queued--);
+    // What comes next waits for this work whatever its outcome.
+    this.tail = done.catch(() => {});
+    return done;
+  }
+
+  private async sendAndWait(call: ContractCall): Promise<Hex> {
+    const { wallet, reader } = this.connect();
+    const hash = await wallet.writeContract({ ...call, account: this.account, chain: this.chain });
+    const receipt = await reader.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`${call.functionName} reverted (transaction ${hash})`);
+    return hash;
+  }
+
+  private connect(): Clients {
+    const url = this.url();
+    if (this.clients?.url !== url) {
+      this.clients = {
+        url,
+        wallet: createWalletClient({ account: this.account, chain: this.chain, transport: http(url) }),
+        reader: createPublicClient({ chain: this.chain, transport: http(url), pollingInterval: 20 }),
+      };
+    }
+    return this.clients;
+  }
+}
