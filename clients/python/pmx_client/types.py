@@ -20,6 +20,15 @@ class ExchangeInfoCollateral(TypedDict):
     address: str
 
 
+class _ExchangeInfoChainRequired(TypedDict):
+    kind: Literal['none', 'embedded', 'rpc']
+    chainId: int
+
+
+class ExchangeInfoChain(_ExchangeInfoChainRequired, total=False):
+    rpcUrl: str
+
+
 class ExchangeInfo(TypedDict):
     chainId: int
     eip712: ExchangeInfoEip712
@@ -28,6 +37,7 @@ class ExchangeInfo(TypedDict):
     conditionalTokens: str
     headerPrefix: str
     settlement: str
+    chain: ExchangeInfoChain
     serverTime: int
 
 
