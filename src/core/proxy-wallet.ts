@@ -1,4 +1,4 @@
-import { getContractAddress, keccak256, type Address, encodePacked } from 'viem';
+import { getContractAddress, keccak256, type Address, type Hex, encodePacked } from 'viem';
 
 /**
  * The proxy wallet of a sign-in address, derived the way proxy-wallet factories deploy them:
@@ -12,6 +12,16 @@ const PROXY_INIT_CODE_HASH = keccak256(encodePacked(['string'], ['pmx-proxy-wall
 export type ProxyWalletDerivation = (owner: Address) => Address;
 
 export function deriveProxyWallet(owner: Address): Address {
+  return proxyWalletAddress(PROXY_FACTORY, owner, PROXY_INIT_CODE_HASH);
+}
+
+/**
+ * The owner's proxy wallet (signatureType 1), deployed or not: CREATE2 from the factory, salted
+ * with keccak256 of the owner's address, as ProxyWalletFactory.walletOf computes it on chain.
+ * `initCodeHash`: the deployed factory's (src/settlement/contracts: proxyWalletInitCodeHash), or
+ * the fixed one of the simulated settlement layer.
+ */
+export function proxyWalletAddress(factory: Address, owner: Address, initCodeHash: Hex): Address {
   const salt = keccak256(encodePacked(['address'], [owner]));
-  return getContractAddress({ from: PROXY_FACTORY, opcode: 'CREATE2', salt, bytecodeHash: PROXY_INIT_CODE_HASH });
+  return getContractAddress({ from: factory, opcode: 'CREATE2', salt, bytecodeHash: initCodeHash });
 }

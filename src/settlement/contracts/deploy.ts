@@ -1,6 +1,6 @@
 import type { Abi, Account, Address, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
 import { type ContractName, loadArtifact } from './artifacts.ts';
-import { proxyWalletInitCodeHash } from './proxy-wallet-address.ts';
+import { proxyWalletInitCodeHash } from './proxy-wallet-init-code.ts';
 
 export interface DeployOptions {
   /** The EIP-712 domain name of both exchanges (config EXCHANGE_NAME; the server's default is "PMX Exchange"). */

@@ -1,3 +1,4 @@
 export { type ContractArtifact, type ContractName, loadArtifact } from './artifacts.ts';
 export { type DeployedContracts, type DeployOptions, deployContracts } from './deploy.ts';
-export { proxyWalletAddress, proxyWalletInitCodeHash } from './proxy-wallet-address.ts';
+export { proxyWalletAddress } from '../../core/proxy-wallet.ts';
+export { proxyWalletInitCodeHash } from './proxy-wallet-init-code.ts';
