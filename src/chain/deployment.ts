@@ -1,6 +1,7 @@
-import { createPublicClient, createWalletClient, defineChain, http, type Address, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, http, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { deployContracts, type DeployedContracts } from '../settlement/contracts/index.ts';
+import { exchangeChain } from './chain-definition.ts';
 
 export type { DeployedContracts } from '../settlement/contracts/index.ts';
 
@@ -31,7 +32,7 @@ export const TEMPLATE_DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944ba
  * loopback, and /rpc refuses what they sign. A public chain gets its own keys (CHAIN=rpc).
  */
 export async function deployExchangeContracts(rpcUrl: string, chainId: number, exchangeName: string, deployerKey: Hex = TEMPLATE_DEPLOYER_KEY): Promise<ChainDeployment> {
-  const chain = defineChain({ id: chainId, name: 'exchange chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chain = exchangeChain(chainId);
   const account = privateKeyToAccount(deployerKey);
   const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
   const reader = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 20 });

@@ -1,5 +1,6 @@
-import { createPublicClient, createWalletClient, defineChain, http, type Abi, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
+import { createPublicClient, createWalletClient, http, type Abi, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { exchangeChain } from './chain-definition.ts';
 
 /** How many pieces of work (a transaction, or a few in a row) may wait for the operator's pipeline before a new one is refused. */
 const MAX_QUEUED_TRANSACTIONS = 1_000;
@@ -39,7 +40,7 @@ export class ChainOperator {
   constructor(private readonly url: () => string, chainId: number, key: Hex) {
     this.account = privateKeyToAccount(key);
     this.address = this.account.address;
-    this.chain = defineChain({ id: chainId, name: 'exchange chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } });
+    this.chain = exchangeChain(chainId);
   }
 
   read<T>(call: ContractCall): Promise<T> {
