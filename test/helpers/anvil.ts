@@ -3,12 +3,11 @@
  * funded accounts (the well-known "test … junk" mnemonic). Start one per test file, stop it in `after`.
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, type PublicClient } from 'viem';
 import { type HDAccount, type LocalAccount, mnemonicToAccount } from 'viem/accounts';
+import { anvilBinaryPath } from '../../src/chain/anvil-binary.ts';
 import { freePort } from './process-server.ts';
 
-const ANVIL = join(import.meta.dirname, '../../node_modules/.bin/anvil');
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const CHAIN_ID = 31337;
 const READY_TIMEOUT_MS = 10_000;
@@ -28,7 +27,7 @@ export interface Anvil {
 /** `args`: anvil's own options besides port, chain id and silence (`--no-mining`, `--block-time 1`, ...). */
 export async function startAnvil(args: readonly string[] = []): Promise<Anvil> {
   const port = await freePort();
-  const child = spawn(ANVIL, ['--port', String(port), '--chain-id', String(CHAIN_ID), '--silent', ...args], { stdio: 'ignore' });
+  const child = spawn(anvilBinaryPath(), ['--port', String(port), '--chain-id', String(CHAIN_ID), '--silent', ...args], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const rpcUrl = `http://127.0.0.1:${port}`;
   const chain = anvilChain(rpcUrl);
