@@ -3,21 +3,28 @@
  * extra maker fill (the mean over ten more), and how many fills one transaction holds: within 30M
  * gas, and within the 128 KiB that a geth-based node's pool accepts for one transaction.
  * Every order is a fresh order of a distinct account (cold storage, the costly case), with fees
- * on both sides; every party an EOA, then every party a proxy wallet. Last, the gas of deploying
- * one proxy wallet.
+ * on both sides; every party an EOA, then every party a proxy wallet, then proxy wallets whose
+ * orders are unsigned (an API key's, settled on the operator's word). Then N single-maker
+ * COMPLEMENTARY matches in one matchOrdersBatch against the same N sent as N matchOrders (the same
+ * orders from the same chain state: the chain is reverted to a snapshot in between). Last, the gas
+ * of deploying one proxy wallet.
  * `npm run bench -- contracts-gas`; contracts/README.md keeps the table.
  */
 import { keccak256, toHex } from 'viem';
 import { type LocalAccount, privateKeyToAccount } from 'viem/accounts';
-import { ABIS, type ExchangeChain, type Market, ONE, startExchangeChain } from '../test/helpers/exchange-chain.ts';
+import { ABIS, type ExchangeChain, type Market, type MatchArgs, ONE, startExchangeChain } from '../test/helpers/exchange-chain.ts';
 
 const BLOCK_GAS = 30_000_000n;
 const TX_POOL_BYTES = 128n * 1024n;
 const EXTRA_MAKERS = 10;
 const SIZE = 10n * ONE;
 const FEE_BPS = 100n;
+const BATCH_SIZES = [2, 5, 10, 20];
 
 type FillType = 'COMPLEMENTARY' | 'MINT' | 'MERGE';
+/** Who trades: EOAs signing (type 0), proxy wallets whose owners sign (type 1), or proxy wallets' unsigned orders. */
+type Parties = 'EOA' | 'wallet' | 'unsigned wallet';
+const PARTIES_LABEL: Record<Parties, string> = { EOA: '', wallet: ', proxy wallets', 'unsigned wallet': ', proxy wallets, unsigned' };
 
 let accounts = 0;
 
@@ -25,19 +32,26 @@ const chain = await startExchangeChain();
 try {
   const market = await chain.createMarket();
   // The fee receiver's first fee writes a fresh balance slot once per deployment, not per match.
-  await matchCost(chain, market, 'COMPLEMENTARY', 1, false);
+  await matchCost(chain, await matchArgs(chain, market, 'COMPLEMENTARY', 1, 'EOA'));
   const rows: string[] = [];
-  for (const [type, wallets] of [['COMPLEMENTARY', false], ['MINT', false], ['MERGE', false], ['COMPLEMENTARY', true], ['MINT', true], ['MERGE', true]] as const) {
-    const first = await matchCost(chain, market, type, 1, wallets);
-    const many = await matchCost(chain, market, type, 1 + EXTRA_MAKERS, wallets);
+  const cases: Array<[FillType, Parties]> = [['COMPLEMENTARY', 'EOA'], ['MINT', 'EOA'], ['MERGE', 'EOA'], ['COMPLEMENTARY', 'wallet'], ['MINT', 'wallet'], ['MERGE', 'wallet'], ['COMPLEMENTARY', 'unsigned wallet']];
+  for (const [type, parties] of cases) {
+    const first = await matchCost(chain, await matchArgs(chain, market, type, 1, parties));
+    const many = await matchCost(chain, await matchArgs(chain, market, type, 1 + EXTRA_MAKERS, parties));
     const extraGas = (many.gas - first.gas) / BigInt(EXTRA_MAKERS);
     const extraBytes = (many.bytes - first.bytes) / BigInt(EXTRA_MAKERS);
     const byGas = (BLOCK_GAS - first.gas) / extraGas + 1n;
     const bySize = (TX_POOL_BYTES - first.bytes) / extraBytes + 1n;
-    rows.push(`| ${type}${wallets ? ', proxy wallets' : ''} | ${kilo(first.gas)} | ${kilo(extraGas)} | ${byGas} | ${extraBytes} B | ${bySize} |`);
+    rows.push(`| ${type}${PARTIES_LABEL[parties]} | ${kilo(first.gas)} | ${kilo(extraGas)} | ${byGas} | ${extraBytes} B | ${bySize} |`);
   }
   console.log('| fill type | first fill | each extra maker fill | fills in 30M gas | calldata per extra fill | fills in 128 KiB |\n|---|---|---|---|---|---|');
   console.log(rows.join('\n'));
+  console.log('\n| single-maker COMPLEMENTARY matches | N matchOrders | one matchOrdersBatch | per match, separately / batched | saved | batch calldata per match |\n|---|---|---|---|---|---|');
+  for (const n of BATCH_SIZES) {
+    const { separate, batched, batchBytes } = await batchCost(chain, market, n);
+    const saved = (100 * Number(separate - batched)) / Number(separate);
+    console.log(`| ${n} | ${kilo(separate)} | ${kilo(batched)} | ${kilo(separate / BigInt(n))} / ${kilo(batched / BigInt(n))} | ${saved.toFixed(1)}% | ${batchBytes / BigInt(n)} B |`);
+  }
   console.log(`\ndeployWallet (a proxy wallet with its approvals): ${kilo(await walletDeployGas(chain))}`);
 } finally {
   await chain.stop();
@@ -64,26 +78,44 @@ async function walletTrader(chain: ExchangeChain, market: Market): Promise<Local
 }
 
 /**
- * Gas and calldata bytes of one matchOrders of `type` with `makers` makers at 0.40 (complement
- * 0.60), each filled fully; with `wallets`, every party is a proxy wallet (signatureType 1).
+ * One match of `type` with `makers` makers at 0.40 (complement 0.60), each filled fully, every
+ * party a fresh account of the kind `parties` names.
  */
-async function matchCost(chain: ExchangeChain, market: Market, type: FillType, makers: number, wallets: boolean): Promise<{ gas: bigint; bytes: bigint }> {
-  const party = async () => ({ signer: await (wallets ? walletTrader : trader)(chain, market), signatureType: wallets ? (1 as const) : (0 as const) });
+async function matchArgs(chain: ExchangeChain, market: Market, type: FillType, makers: number, parties: Parties): Promise<MatchArgs> {
+  const order = async (params: { tokenId: bigint; side: 'BUY' | 'SELL'; priceMicros: bigint; size: bigint }) => {
+    if (parties === 'EOA') return chain.signOrder({ ...params, signer: await trader(chain, market), feeRateBps: FEE_BPS });
+    const wallet = { ...params, signer: await walletTrader(chain, market), signatureType: 1 as const, feeRateBps: FEE_BPS };
+    return parties === 'wallet' ? chain.signOrder(wallet) : chain.unsignedOrder(wallet);
+  };
   const takerSide = type === 'MERGE' ? 'SELL' : 'BUY';
   const makerSide = type === 'COMPLEMENTARY' ? 'SELL' : takerSide;
   const makerToken = type === 'COMPLEMENTARY' ? market.yes : market.no;
   const makerPrice = 400_000n;
   const takerPrice = type === 'COMPLEMENTARY' ? makerPrice : ONE - makerPrice;
-  const total = SIZE * BigInt(makers);
-  const taker = await chain.signOrder({ ...(await party()), tokenId: market.yes, side: takerSide, priceMicros: takerPrice, size: total, feeRateBps: FEE_BPS });
+  const takerOrder = await order({ tokenId: market.yes, side: takerSide, priceMicros: takerPrice, size: SIZE * BigInt(makers) });
   const makerOrders = [];
-  for (let i = 0; i < makers; i++) {
-    makerOrders.push(await chain.signOrder({ ...(await party()), tokenId: makerToken, side: makerSide, priceMicros: makerPrice, size: SIZE, feeRateBps: FEE_BPS }));
-  }
-  const makerFills = makerOrders.map((order) => order.makerAmount);
-  const receipt = await chain.match(taker, makerOrders, taker.makerAmount, makerFills);
+  for (let i = 0; i < makers; i++) makerOrders.push(await order({ tokenId: makerToken, side: makerSide, priceMicros: makerPrice, size: SIZE }));
+  return { takerOrder, makerOrders, takerFillAmount: takerOrder.makerAmount, makerFillAmounts: makerOrders.map((maker) => maker.makerAmount) };
+}
+
+/** Gas and calldata bytes of one matchOrders. */
+async function matchCost(chain: ExchangeChain, { takerOrder, makerOrders, takerFillAmount, makerFillAmounts }: MatchArgs): Promise<{ gas: bigint; bytes: bigint }> {
+  const receipt = await chain.match(takerOrder, [...makerOrders], takerFillAmount, [...makerFillAmounts]);
   const { input } = await chain.publicClient.getTransaction({ hash: receipt.transactionHash });
   return { gas: receipt.gasUsed, bytes: BigInt((input.length - 2) / 2) };
+}
+
+/** Total gas of `n` single-maker COMPLEMENTARY matches of EOAs sent one by one, and of the same matches in one batch from the same state. */
+async function batchCost(chain: ExchangeChain, market: Market, n: number): Promise<{ separate: bigint; batched: bigint; batchBytes: bigint }> {
+  const matches: MatchArgs[] = [];
+  for (let i = 0; i < n; i++) matches.push(await matchArgs(chain, market, 'COMPLEMENTARY', 1, 'EOA'));
+  const snapshot = await chain.anvil.testClient.snapshot();
+  let separate = 0n;
+  for (const match of matches) separate += (await matchCost(chain, match)).gas;
+  await chain.anvil.testClient.revert({ id: snapshot });
+  const receipt = await chain.matchBatch(matches);
+  const { input } = await chain.publicClient.getTransaction({ hash: receipt.transactionHash });
+  return { separate, batched: receipt.gasUsed, batchBytes: BigInt((input.length - 2) / 2) };
 }
 
 async function walletDeployGas(chain: ExchangeChain): Promise<bigint> {

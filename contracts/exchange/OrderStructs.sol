@@ -34,6 +34,14 @@ struct Order {
     bytes signature;
 }
 
+/// One taker match, the arguments of `matchOrders`, as an element of `matchOrdersBatch`.
+struct MatchArgs {
+    Order takerOrder;
+    Order[] makerOrders;
+    uint256 takerFillAmount;
+    uint256[] makerFillAmounts;
+}
+
 bytes32 constant ORDER_TYPEHASH = keccak256(
     "Order(uint256 salt,address maker,address signer,address taker,uint256 tokenId,uint256 makerAmount,uint256 takerAmount,uint256 expiration,uint256 nonce,uint256 feeRateBps,uint8 side,uint8 signatureType)"
 );

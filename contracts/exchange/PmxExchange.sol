@@ -10,7 +10,7 @@ import {OperatorFills} from "./OperatorFills.sol";
 import {Trading} from "./Trading.sol";
 
 /// The exchange: orders signed under {name, "1", chainId, this address} settle here through
-/// `matchOrders` (users against users) or `fillOrder(s)` (the operator as counterparty). The neg-risk exchange is a second deployment of this same contract; its address
+/// `matchOrders` or `matchOrdersBatch` (users against users) or `fillOrder(s)` (the operator as counterparty). The neg-risk exchange is a second deployment of this same contract; its address
 /// is the neg-risk order domain, and its registry holds the neg-risk markets' tokens.
 contract PmxExchange is OperatorFills {
     struct Config {

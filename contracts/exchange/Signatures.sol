@@ -11,10 +11,19 @@ interface IProxyWalletFactoryCodeHash {
     function walletInitCodeHash() external view returns (bytes32);
 }
 
+interface IProxyWalletOperatorTrading {
+    function operatorTrading() external view returns (bool);
+}
+
 /// Order hashing under the domain {name, "1", chainId, this address} and the signature check. The
-/// signer always signs with its own key (ECDSA); what differs by type is who may be the maker: the
+/// signer signs with its own key (ECDSA); what differs by type is who may be the maker: the
 /// signer itself (EOA), or the signer's proxy wallet from the factory (types 1 and 2), which must
 /// already be deployed since the exchange moves its funds through the wallet's approvals.
+///
+/// An order with an empty signature is one an API key placed without signing (EXTENSIONS.md
+/// section 11). Only operators settle orders, so it settles on the operator's word, and only for a
+/// proxy wallet whose owner left `operatorTrading` on: an EOA has no such switch, so its orders
+/// always need its signature.
 abstract contract Signatures is Nonces, EIP712 {
     address public immutable proxyWalletFactory;
     bytes32 internal immutable walletInitCodeHash;
@@ -55,11 +64,18 @@ abstract contract Signatures is Nonces, EIP712 {
     }
 
     function _checkSignature(bytes32 orderHash, Order calldata order) internal view {
+        bool unsigned = order.signature.length == 0;
         if (order.signatureType == SignatureType.EOA) {
+            if (unsigned) revert UnsignedOrderNeedsWallet(orderHash);
             if (order.maker != order.signer) revert MakerIsNotSigner(orderHash);
         } else {
             if (order.maker != walletOf(order.signer)) revert MakerIsNotSignersWallet(orderHash);
             if (order.maker.code.length == 0) revert ProxyWalletNotDeployed(order.maker);
+            if (unsigned) {
+                // The maker is the factory's wallet at the signer's address, so this reads a real switch.
+                if (!IProxyWalletOperatorTrading(order.maker).operatorTrading()) revert UnsignedOrderNotAllowed(orderHash);
+                return;
+            }
         }
         (address recovered, ECDSA.RecoverError recoverError,) = ECDSA.tryRecover(orderHash, order.signature);
         if (recoverError != ECDSA.RecoverError.NoError || recovered != order.signer) revert InvalidSignature(orderHash);

@@ -5,7 +5,7 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ERC1155Holder} from "@openzeppelin/contracts/token/ERC1155/utils/ERC1155Holder.sol";
 import {IConditionalTokens} from "../interfaces/IConditionalTokens.sol";
-import {COLLATERAL_ASSET_ID, Order, Side} from "./OrderStructs.sol";
+import {COLLATERAL_ASSET_ID, MatchArgs, Order, Side} from "./OrderStructs.sol";
 import {OrderBook} from "./OrderBook.sol";
 
 /// Settles a taker order against resting maker orders, as the server matched them. Every maker
@@ -61,6 +61,21 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         uint256 takerFillAmount,
         uint256[] calldata makerFillAmounts
     ) external onlyOperator whenTradingActive {
+        _matchOrders(takerOrder, makerOrders, takerFillAmount, makerFillAmounts);
+    }
+
+    /// Several matches in one transaction, settled in order exactly as `matchOrders` settles each,
+    /// to spread the transaction's base cost and warm storage over them. All or nothing: a match
+    /// that reverts reverts the batch with its own error, which the settlement sender finds by
+    /// simulating and bisecting.
+    function matchOrdersBatch(MatchArgs[] calldata matches) external onlyOperator whenTradingActive {
+        for (uint256 i = 0; i < matches.length; ++i) {
+            MatchArgs calldata one = matches[i];
+            _matchOrders(one.takerOrder, one.makerOrders, one.takerFillAmount, one.makerFillAmounts);
+        }
+    }
+
+    function _matchOrders(Order calldata takerOrder, Order[] calldata makerOrders, uint256 takerFillAmount, uint256[] calldata makerFillAmounts) private {
         if (makerOrders.length != makerFillAmounts.length) revert FillAmountsLengthMismatch();
         Market storage market = _marketOf(takerOrder.tokenId);
         bytes32 takerHash = _validateOrder(takerOrder);

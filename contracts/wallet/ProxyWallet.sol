@@ -23,9 +23,11 @@ interface IExchangeDomain {
 /// The wallet of signatureType 1: one per owner, at an address fixed by the owner's address
 /// (ProxyWalletFactory). It holds the owner's collateral and outcome tokens and has approved the
 /// exchanges, so they can settle orders its owner signed (the exchange checks that signature).
-/// Value leaves it only three ways, each needing the owner: `execute` called by the owner,
-/// `withdraw` with the owner's EIP-712 signature, or a fill of an order the owner signed. A relayer
-/// (the operator) may also split, merge and redeem its positions, which converts value in place.
+/// Value leaves it only these ways: `execute` called by the owner, `withdraw` with the owner's
+/// EIP-712 signature, a fill of an order the owner signed, or, while the owner leaves
+/// `operatorTrading` on, a fill of an unsigned order the operator settles (an API key's order,
+/// EXTENSIONS.md section 11). A relayer (the operator) may also split, merge and redeem its
+/// positions, which converts value in place.
 contract ProxyWallet is ERC1155Holder {
     using SafeERC20 for IERC20;
 
@@ -34,6 +36,10 @@ contract ProxyWallet is ERC1155Holder {
     /// The factory; in the implementation's code, which every wallet (a minimal proxy) runs.
     address public immutable factory;
     address public owner;
+    /// Whether the exchanges settle this wallet's unsigned orders on the operator's word. On from
+    /// deployment, as the API accepts a key's unsigned orders; the owner may turn it off. Declared
+    /// beside `owner` to share its storage slot, so initialising it writes no new slot.
+    bool public operatorTrading;
     mapping(uint256 => bool) public withdrawNonceUsed;
 
     error NotFactory();
@@ -44,6 +50,7 @@ contract ProxyWallet is ERC1155Holder {
     error InvalidWithdrawSignature();
 
     event Withdrawn(address indexed to, uint256 amount, uint256 nonce);
+    event OperatorTradingSet(bool allowed);
 
     constructor() {
         factory = msg.sender;
@@ -55,6 +62,7 @@ contract ProxyWallet is ERC1155Holder {
         if (msg.sender != factory) revert NotFactory();
         if (owner != address(0)) revert AlreadyInitialized();
         owner = owner_;
+        _setOperatorTrading(true);
         IWalletFactory walletFactory = IWalletFactory(factory);
         IConditionalTokens ctf = walletFactory.conditionalTokens();
         IERC20 usdc = walletFactory.collateral();
@@ -82,6 +90,11 @@ contract ProxyWallet is ERC1155Holder {
                 revert(add(result, 32), mload(result))
             }
         }
+    }
+
+    /// Turns the settlement of this wallet's unsigned orders on or off; signed orders settle either way.
+    function setOperatorTrading(bool allowed) external onlyOwner {
+        _setOperatorTrading(allowed);
     }
 
     /// Sends collateral out on the owner's signature of Withdraw(to, amount, nonce) under the
@@ -113,6 +126,11 @@ contract ProxyWallet is ERC1155Holder {
     function redeemPositions(bytes32 conditionId) external onlyOwnerOrRelayer {
         IWalletFactory walletFactory = IWalletFactory(factory);
         walletFactory.conditionalTokens().redeemPositions(walletFactory.collateral(), bytes32(0), conditionId, _binaryPartition());
+    }
+
+    function _setOperatorTrading(bool allowed) private {
+        operatorTrading = allowed;
+        emit OperatorTradingSet(allowed);
     }
 
     function _approve(IERC20 usdc, IConditionalTokens ctf, address exchange) private {

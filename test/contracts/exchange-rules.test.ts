@@ -22,11 +22,7 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
     market = await chain.createMarket();
     other = await chain.createMarket();
     [seller, buyer, stranger] = [3, 4, 5].map((i) => chain.anvil.account(i)) as [HDAccount, HDAccount, HDAccount];
-    for (const trader of [seller, buyer]) {
-      await chain.approveExchanges(trader);
-      await chain.giveSets(trader, market, 100n * ONE);
-      await chain.mint(trader.address, 100n * ONE);
-    }
+    for (const trader of [seller, buyer]) await chain.fundTrader(trader, market, 100n * ONE);
   });
   after(() => chain?.stop());
 

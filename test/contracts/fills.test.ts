@@ -24,11 +24,7 @@ describe('matchOrders fills', { skip: storeIndependent('the chain') }, () => {
     chain = await startExchangeChain();
     market = await chain.createMarket();
     traders = [3, 4, 5, 6, 7].map((i) => chain.anvil.account(i));
-    for (const trader of traders) {
-      await chain.approveExchanges(trader);
-      await chain.giveSets(trader, market, 1_000n * ONE);
-      await chain.mint(trader.address, 1_000n * ONE);
-    }
+    for (const trader of traders) await chain.fundTrader(trader, market, 1_000n * ONE);
   });
   after(() => chain?.stop());
 

@@ -26,11 +26,7 @@ describe('orders from the server’s hasher and from @polymarket/order-utils', {
     chain = await startExchangeChain({ exchangeName: POLYMARKET_NAME });
     market = await chain.createMarket();
     [seller, buyer] = [3, 4].map((i) => chain.anvil.account(i)) as [HDAccount, HDAccount];
-    for (const trader of [seller, buyer]) {
-      await chain.approveExchanges(trader);
-      await chain.giveSets(trader, market, 100n * ONE);
-      await chain.mint(trader.address, 100n * ONE);
-    }
+    for (const trader of [seller, buyer]) await chain.fundTrader(trader, market, 100n * ONE);
   });
   after(() => chain?.stop());
 

@@ -25,9 +25,7 @@ describe('proxy wallets', { skip: storeIndependent('the chain') }, () => {
     chain = await startExchangeChain();
     market = await chain.createMarket();
     [owner, counterparty, stranger] = [3, 4, 5].map((i) => chain.anvil.account(i)) as [HDAccount, HDAccount, HDAccount];
-    await chain.approveExchanges(counterparty);
-    await chain.giveSets(counterparty, market, 100n * ONE);
-    await chain.mint(counterparty.address, 100n * ONE);
+    await chain.fundTrader(counterparty, market, 100n * ONE);
   });
   after(() => chain?.stop());
 
@@ -124,7 +122,8 @@ describe('proxy wallets', { skip: storeIndependent('the chain') }, () => {
     assert.equal(await chain.revertOf(admin, factory(), ABIS.factory, 'deployWallet', [zeroAddress]), 'ZeroAddress');
     const bare = await deployContracts(chain.anvil.walletClient(admin), chain.publicClient, { exchangeName: 'bare', operator: chain.operator.address, conditionalTokens: chain.contracts.conditionalTokens, collateral: chain.contracts.collateral });
     assert.equal(bare.collateral, chain.contracts.collateral, 'an existing collateral is reused');
-    const fresh = (await chain.publicClient.getTransactionReceipt({
+    // Anvil answers a send a moment before it mines it: wait for the receipt rather than read it.
+    const fresh = (await chain.publicClient.waitForTransactionReceipt({
       hash: await chain.anvil.walletClient(admin).deployContract({ abi: ABIS.factory, bytecode: loadArtifact('ProxyWalletFactory').bytecode, args: [bare.conditionalTokens, bare.collateral, admin.address], chain: chain.anvil.chain }),
     })).contractAddress as Address;
     assert.equal(await chain.revertOf(admin, fresh, ABIS.factory, 'deployWallet', [owner.address]), 'ExchangesNotSet');
