@@ -24,7 +24,7 @@ export interface AnnouncerOptions {
 /**
  * Tells subscribers what durable records changed (EXTENSIONS.md section 6), in journal order and
  * never before a record is durable: the books' levels as each record left them (BookPublisher
- * frames them), order and trade updates, last trade prices, markets added and retired. A
+ * frames them), order and trade updates, last trade prices, markets added, retired and resolved. A
  * confirmed trade's public activity row, which reads the catalogue and the trader's profile, goes
  * out once the tables hold the trade (`projected`).
  */
@@ -82,5 +82,6 @@ export class Announcer {
       events.publish('trade-update', { userIds: [...new Set([trade.taker.userId, trade.maker.userId])], trade: toTradeResponse(tradeRow(trade)) });
     }
     for (const print of announcements.lastTrades) events.publish('last-trade-price', { ...print, timestampMs: record.changes.atMs });
+    for (const { marketId, outcome } of record.changes.resolutions) events.publish('market-resolved', { marketId, outcome });
   }
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { RestingQuote } from '../core/rewards/index.ts';
 import { COLLATERAL } from '../settlement/types.ts';
+import type { Payout } from '../settlement/embedded/postings.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import type { BookPublisher } from './book-publisher.ts';
 import { toOrderBook, type OrderBookResponse } from './book-view.ts';
@@ -92,6 +93,20 @@ export class EngineReadModel implements EngineReads {
 
   outcomeLabelOf(row: Pick<OrderRow, 'market_id' | 'outcome_index'>): string {
     return this.state().outcomeLabelOf({ marketId: row.market_id, outcome: row.outcome_index as 0 | 1 });
+  }
+
+  market(marketId: string): MarketTradingInfo | undefined {
+    return this.state().markets.get(marketId);
+  }
+
+  payoutOf(marketId: string): Payout | undefined {
+    const state = this.state();
+    const info = state.markets.get(marketId);
+    return (info && state.ledger.markets.get(info.conditionId)?.payout) ?? undefined;
+  }
+
+  resolvedMarketIds(): string[] {
+    return [...this.state().markets.values()].filter((m) => m.isResolved).map((m) => m.id);
   }
 
   dueQuestions(nowMs: number): string[] {

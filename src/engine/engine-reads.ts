@@ -1,4 +1,5 @@
 import type { RestingQuote } from '../core/rewards/index.ts';
+import type { Payout } from '../settlement/embedded/postings.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import type { OrderBookResponse } from './book-view.ts';
 import type { MmpSetting } from './state/maker-safety.ts';
@@ -43,6 +44,12 @@ export interface EngineReads {
   marketsWithOpenOrders(userId: string): string[];
   /** The outcome label of an order's token ("" for a market the engine does not know). */
   outcomeLabelOf(row: Pick<OrderRow, 'market_id' | 'outcome_index'>): string;
+  /** A market the engine knows, by id (resolved ones too). */
+  market(marketId: string): MarketTradingInfo | undefined;
+  /** What a resolved market pays per token (the ledger's payout vector); undefined while it is not resolved. */
+  payoutOf(marketId: string): Payout | undefined;
+  /** The ids of every resolved market. */
+  resolvedMarketIds(): string[];
   /** Markets whose undisputed proposal's window has ended by `nowMs`: their questions settle at the next oracle tick. */
   dueQuestions(nowMs: number): string[];
   /** The key's MMP settings (EXTENSIONS.md section 15), with their freezes, in scope order. */

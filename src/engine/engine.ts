@@ -2,13 +2,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { OracleCommand } from '../core/oracle/state-machine.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
-import type { CreditReason } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
-import { findOrderById, readOrderHashChunk } from '../store/orders-repository.ts';
+import { findOrdersByIds, readOrderHashChunk } from '../store/orders-repository.ts';
+import { proxyWalletsAmong } from '../store/users-repository.ts';
 import { Admission, type PlaceAnswer } from './admission.ts';
 import { Announcer } from './announcer.ts';
 import { BookPublisher } from './book-publisher.ts';
+import { ChainSettlement, type ChainSettlementOptions } from './chain-settlement/chain-settlement.ts';
+import { ChainIndexer, type ChainIndexOptions } from './chain-index/chain-indexer.ts';
 import { EngineReadModel } from './engine-read-model.ts';
 import type { EngineReads } from './engine-reads.ts';
 import { genesisState } from './genesis.ts';
@@ -28,7 +30,7 @@ import { SettlementSchedule } from './settlement-schedule.ts';
 import { DEFAULT_SNAPSHOT_POLICY, Snapshotter, type SnapshotPolicy } from './snapshotter.ts';
 import type { AppliedRecord } from './state/apply.ts';
 import type { MergeOutcome, RedeemOutcome } from './state/balance-commands.ts';
-import type { CommandOf, EngineCommand, OutcomeOf } from './state/commands.ts';
+import type { CommandFields, CommandOf, EngineCommand, OutcomeOf } from './state/commands.ts';
 import { EngineState } from './state/engine-state.ts';
 import { encodeSnapshot } from './state/snapshot-codec.ts';
 import type { CatalogueTerms, OracleCommandOutcome } from './state/oracle-commands.ts';
@@ -57,6 +59,10 @@ export interface EngineOptions {
   queueCapacity?: number;
   maxBatch?: number;
   snapshotPolicy?: SnapshotPolicy;
+  /** Settles trades on a real chain (CHAIN≠none) instead of the simulated rounds. */
+  chainSettlement?: ChainSettlementOptions;
+  /** Follows the chain's transfers into and out of users' wallets (CHAIN=embedded; README.md "Balances from the chain"). */
+  chainIndex?: ChainIndexOptions;
   /**
    * Hears of appends and projections as other nodes commit them (PostgreSQL's notifications,
    * store/journal-listener.ts); a standby follows the journal without it too, by polling.
@@ -87,6 +93,9 @@ export class MatchingEngine {
   private readonly schedule: SettlementSchedule;
   private readonly deadlines: SafetyDeadlines;
   private readonly follower: Follower;
+  /** Trades settle on a real chain (README.md "Settlement on a chain"); without it, in simulated rounds. */
+  private readonly chain: ChainSettlement | undefined;
+  private readonly chainIndexer: ChainIndexer | undefined;
   /** How far the tables are: what this node's projector wrote, or what a standby saw. */
   private readonly projected = new SeqWatch();
   readonly usedHashes: UsedHashFilter;
@@ -131,8 +140,20 @@ export class MatchingEngine {
       durable: (record, durationMs) => this.durable(record, durationMs),
       failed: (error) => this.rebuild(error),
     });
+    this.chain = options.chainSettlement && new ChainSettlement(options.chainSettlement, {
+      state: () => this.state,
+      journal: (command) => this.submit(command),
+      orders: (ids) => this.orderRows(ids),
+      logger,
+    });
+    this.chainIndexer = options.chainIndex && new ChainIndexer(options.chainIndex, {
+      state: () => this.state,
+      journal: (command) => this.submit(command),
+      walletsAmong: (addresses) => proxyWalletsAmong(db, addresses),
+      logger,
+    });
     this.schedule = new SettlementSchedule({
-      hasWork: () => this.state.unsettled.size > 0,
+      hasWork: () => !this.chain && this.state.unsettled.size > 0,
       logger,
       blockMs: options.settlementBlockMs,
       runRound: () => this.submit({ kind: 'settle' }),
@@ -189,6 +210,22 @@ export class MatchingEngine {
     }), 1000);
     this.timer.unref();
     this.schedule.schedule();
+    this.startChainSettlement();
+    this.chainIndexer?.start();
+  }
+
+  /** Starts settling on the chain, again every second while the chain does not answer. */
+  private startChainSettlement(): void {
+    const chain = this.chain;
+    if (!chain) return;
+    const attempt = (): void => {
+      if (!this.running) return;
+      chain.start().catch((error) => {
+        this.options.logger.warn({ err: error }, 'settlement on the chain could not start; trying again in 1 s');
+        setTimeout(attempt, 1000).unref();
+      });
+    };
+    attempt();
   }
 
   /**
@@ -247,6 +284,8 @@ export class MatchingEngine {
     this.timer = undefined;
     this.schedule.stop();
     this.deadlines.stop();
+    await this.chain?.stop();
+    this.chainIndexer?.stop();
     this.sequencer.rejectWaiting(new EngineUnavailableError());
     await this.sequencer.idle();
     await this.announcer.idle();
@@ -311,10 +350,7 @@ export class MatchingEngine {
    * tables (read your writes, EXTENSIONS.md section 12).
    */
   async findOrder(orderId: string): Promise<OrderRow | undefined> {
-    const pending = this.unprojected.order(orderId);
-    if (pending && 'row' in pending) return pending.row;
-    const stored = await findOrderById(this.options.db, orderId);
-    return stored && pending ? pending.apply(stored) : stored;
+    return (await this.orderRows([orderId])).get(orderId);
   }
 
   /** Expires due orders and releases due speed-bumped orders (the timer calls it; so does the manual clock). */
@@ -322,10 +358,26 @@ export class MatchingEngine {
     if (this.running) await this.submit({ kind: 'tick' });
   }
 
-  /** Mines matched trades and confirms mined ones, as many rounds as there is work for. */
+  /**
+   * Mines matched trades and confirms mined ones, as many rounds as there is work for; on a real
+   * chain, waits until the chain has settled every trade (confirmed or failed).
+   */
   async settle(): Promise<void> {
+    if (this.chain) {
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+      while (this.running && this.state.unsettled.size > 0) await pause();
+      // The record that settled the last trade durable too, as a reader sees it.
+      const settledAt = this.state.seq;
+      while (this.running && this.head.seq < settledAt) await pause();
+      return;
+    }
     await this.schedule.idle();
     while (this.running && this.state.unsettled.size > 0) await this.submit({ kind: 'settle' });
+  }
+
+  /** Until the ledger holds every transfer of the chain's confirmed blocks as they are now (CHAIN=embedded); at once without a chain. */
+  async chainIndexed(): Promise<void> {
+    if (this.running) await this.chainIndexer?.caughtUp();
   }
 
   /** Tells the engine of a market the catalogue published or changed (pause, fees, tick size). */
@@ -334,23 +386,27 @@ export class MatchingEngine {
     if (info?.status === 'ACTIVE' && !sameInfo(this.state.markets.get(marketId), info)) await this.submit({ kind: 'market', info });
   }
 
-  async credit(c: { account: string; amount: bigint; reason: CreditReason; ref: string }) {
+  async credit(c: CommandFields<'credit'>) {
     return (await this.submit({ kind: 'credit', ...c })).outcome;
   }
 
-  async transfer(t: { from: string; to: string; asset: string; amount: bigint; why: string; ref: string; once: boolean }) {
+  async transfer(t: CommandFields<'transfer'>) {
     return (await this.submit({ kind: 'transfer', ...t })).outcome;
   }
 
-  async split(s: { account: string; marketId: string; amount: bigint }) {
+  async split(s: CommandFields<'split'>) {
     return (await this.submit({ kind: 'split', ...s })).outcome;
   }
 
-  async merge(m: { account: string; marketIds: string[] }): Promise<MergeOutcome> {
+  async withdraw(w: CommandFields<'withdraw'>) {
+    return (await this.submit({ kind: 'withdraw', ...w })).outcome;
+  }
+
+  async merge(m: CommandFields<'merge'>): Promise<MergeOutcome | EngineFailure> {
     return (await this.submit({ kind: 'merge', ...m })).outcome;
   }
 
-  async redeem(r: { userId: string; account: string; marketIds: string[] }): Promise<RedeemOutcome> {
+  async redeem(r: CommandFields<'redeem'>): Promise<RedeemOutcome> {
     return (await this.submit({ kind: 'redeem', ...r })).outcome;
   }
 
@@ -444,6 +500,24 @@ export class MatchingEngine {
     if (lags.snapshotCommands > MAX_UNSNAPSHOTTED) throw new QueueFullError(`no snapshot of the engine was written for ${lags.snapshotCommands} commands; retry shortly`);
   }
 
+  /** Orders as their journal left them, by id: the records the tables lack, then the tables. */
+  private async orderRows(ids: string[]): Promise<Map<string, OrderRow>> {
+    const rows = new Map<string, OrderRow>();
+    // The changes not yet in the tables are taken before the tables are read: a projection that
+    // lands during the read removes them from memory, and its rows then hold them already.
+    const pendingChanges = new Map<string, (row: OrderRow) => OrderRow>();
+    for (const id of ids) {
+      const pending = this.unprojected.order(id);
+      if (pending && 'row' in pending) rows.set(id, pending.row);
+      else if (pending) pendingChanges.set(id, pending.apply);
+    }
+    const stored = ids.filter((id) => !rows.has(id));
+    for (const row of stored.length > 0 ? await findOrdersByIds(this.options.db, stored) : []) {
+      rows.set(row.id, pendingChanges.get(row.id)?.(row) ?? row);
+    }
+    return rows;
+  }
+
   private async rowOf(order: EngineOrder | OrderRow): Promise<OrderRow> {
     return 'signature' in order ? order : this.details.rowOf(order);
   }
@@ -463,6 +537,8 @@ export class MatchingEngine {
     if (record.effects.safetyChanged) this.deadlines.update();
     this.projector.kick();
     this.schedule.schedule();
+    // New matches only: a trade a reorg took back to MATCHED was in the ledger already, and its sender resends it.
+    this.chain?.matched(record.effects.announcements.tradeUpdates.filter((t) => t.status === 'MATCHED' && !t.inLedger));
     const matched = record.effects.announcements.tradeUpdates.filter((t) => t.status === 'MATCHED').length;
     const settled = record.input.commands.some((command) => command.kind === 'settle');
     this.options.events.publish('engine-batch', { commands: record.outcomes.length, trades: matched, durationMs, settled });
@@ -482,6 +558,8 @@ export class MatchingEngine {
     }
     this.options.logger.error({ err: error }, 'an engine record could not be made durable; rebuilding the state from the journal');
     try {
+      await this.chain?.stop();
+      this.chainIndexer?.stop();
       await this.projector.stop();
       await this.recover();
       this.head = { seq: this.state.seq, hash: this.state.hash, atMs: (await this.options.store.head())?.atMs ?? 0 };
@@ -489,6 +567,8 @@ export class MatchingEngine {
       this.publisher.retain(new Set(this.state.runtimes.keys()));
       this.projector.start(await this.options.store.projectedSeq());
       this.deadlines.update();
+      this.startChainSettlement();
+      this.chainIndexer?.start();
     } catch (rebuildError) {
       this.mode = 'stopped';
       this.options.logger.fatal({ err: rebuildError }, 'the engine cannot rebuild its state from the store; it takes no more commands until restarted');

@@ -1,15 +1,17 @@
-import type { CreditReason } from '../settlement/types.ts';
+import { CREDITED_KINDS } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
 import { readTableState } from '../store/engine-genesis-repository.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import type { TradeRow } from '../store/trades-repository.ts';
 import { complementPrice, formatPrice } from '../core/money.ts';
+import { WITHDRAW_KIND } from './state/balance-commands.ts';
 import { bookOrderOf } from './state/book-orders.ts';
 import { EngineState } from './state/engine-state.ts';
 import type { EngineOrder, EngineTrade } from './state/types.ts';
 import type { MarketTradingInfo } from './types.ts';
 
-const CREDIT_KINDS: CreditReason[] = ['DEPOSIT', 'FAUCET', 'TREASURY_DEPOSIT'];
+/** The transaction kinds whose references are recorded once (Ledger.onceRefs): reward claims and withdrawals. */
+const ONCE_KINDS = ['REWARD', WITHDRAW_KIND];
 
 /**
  * The engine's state read from the tables (README.md "Snapshots"): the start of a store that has
@@ -19,7 +21,7 @@ const CREDIT_KINDS: CreditReason[] = ['DEPOSIT', 'FAUCET', 'TREASURY_DEPOSIT'];
  * ledger's counters and chain. The engine writes it as the snapshot at position 0 at once.
  */
 export async function genesisState(db: Db, publishedMarkets: MarketTradingInfo[]): Promise<EngineState> {
-  const tables = await readTableState(db, CREDIT_KINDS, 'REWARD', publishedMarkets.map((m) => m.id));
+  const tables = await readTableState(db, [...CREDITED_KINDS], ONCE_KINDS, publishedMarkets.map((m) => m.id));
   const state = new EngineState();
   for (const info of publishedMarkets) state.putMarket(info);
   for (const m of tables.ledgerMarkets) state.ledger.markets.set(m.conditionId, { conditionId: m.conditionId, tokenId1: m.tokenId1, tokenId2: m.tokenId2, payout: m.payout, resolvedAtMs: m.resolvedAtMs });
@@ -43,7 +45,7 @@ export async function genesisState(db: Db, publishedMarkets: MarketTradingInfo[]
     state.lastTrade.set(trade.token_id, { price: formatPrice(price), side });
     state.lastTrade.set(trade.token_id === info.tokenId1 ? info.tokenId2 : info.tokenId1, { price: formatPrice(complementPrice(price)), side: side === 'buy' ? 'sell' : 'buy' });
   }
-  for (const { ref, txHash } of tables.onceRefs) if (ref.startsWith('reward-claim:')) state.ledger.onceRefs.set(ref, txHash);
+  for (const { ref, txHash } of tables.onceRefs) if (ref.startsWith('reward-claim:') || ref.startsWith('withdraw:')) state.ledger.onceRefs.set(ref, txHash);
   state.nextBookSeq = tables.counters.maxBookSeq + 1n;
   state.nextTradeSeq = tables.counters.maxTradeSeq + 1n;
   state.ledger.nextSeq = tables.counters.maxLedgerSeq + 1n;

@@ -24,16 +24,18 @@ export interface OrderAuditReport {
  * - trades-match-orders: a trade's parties are its orders' owners, tokens and sides, and neither
  *   traded at a price worse than its limit;
  * - trades-settled-once: a MINED or CONFIRMED trade has exactly one ledger transaction, with its
- *   txHash; any other has none; no trade settlement exists without its trade.
+ *   txHash; any other has none; no trade settlement exists without its trade. With settlement on
+ *   a chain (`onChain`) the txHash is the chain's, and a MATCHED trade a reorg took back keeps
+ *   its one ledger transaction.
  * Each invariant names at most AUDIT_DETAILS_PER_INVARIANT rows and counts the rest, as the
  * ledger audit does.
  */
-export async function auditOrders(db: Db): Promise<OrderAuditReport> {
+export async function auditOrders(db: Db, { onChain = false }: { onChain?: boolean } = {}): Promise<OrderAuditReport> {
   const violations: OrderAuditViolation[] = [];
   const checks: Array<[OrderInvariant, (db: Db, limit: number) => Promise<Breaches>]> = [
     ['orders-match-fills', ordersAgainstFills],
     ['trades-match-orders', tradesAgainstOrders],
-    ['trades-settled-once', tradesAgainstLedger],
+    ['trades-settled-once', (tx, limit) => tradesAgainstLedger(tx, limit, onChain)],
   ];
   for (const [invariant, check] of checks) {
     const { total, rows } = await check(db, AUDIT_DETAILS_PER_INVARIANT);

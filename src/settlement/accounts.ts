@@ -7,6 +7,18 @@ export const REWARD_TREASURY = 'system:reward-treasury';
 export const FEE_ACCOUNT = 'system:fees';
 /** Bonds of oracle proposals and disputes, held until their question settles. */
 export const BOND_ESCROW = 'system:bond-escrow';
+/**
+ * Collateral users withdrew (POST /account/withdraw): value that left the exchange. It stays an
+ * account rather than vanishing so that the collateral held still equals all ever credited.
+ */
+export const WITHDRAWN = 'system:withdrawn';
+/**
+ * The rest of the chain, as the indexer sees it (CHAIN=embedded): what users' wallets sent out
+ * behind the exchange's back (a transfer by the wallet's owner, outcome tokens sent away), and the
+ * other outcome token of a complete set whose one token arrived from outside. Value arriving
+ * later comes from here first, so a wallet's own split on chain is a split in the ledger.
+ */
+export const OUTSIDE = 'system:outside';
 
 /**
  * The collateral behind a market's outstanding complete sets. One per market, so markets settling

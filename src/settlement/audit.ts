@@ -3,7 +3,7 @@ import { balancesAgainstJournal, findChainHead, journalTotalOfKinds, listBlocks,
 import { listMarkets, type LedgerMarket } from '../store/ledger-journal-repository.ts';
 import { marketLockAccount } from './accounts.ts';
 import { blockHash, GENESIS_HASH, transactionHash } from './embedded/hashes.ts';
-import { COLLATERAL, type CreditReason } from './types.ts';
+import { COLLATERAL, CREDITED_KINDS } from './types.ts';
 
 /** `account|asset` → the amount that should be locked there; absent keys expect nothing locked. */
 export type ExpectedLocks = Map<string, bigint>;
@@ -29,7 +29,6 @@ export interface AuditReport {
   counts: { balances: number; markets: number; transactions: number; blocks: number };
 }
 
-const CREDIT_KINDS: CreditReason[] = ['DEPOSIT', 'FAUCET', 'TREASURY_DEPOSIT'];
 const PAGE = 2_000;
 /** Past this many violations of one invariant an audit report says how many more there were. */
 export const AUDIT_DETAILS_PER_INVARIANT = 20;
@@ -55,7 +54,7 @@ export async function auditLedger(db: Db, expectedLocks: ExpectedLocks = new Map
   const markets = await listMarkets(db);
   checkMarkets(balances, markets, report);
   const held = balances.filter((b) => b.asset === COLLATERAL).reduce((sum, b) => sum + b.balance, 0n);
-  const credited = await journalTotalOfKinds(db, CREDIT_KINDS, COLLATERAL);
+  const credited = await journalTotalOfKinds(db, [...CREDITED_KINDS], COLLATERAL);
   if (held !== credited) report('collateral-equals-deposits', `collateral held ${held} != credited ${credited}`);
   const { count: transactions, txHashesByBlock } = await checkTransactions(db, report);
   const blocks = await checkBlocks(db, txHashesByBlock, report);

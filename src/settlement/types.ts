@@ -67,6 +67,13 @@ export interface TradeFill {
 /** Why collateral enters the exchange: the only operations that add value. */
 export type CreditReason = 'DEPOSIT' | 'FAUCET' | 'TREASURY_DEPOSIT';
 
+/**
+ * The ledger transaction kinds whose collateral entries count as credited: the credits, and value
+ * the chain's indexer saw arrive from outside the exchange (`CHAIN_DEPOSIT`,
+ * src/engine/state/chain-transfer-commands.ts). What the audit and a store's genesis add up.
+ */
+export const CREDITED_KINDS: readonly string[] = ['DEPOSIT', 'FAUCET', 'TREASURY_DEPOSIT', 'CHAIN_DEPOSIT'];
+
 export interface Credit {
   account: string;
   amount: bigint;

@@ -27,7 +27,7 @@ export interface TableState {
   onceRefs: { ref: string; txHash: string }[];
 }
 
-export async function readTableState(db: Db, creditKinds: string[], onceKind: string, marketIds: string[]): Promise<TableState> {
+export async function readTableState(db: Db, creditKinds: string[], onceKinds: string[], marketIds: string[]): Promise<TableState> {
   const [balances, openOrders, unsettledTrades, latestTrades, ledgerMarkets, questions, winningMarkets, counters, chain, onceRefs] = await Promise.all([
     db.selectFrom('ledger_balances').select(['account', 'asset', 'balance', 'locked']).execute(),
     pagesOf<OrderRow>((after) => db.selectFrom('orders').selectAll().where('status', 'in', ['PENDING', 'EXECUTING']).$if(after !== undefined, (q) => q.where('id', '>', after!)).orderBy('id').limit(PAGE).execute()),
@@ -45,7 +45,7 @@ export async function readTableState(db: Db, creditKinds: string[], onceKind: st
       db.selectFrom('ledger_chain_head').select(['number', 'hash']).where('id', '=', 1).executeTakeFirstOrThrow(),
       db.selectFrom('ledger_transactions').select(['seq', 'tx_hash']).where('block_number', 'is', null).orderBy('seq').execute(),
     ]),
-    db.selectFrom('ledger_transactions').select(['ref', 'tx_hash']).where('kind', '=', onceKind).orderBy('seq').execute(),
+    db.selectFrom('ledger_transactions').select(['ref', 'tx_hash']).where('kind', 'in', onceKinds).orderBy('seq').execute(),
   ]);
   return {
     balances: balances.map((b) => ({ account: b.account, asset: b.asset, balance: BigInt(b.balance), locked: BigInt(b.locked) })),

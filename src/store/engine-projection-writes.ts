@@ -29,6 +29,7 @@ export interface ProjectionWrites {
     entries: readonly { account: string; asset: string; amount: bigint; reason: string }[];
     /** Set when a block of the same projection sealed it. */
     blockNumber: bigint | null;
+    chainTxHash: string | null;
   }[];
   /** Transactions the tables hold already that one of the blocks sealed. */
   sealedEarlier: readonly { seq: bigint; blockNumber: bigint }[];
@@ -103,9 +104,9 @@ function projectionStatement(m: ProjectionWrites, notify: boolean): RawBuilder<u
       ON CONFLICT (condition_id) DO UPDATE SET payout1 = EXCLUDED.payout1, payout2 = EXCLUDED.payout2, payout_den = EXCLUDED.payout_den, resolved_at = EXCLUDED.resolved_at)`);
   }
   if (m.ledgerTxs.length > 0) {
-    const txs = m.ledgerTxs.map((t) => ({ seq: t.seq, txHash: t.txHash, kind: t.kind, ref: t.ref, createdAt: new Date(t.createdAtMs), block: t.blockNumber }));
-    const { arrays } = columnArrays(txs, { seq: 'bigint', txHash: 'text', kind: 'text', ref: 'text', createdAt: 'timestamptz', block: 'bigint' });
-    parts.push(sql`txs_written AS (INSERT INTO ledger_transactions (seq, tx_hash, kind, ref, created_at, block_number) SELECT * FROM unnest(${arrays}))`);
+    const txs = m.ledgerTxs.map((t) => ({ seq: t.seq, txHash: t.txHash, kind: t.kind, ref: t.ref, createdAt: new Date(t.createdAtMs), block: t.blockNumber, chainTxHash: t.chainTxHash }));
+    const { arrays } = columnArrays(txs, { seq: 'bigint', txHash: 'text', kind: 'text', ref: 'text', createdAt: 'timestamptz', block: 'bigint', chainTxHash: 'text' });
+    parts.push(sql`txs_written AS (INSERT INTO ledger_transactions (seq, tx_hash, kind, ref, created_at, block_number, chain_tx_hash) SELECT * FROM unnest(${arrays}))`);
     const entries = m.ledgerTxs.flatMap((t) => t.entries.map((e, idx) => ({ txSeq: t.seq, idx, account: e.account, asset: e.asset, amount: e.amount, reason: e.reason })));
     if (entries.length > 0) {
       const entryArrays = columnArrays(entries, { txSeq: 'bigint', idx: 'smallint', account: 'text', asset: 'text', amount: 'numeric', reason: 'text' });

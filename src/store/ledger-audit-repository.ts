@@ -87,12 +87,14 @@ export async function listOpenOrderTerms(db: Db) {
 /**
  * Both parties of every MATCHED trade, each in its own terms (side, token, price): until a trade
  * settles, what it moves stays locked. The maker's side and token come from its order, so MINT
- * and MERGE makers (the other token) are read as exactly as TRANSFER makers.
+ * and MERGE makers (the other token) are read as exactly as TRANSFER makers. A MATCHED trade with
+ * its ledger transaction (mined on a chain, then taken back by a reorg) moved its amounts already.
  */
 export async function listMatchedTradeParties(db: Db) {
   const rows = await db.selectFrom('trades as t')
     .select(['t.token_id', 't.side', 't.price_micros', 't.size_base_units', 't.taker_wallet', 't.maker_wallet', 't.taker_fee_base_units', 't.maker_fee_base_units', 't.maker_token_id', 't.maker_side', 't.maker_price_micros'])
     .where('t.status', '=', 'MATCHED')
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('ledger_transactions as l').select('l.seq').where('l.ref', '=', sql<string>`t.id::text`).where('l.kind', 'like', 'TRADE\\_%'))))
     .execute();
   return rows.flatMap((r) => {
     const size = BigInt(r.size_base_units);

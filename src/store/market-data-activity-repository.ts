@@ -6,7 +6,8 @@ import type { Db } from './database.ts';
  * Activity rows (SPEC.md section 2 "Activity"): one row per party of a recorded trade (its own side,
  * token, price and fee) and one per split, merge or redeem in the ledger journal. Trades count once
  * their ledger transaction exists (MINED or CONFIRMED, never FAILED), like the journal's own rows,
- * so `hash` is always a real transaction hash.
+ * so `hash` is always a real transaction hash: a split's, merge's or redeem's is the chain's transaction
+ * when a chain made it first (`chain_tx_hash`), else the ledger's.
  *
  * The three sources are a UNION ALL; every filter, the keyset and a LIMIT are pushed into each
  * branch, so a page reads at most `offset + limit + 1` rows per branch instead of sorting everything.
@@ -169,13 +170,13 @@ function ledgerBranch(f: ActivityFilter, page: ActivityPageQuery, rows: number):
         ELSE ${sql.lit(PRICE_ONE)} END)::text AS price_micros,
       l.amount, 0::numeric AS fee, l.hash, l.at, ${sortExpr} AS sort_value, ${key} AS row_key
     FROM (
-      SELECT m.id AS market_id, le.account, lt.kind AS type, lt.tx_hash AS hash, lt.created_at AS at, lt.seq,
+      SELECT m.id AS market_id, le.account, lt.kind AS type, coalesce(lt.chain_tx_hash, lt.tx_hash) AS hash, lt.created_at AS at, lt.seq,
         CASE WHEN lt.kind = 'REDEEM' THEN sum(abs(le.amount)) ELSE div(sum(abs(le.amount)), 2) END AS amount
       FROM ledger_entries le
       JOIN ledger_transactions lt ON lt.seq = le.tx_seq
       JOIN markets m ON le.asset IN (m.token_id1, m.token_id2)
       WHERE ${sql.join(inner, sql` AND `)}
-      GROUP BY m.id, le.account, lt.kind, lt.tx_hash, lt.created_at, lt.seq
+      GROUP BY m.id, le.account, lt.kind, lt.chain_tx_hash, lt.tx_hash, lt.created_at, lt.seq
     ) l
     ${whereAll(conditions)} ${orderBy} LIMIT ${rows})`;
 }

@@ -65,9 +65,13 @@ export function tradesAgainstOrders(db: Db, limit: number): Promise<Breaches> {
 /**
  * Trades settled other than exactly once: a MINED or CONFIRMED trade has one ledger transaction
  * (kind TRADE_*, ref its id) carrying its txHash, a trade not mined has none, and every such
- * ledger transaction belongs to a trade.
+ * ledger transaction belongs to a trade. `onChain`: a trade's txHash is the chain's transaction,
+ * and a MATCHED trade may keep the one ledger transaction of its mining before a reorg.
  */
-export function tradesAgainstLedger(db: Db, limit: number): Promise<Breaches> {
+export function tradesAgainstLedger(db: Db, limit: number, onChain: boolean): Promise<Breaches> {
+  // On a chain a trade's txHash is the chain's transaction, and a trade a reorg took back to MATCHED keeps its ledger transaction.
+  const hashMismatch = onChain ? sql`false` : sql`s.tx_hash IS DISTINCT FROM t.tx_hash`;
+  const settledStatuses = onChain ? sql`('MINED', 'CONFIRMED', 'MATCHED')` : sql`('MINED', 'CONFIRMED')`;
   return breaches(db, limit, sql`
     WITH settled AS (
       SELECT ref, count(*) AS n, min(tx_hash) AS tx_hash FROM ledger_transactions
@@ -75,9 +79,10 @@ export function tradesAgainstLedger(db: Db, limit: number): Promise<Breaches> {
     SELECT coalesce(t.id::text, s.ref) AS id, CASE
       WHEN t.id IS NULL THEN 'ledger transaction ' || s.tx_hash || ' settles no trade'
       WHEN t.status IN ('MINED', 'CONFIRMED') AND s.n IS NULL THEN t.status || ' without a ledger transaction'
-      WHEN t.status IN ('MINED', 'CONFIRMED') AND (s.n <> 1 OR s.tx_hash IS DISTINCT FROM t.tx_hash)
+      WHEN t.status IN ('MINED', 'CONFIRMED') AND (s.n <> 1 OR ${hashMismatch})
         THEN t.status || ' with txHash ' || coalesce(t.tx_hash, 'null') || ', ledger ' || s.n || ' transaction(s) from ' || s.tx_hash
-      WHEN t.status NOT IN ('MINED', 'CONFIRMED') AND (s.n IS NOT NULL OR t.tx_hash IS NOT NULL)
+      WHEN t.status = 'MATCHED' AND s.n > 1 THEN 'MATCHED with ' || s.n || ' ledger transactions'
+      WHEN t.status NOT IN ${settledStatuses} AND (s.n IS NOT NULL OR t.tx_hash IS NOT NULL)
         THEN t.status || ' but settled in ' || coalesce(s.tx_hash, t.tx_hash)
     END AS problem
     FROM trades t FULL JOIN settled s ON s.ref = t.id::text`);

@@ -146,6 +146,8 @@ export interface LedgerTransactionsTable {
   ref: string;
   created_at: Date;
   block_number: bigint | null;
+  /** The chain's transaction of the same move in the user's wallet (migration 0023), or null. */
+  chain_tx_hash: string | null;
   /** The writing transaction's id (migration 0011); set by its default. */
   xid: Generated<bigint>;
 }

@@ -70,3 +70,10 @@ export async function findUserByDisplayName(db: Db, name: string): Promise<User 
     .executeTakeFirst();
   return row && toUser(row);
 }
+
+/** Which of `addresses` (lowercase) are users' proxy wallets: the chain's indexer asks of the addresses its logs name. */
+export async function proxyWalletsAmong(db: Db, addresses: readonly string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const rows = await db.selectFrom('users').select('proxy_wallet').where('proxy_wallet', 'in', [...addresses]).execute();
+  return new Set(rows.map((row) => row.proxy_wallet));
+}

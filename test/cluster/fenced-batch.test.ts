@@ -23,6 +23,9 @@ describe('a journal append whose lease passed on', { skip: process.env.DATABASE_
     const placed = await orderEntry.submit(callerOf(trader), kept);
     assert.ok(placed.ok);
     assert.equal(server.ctx.leadership.role, 'leader');
+    // The tables are the journal's projection, written after the answer: this node projects the
+    // acknowledged record before the takeover (after it, the next engine node would).
+    await server.ctx.trading.engine.tablesHoldAll();
 
     // Another node takes the engine over; this node learns it only at its next write.
     await sql`UPDATE engine_leadership SET token = token + 1, holder = 'another node', url = 'http://127.0.0.1:9', renewed_at = clock_timestamp()`.execute(server.ctx.store.db);

@@ -88,4 +88,21 @@ describe('engine: balance commands beside orders', () => {
     assert.deepEqual(collateral(trader), { balance: 5_000_000n, locked: 5_000_000n, available: 0n });
     await expectAuditClean(server);
   });
+
+  it('a merge of named amounts (what a chain merged first) merges exactly those, or refuses whole and moves nothing', async () => {
+    const trader = await newTrader(server, { fund: '10' });
+    const { engine } = server.ctx.trading;
+    const other = (await createPublishedEvent(server)).markets[0]!;
+    for (const marketId of [market.id, other.id]) assert.equal((await engine.split({ account: account(trader), marketId, amount: 3_000_000n })).ok, true);
+    const tokens = () => engine.reads.balances(account(trader)).tokens.map((t) => t.available);
+    const refused = await engine.merge({ account: account(trader), marketIds: [market.id, other.id], amounts: [1_000_000n, 3_000_001n] });
+    assert.deepEqual(refused.ok ? 'merged' : refused.code, 'INSUFFICIENT_BALANCE');
+    assert.deepEqual(tokens(), [3_000_000n, 3_000_000n, 3_000_000n, 3_000_000n]);
+    const merged = await engine.merge({ account: account(trader), marketIds: [market.id, other.id], amounts: [1_000_000n, 2_000_000n] });
+    assert.ok(merged.ok);
+    assert.deepEqual(merged.merged, [{ marketId: market.id, amount: 1_000_000n }, { marketId: other.id, amount: 2_000_000n }]);
+    assert.deepEqual(collateral(trader).balance, 7_000_000n);
+    // The audit replays the journal, whose merge records hold the amounts.
+    await expectAuditClean(server);
+  });
 });

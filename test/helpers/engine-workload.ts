@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { EngineCommand } from '../../src/engine/state/commands.ts';
 import type { MarketTradingInfo } from '../../src/engine/types.ts';
+import type { Approval } from '../../src/engine/state/wallet-approvals.ts';
 
 /**
  * Random workloads for the engine's state machine (test/engine/state-replay.test.ts and the
@@ -37,7 +38,8 @@ export type Op =
   | { kind: 'cancel-all'; user: number }
   | { kind: 'tick'; advanceMs: number }
   | { kind: 'settle' }
-  | { kind: 'merge'; user: number }
+  /** `units`: the amount of each market a chain merged first (the command's `amounts`), some above what is available; null merges what is. */
+  | { kind: 'merge'; user: number; units: number | null }
   | { kind: 'redeem'; user: number }
   | { kind: 'propose'; user: number; market: number; outcome: 'YES' | 'NO' | 'TIE' }
   | { kind: 'dispute'; user: number; market: number }
@@ -46,12 +48,25 @@ export type Op =
   | { kind: 'pause'; market: number; paused: boolean }
   | { kind: 'treasury'; units: number }
   | { kind: 'claim'; user: number; units: number; claim: number }
+  | { kind: 'withdraw'; user: number; units: number; nonce: number }
   | { kind: 'heartbeat'; user: number; timeoutMs: number }
   | { kind: 'heartbeat-off'; user: number }
   | { kind: 'session'; user: number; change: 'open' | 'close'; socket: number; resumes: number | null }
   | { kind: 'sessions-adopted' }
   | { kind: 'mmp-set'; user: number; market: number; byEvent: boolean; windowMs: number; maxFills: number | null; maxUnits: number | null; maxNotional: number | null; frozenMs: number }
-  | { kind: 'mmp-remove'; user: number; market: number; byEvent: boolean };
+  | { kind: 'mmp-remove'; user: number; market: number; byEvent: boolean }
+  /** What a real chain did with a pick among the unsettled matches (CHAIN≠none), and a settlement sender's record put or dropped. */
+  | { kind: 'chain-fill'; event: 'mined' | 'confirmed' | 'reorged' | 'failed'; pick: number }
+  | { kind: 'chain-tx'; put: boolean; nonce: number }
+  /**
+   * Value moved on chain behind the exchange's back, as the indexer reports it, with an approval a
+   * wallet gave or revoked in the same range, before or after the transfer: `blocks` 0 repeats the
+   * last range (changing nothing).
+   */
+  | {
+    kind: 'chain-transfer'; user: number; asset: 'collateral' | { market: number; outcome: 0 | 1 }; direction: 'in' | 'out'; units: number; blocks: number;
+    approval: { user: number; approval: Approval; approved: boolean; before: boolean } | null;
+  };
 
 const user = fc.nat(USERS.length - 1);
 const marketIndex = fc.nat(MARKETS.length - 1);
@@ -70,7 +85,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel-all' as const), user }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('tick' as const), advanceMs: fc.integer({ min: 0, max: 8_000 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('settle' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('merge' as const), user }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('merge' as const), user, units: fc.option(fc.integer({ min: 1, max: 30 })) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('redeem' as const), user }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('propose' as const), user, market: marketIndex, outcome: fc.constantFrom('YES' as const, 'NO' as const, 'TIE' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispute' as const), user, market: marketIndex }) },
@@ -79,6 +94,8 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('pause' as const), market: marketIndex, paused: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('treasury' as const), units: fc.integer({ min: 1, max: 20 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('claim' as const), user, units: fc.integer({ min: 1, max: 10 }), claim: fc.nat(5) }) },
+  // Few nonces, so a run spends one twice; amounts up to all of a user's start, so some exceed available.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), user, units: fc.integer({ min: 1, max: 1_000 }), nonce: fc.nat(3) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('heartbeat' as const), user, timeoutMs: fc.integer({ min: 5_000, max: 12_000 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('heartbeat-off' as const), user }) },
   {
@@ -97,8 +114,31 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('mmp-remove' as const), user, market: marketIndex, byEvent: fc.boolean() }) },
 );
 
-/** Records of operations: each inner array is one record (one batch). */
-export const scriptArbitrary = (maxRecords = 30) => fc.array(fc.array(opArbitrary, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: maxRecords });
+/**
+ * Settlement on a real chain instead of the simulated rounds: the same workload with `settle`
+ * replaced by what the chain reports (a run never mixes the two, as a server never does).
+ */
+const chainOpArbitrary: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: opArbitrary.filter((op) => op.kind !== 'settle') },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('chain-fill' as const), event: fc.constantFrom('mined' as const, 'mined' as const, 'confirmed' as const, 'reorged' as const, 'failed' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('chain-tx' as const), put: fc.boolean(), nonce: fc.nat(3) }) },
+  {
+    // Amounts up to more than a user holds, so transfers out cancel orders and leave shortfalls.
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('chain-transfer' as const), user, asset: fc.oneof(fc.constant('collateral' as const), fc.record({ market: marketIndex, outcome: fc.constantFrom(0 as const, 1 as const) })),
+      direction: fc.constantFrom('in' as const, 'out' as const), units: fc.integer({ min: 1, max: 1_200 }), blocks: fc.nat(3),
+      approval: fc.option(fc.record({
+        user, approval: fc.constantFrom<Approval>('exchange:collateral', 'exchange:outcome-tokens', 'neg-risk-exchange:collateral', 'neg-risk-exchange:outcome-tokens'),
+        approved: fc.boolean(), before: fc.boolean(),
+      }), { nil: null }),
+    }),
+  },
+);
+
+/** Records of operations: each inner array is one record (one batch). `chain`: settlement on a chain rather than in rounds. */
+export const scriptArbitrary = (maxRecords = 30, { chain = false } = {}) =>
+  fc.array(fc.array(chain ? chainOpArbitrary : opArbitrary, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: maxRecords });
 
 /** The terms of every question of the workload: a bond of 5, a reward of 2, a liveness of 4 s, markets ended. */
 const TERMS = { endMs: 0, proposalBondBaseUnits: 5n * UNIT, rewardBaseUnits: 2n * UNIT, livenessMs: 4_000 };
@@ -109,6 +149,8 @@ const TERMS = { endMs: 0, proposalBondBaseUnits: 5n * UNIT, rewardBaseUnits: 2n 
  */
 export class WorkloadCommands {
   private hashes = 0;
+  /** The last block a chain-transfer op indexed to. */
+  private block = 0;
   readonly markets = MARKETS.map((m) => ({ ...m }));
 
   /**
@@ -124,7 +166,7 @@ export class WorkloadCommands {
     ];
   }
 
-  toCommands(op: Op, openIds: readonly string[], nowSec: number): { commands: EngineCommand[]; advanceMs: number } {
+  toCommands(op: Op, openIds: readonly string[], nowSec: number, matchIds: readonly string[] = []): { commands: EngineCommand[]; advanceMs: number } {
     const account = (n: number) => USERS[n]!;
     const one = (command: EngineCommand) => ({ commands: [command], advanceMs: 0 });
     switch (op.kind) {
@@ -145,7 +187,7 @@ export class WorkloadCommands {
       case 'settle':
         return one({ kind: 'settle' });
       case 'merge':
-        return one({ kind: 'merge', account: account(op.user), marketIds: this.markets.map((m) => m.id) });
+        return one({ kind: 'merge', account: account(op.user), marketIds: this.markets.map((m) => m.id), ...(op.units === null ? {} : { amounts: this.markets.map(() => BigInt(op.units!) * UNIT) }) });
       case 'redeem':
         return one({ kind: 'redeem', userId: userIdOf(account(op.user)), account: account(op.user), marketIds: this.markets.map((m) => m.id) });
       case 'propose':
@@ -165,6 +207,8 @@ export class WorkloadCommands {
         return one({ kind: 'credit', account: 'system:reward-treasury', amount: BigInt(op.units) * UNIT, reason: 'TREASURY_DEPOSIT', ref: 'treasury' });
       case 'claim':
         return one({ kind: 'transfer', from: 'system:reward-treasury', to: account(op.user), asset: 'collateral', amount: BigInt(op.units) * UNIT, why: 'REWARD', ref: `reward-claim:${op.claim}`, once: true });
+      case 'withdraw':
+        return one({ kind: 'withdraw', account: account(op.user), to: '0x000000000000000000000000000000000000dead', amount: BigInt(op.units) * UNIT, nonce: BigInt(op.nonce) });
       case 'heartbeat':
         return one({ kind: 'heartbeat', apiKey: apiKeyOf(op.user), timeoutMs: op.timeoutMs });
       case 'heartbeat-off':
@@ -186,6 +230,27 @@ export class WorkloadCommands {
       }
       case 'mmp-remove':
         return one({ kind: 'mmp-remove', apiKey: apiKeyOf(op.user), scope: this.scopeOf(op) });
+      case 'chain-fill': {
+        const matchId = matchIds.length === 0 ? '00000000-0000-4000-8000-000000000000' : matchIds[op.pick % matchIds.length]!;
+        // One transaction per match, so a confirmation names the transaction its mining did.
+        const txHash = `0x${matchId.replaceAll('-', '').padStart(64, '0')}`;
+        const event = op.event === 'failed' ? { type: op.event, matchId, reason: 'ERC20InsufficientBalance', faultOrderIds: [matchId] }
+          : op.event === 'reorged' ? { type: op.event, matchId } : op.event === 'mined' ? { type: op.event, matchId, txHash, blockNumber: 7 } : { type: op.event, matchId, txHash };
+        return one({ kind: 'chain-fills', events: [event] });
+      }
+      case 'chain-tx': {
+        const record = { nonce: op.nonce, fillIds: matchIds.slice(0, 1), to: `0x${'ee'.repeat(20)}` as const, data: '0x' as const, gas: '100000', versions: [], mined: null };
+        return one({ kind: 'chain-tx', change: { sender: 'exchange', kind: op.put ? 'put' : 'drop', record } });
+      }
+      case 'chain-transfer': {
+        this.block += op.blocks;
+        const asset = op.asset === 'collateral' ? 'collateral' : op.asset.outcome === 0 ? this.markets[op.asset.market]!.tokenId1 : this.markets[op.asset.market]!.tokenId2;
+        const ref = (logIndex: number) => `0x${this.block.toString(16).padStart(64, '0')}:${logIndex}`;
+        const transfer = { ref: ref(0), account: account(op.user), asset, amount: BigInt(op.units) * UNIT, direction: op.direction };
+        if (!op.approval) return one({ kind: 'chain-transfers', toBlock: this.block, events: [transfer] });
+        const approval = { ref: ref(1), account: account(op.approval.user), approval: op.approval.approval, approved: op.approval.approved };
+        return one({ kind: 'chain-transfers', toBlock: this.block, events: op.approval.before ? [approval, transfer] : [transfer, approval] });
+      }
     }
   }
 

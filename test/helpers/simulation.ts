@@ -129,6 +129,9 @@ async function send(engine: MatchingEngine, command: EngineCommand, directory: R
     case 'split':
       await engine.split(command);
       return undefined;
+    case 'withdraw':
+      await engine.withdraw(command);
+      return undefined;
     case 'merge':
       await engine.merge(command);
       return undefined;
@@ -169,8 +172,11 @@ async function snapshotHalfWayAndPrune(store: EngineStore): Promise<void> {
   if (halfWay === oldest.seq) return;
   const state = decodeSnapshot(await store.readSnapshot(oldest.seq));
   await replayRecords(store, state, undefined, halfWay);
-  const encoded = encodeSnapshot(state);
-  await store.writeSnapshot({ seq: state.seq, hash: state.hash, stateHash: encoded.stateHash, parts: encoded.chunks.length }, encoded.chunks, 0);
+  // The engine may have written a snapshot at that very record already: it is then the one kept.
+  if (!snapshots.some((s) => s.seq === state.seq)) {
+    const encoded = encodeSnapshot(state);
+    await store.writeSnapshot({ seq: state.seq, hash: state.hash, stateHash: encoded.stateHash, parts: encoded.chunks.length }, encoded.chunks, 0);
+  }
   await store.deleteSnapshots(snapshots.filter((s) => s.seq < state.seq).map((s) => s.seq));
   await store.prune(state.seq);
 }

@@ -1,6 +1,7 @@
 import type { OracleCommand } from '../../core/oracle/state-machine.ts';
 import type { NormalizedOrder } from '../../core/orders/create-order-rules.ts';
 import { keccak256HexOf } from '../../core/keccak.ts';
+import type { ChainIndexEvent } from '../state/chain-transfer-commands.ts';
 import type { EngineCommand } from '../state/commands.ts';
 import { decodeMmpSetting, encodeMmpSetting } from '../state/mmp-codec.ts';
 import type { CatalogueTerms } from '../state/oracle-commands.ts';
@@ -58,12 +59,17 @@ function encodeCommand(command: EngineCommand): Encoded {
       return ['credit', command.account, command.amount.toString(), command.reason, command.ref];
     case 'transfer':
       return ['transfer', command.from, command.to, command.asset, command.amount.toString(), command.why, command.ref, command.once];
+    // The chain's transaction hash is a last field only when a chain moved the tokens first, so records without one read as before.
     case 'split':
-      return ['split', command.account, command.marketId, command.amount.toString()];
+      return withChainTx(['split', command.account, command.marketId, command.amount.toString()], command.chainTxHash);
+    case 'withdraw':
+      return ['withdraw', command.account, command.to, command.amount.toString(), command.nonce.toString()];
     case 'merge':
-      return ['merge', command.account, command.marketIds];
+      // Amounts only when given, so a merge of what is available is written as before; a chain's
+      // merge always gives them (wallet-merge.ts), and its transaction hash follows them.
+      return command.amounts ? withChainTx(['merge', command.account, command.marketIds, command.amounts.map(String)], command.chainTxHash) : ['merge', command.account, command.marketIds];
     case 'redeem':
-      return ['redeem', command.userId, command.account, command.marketIds];
+      return withChainTx(['redeem', command.userId, command.account, command.marketIds], command.chainTxHash);
     case 'oracle':
       return ['oracle', command.marketId, command.command, encodeTerms(command.terms)];
     case 'heartbeat':
@@ -78,6 +84,13 @@ function encodeCommand(command: EngineCommand): Encoded {
       return ['mmp-set', encodeMmpSetting(command.setting)];
     case 'mmp-remove':
       return ['mmp-remove', command.apiKey, command.scope];
+    case 'chain-tx':
+    case 'chain-fills':
+      // Plain JSON already: a transaction record holds its numbers as strings.
+      return [command.kind, command.kind === 'chain-tx' ? command.change : command.events];
+    case 'chain-transfers':
+      // A transfer is five fields, an approval four: records written before approvals were indexed hold transfers only.
+      return ['chain-transfers', command.toBlock, command.events.map((e) => ('approval' in e ? [e.ref, e.account, e.approval, e.approved] : [e.ref, e.account, e.asset, e.amount.toString(), e.direction]))];
   }
 }
 
@@ -111,11 +124,13 @@ function decodeCommand(raw: unknown[]): EngineCommand {
     case 'transfer':
       return { kind, from: f[0], to: f[1], asset: f[2], amount: BigInt(f[3]), why: f[4], ref: f[5], once: f[6] };
     case 'split':
-      return { kind, account: f[0], marketId: f[1], amount: BigInt(f[2]) };
+      return { kind, account: f[0], marketId: f[1], amount: BigInt(f[2]), ...chainTxOf(f[3]) };
+    case 'withdraw':
+      return { kind, account: f[0], to: f[1], amount: BigInt(f[2]), nonce: BigInt(f[3]) };
     case 'merge':
-      return { kind, account: f[0], marketIds: f[1] };
+      return f[2] ? { kind, account: f[0], marketIds: f[1], amounts: (f[2] as string[]).map(BigInt), ...chainTxOf(f[3]) } : { kind, account: f[0], marketIds: f[1] };
     case 'redeem':
-      return { kind, userId: f[0], account: f[1], marketIds: f[2] };
+      return { kind, userId: f[0], account: f[1], marketIds: f[2], ...chainTxOf(f[3]) };
     case 'oracle':
       return { kind, marketId: f[0], command: decodeOracleCommand(f[1]), terms: decodeTerms(f[2]) };
     case 'heartbeat':
@@ -130,6 +145,12 @@ function decodeCommand(raw: unknown[]): EngineCommand {
       return { kind, setting: decodeMmpSetting(f[0]) };
     case 'mmp-remove':
       return { kind, apiKey: f[0], scope: f[1] };
+    case 'chain-tx':
+      return { kind, change: f[0] };
+    case 'chain-fills':
+      return { kind, events: f[0] };
+    case 'chain-transfers':
+      return { kind, toBlock: f[0], events: (f[1] as Fields[]).map(decodeChainIndexEvent) };
     default:
       throw new Error(`unknown journal command ${kind}`);
   }
@@ -139,6 +160,21 @@ const encodeTerms = (t: CatalogueTerms) => ({ endMs: t.endMs, bond: t.proposalBo
 const decodeTerms = (t: { endMs: number | null; bond: string; reward: string; livenessMs: number }): CatalogueTerms => ({
   endMs: t.endMs, proposalBondBaseUnits: BigInt(t.bond), rewardBaseUnits: BigInt(t.reward), livenessMs: t.livenessMs,
 });
+
+/** An encoded command with the chain's transaction hash as its last field, when there is one. */
+function withChainTx(encoded: Encoded, chainTxHash: string | undefined): Encoded {
+  return chainTxHash === undefined ? encoded : [...encoded, chainTxHash];
+}
+
+function chainTxOf(field: unknown): { chainTxHash?: string } {
+  return typeof field === 'string' ? { chainTxHash: field } : {};
+}
+
+function decodeChainIndexEvent(e: Fields): ChainIndexEvent {
+  const [ref, account] = e;
+  if (e.length === 4) return { ref, account, approval: e[2], approved: e[3] };
+  return { ref, account, asset: e[2], amount: BigInt(e[3]), direction: e[4] };
+}
 
 /** Oracle commands hold no amounts (the terms do), so they go as they are. */
 const decodeOracleCommand = (command: OracleCommand): OracleCommand => command;

@@ -1,5 +1,5 @@
 import type { ApplyContext } from './apply-context.ts';
-import { credit, merge, redeem, split, transfer, tokensOf } from './balance-commands.ts';
+import { credit, merge, redeem, split, transfer, tokensOf, withdraw } from './balance-commands.ts';
 import type { CommandOutcome, EngineCommand } from './commands.ts';
 import type { EngineState } from './engine-state.ts';
 import { RecordIds } from './ids.ts';
@@ -8,6 +8,8 @@ import { cancelOrder, cancelUserOrders, expireAndRelease, placeOrder } from './o
 import { RecordEffects, type RecordChanges } from './record-effects.ts';
 import { adoptSessions, armHeartbeat, changeSession, disarmHeartbeat, expireSafety, removeMmp, setMmp } from './safety-commands.ts';
 import { settleRound } from './settlement-commands.ts';
+import { applyChainFills, changeChainTx } from './chain-settlement-commands.ts';
+import { applyChainTransfers, settleShortfalls } from './chain-transfer-commands.ts';
 
 /** A journal record's content: its position, its time and its commands, in order. */
 export interface RecordInput {
@@ -83,6 +85,8 @@ function applyCommand(ctx: ApplyContext, command: EngineCommand): CommandOutcome
       return transfer(ctx, { ...command, kind: command.why });
     case 'split':
       return split(ctx, command);
+    case 'withdraw':
+      return withdraw(ctx, command);
     case 'merge':
       return merge(ctx, command);
     case 'redeem':
@@ -101,6 +105,17 @@ function applyCommand(ctx: ApplyContext, command: EngineCommand): CommandOutcome
       return setMmp(ctx, command);
     case 'mmp-remove':
       return removeMmp(ctx, command);
+    case 'chain-tx':
+      changeChainTx(ctx, command.change);
+      return { ok: true };
+    case 'chain-fills':
+      applyChainFills(ctx, command.events);
+      // A failed match returns its reservations, a mined one pays its seller: what a wallet owes the ledger may be debited now.
+      settleShortfalls(ctx);
+      return { ok: true };
+    case 'chain-transfers':
+      applyChainTransfers(ctx, command.toBlock, command.events);
+      return { ok: true };
   }
 }
 

@@ -1,17 +1,20 @@
 import { creditPosting, mergePosting, redeemPayout, redeemPosting, splitPosting, transferPosting, type Posting } from '../../settlement/embedded/postings.ts';
+import { WITHDRAWN } from '../../settlement/accounts.ts';
 import { COLLATERAL, InsufficientBalanceError, type CreditReason, type MarketTokens } from '../../settlement/types.ts';
 import type { MarketTradingInfo } from '../types.ts';
 import { failure, type ApplyContext, type EngineFailure } from './apply-context.ts';
+import type { CommandFields } from './commands.ts';
 
 /**
  * The commands that move balances outside trading (EXTENSIONS.md sections 2 to 5): credits (admin
- * deposits, the faucet, the reward treasury), transfers (reward claims), and the conditional-token
- * operations split, merge and redeem. Each is one ledger transaction, applied whole or not at all:
+ * deposits, the faucet, the reward treasury), transfers (reward claims), withdrawals, and the
+ * conditional-token operations split, merge and redeem. Each is one ledger transaction, applied whole or not at all:
  * a caller whose available balance does not cover it gets INSUFFICIENT_BALANCE and nothing moves.
  */
 export type CreditOutcome = { ok: true; txHash: string; balance: bigint };
 export type TransferOutcome = { ok: true; txHash: string; replayed: boolean } | EngineFailure;
 export type SplitOutcome = { ok: true; txHash: string } | EngineFailure;
+export type WithdrawOutcome = { ok: true; txHash: string } | EngineFailure;
 export interface MergeOutcome {
   ok: true;
   /** "" when nothing merged. */
@@ -46,49 +49,80 @@ export function transfer(ctx: ApplyContext, t: { from: string; to: string; asset
   return { ...outcome, replayed: false };
 }
 
+/** The ledger transaction kind of a withdrawal. */
+export const WITHDRAW_KIND = 'WITHDRAW';
+
+/** The ledger reference of an account's withdrawal with a nonce: recorded once, so a nonce is spent once. */
+export const withdrawalRef = (account: string, nonce: bigint) => `withdraw:${account}:${nonce}`;
+
+/**
+ * Collateral leaving the exchange: the account's available collateral moves to WITHDRAWN, so the
+ * collateral held still equals all ever credited. A nonce the account used before is refused, as
+ * the wallet contract refuses it (ProxyWallet.withdraw), and so is an amount above available:
+ * what open orders reserve stays.
+ */
+export function withdraw(ctx: ApplyContext, w: { account: string; amount: bigint; nonce: bigint }): WithdrawOutcome {
+  const ref = withdrawalRef(w.account, w.nonce);
+  if (ctx.state.ledger.onceRefs.has(ref)) return failure('VALIDATION_FAILED', `nonce ${w.nonce} was already used by this wallet`);
+  const outcome = guarded(ctx, transferPosting({ from: w.account, to: WITHDRAWN, asset: COLLATERAL, amount: w.amount, kind: WITHDRAW_KIND, ref }));
+  if (outcome.ok) ctx.state.ledger.onceRefs.set(ref, outcome.txHash);
+  return outcome;
+}
+
 /** Collateral → `amount` of both outcome tokens, the collateral held in the market's lock account. */
-export function split(ctx: ApplyContext, s: { account: string; marketId: string; amount: bigint }): SplitOutcome {
+export function split(ctx: ApplyContext, s: CommandFields<'split'>): SplitOutcome {
   const info = ctx.state.markets.get(s.marketId);
   if (info?.status !== 'ACTIVE' || info.isResolved) return failure('MARKET_NOT_TRADABLE', `market ${s.marketId} is not ACTIVE; only ACTIVE markets split`);
   const tokens = tokensOf(info);
   ctx.state.ledger.register(tokens);
-  return guarded(ctx, splitPosting(s.account, tokens, s.amount, `split:${ctx.ids.next('split')}`));
+  return guarded(ctx, splitPosting(s.account, tokens, s.amount, `split:${ctx.ids.next('split')}`), s.chainTxHash);
 }
 
 /**
  * Merges as much as each market allows: the smaller of the account's two available token
  * balances, so tokens that open orders reserve never move. One transaction for all markets.
+ * With `amounts` (one per market id, what a chain already merged in the wallet: src/conditional-tokens/),
+ * exactly those amounts merge, all or nothing: a market no longer mergeable or an amount above
+ * what is available refuses the whole command, and nothing moves.
  */
-export function merge(ctx: ApplyContext, m: { account: string; marketIds: string[] }): MergeOutcome {
+export function merge(ctx: ApplyContext, m: CommandFields<'merge'>): MergeOutcome | EngineFailure {
   const { balances, ledger } = ctx.state;
   const outcome: MergeOutcome = { ok: true, txHash: '', merged: [], excluded: [] };
-  const ref = `merge:${ctx.ids.next('merge')}`;
-  const legs: Posting['legs'] = [];
-  for (const marketId of m.marketIds) {
+  const planned: { tokens: MarketTokens; marketId: string; amount: bigint }[] = [];
+  for (const [index, marketId] of m.marketIds.entries()) {
     const info = ctx.state.markets.get(marketId);
+    const asked = m.amounts?.[index];
     if (info?.status !== 'ACTIVE' || info.isResolved) {
+      if (asked !== undefined) return failure('MARKET_NOT_TRADABLE', `market ${marketId} is not ACTIVE; only ACTIVE markets merge`);
       outcome.excluded.push({ marketId, reason: 'not-mergeable' });
       continue;
     }
     const tokens = tokensOf(info);
     const a1 = balances.available(m.account, tokens.tokenId1);
     const a2 = balances.available(m.account, tokens.tokenId2);
-    const amount = a1 < a2 ? a1 : a2;
+    const mergeable = a1 < a2 ? a1 : a2;
+    if (asked !== undefined && asked > mergeable) return failure('INSUFFICIENT_BALANCE', `market ${marketId}: ${asked} to merge, ${mergeable} available`);
+    const amount = asked ?? mergeable;
     if (amount === 0n) {
       outcome.excluded.push({ marketId, reason: 'only-one-side' });
       continue;
     }
+    planned.push({ tokens, marketId, amount });
+  }
+  const ref = `merge:${ctx.ids.next('merge')}`;
+  const legs: Posting['legs'] = [];
+  for (const { tokens, marketId, amount } of planned) {
     ledger.register(tokens);
     legs.push(...mergePosting(m.account, tokens, amount, ref).legs);
     outcome.merged.push({ marketId, amount });
   }
-  if (legs.length > 0) outcome.txHash = ledger.record([{ kind: 'MERGE', ref, legs }], ctx.atMs)[0]!;
+  if (legs.length > 0) outcome.txHash = ledger.record([{ kind: 'MERGE', ref, legs }], ctx.atMs, { chainTxHash: m.chainTxHash })[0]!;
   outcome.excluded = byReason(outcome.excluded, ['not-mergeable', 'only-one-side']);
   return outcome;
 }
 
 /** Burns the account's available tokens of resolved markets and pays what they pay, in one transaction. */
-export function redeem(ctx: ApplyContext, r: { userId: string; account: string; marketIds: string[] }): RedeemOutcome {
+export function redeem(ctx: ApplyContext, r: CommandFields<'redeem'>): RedeemOutcome {
   const { balances, ledger } = ctx.state;
   const outcome: RedeemOutcome = { ok: true, txHash: '', redeemed: [], excluded: [] };
   const ref = `redeem:${ctx.ids.next('redeem')}`;
@@ -111,9 +145,9 @@ export function redeem(ctx: ApplyContext, r: { userId: string; account: string; 
   }
   outcome.excluded = byReason(outcome.excluded, ['not-redeemable', 'zero-onchain-balance']);
   if (legs.length === 0) return outcome;
-  outcome.txHash = ledger.record([{ kind: 'REDEEM', ref, legs }], ctx.atMs)[0]!;
+  outcome.txHash = ledger.record([{ kind: 'REDEEM', ref, legs }], ctx.atMs, { chainTxHash: r.chainTxHash })[0]!;
   for (const paid of outcome.redeemed) {
-    ctx.effects.redeemed({ id: ctx.ids.next('redemption'), userId: r.userId, account: r.account, marketId: paid.marketId, txHash: outcome.txHash, burned: paid.burned, payoutBaseUnits: paid.payoutBaseUnits, atMs: ctx.atMs });
+    ctx.effects.redeemed({ id: ctx.ids.next('redemption'), userId: r.userId, account: r.account, marketId: paid.marketId, txHash: r.chainTxHash ?? outcome.txHash, burned: paid.burned, payoutBaseUnits: paid.payoutBaseUnits, atMs: ctx.atMs });
   }
   return outcome;
 }
@@ -128,9 +162,9 @@ export function tokensOf(info: MarketTradingInfo): MarketTokens {
 }
 
 /** A posting that spends available balance: refused, changing nothing, when that does not cover it. */
-function guarded(ctx: ApplyContext, posting: Posting): { ok: true; txHash: string } | EngineFailure {
+function guarded(ctx: ApplyContext, posting: Posting, chainTxHash?: string): { ok: true; txHash: string } | EngineFailure {
   try {
-    return { ok: true, txHash: ctx.state.ledger.record([posting], ctx.atMs, { guarded: true })[0]! };
+    return { ok: true, txHash: ctx.state.ledger.record([posting], ctx.atMs, { guarded: true, chainTxHash })[0]! };
   } catch (error) {
     if (error instanceof InsufficientBalanceError) return failure('INSUFFICIENT_BALANCE', error.message);
     throw error;

@@ -1,11 +1,13 @@
 import type { OracleCommand } from '../../core/oracle/state-machine.ts';
 import type { CreditReason } from '../../settlement/types.ts';
 import type { MarketTradingInfo } from '../types.ts';
-import type { CreditOutcome, MergeOutcome, RedeemOutcome, SplitOutcome, TransferOutcome } from './balance-commands.ts';
+import type { CreditOutcome, MergeOutcome, RedeemOutcome, SplitOutcome, TransferOutcome, WithdrawOutcome } from './balance-commands.ts';
 import type { EngineFailure } from './apply-context.ts';
 import type { CatalogueTerms, OracleCommandOutcome } from './oracle-commands.ts';
 import type { MmpScope, MmpSetting } from './maker-safety.ts';
 import type { CancelOutcome, PlaceOutcome } from './order-commands.ts';
+import type { ChainFillEvent, ChainTxChange } from './chain-settlement-commands.ts';
+import type { ChainIndexEvent } from './chain-transfer-commands.ts';
 import type { MmpSettingInput } from './safety-commands.ts';
 import type { EngineOrder, NewOrder } from './types.ts';
 
@@ -15,7 +17,7 @@ import type { EngineOrder, NewOrder } from './types.ts';
  * record's time, so replaying the journal gives the same state: the orders and balance moves of
  * the API, the markets the catalogue publishes and changes, the oracle's transitions (with the
  * catalogue's terms of the question), and the engine's own chores (expiry and speed bumps,
- * settlement rounds), and market makers' safety (heartbeats, cancel-on-disconnect sessions and
+ * settlement rounds, or a real chain's transactions and what it did with them), and market makers' safety (heartbeats, cancel-on-disconnect sessions and
  * MMP settings, whose deadlines the tick acts on).
  */
 export type EngineCommand =
@@ -27,9 +29,13 @@ export type EngineCommand =
   | { kind: 'market'; info: MarketTradingInfo }
   | { kind: 'credit'; account: string; amount: bigint; reason: CreditReason; ref: string }
   | { kind: 'transfer'; from: string; to: string; asset: string; amount: bigint; why: string; ref: string; once: boolean }
-  | { kind: 'split'; account: string; marketId: string; amount: bigint }
-  | { kind: 'merge'; account: string; marketIds: string[] }
-  | { kind: 'redeem'; userId: string; account: string; marketIds: string[] }
+  /** `chainTxHash` on split, merge and redeem: the wallet's transaction when a chain moved the tokens first (src/conditional-tokens/). */
+  | { kind: 'split'; account: string; marketId: string; amount: bigint; chainTxHash?: string }
+  /** Collateral leaving the exchange to `to` on the owner's signature of (to, amount, nonce); each nonce once per account. */
+  | { kind: 'withdraw'; account: string; to: string; amount: bigint; nonce: bigint }
+  /** `amounts`, one per market, when a chain merged them first (balance-commands.ts); else what is available. */
+  | { kind: 'merge'; account: string; marketIds: string[]; amounts?: bigint[]; chainTxHash?: string }
+  | { kind: 'redeem'; userId: string; account: string; marketIds: string[]; chainTxHash?: string }
   | { kind: 'oracle'; marketId: string; command: OracleCommand; terms: CatalogueTerms }
   | { kind: 'heartbeat'; apiKey: string; timeoutMs: number }
   | { kind: 'heartbeat-off'; apiKey: string }
@@ -38,7 +44,16 @@ export type EngineCommand =
   /** A node took the engine: every socket recorded counts as dropped (safety-commands.ts). */
   | { kind: 'sessions-adopted' }
   | { kind: 'mmp-set'; setting: MmpSettingInput }
-  | { kind: 'mmp-remove'; apiKey: string; scope: MmpScope };
+  | { kind: 'mmp-remove'; apiKey: string; scope: MmpScope }
+  /** A settlement sender's write-ahead record of a transaction, put before it is broadcast (CHAIN≠none). */
+  | { kind: 'chain-tx'; change: ChainTxChange }
+  /** What the chain did with matches: mined, confirmed, reorged back to MATCHED, failed. */
+  | { kind: 'chain-fills'; events: ChainFillEvent[] }
+  /**
+   * Value moved on chain behind the exchange's back, and approvals of users' wallets given or
+   * revoked, in the blocks up to `toBlock`, in chain order (the indexer's cursor moves with it).
+   */
+  | { kind: 'chain-transfers'; toBlock: number; events: ChainIndexEvent[] };
 
 export interface CommandOutcomes {
   place: PlaceOutcome;
@@ -50,7 +65,8 @@ export interface CommandOutcomes {
   credit: CreditOutcome;
   transfer: TransferOutcome;
   split: SplitOutcome;
-  merge: MergeOutcome;
+  withdraw: WithdrawOutcome;
+  merge: MergeOutcome | EngineFailure;
   redeem: RedeemOutcome;
   oracle: OracleCommandOutcome;
   heartbeat: { ok: true; expiresAtMs: number };
@@ -59,8 +75,13 @@ export interface CommandOutcomes {
   'sessions-adopted': { ok: true };
   'mmp-set': { ok: true; setting: MmpSetting } | EngineFailure;
   'mmp-remove': { ok: true; removed: boolean };
+  'chain-tx': { ok: true };
+  'chain-fills': { ok: true };
+  'chain-transfers': { ok: true };
 }
 
 export type CommandOf<K extends EngineCommand['kind']> = Extract<EngineCommand, { kind: K }>;
+/** A command's fields without its kind: what the engine's method of that command takes. */
+export type CommandFields<K extends EngineCommand['kind']> = Omit<CommandOf<K>, 'kind'>;
 export type OutcomeOf<C extends EngineCommand> = CommandOutcomes[C['kind']];
 export type CommandOutcome = CommandOutcomes[EngineCommand['kind']];

@@ -6,6 +6,8 @@ import { Balances } from './balances.ts';
 import { Ledger } from './ledger.ts';
 import { MakerSafety } from './maker-safety.ts';
 import type { EngineOrder, EngineTrade, LastTrade } from './types.ts';
+import type { ChainTx } from './chain-settlement-commands.ts';
+import { ChainIndex } from './chain-transfer-commands.ts';
 
 /** One tradable market: what the engine knows of it, its book, its speed-bumped orders. */
 export interface MarketRuntime {
@@ -38,6 +40,10 @@ export class EngineState {
   readonly questions = new Map<string, OracleState>();
   /** The market of each neg-risk event that resolved YES: no other market of the event may. */
   readonly winningMarketOfEvent = new Map<string, string>();
+  /** The settlement senders' live transaction records (CHAIN≠none), by sender and record key: what a takeover resumes. */
+  readonly chainTxs = new Map<string, ChainTx>();
+  /** The chain's indexer (CHAIN=embedded): the last block it indexed and what wallets still owe the ledger. */
+  readonly chainIndex = new ChainIndex();
   /** Heartbeats, cancel-on-disconnect sessions and MMP settings (EXTENSIONS.md section 15). */
   readonly safety = new MakerSafety();
   nextBookSeq = 1n;

@@ -6,6 +6,7 @@ import { COLLATERAL } from '../../settlement/types.ts';
 import { remainingOf } from './book-orders.ts';
 import type { EngineState } from './engine-state.ts';
 import { termsOf } from './order-commands.ts';
+import { approvalNeeded } from './wallet-approvals.ts';
 
 /**
  * The ledger's invariants checked on the engine's state itself (DESIGN.md "Balances are a ledger"):
@@ -15,7 +16,8 @@ import { termsOf } from './order-commands.ts';
  *   mined yet, oracle bonds;
  * - an unresolved market's two tokens have equal supply, equal to the collateral in its lock;
  *   a resolved market's lock covers what its outstanding tokens pay;
- * - the collateral held equals the collateral ever credited.
+ * - the collateral held equals the collateral ever credited;
+ * - no open order needs an approval its wallet revoked on chain.
  */
 export function stateViolations(state: EngineState): string[] {
   const violations: string[] = [];
@@ -24,9 +26,15 @@ export function stateViolations(state: EngineState): string[] {
     const key = `${account}|${asset}`;
     expected.set(key, (expected.get(key) ?? 0n) + amount);
   };
-  for (const order of state.open.values()) add(order.account, order.side === 'BUY' ? COLLATERAL : order.tokenId, reservationFor(termsOf(order), remainingOf(order)));
+  const { missingApprovals } = state.chainIndex;
+  for (const order of state.open.values()) {
+    add(order.account, order.side === 'BUY' ? COLLATERAL : order.tokenId, reservationFor(termsOf(order), remainingOf(order)));
+    const approval = approvalNeeded(order.side, state.markets.get(order.marketId)!);
+    if (missingApprovals.has(order.account, approval)) violations.push(`approvals: open order ${order.id} needs ${approval}, which ${order.account} revoked`);
+  }
   for (const trade of state.unsettled.values()) {
-    if (trade.status !== 'MATCHED') continue;
+    // A trade a reorg took back to MATCHED moved its amounts at its first mining: it holds no reservation.
+    if (trade.status !== 'MATCHED' || trade.inLedger) continue;
     for (const party of [trade.taker, trade.maker]) {
       if (party.side === 'BUY') add(party.account, COLLATERAL, costBaseUnits(party.priceMicros, trade.sizeBaseUnits) + party.feeBaseUnits);
       else add(party.account, party.tokenId, trade.sizeBaseUnits);

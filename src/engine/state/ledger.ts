@@ -11,6 +11,8 @@ export interface LedgerTx {
   ref: string;
   createdAtMs: number;
   entries: { account: string; asset: string; amount: bigint; reason: string }[];
+  /** The chain's transaction that made the same move in the user's wallet, when one did (split, merge, redeem on a chain); outside `txHash`'s hash. */
+  chainTxHash: string | null;
 }
 
 /** A market's token pair in the ledger and, once resolved, what each token pays. */
@@ -58,8 +60,9 @@ export class Ledger {
   unsealed: { seq: bigint; txHash: string }[] = [];
   readonly markets = new Map<string, LedgerMarket>();
   /**
-   * References that may be recorded once only (reward claims), with the hash of the transaction
-   * that recorded each: a claim sent again after a crash is answered with its first payment.
+   * References that may be recorded once only, with the hash of the transaction that recorded
+   * each: reward claims (one sent again after a crash is answered with its first payment) and
+   * withdrawals (a wallet's nonce, spent once).
    */
   readonly onceRefs = new Map<string, string>();
   /** All collateral ever credited (deposits, the faucet, the treasury): what the exchange must hold. */
@@ -76,9 +79,10 @@ export class Ledger {
   /**
    * Records postings as transactions and applies them to the balances, all or none (an
    * InsufficientBalanceError of a guarded posting, or a LedgerStateError, changes nothing).
-   * Returns each posting's transaction hash, in order.
+   * Returns each posting's transaction hash, in order. `chainTxHash` names the chain's transaction
+   * of the same move (the activity shows it).
    */
-  record(postings: readonly Posting[], atMs: number, options: { guarded?: boolean } = {}): string[] {
+  record(postings: readonly Posting[], atMs: number, options: { guarded?: boolean; chainTxHash?: string | undefined } = {}): string[] {
     if (postings.length === 0) return [];
     this.balances.post(netChanges([...postings]).map((c) => ({ account: c.account, asset: c.asset, balanceDelta: c.balance, lockedDelta: c.locked })), options);
     return postings.map((posting) => {
@@ -86,7 +90,7 @@ export class Ledger {
       const entries = posting.legs.filter((l) => l.balanceDelta !== 0n).map((l) => ({ account: l.account, asset: l.asset, amount: l.balanceDelta, reason: l.reason }));
       const txHash = transactionHash({ seq, kind: posting.kind, ref: posting.ref, createdAtMs: atMs, entries });
       this.unsealed.push({ seq, txHash });
-      this.sink?.transaction({ seq, txHash, kind: posting.kind, ref: posting.ref, createdAtMs: atMs, entries });
+      this.sink?.transaction({ seq, txHash, kind: posting.kind, ref: posting.ref, createdAtMs: atMs, entries, chainTxHash: options.chainTxHash ?? null });
       return txHash;
     });
   }

@@ -9,6 +9,7 @@ import { bookOrderOf, remainingOf } from './book-orders.ts';
 import type { MmpSetting } from './maker-safety.ts';
 import { covers } from './maker-safety.ts';
 import type { CancelReason, EngineOrder, EngineTrade, NewOrder, TradeParty } from './types.ts';
+import { approvalNeeded, missingApprovalMessage } from './wallet-approvals.ts';
 
 export type PlaceOutcome = { ok: true; order: EngineOrder; replayed: boolean } | (EngineFailure & { order?: EngineOrder });
 /** NOT_OPEN: the engine does not hold the order open; who owns it and what became of it the store says. */
@@ -30,6 +31,9 @@ export function placeOrder(ctx: ApplyContext, request: NewOrder): PlaceOutcome {
   if (!runtime || !isTradable(runtime.info)) return failure('MARKET_NOT_TRADABLE', 'the market is not accepting orders (not active, paused or resolved)');
   const frozenUntil = request.apiKey === null ? undefined : state.safety.frozenUntil(request.apiKey, runtime.info, ctx.atMs);
   if (frozenUntil !== undefined) return failure('MMP_FROZEN', `market-maker protection tripped: this API key's new orders in this market are refused until ${new Date(frozenUntil).toISOString()}`);
+  // A wallet that revoked the exchange's right to move what the order sells or pays could not settle it: unfunded, as a short balance is.
+  const approval = approvalNeeded(request.order.side, runtime.info);
+  if (state.chainIndex.missingApprovals.has(request.account, approval)) return failure('INSUFFICIENT_BALANCE', missingApprovalMessage(request.account, approval));
 
   const order = newOrder(ctx, request, runtime.info);
   const asset = order.side === 'BUY' ? COLLATERAL : order.tokenId;
@@ -223,7 +227,7 @@ function recordLastTrade(ctx: ApplyContext, info: MarketTradingInfo, taker: Engi
 }
 
 /** Cancels an open order (by its owner, by self-trade prevention, or by the exchange for `reason`) and frees its reservation. */
-function closeOpenOrder(ctx: ApplyContext, orderId: string, reason?: CancelReason): void {
+export function closeOpenOrder(ctx: ApplyContext, orderId: string, reason?: CancelReason): void {
   const order = ctx.state.open.get(orderId);
   if (!order) throw new Error(`order ${orderId} is not open`);
   const runtime = ctx.state.runtimes.get(order.marketId);

@@ -119,6 +119,10 @@ export class RecordEffects implements LedgerSink {
   readonly warnings: { context: Record<string, unknown>; message: string }[] = [];
   /** Set when the record changed market makers' safety state (a heartbeat, a session, an MMP setting): it must be journaled. */
   safetyChanged = false;
+  /** Set when the record put or dropped a settlement sender's transaction record: state the tables do not hold, journaled all the same. */
+  chainTxsChanged = false;
+  /** Set when the record moved the chain index's cursor or its shortfalls: journaled for the same reason. */
+  chainIndexChanged = false;
 
   constructor(readonly seq: bigint, readonly atMs: number) {}
 
@@ -186,7 +190,7 @@ export class RecordEffects implements LedgerSink {
   /** Whether applying the record changed any state: a record that changed nothing is not journaled. */
   get changedState(): boolean {
     return this.newOrders.size + this.changedOrders.size + this.trades.size + this.balancesBefore.size + this.ledgerTxs.length + this.ledgerMarkets.size
-      + this.blocks.length + this.questions.size + this.resolutions.length + this.eventChanges.size + this.redemptions.length + this.announcements.markets.length > 0 || this.safetyChanged;
+      + this.blocks.length + this.questions.size + this.resolutions.length + this.eventChanges.size + this.redemptions.length + this.announcements.markets.length > 0 || this.safetyChanged || this.chainTxsChanged || this.chainIndexChanged;
   }
 
   private accounts(): string[] {

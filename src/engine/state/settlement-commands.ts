@@ -27,7 +27,7 @@ export function settleRound(ctx: ApplyContext): { moreWork: boolean } {
     trade.status = 'CONFIRMED';
     trade.confirmedAtMs = ctx.atMs;
     state.unsettled.delete(trade.id);
-    announce(ctx, trade);
+    announceTrade(ctx, trade);
     effects.announcements.confirmedTradeIds.push(trade.id);
   }
   const hashes = state.ledger.record(matched.map((trade) => tradePosting(fillOf(ctx, trade))), ctx.atMs);
@@ -35,20 +35,20 @@ export function settleRound(ctx: ApplyContext): { moreWork: boolean } {
     trade.status = 'MINED';
     trade.txHash = hashes[i]!;
     trade.minedAtMs = ctx.atMs;
-    announce(ctx, trade);
+    announceTrade(ctx, trade);
   });
   state.ledger.seal(ctx.atMs);
   // What was mined here is confirmed by the next round; what did not fit waits for it too.
   return { moreWork: state.unsettled.size > 0 };
 }
 
-function announce(ctx: ApplyContext, trade: EngineTrade): void {
+export function announceTrade(ctx: ApplyContext, trade: EngineTrade): void {
   ctx.effects.tradeChanged(trade);
   ctx.effects.announcements.tradeUpdates.push({ ...trade });
 }
 
 /** The ledger's view of a trade: both parties with their own token, side and price. */
-function fillOf(ctx: ApplyContext, trade: EngineTrade): TradeFill {
+export function fillOf(ctx: ApplyContext, trade: EngineTrade): TradeFill {
   const info = ctx.state.markets.get(trade.marketId);
   if (!info) throw new Error(`trade ${trade.id} refers to unknown market ${trade.marketId}`);
   const market = tokensOf(info);

@@ -5,6 +5,7 @@ import { bookOrderOf } from './book-orders.ts';
 import { decodeMmpState, encodeMmpState } from './mmp-codec.ts';
 import { EngineState } from './engine-state.ts';
 import type { EngineOrder, EngineTrade } from './types.ts';
+import type { Approval } from './wallet-approvals.ts';
 
 /**
  * The engine's state as text, at a journal position (README.md "Snapshots"): what a restart loads
@@ -17,13 +18,18 @@ import type { EngineOrder, EngineTrade } from './types.ts';
  * head), `M` a market, `L` a ledger market, `Q` a question, `W` a neg-risk event's winner, `B` a
  * balance, `O` an open order (comma-separated: the hot part), `T` an unsettled trade, `P` a last
  * trade price, `R` a once-only reference, `D` an armed heartbeat (dead-man's switch), `C` a key's
- * cancel-on-disconnect sockets, `X` an MMP setting with its window and freeze.
+ * cancel-on-disconnect sockets, `X` an MMP setting with its window and freeze, `S` a settlement
+ * sender's live transaction record (CHAIN≠none), `I` the chain index's cursor, shortfalls and the
+ * approvals wallets revoked (only once it has indexed a block: a state without a chain index
+ * encodes as before).
  *
- * v2 added the last three and an order's API key (the last field of `O`); a v1 snapshot reads as
- * a state without them, its orders placed by no key.
+ * v2 added `D`, `C`, `X` and an order's API key (the last field of `O`); a v1 snapshot reads as
+ * a state without them, its orders placed by no key. v3 added `S` (and a trade's `inLedger`, a
+ * field of `T`'s JSON); earlier snapshots read as a state without them. v4 added `I`. v5 added the
+ * revoked approvals to `I` (its third element); a v4 `I` reads as every wallet approving all.
  */
-const FORMAT = 'pmx-engine-snapshot v2';
-const READABLE_FORMATS = new Set(['pmx-engine-snapshot v1', FORMAT]);
+const FORMAT = 'pmx-engine-snapshot v5';
+const READABLE_FORMATS = new Set(['pmx-engine-snapshot v1', 'pmx-engine-snapshot v2', 'pmx-engine-snapshot v3', 'pmx-engine-snapshot v4', FORMAT]);
 const CHUNK_CHARS = 8 << 20;
 
 export interface EncodedSnapshot {
@@ -54,6 +60,12 @@ export function encodeSnapshot(state: EngineState): EncodedSnapshot {
   for (const [tokenId, last] of sortedBy(state.lastTrade, ([id]) => id)) out.line(`P${tokenId},${last.price},${last.side}`);
   for (const [ref, txHash] of sortedBy(state.ledger.onceRefs, ([ref]) => ref)) out.line(`R${ref},${txHash}`);
   encodeSafety(state, out);
+  for (const [key, tx] of sortedBy(state.chainTxs, ([key]) => key)) out.line(`S${JSON.stringify([key, tx.sender, tx.record])}`);
+  const index = state.chainIndex;
+  if (index.cursor > 0 || index.shortfalls.size > 0 || index.missingApprovals.size > 0) {
+    const shortfalls = sortedBy(index.shortfalls, ([key]) => key).map(([, s]) => [s.account, s.asset, s.amount.toString()]);
+    out.line(`I${JSON.stringify([index.cursor, shortfalls, index.missingApprovals.entries()])}`);
+  }
   const chunks = out.finish();
   return { seq: state.seq, chunks, stateHash: keccak256HexOf(...chunks) };
 }
@@ -156,6 +168,18 @@ function readLine(state: EngineState, line: string, orders: EngineOrder[]): void
     case 'X': {
       const setting = decodeMmpState(JSON.parse(body));
       state.safety.mmp.set(setting.apiKey, [...(state.safety.mmp.get(setting.apiKey) ?? []), setting]);
+      return;
+    }
+    case 'S': {
+      const [key, sender, record] = JSON.parse(body);
+      state.chainTxs.set(key, { sender, record });
+      return;
+    }
+    case 'I': {
+      const [cursor, shortfalls, missing = []] = JSON.parse(body) as [number, [string, string, string][], [string, Approval[]][]?];
+      state.chainIndex.cursor = cursor;
+      for (const [account, asset, amount] of shortfalls) state.chainIndex.shortfalls.set(`${account}|${asset}`, { account, asset, amount: BigInt(amount) });
+      for (const [account, approvals] of missing) for (const approval of approvals) state.chainIndex.missingApprovals.set(account, approval, false);
       return;
     }
     default:

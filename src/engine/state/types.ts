@@ -96,6 +96,12 @@ export interface EngineTrade {
   txHash: string | null;
   minedAtMs: number | null;
   confirmedAtMs: number | null;
+  /**
+   * Set once the ledger moved the trade's amounts (at its first MINED on a real chain), so a trade
+   * a reorg took back to MATCHED is not moved twice when it is mined again. Absent on CHAIN=none,
+   * whose rounds move and mine in one step.
+   */
+  inLedger?: true;
 }
 
 /** An order as CreateOrder accepted it (its rules and signature checked before the engine). */
@@ -117,4 +123,4 @@ export interface LastTrade {
 }
 
 /** Why the exchange, not the owner, cancelled an order (EXTENSIONS.md section 15: `reason` of an order-update CANCELLATION). */
-export type CancelReason = 'HEARTBEAT_EXPIRED' | 'DISCONNECTED' | 'MMP_TRIGGERED' | 'MARKET_RESOLVED' | 'EXPIRED';
+export type CancelReason = 'HEARTBEAT_EXPIRED' | 'DISCONNECTED' | 'MMP_TRIGGERED' | 'UNFUNDED' | 'MARKET_RESOLVED' | 'EXPIRED';

@@ -1,5 +1,4 @@
 import { PRICE_ONE } from '../../core/money.ts';
-import { compareBalanceKeys } from '../../store/ledger-balances-repository.ts';
 import { costBaseUnits } from '../../core/orders/reservation.ts';
 import { marketFeeAccount, marketLockAccount } from '../accounts.ts';
 import { COLLATERAL, LedgerStateError, type Asset, type MarketTokens, type PartyFill, type TradeFill } from '../types.ts';
@@ -161,4 +160,9 @@ export function netChanges(postings: Posting[]): Array<{ account: string; asset:
   return [...net.values()]
     .filter((r) => r.balance !== 0n || r.locked !== 0n)
     .sort(compareBalanceKeys);
+}
+
+/** Balance rows in one fixed order (by account, then asset), so net changes come out the same on every replay. */
+function compareBalanceKeys(a: { account: string; asset: string }, b: { account: string; asset: string }): number {
+  return a.account < b.account ? -1 : a.account > b.account ? 1 : a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0;
 }
