@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import { AppError } from '../contract/errors.ts';
+import { onChainOr503 } from '../contract/errors.ts';
 import type { MarketIds, MarketIdsDerivation } from '../settlement/market-ids.ts';
 import type { Db } from '../store/database.ts';
 import { findEventRow } from '../store/catalogue-events-repository.ts';
@@ -31,7 +31,8 @@ export interface PreparedMarket {
 
 /**
  * Prepares an event's DRAFT markets on chain, one after the other, and returns what each got. A
- * chain that fails is a 503: nothing is published, and publishing again resumes where it stopped.
+ * chain that fails is a 503: nothing is published, and publishing again resumes where it stopped
+ * (nothing was committed, so the same call can be made again).
  */
 export async function prepareDraftsOnChain(db: Db, chain: MarketsOnChain, eventId: string, collateral: Address): Promise<Map<string, PreparedMarket>> {
   const prepared = new Map<string, PreparedMarket>();
@@ -59,13 +60,4 @@ export async function setMakerFeeRateOnChain(db: Db, chain: MarketsOnChain, mark
   const event = await findEventRow(db, market.event_id);
   if (!event) return;
   await onChainOr503(`set the maker fee rate of market ${marketId}`, () => chain.setMakerFeeRate({ tokenId1, negRisk: event.neg_risk, makerFeeRateBps }));
-}
-
-/** The chain's failures reach the admin as a 503: nothing was committed, and the same call can be made again. */
-async function onChainOr503<T>(what: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw new AppError('SERVICE_UNAVAILABLE', `the chain did not ${what}: ${(error as Error).message.split('\n')[0]}`);
-  }
 }

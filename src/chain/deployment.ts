@@ -2,6 +2,7 @@ import { createPublicClient, createWalletClient, http, type Address, type Hex } 
 import { privateKeyToAccount } from 'viem/accounts';
 import { deployContracts, type DeployedContracts } from '../settlement/contracts/index.ts';
 import { exchangeChain } from './chain-definition.ts';
+import { checkExistingContracts, type ExistingContracts } from './existing-contracts.ts';
 
 export type { DeployedContracts } from '../settlement/contracts/index.ts';
 
@@ -25,17 +26,19 @@ export const TEMPLATE_DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944ba
 /**
  * Deploys every contract of the exchange (src/settlement/contracts: ConditionalTokens, the local
  * collateral, the wallet factory, both exchanges) with `deployerKey` on the chain at `rpcUrl`, the
- * exchanges verifying orders under `exchangeName`. The one list of deployments: the build's chain
+ * exchanges verifying orders under `exchangeName`; an `existing` collateral or ConditionalTokens is
+ * checked and used instead of a new one. The one list of deployments: the build's chain
  * template and a data directory started without a usable template both come from here. The
  * deployer is also the operator (it sends settlements, relays wallet calls, mints as the faucet):
  * an embedded chain is a local development chain whose keys are public, reachable only on
  * loopback, and /rpc refuses what they sign. A public chain gets its own keys (CHAIN=rpc).
  */
-export async function deployExchangeContracts(rpcUrl: string, chainId: number, exchangeName: string, deployerKey: Hex = TEMPLATE_DEPLOYER_KEY): Promise<ChainDeployment> {
+export async function deployExchangeContracts(rpcUrl: string, chainId: number, exchangeName: string, deployerKey: Hex = TEMPLATE_DEPLOYER_KEY, existing: ExistingContracts = {}): Promise<ChainDeployment> {
   const chain = exchangeChain(chainId);
   const account = privateKeyToAccount(deployerKey);
   const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
   const reader = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 20 });
-  const contracts = await deployContracts(wallet, reader, { exchangeName, operator: account.address });
+  await checkExistingContracts(reader, existing);
+  const contracts = await deployContracts(wallet, reader, { exchangeName, operator: account.address, ...existing });
   return { deployer: account.address, exchangeName, contracts };
 }

@@ -1,39 +1,47 @@
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { getAddress, type Address } from 'viem';
+import { createPublicClient, getAddress, http, type Address, type PublicClient } from 'viem';
 import { proxyWalletAddress } from '../settlement/contracts/index.ts';
-import { ConfigError, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
 import type { ChainFiles } from './chain-files.ts';
 import { chainFilesIn } from './chain-files.ts';
 import { TEMPLATE_DEPLOYER_KEY, type DeployedContracts } from './deployment.ts';
 import { EmbeddedChain } from './embedded-chain.ts';
 import { callJsonRpc } from './json-rpc.ts';
 import { ChainOperator } from './operator.ts';
+import { exchangeChain } from './chain-definition.ts';
+import { connectRemoteChain } from './remote-chain.ts';
+import { EMBEDDED_SETTLEMENT_KEYS, settlementKeys, type SettlementKeys } from './settlement-keys.ts';
 
 export { EmbeddedChain } from './embedded-chain.ts';
 export type { ChainOperator } from './operator.ts';
 export { fundWallet } from './wallet-funding.ts';
+export { walletPositions, type WalletPositions, type WalletOfOwner } from './wallet-positions.ts';
+export { payoutReports, type PayoutReports } from './payout-reports.ts';
+export { relayWithdrawal, type SignedWithdrawal, type WithdrawalRelay } from './wallet-withdrawal.ts';
 export { chainMarkets, type ChainMarkets, type MarketOnChain, type MarketToPrepare } from './market-preparation.ts';
 export { chainTemplateFiles } from './chain-template.ts';
+export { deployExchangeContracts } from './deployment.ts';
+export { checkRemoteChainId } from './remote-chain.ts';
 export type { ChainDeployment, DeployedContracts } from './deployment.ts';
 
 /** The chain the server settles on (EXTENSIONS.md section 14), as the rest of the server sees it. */
 export interface RunningChain {
   readonly kind: Config['chain'];
   readonly chainId: number;
-  /** The contracts the server deployed (CHAIN=embedded); undefined where the configuration names them. */
+  /** The exchange's contracts on the chain: deployed by the server (CHAIN=embedded) or configured (CHAIN=rpc); undefined for CHAIN=none. */
   readonly deployed: DeployedContracts | undefined;
   /** The local anvil of CHAIN=embedded: its URL for /rpc, its `ready` and events for settlement. */
   readonly embedded: EmbeddedChain | undefined;
-  /** The operator's transactions on the deployed contracts (CHAIN=embedded: the deployer's key, deployment.ts); undefined elsewhere. */
+  /** The operator's transactions on the contracts (CHAIN=embedded: the deployer's key, deployment.ts; CHAIN=rpc: OPERATOR_KEY); undefined for CHAIN=none. */
   readonly operator: ChainOperator | undefined;
   close(): Promise<void>;
 }
 
 /**
  * Starts or reaches the configured chain: CHAIN=embedded starts anvil (from the build's template
- * `template` for a new data directory), CHAIN=rpc checks that CHAIN_RPC_URL serves CHAIN_ID, and
- * CHAIN=none has nothing to start.
+ * `template` for a new data directory), CHAIN=rpc checks that CHAIN_RPC_URL serves CHAIN_ID and
+ * holds the configured contracts (remote-chain.ts), and CHAIN=none has nothing to start.
  */
 export async function startChain(config: Config, options: { template: ChainFiles; logger: Logger }): Promise<RunningChain> {
   const { chainId } = config;
@@ -42,7 +50,10 @@ export async function startChain(config: Config, options: { template: ChainFiles
     const operator = new ChainOperator(() => embedded.url, chainId, TEMPLATE_DEPLOYER_KEY);
     return { kind: 'embedded', chainId, deployed: embedded.deployment.contracts, embedded, operator, close: () => embedded.close() };
   }
-  if (config.chain === 'rpc') await checkRemoteChainId(config.chainRpcUrl!, chainId);
+  if (config.chain === 'rpc') {
+    const { deployed, operator } = await connectRemoteChain(config);
+    return { kind: 'rpc', chainId, deployed, embedded: undefined, operator, close: async () => {} };
+  }
   return { kind: config.chain, chainId, deployed: undefined, embedded: undefined, operator: undefined, close: async () => {} };
 }
 
@@ -60,7 +71,7 @@ export function withDeployedContracts(config: Config, deployed: DeployedContract
 
 /**
  * The proxy wallet of an owner as the deployed factory's `walletOf(owner)` gives it, deployed or
- * not (so deposits can arrive before the wallet exists); undefined where no contracts were deployed.
+ * not (so deposits can arrive before the wallet exists); undefined where there are no contracts.
  */
 export function deployedProxyWallets(deployed: DeployedContracts | undefined): ((owner: Address) => Address) | undefined {
   if (deployed === undefined) return undefined;
@@ -71,7 +82,7 @@ export function deployedProxyWallets(deployed: DeployedContracts | undefined): (
 export function describeChain(chain: RunningChain, config: Config): string {
   const where = chain.embedded
     ? `embedded (anvil pid ${chain.embedded.pid} at ${chain.embedded.url}, state in ${config.dataDir.startsWith('memory://') ? 'memory' : dirname(chainFilesIn(config.dataDir).stateFile)})`
-    : chain.kind === 'rpc' ? 'rpc (CHAIN_RPC_URL)' : 'none (simulated settlement)';
+    : chain.kind === 'rpc' ? `rpc (CHAIN_RPC_URL, operator ${chain.operator!.address})` : 'none (simulated settlement)';
   const contracts = [
     `exchange ${config.exchangeAddress}`,
     `negRiskExchange ${config.negRiskExchangeAddress}`,
@@ -79,16 +90,37 @@ export function describeChain(chain: RunningChain, config: Config): string {
     `conditionalTokens ${config.conditionalTokensAddress}`,
     ...(chain.deployed ? [`proxyWalletFactory ${chain.deployed.proxyWalletFactory}`] : []),
   ];
-  return `chain: ${where}, chain id ${chain.chainId}; contracts${chain.deployed ? ' (deployed here)' : ''}: ${contracts.join(', ')}`;
+  return `chain: ${where}, chain id ${chain.chainId}; contracts${chain.embedded ? ' (deployed here)' : ''}: ${contracts.join(', ')}`;
 }
 
-/** CHAIN=rpc: the endpoint must serve CHAIN_ID, or every signature and transaction would be for another chain. The URL is not logged: it may carry a provider's key. */
-async function checkRemoteChainId(url: string, chainId: number): Promise<void> {
-  let answered: string;
-  try {
-    answered = await callJsonRpc<string>(url, 'eth_chainId', [], 10_000);
-  } catch (error) {
-    throw new ConfigError(`CHAIN=rpc: CHAIN_RPC_URL did not answer eth_chainId (${(error as Error).message})`);
-  }
-  if (Number(answered) !== chainId) throw new ConfigError(`CHAIN=rpc: CHAIN_RPC_URL serves chain id ${Number(answered)}, not CHAIN_ID=${chainId}`);
+/** What the engine settles trades with on a chain: a client of it, the confirmations to wait for, and a key per exchange. */
+export interface ChainSettlementSetup {
+  client(): PublicClient;
+  confirmations: number;
+  keys: SettlementKeys;
+  /** A local chain that mines only when sent a transaction (the embedded anvil); absent where blocks come on their own. */
+  mineEmptyBlock?(): Promise<void>;
+  /** How the senders simulate a batch: `call` on the embedded anvil; absent (the estimate) on a shared chain. */
+  simulation?: 'call';
+}
+
+/**
+ * Settlement on the chain: the embedded chain's keys or CHAIN=rpc's (SETTLEMENT_KEY,
+ * NEG_RISK_SETTLEMENT_KEY), made operators of their exchanges first; undefined for CHAIN=none.
+ */
+export async function chainSettlementSetup(chain: RunningChain, config: Config): Promise<ChainSettlementSetup | undefined> {
+  const { embedded, operator, deployed } = chain;
+  if (!operator || !deployed) return undefined;
+  // Read at each start of settlement: a restarted embedded anvil may answer on another port.
+  const url = () => embedded?.url ?? config.chainRpcUrl!;
+  const keys = await settlementKeys(operator, deployed, embedded ? EMBEDDED_SETTLEMENT_KEYS : config.settlementKeys!);
+  // A batching transport: each look of a sender at the chain (receipts, nonce, head) is one request.
+  const client = () => createPublicClient({ chain: exchangeChain(chain.chainId), transport: http(url(), { batch: true }), pollingInterval: 50 }) as PublicClient;
+  if (!embedded) return { client, confirmations: config.confirmations, keys };
+  // Anvil mines a block per transaction (automine) and none without one: the last trades' confirmations come from empty blocks.
+  const mineEmptyBlock = () => callJsonRpc<unknown>(embedded.url, 'evm_mine').then(() => {});
+  // Anvil mines each transaction alone as it comes, so a batch's gas limit may be the sender's cap: one eth_call per batch
+  // instead of estimateGas's binary search (about 25 executions of the batch, four fifths of anvil's work: bench/settlement.ts).
+  // Not on CHAIN=rpc: on a shared chain a block's space, and the fee reserved up front, follow the gas limit.
+  return { client, confirmations: config.confirmations, keys, mineEmptyBlock, simulation: 'call' };
 }

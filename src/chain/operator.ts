@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, http, type Abi, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
+import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, http, type Abi, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { exchangeChain } from './chain-definition.ts';
 
@@ -12,10 +12,14 @@ export interface ContractCall {
   readonly args: readonly unknown[];
 }
 
+/** A call the chain would revert, and why (the contract's error name when it has one). */
+export type Simulation = { ok: true } | { ok: false; reason: string };
+
 /** What work run by `ChainOperator.exclusive` does on chain: each send resolves once mined. */
 export interface OperatorSteps {
   send(call: ContractCall): Promise<Hex>;
   read<T>(call: ContractCall): Promise<T>;
+  simulate(call: ContractCall): Promise<Simulation>;
 }
 
 interface Clients {
@@ -55,11 +59,26 @@ export class ChainOperator {
   exclusive<T>(work: (chain: OperatorSteps) => Promise<T>): Promise<T> {
     if (this.queued >= MAX_QUEUED_TRANSACTIONS) return Promise.reject(new Error(`the operator's transaction queue is full (${MAX_QUEUED_TRANSACTIONS})`));
     this.queued++;
-    const steps: OperatorSteps = { send: (call) => this.sendAndWait(call), read: (call) => this.read(call) };
+    const steps: OperatorSteps = { send: (call) => this.sendAndWait(call), read: (call) => this.read(call), simulate: (call) => this.simulate(call) };
     const done = this.tail.then(() => work(steps)).finally(() => this.queued--);
     // What comes next waits for this work whatever its outcome.
     this.tail = done.catch(() => {});
     return done;
+  }
+
+  /**
+   * Runs `call` as the operator would send it now, sending nothing: a revert is an answer, with
+   * its reason; a chain that does not answer throws, as a send would.
+   */
+  async simulate(call: ContractCall): Promise<Simulation> {
+    try {
+      await this.connect().reader.simulateContract({ ...call, account: this.account, chain: this.chain });
+      return { ok: true };
+    } catch (error) {
+      const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : null;
+      if (reverted instanceof ContractFunctionRevertedError) return { ok: false, reason: reverted.data?.errorName ?? reverted.reason ?? reverted.shortMessage };
+      throw error;
+    }
   }
 
   private async sendAndWait(call: ContractCall): Promise<Hex> {

@@ -1,18 +1,20 @@
 import { createMarketDirectory } from '../catalogue/index.ts';
 import { genesisState } from '../engine/genesis.ts';
+import { auditChainBalances, type ChainAuditTarget, type ChainAuditViolation } from '../engine/chain-balance-audit.ts';
 import { auditJournal, type JournalAuditReport } from '../engine/journal-audit.ts';
 import { databaseEngineStore } from '../engine/journal/journal-store.ts';
 import { auditOrders, type OrderAuditReport, type OrderAuditViolation } from '../engine/order-audit.ts';
 import { mergeChanges } from '../engine/projection/merged-changes.ts';
 import { recoverState } from '../engine/recovery.ts';
+import type { EngineState } from '../engine/state/engine-state.ts';
 import { addBondLocks } from '../oracle/bond-locks.ts';
 import { auditLedger, expectedOrderLocks, type AuditReport, type AuditViolation } from '../settlement/index.ts';
 import type { Db } from '../store/database.ts';
 
 export interface ExchangeAuditReport {
   ok: boolean;
-  violations: Array<AuditViolation | OrderAuditViolation | JournalAuditReport['violations'][number]>;
-  counts: AuditReport['counts'] & OrderAuditReport['counts'] & JournalAuditReport['counts'];
+  violations: Array<AuditViolation | OrderAuditViolation | JournalAuditReport['violations'][number] | ChainAuditViolation>;
+  counts: AuditReport['counts'] & OrderAuditReport['counts'] & JournalAuditReport['counts'] & { wallets: number };
 }
 
 /**
@@ -20,24 +22,29 @@ export interface ExchangeAuditReport {
  * lack, as a start would; then the journal is replayed from its oldest snapshot and checked
  * against its chain, its snapshots and the tables; then the ledger's invariants and the orders
  * against their trades are checked on the tables, in one read-only snapshot (a live node moves
- * locks and seals blocks between statements).
+ * locks and seals blocks between statements). With `chain`, the replayed ledger's wallets are
+ * compared with their balances on that chain (engine/chain-balance-audit.ts).
  */
-export async function auditExchange(db: Db): Promise<ExchangeAuditReport> {
+export async function auditExchange(db: Db, { onChain = false, chain }: { onChain?: boolean; chain?: ChainAuditTarget } = {}): Promise<ExchangeAuditReport> {
   const store = databaseEngineStore(db, { notify: false });
   const markets = createMarketDirectory(db);
   let journal: JournalAuditReport;
+  let state: EngineState | undefined;
   try {
     const recovered = await recoverState(store, async () => genesisState(db, await markets.loadPublished()), Date.now());
     // A live engine may project the same records first: its projection counts the same.
     if (recovered.unprojected.length > 0) await store.project(mergeChanges(recovered.unprojected)).catch(() => {});
+    state = recovered.state;
     journal = await auditJournal(db, store);
   } catch (error) {
     journal = { violations: [{ invariant: 'journal-chain', detail: error instanceof Error ? error.message : String(error) }], counts: { records: 0, snapshots: 0 } };
   }
+  // Without a replayed state (the journal is broken, said above) there is no ledger to compare.
+  const onTheChain = chain && state ? await auditChainBalances(state, chain) : { violations: [], wallets: 0 };
   return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (tx) => {
     const ledger = await auditLedger(tx, await addBondLocks(tx, await expectedOrderLocks(tx)));
-    const orders = await auditOrders(tx);
-    const violations = [...journal.violations, ...ledger.violations, ...orders.violations];
-    return { ok: violations.length === 0, violations, counts: { ...ledger.counts, ...orders.counts, ...journal.counts } };
+    const orders = await auditOrders(tx, { onChain });
+    const violations = [...journal.violations, ...ledger.violations, ...orders.violations, ...onTheChain.violations];
+    return { ok: violations.length === 0, violations, counts: { ...ledger.counts, ...orders.counts, ...journal.counts, wallets: onTheChain.wallets } };
   });
 }

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { registerAdminCommands } from './admin-commands.ts';
 import { registerDemoCommand } from './demo-command.ts';
+import { registerDeployCommand } from './deploy-command.ts';
 import type { DemoMakers } from './demo-makers.ts';
 import type { PriceWalk } from './demo-series.ts';
 import { registerMakerSafetyCommands } from './maker-safety-commands.ts';
@@ -125,15 +126,18 @@ export function buildProgram(): Command {
       const { openStore } = await import('../store/database.ts');
       const { migrateToLatest } = await import('../store/migrate.ts');
       const { auditExchange } = await import('./audit-exchange.ts');
+      const { reachAuditChain } = await import('./audit-chain-target.ts');
       const config = loadConfig({ argv: process.argv.slice(2) });
       const store = await openStore(config);
       let ok = false;
       try {
         await migrateToLatest(store.db);
-        const report = await auditExchange(store.db);
+        // Trades settle on the chain, embedded or rpc (src/engine/README.md "Settlement on a chain"); the ledger is checked against it.
+        const chain = await reachAuditChain(config);
+        const report = await auditExchange(store.db, { onChain: config.chain !== 'none', ...(chain ? { chain: chain.target } : {}) }).finally(() => chain?.close());
         ok = report.ok;
-        const { balances, markets, transactions, blocks, orders, trades, records, snapshots } = report.counts;
-        console.log(`audited ${records} journal records from ${snapshots} snapshot(s), ${balances} balances, ${markets} markets, ${transactions} transactions, ${blocks} blocks, ${orders} orders, ${trades} trades`);
+        const { balances, markets, transactions, blocks, orders, trades, records, snapshots, wallets } = report.counts;
+        console.log(`audited ${records} journal records from ${snapshots} snapshot(s), ${balances} balances, ${markets} markets, ${transactions} transactions, ${blocks} blocks, ${orders} orders, ${trades} trades${chain ? `, ${wallets} wallets against the chain` : ''}`);
         for (const v of report.violations) console.error(`BROKEN ${v.invariant}: ${v.detail}`);
         console.log(report.ok ? 'every invariant holds' : `${new Set(report.violations.map((v) => v.invariant)).size} invariant(s) broken`);
       } finally {
@@ -143,6 +147,7 @@ export function buildProgram(): Command {
       process.exit(ok ? 0 : 1);
     });
 
+  registerDeployCommand(program);
   registerTraderCommands(program);
   registerMakerSafetyCommands(program);
   registerPortfolioCommands(program);

@@ -25,6 +25,8 @@ export interface DomainEventMap {
   'last-trade-price': { marketId: string; assetId: string; price: string; side: 'buy' | 'sell'; timestampMs: number };
   /** A trade was confirmed: its public TradeActivity row (before the notional floor is applied). */
   'trade-activity': { eventId: string | null; notionalUsd: number; activity: unknown };
+  /** The oracle's outcome resolved a market, durably (the engine's journal holds it). */
+  'market-resolved': { marketId: string; outcome: 'YES' | 'NO' | 'TIE' };
   /** Progress of a reward claim. */
   'reward-claim-update': { userId: string; update: unknown };
   /**

@@ -43,6 +43,9 @@ export interface TradingDeps {
   fence?: AppendFence;
   /** Notifications of the journal's appends and projections (several nodes on PostgreSQL). */
   listen?: EngineOptions['listen'];
+  /** Trades settle on a real chain (CHAIN≠none) instead of in simulated rounds. */
+  chainSettlement?: EngineOptions['chainSettlement'];
+  chainIndex?: EngineOptions['chainIndex'];
 }
 
 export function createTrading(deps: TradingDeps): Trading {
@@ -50,6 +53,8 @@ export function createTrading(deps: TradingDeps): Trading {
   const engine = new MatchingEngine({
     db: deps.db, store, clock: deps.clock, events: deps.events, markets: deps.markets, logger: deps.logger,
     settlementBlockMs: deps.config.settlementBlockMs, bookFrameMs: deps.config.bookFrameMs, ...(deps.listen ? { listen: deps.listen } : {}),
+    ...(deps.chainSettlement ? { chainSettlement: deps.chainSettlement } : {}),
+    ...(deps.chainIndex ? { chainIndex: deps.chainIndex } : {}),
   });
   const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
   deps.logger.info(`order signatures: ${signatureBackend()}, ${verifier.workers === 0 ? 'on the main thread' : `${verifier.workers} worker thread(s)`}`);

@@ -1,3 +1,4 @@
+import { AppError, type ErrorCode } from '../contract/errors.ts';
 import { userAccount } from '../settlement/accounts.ts';
 import type { PositionMarketRef } from '../store/position-market-columns.ts';
 import type { Db } from '../store/database.ts';
@@ -16,11 +17,18 @@ export interface BatchMergeResult {
 }
 
 export interface Merger {
-  proxyWallet: string;
+  userId: string;
+  address: `0x${string}`;
+  proxyWallet: `0x${string}`;
 }
 
-/** The engine's merge command (src/engine/state/balance-commands.ts): one ledger transaction for every market it can merge. */
-export type MergeCommand = (request: { account: string; marketIds: string[] }) => Promise<{ txHash: string; merged: { marketId: string }[]; excluded: { marketId: string; reason: MergeExclusion }[] }>;
+/**
+ * The merge of src/conditional-tokens/ (the engine's command, after the chain's merge where one
+ * runs): one transaction for every market it can merge, or the engine's refusal.
+ */
+export type MergeCommand = (user: Merger, marketIds: string[]) => Promise<
+  { ok: true; txHash: string; merged: { marketId: string }[]; excluded: { marketId: string; reason: MergeExclusion }[] } | { ok: false; code: string; message: string }
+>;
 
 /**
  * Merging complete sets back into collateral (SPEC.md section 4.3). No amount is sent: each market
@@ -39,7 +47,8 @@ export class PositionMerges {
   }
 
   async merge(user: Merger, marketIds: string[]): Promise<BatchMergeResult> {
-    const outcome = await this.deps.merge({ account: userAccount(user.proxyWallet), marketIds: marketIds.map((id) => id.toLowerCase()) });
+    const outcome = await this.deps.merge(user, marketIds.map((id) => id.toLowerCase()));
+    if (!outcome.ok) throw new AppError(outcome.code as ErrorCode, outcome.message);
     return { txHash: outcome.txHash, included: outcome.merged.map((m) => m.marketId), excluded: outcome.excluded };
   }
 }

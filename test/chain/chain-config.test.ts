@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, parseConfig } from '../../src/config.ts';
+import { ConfigError, loadDeployTarget, parseConfig } from '../../src/config.ts';
 
 const OPERATOR_KEY = `0x${'ab'.repeat(32)}`;
 const DEPLOYED = {
@@ -9,7 +9,8 @@ const DEPLOYED = {
   COLLATERAL_ADDRESS: '0x3333333333333333333333333333333333333333',
   CONDITIONAL_TOKENS_ADDRESS: '0x4444444444444444444444444444444444444444',
 };
-const RPC = { CHAIN: 'rpc', CHAIN_RPC_URL: 'https://rpc.example/key', OPERATOR_KEY, ...DEPLOYED };
+const SETTLEMENT_KEYS = { SETTLEMENT_KEY: `0x${'cd'.repeat(32)}`, NEG_RISK_SETTLEMENT_KEY: `0x${'ef'.repeat(32)}` };
+const RPC = { CHAIN: 'rpc', CHAIN_RPC_URL: 'https://rpc.example/key', OPERATOR_KEY, ...SETTLEMENT_KEYS, ...DEPLOYED };
 
 function refuses(source: Record<string, string>, mentions: RegExp): ConfigError {
   let caught: unknown;
@@ -20,7 +21,7 @@ function refuses(source: Record<string, string>, mentions: RegExp): ConfigError 
   return caught as ConfigError;
 }
 
-describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, CONFIRMATIONS)', () => {
+describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys, CONFIRMATIONS)', () => {
   it('defaults to no chain, one confirmation, no operator key', () => {
     const config = parseConfig({});
     assert.equal(config.chain, 'none');
@@ -33,6 +34,10 @@ describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, CONFIRMATIONS
     const rpc = parseConfig({ ...RPC, CONFIRMATIONS: '12' });
     assert.deepEqual([rpc.chain, rpc.chainRpcUrl, rpc.operatorKey, rpc.confirmations], ['rpc', 'https://rpc.example/key', OPERATOR_KEY, 12]);
     assert.equal(rpc.exchangeAddress, DEPLOYED.EXCHANGE_ADDRESS);
+    assert.deepEqual(rpc.settlementKeys, { exchange: SETTLEMENT_KEYS.SETTLEMENT_KEY, negRisk: SETTLEMENT_KEYS.NEG_RISK_SETTLEMENT_KEY });
+    assert.equal(rpc.proxyWalletFactoryAddress, undefined);
+    const factory = '0x5555555555555555555555555555555555555555';
+    assert.equal(parseConfig({ ...RPC, PROXY_WALLET_FACTORY_ADDRESS: factory }).proxyWalletFactoryAddress, factory);
     assert.equal(parseConfig({ CHAIN: 'embedded', CONFIRMATIONS: '0' }).chain, 'embedded');
   });
 
@@ -45,6 +50,38 @@ describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, CONFIRMATIONS
     refuses({ OPERATOR_KEY: `0x${'00'.repeat(32)}` }, /OPERATOR_KEY/);
     refuses({ OPERATOR_KEY: `0x${'ff'.repeat(32)}` }, /OPERATOR_KEY/);
     refuses({ CHAIN_RPC_URL: 'https://rpc.example' }, /CHAIN_RPC_URL is for CHAIN=rpc/);
+    refuses({ ...RPC, SETTLEMENT_KEY: '0x1234' }, /SETTLEMENT_KEY must be a secp256k1 private key/);
+    refuses({ ...RPC, NEG_RISK_SETTLEMENT_KEY: `0x${'00'.repeat(32)}` }, /NEG_RISK_SETTLEMENT_KEY must be a secp256k1 private key/);
+    refuses({ ...RPC, PROXY_WALLET_FACTORY_ADDRESS: '0x12' }, /PROXY_WALLET_FACTORY_ADDRESS must be a 20-byte hex address/);
+  });
+
+  it('refuses settlement keys shared with each other or with the operator: each key is one nonce pipeline', () => {
+    refuses({ ...RPC, NEG_RISK_SETTLEMENT_KEY: SETTLEMENT_KEYS.SETTLEMENT_KEY }, /three different keys/);
+    refuses({ ...RPC, SETTLEMENT_KEY: OPERATOR_KEY }, /three different keys/);
+    // The same key written in another case is the same key.
+    refuses({ ...RPC, SETTLEMENT_KEY: OPERATOR_KEY.toUpperCase().replace('0X', '0x') }, /three different keys/);
+  });
+
+  it("refuses CHAIN=rpc's own variables on the other chains", () => {
+    for (const chain of ['none', 'embedded']) {
+      refuses({ CHAIN: chain, ...SETTLEMENT_KEYS }, new RegExp(`SETTLEMENT_KEY, NEG_RISK_SETTLEMENT_KEY are for CHAIN=rpc; CHAIN is ${chain}`));
+      refuses({ CHAIN: chain, PROXY_WALLET_FACTORY_ADDRESS: '0x5555555555555555555555555555555555555555' }, /PROXY_WALLET_FACTORY_ADDRESS is for CHAIN=rpc/);
+    }
+  });
+
+  it('reads what pmx deploy needs, refusing what is missing or bad', () => {
+    const target = loadDeployTarget({ env: { CHAIN_RPC_URL: 'http://127.0.0.1:8545', OPERATOR_KEY, CHAIN_ID: '84532' }, envFile: '/nonexistent' });
+    assert.deepEqual(target, { chainRpcUrl: 'http://127.0.0.1:8545', operatorKey: OPERATOR_KEY, chainId: 84532, exchangeName: 'PMX Exchange', collateralAddress: undefined, conditionalTokensAddress: undefined });
+    const existing = { COLLATERAL_ADDRESS: '0x3333333333333333333333333333333333333333', CONDITIONAL_TOKENS_ADDRESS: '0x4444444444444444444444444444444444444444' };
+    const onExisting = loadDeployTarget({ env: { CHAIN_RPC_URL: 'http://127.0.0.1:8545', OPERATOR_KEY, ...existing }, envFile: '/nonexistent' });
+    assert.equal(onExisting.collateralAddress?.toLowerCase(), existing.COLLATERAL_ADDRESS);
+    assert.equal(onExisting.conditionalTokensAddress?.toLowerCase(), existing.CONDITIONAL_TOKENS_ADDRESS);
+    const deployRefuses = (env: Record<string, string>, mentions: RegExp) => assert.throws(() => loadDeployTarget({ env, envFile: '/nonexistent' }), (e: unknown) => e instanceof ConfigError && mentions.test(e.message));
+    deployRefuses({}, /pmx deploy needs CHAIN_RPC_URL and OPERATOR_KEY/);
+    deployRefuses({ CHAIN_RPC_URL: 'http://127.0.0.1:8545' }, /pmx deploy needs OPERATOR_KEY/);
+    deployRefuses({ CHAIN_RPC_URL: 'ws://127.0.0.1:8545', OPERATOR_KEY }, /CHAIN_RPC_URL must start with http: or https:/);
+    deployRefuses({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', OPERATOR_KEY: '0xabc' }, /OPERATOR_KEY must be a secp256k1 private key/);
+    deployRefuses({ CHAIN_RPC_URL: 'http://127.0.0.1:8545', OPERATOR_KEY, COLLATERAL_ADDRESS: '0x12' }, /COLLATERAL_ADDRESS must be a 20-byte hex address/);
   });
 
   it('never repeats a refused operator key', () => {

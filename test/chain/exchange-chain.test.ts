@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { bytesToHex, encodeFunctionData, getAddress, type Address } from 'viem';
 import { buildOutput } from '../../src/build-output.ts';
-import { startAnvil } from '../../src/chain/anvil-process.ts';
-import { chainTemplateFiles, startChain } from '../../src/chain/index.ts';
-import { ConfigError, parseConfig } from '../../src/config.ts';
+import { chainTemplateFiles } from '../../src/chain/index.ts';
 import { domainSeparator } from '../../src/core/orders/eip712-order.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { expectError, get, post } from '../helpers/http.ts';
@@ -14,30 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const deployed = JSON.parse(readFileSync(chainTemplateFiles(buildOutput).deploymentFile, 'utf8')).contracts;
 
-// CHAIN=none's answer is checked with the other operations routes (test/api/ops.test.ts).
-describe('GET /exchange reports the chain (EXTENSIONS.md section 14)', () => {
-  it('with CHAIN=rpc: kind rpc, the configured addresses, and CHAIN_RPC_URL kept private', async () => {
-    const anvil = await startAnvil({ chainId: 31337 });
-    const addresses = { EXCHANGE_ADDRESS: `0x${'11'.repeat(20)}`, NEG_RISK_EXCHANGE_ADDRESS: `0x${'22'.repeat(20)}`, COLLATERAL_ADDRESS: `0x${'33'.repeat(20)}`, CONDITIONAL_TOKENS_ADDRESS: `0x${'44'.repeat(20)}` };
-    const rpc = { CHAIN: 'rpc', CHAIN_RPC_URL: anvil.url, OPERATOR_KEY: `0x${'ab'.repeat(32)}`, ...addresses };
-    try {
-      const server = await startTestServer(rpc);
-      try {
-        const { body } = await get(server.api('/exchange'));
-        assert.deepEqual(body.chain, { kind: 'rpc', chainId: 31337 });
-        assert.equal(body.eip712.verifyingContract, addresses.EXCHANGE_ADDRESS);
-        assert.equal(body.conditionalTokens, addresses.CONDITIONAL_TOKENS_ADDRESS);
-      } finally {
-        await server.close();
-      }
-      const otherChain = parseConfig({ ...rpc, CHAIN_ID: '137' });
-      await assert.rejects(startChain(otherChain, { template: chainTemplateFiles(buildOutput), logger: pino({ level: 'silent' }) }), (error: unknown) => error instanceof ConfigError && /serves chain id 31337, not CHAIN_ID=137/.test(error.message));
-    } finally {
-      await anvil.stop();
-    }
-  });
-});
-
+// CHAIN=none's answer is checked with the other operations routes (test/api/ops.test.ts), CHAIN=rpc's in test/chain/rpc-chain.test.ts.
 describe('CHAIN=embedded: GET /exchange and the /rpc proxy', () => {
   let server: TestServer;
   const rpc = (body: unknown, headers?: Record<string, string>) => post(`${server.url}/rpc`, body, headers);

@@ -33,6 +33,14 @@ export interface SignedOrder extends OrderMessage {
   readonly signature: Hex;
 }
 
+/** One element of matchOrdersBatch: matchOrders' four arguments, by name. */
+export interface MatchArgs {
+  readonly takerOrder: SignedOrder;
+  readonly makerOrders: readonly SignedOrder[];
+  readonly takerFillAmount: bigint;
+  readonly makerFillAmounts: readonly bigint[];
+}
+
 export interface OrderParams {
   readonly signer: LocalAccount;
   readonly tokenId: bigint;
@@ -109,11 +117,29 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
     await send(account, contracts.conditionalTokens, abi.ctf, 'splitPosition', [contracts.collateral, ZERO_BYTES32, market.conditionId, [1n, 2n], amount]);
   }
 
+  /** An EOA ready to trade a market: both exchanges approved, `amount` of both tokens and `amount` of collateral. */
+  async function fundTrader(account: LocalAccount, market: Market, amount: bigint): Promise<void> {
+    await approveExchanges(account);
+    await giveSets(account, market, amount);
+    await mint(account.address, amount);
+  }
+
   async function signOrder(params: OrderParams): Promise<SignedOrder> {
+    const message = await orderMessage(params);
+    const signature = await params.signer.signTypedData({ domain: orderDomain(params.negRisk ?? false), types: ORDER_TYPES, primaryType: 'Order', message });
+    return { ...message, signature };
+  }
+
+  /** An order as an API key places it without signing (EXTENSIONS.md section 11): the signature is empty. */
+  async function unsignedOrder(params: OrderParams): Promise<SignedOrder> {
+    return { ...(await orderMessage(params)), signature: '0x' };
+  }
+
+  async function orderMessage(params: OrderParams): Promise<OrderMessage> {
     const cost = (params.priceMicros * params.size) / ONE;
     const buying = params.side === 'BUY';
     const signatureType = params.signatureType ?? 0;
-    const message: OrderMessage = {
+    return {
       salt: params.salt ?? salt++,
       maker: params.maker ?? (signatureType === 0 ? params.signer.address : await walletOf(params.signer.address)),
       signer: params.signer.address,
@@ -127,8 +153,6 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
       side: buying ? 0 : 1,
       signatureType,
     };
-    const signature = await params.signer.signTypedData({ domain: orderDomain(params.negRisk ?? false), types: ORDER_TYPES, primaryType: 'Order', message });
-    return { ...message, signature };
   }
 
   function orderDomain(negRisk: boolean) {
@@ -145,6 +169,18 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new Error(`matchOrders reverted: ${await matchRevert(taker, makers, takerFill, makerFills, exchange)}`);
     return receipt;
+  }
+
+  /** matchOrdersBatch as the operator, mined; returns the receipt. */
+  async function matchBatch(matches: readonly MatchArgs[]) {
+    const hash = await operatorWallet.writeContract({ address: contracts.exchange, abi: abi.exchange, functionName: 'matchOrdersBatch', args: [matches], chain: anvil.chain, gas: 29_000_000n });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`matchOrdersBatch reverted: ${await batchRevert(matches)}`);
+    return receipt;
+  }
+
+  function batchRevert(matches: readonly MatchArgs[], account: LocalAccount = operator) {
+    return revertOf(account, contracts.exchange, abi.exchange, 'matchOrdersBatch', [matches]);
   }
 
   /** The custom error a call would revert with, by name (undefined when it would succeed). */
@@ -199,10 +235,14 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
     mint,
     approveExchanges,
     giveSets,
+    fundTrader,
     signOrder,
+    unsignedOrder,
     orderDomain,
     match,
     matchRevert,
+    matchBatch,
+    batchRevert,
     revertOf,
     send,
     read,

@@ -50,6 +50,23 @@ test('a batch above maxGasPerTx is halved until each transaction fits', async ()
   await sender.stop();
 });
 
+test('simulation by eth_call: each transaction gets maxGasPerTx; a batch that runs out of it is halved, and a bad fill fails alone with its decoded error', async () => {
+  const maxGasPerTx = 1_500_000n;
+  const { sender, of, idsOf } = senderOn(chain.anvil, chain.contract, { confirmations: 0, maxGasPerTx, simulation: 'call' });
+  await chain.contract.flagBad('5137');
+  await sender.start();
+  const batch = fills(5100, 100);
+  sender.submit(batch);
+  await waitFor('99 mined, 1 failed', () => of('mined').length === 99 && of('failed').length === 1);
+  assert.equal(of('failed')[0]!.fill.id, '5137');
+  assert.equal(of('failed')[0]!.reason.name, 'Bad');
+  assert.deepEqual(idsOf('mined'), batch.map((fill) => fill.id).filter((id) => id !== '5137'));
+  const hashes = [...new Set(of('mined').map((e) => e.txHash))];
+  assert.ok(hashes.length >= 2, 'halved: 100 fills need more than 1.5M gas');
+  for (const hash of hashes) assert.equal((await chain.anvil.publicClient.getTransaction({ hash })).gas, maxGasPerTx);
+  await sender.stop();
+});
+
 test('a batch that would revert is bisected: the bad fill fails with its decoded error, the others settle in order', async () => {
   const { sender, of, idsOf } = senderOn(chain.anvil, chain.contract, { confirmations: 0 });
   await chain.contract.flagBad('2137');

@@ -19,7 +19,8 @@ const pooled = async () => Number((await chain.anvil.testClient.getTxpoolStatus(
 async function sendThenFlagBad(sender: SettlementSender<TestFill>, store: Map<string, TxRecord>, batch: TestFill[], badId: string) {
   await sender.start();
   sender.submit(batch);
-  await waitFor('the batch sent', () => store.size === 1);
+  // The record is persisted before its broadcast: wait for the transaction itself, or the block below may be mined without it.
+  await waitFor('the batch in the pool', async () => store.size === 1 && (await pooled()) === 1);
   await chain.anvil.outsiderWallet.writeContract({ address: chain.contract.address, abi: SETTLE_ABI, functionName: 'flagBad', args: [BigInt(badId), true], maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('50') });
   const [reverted] = [...store.values()].map((record) => record.versions[0]!.hash);
   await mine();
@@ -78,7 +79,7 @@ test("a transaction of the operator's key not sent by the sender replaces one of
   const { sender, of, store, changes } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 60_000 });
   await sender.start();
   sender.submit(fills(300, 4));
-  await waitFor('the batch sent', () => store.size === 1);
+  await waitFor('the batch in the pool', async () => store.size === 1 && (await pooled()) === 1);
   const [record] = [...store.values()];
   await chain.anvil.operatorWallet.sendTransaction({ to: chain.anvil.outsider.address, value: 1n, nonce: record!.nonce!, maxFeePerGas: parseGwei('200'), maxPriorityFeePerGas: parseGwei('100') });
   await mine();

@@ -7,10 +7,16 @@ import { isGasCapError, revertReasonOf } from './revert-reason.ts';
 import { signVersion } from './signer.ts';
 import type { Fill, RevertReason, TxRecord } from './types.ts';
 
-/** Sends queued fills while fewer than `maxInFlight` transactions are unmined, a batch at a time, in queue order. */
-export async function dispatch<F extends Fill>(ctx: SenderContext<F>): Promise<void> {
+/**
+ * Sends the next batch of queued fills, in queue order, if fewer than `maxInFlight` transactions
+ * are unmined; answers whether another could be sent at once. One batch per step, so that the
+ * tracker looks between two batches: under a backlog, mined transactions are reported as they
+ * are mined, not once the queue is empty or `maxInFlight` are in flight.
+ */
+export async function dispatch<F extends Fill>(ctx: SenderContext<F>): Promise<boolean> {
   const { maxFillsPerTx, maxInFlight, maxGasPerTx } = ctx.settings;
-  while (ctx.queue.length > 0 && ctx.unminedCount() < maxInFlight) {
+  const canSend = () => ctx.queue.length > 0 && ctx.unminedCount() < maxInFlight;
+  if (canSend()) {
     const batch = ctx.queue.splice(0, maxFillsPerTx);
     const handled = new Set<string>();
     const steps = {
@@ -32,11 +38,17 @@ export async function dispatch<F extends Fill>(ctx: SenderContext<F>): Promise<v
       throw error;
     }
   }
+  return canSend();
 }
 
 async function simulate<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[]): Promise<Simulation> {
-  const { client, account, abi, encode, simulationBlockTag, maxGasPerTx } = ctx.settings;
+  const { client, account, abi, encode, simulationBlockTag, maxGasPerTx, simulation } = ctx.settings;
   try {
+    if (simulation === 'call') {
+      // One execution at the cap; sendNew caps the margin there, so the transaction has exactly the gas the simulation had.
+      await client.call({ account: account.address, ...encode(batch), blockTag: simulationBlockTag, gas: maxGasPerTx });
+      return { kind: 'ok', gas: maxGasPerTx };
+    }
     const gas = await client.estimateGas({ account: account.address, ...encode(batch), blockTag: simulationBlockTag });
     return { kind: 'ok', gas };
   } catch (error) {

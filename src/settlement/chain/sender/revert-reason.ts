@@ -35,5 +35,5 @@ export function revertReasonOf(error: unknown, abi: Abi): RevertReason | null {
   }
 }
 
-/** A gas limit too high for any block: the batch is too big, not bad. */
-export const isGasCapError = (error: unknown) => error instanceof BaseError && /gas required exceeds|exceeds block gas limit|out of gas/i.test(error.message);
+/** A gas limit too high for any block, or a call out of the gas it was given (anvil: "EVM error OutOfGas"): the batch is too big, not bad. */
+export const isGasCapError = (error: unknown) => error instanceof BaseError && /gas required exceeds|exceeds block gas limit|out ?of ?gas/i.test(error.message);

@@ -32,6 +32,7 @@ const DEFAULTS = {
   maxMinedReverts: 3,
   gasMarginPercent: 20,
   simulationBlockTag: 'pending',
+  simulation: 'estimateGas',
   now: Date.now,
   onError: console.error,
 } as const;
@@ -61,14 +62,16 @@ export function createSettlementSender<F extends Fill>(options: SenderOptions<F>
 
   async function run(): Promise<void> {
     while (running) {
+      let more = false;
       try {
         await track(ctx);
-        await dispatch(ctx);
+        more = await dispatch(ctx);
       } catch (error) {
         // A node that is down or refusing: everything is still recorded; the next step tries again.
         settings.onError(error);
       }
-      if (running) await nap(settings.pollIntervalMs);
+      // More to send now: the next step at once (its look at the chain first); otherwise wait for the chain or for fills.
+      if (running && !more) await nap(settings.pollIntervalMs);
     }
   }
 

@@ -92,6 +92,15 @@ export interface SenderOptions<F extends Fill> {
   readonly gasMarginPercent?: number;
   /** Simulations run on this block: `pending` sees the transactions already sent, which later fills may depend on. */
   readonly simulationBlockTag?: 'pending' | 'latest';
+  /**
+   * How a batch is simulated. `estimateGas` (the default): the node's estimate, which it finds by
+   * a binary search that executes the batch about 25 times; the transaction's gas is the estimate
+   * plus `gasMarginPercent`. `call`: one `eth_call` with `maxGasPerTx` gas, and every transaction's
+   * gas limit is `maxGasPerTx` (a batch that runs out of it is halved): for a chain where a block
+   * holds such a transaction and nobody else waits for the space (a local anvil that mines each
+   * transaction as it comes), where the estimate's executions are the settlement's largest cost.
+   */
+  readonly simulation?: 'estimateGas' | 'call';
   readonly now?: () => number;
   /** A step that failed on a node error (it is retried); console.error by default. */
   readonly onError?: (error: unknown) => void;

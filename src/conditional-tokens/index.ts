@@ -1,0 +1,41 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { payoutReports, walletPositions, type RunningChain } from '../chain/index.ts';
+import type { MatchingEngine } from '../engine/engine.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
+import type { Db } from '../store/database.ts';
+import { engineOperations } from './engine-operations.ts';
+import type { ConditionalTokenOperations } from './operations.ts';
+import { ResolutionReporter } from './resolution-reporter.ts';
+import { mergeChainFirst } from './wallet-merge.ts';
+import { redeemChainFirst } from './wallet-redeem.ts';
+import { splitChainFirst } from './wallet-split.ts';
+import { WalletTurns } from './wallet-turns.ts';
+
+export type { ConditionalTokenOperations, PositionHolder } from './operations.ts';
+
+export interface ConditionalTokens {
+  readonly operations: ConditionalTokenOperations;
+  /** Reports resolutions on chain; undefined without a chain of the exchange's contracts. Started and stopped with the engine's leadership. */
+  readonly reporter: ResolutionReporter | undefined;
+}
+
+/**
+ * Split, merge and redeem (README.md): on a chain with the exchange's contracts (CHAIN=embedded or rpc)
+ * the chain first, through the operator relaying on the user's proxy wallet, then the engine's
+ * journaled command; on CHAIN=none the engine's command alone, as before.
+ */
+export function createConditionalTokens(deps: { engine: MatchingEngine; chain: RunningChain; db: Db; events: DomainEvents; logger: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'> }): ConditionalTokens {
+  const { operator, deployed } = deps.chain;
+  if (!operator || !deployed) return { operations: engineOperations(deps.engine), reporter: undefined };
+  const reporter = new ResolutionReporter({ db: deps.db, reads: deps.engine.reads, reports: payoutReports(operator, deployed), events: deps.events, logger: deps.logger });
+  const chainFirst = { engine: deps.engine, positions: walletPositions(operator, deployed), logger: deps.logger };
+  const turns = new WalletTurns();
+  return {
+    reporter,
+    operations: {
+      split: (holder, marketId, amount) => turns.run(holder.proxyWallet, () => splitChainFirst(chainFirst, holder, marketId, amount)),
+      merge: (holder, marketIds) => turns.run(holder.proxyWallet, () => mergeChainFirst(chainFirst, holder, marketIds)),
+      redeem: (holder, marketIds) => turns.run(holder.proxyWallet, () => redeemChainFirst({ ...chainFirst, reporter }, holder, marketIds)),
+    },
+  };
+}

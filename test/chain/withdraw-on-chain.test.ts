@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { createPublicClient, createWalletClient, getAddress, http, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { AppContext } from '../../src/api/context.ts';
+import { withdrawOnChain } from '../../src/api/account/withdraw-on-chain.ts';
+import type { ChainOperator, DeployedContracts } from '../../src/chain/index.ts';
+import type { ContractCall, OperatorSteps } from '../../src/chain/operator.ts';
+import { AppError } from '../../src/contract/errors.ts';
+import { loadArtifact } from '../../src/settlement/contracts/index.ts';
+import { userAccount, WITHDRAWN } from '../../src/settlement/index.ts';
+import { expectError } from '../helpers/http.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { expectAuditClean, newTrader, type Trader } from '../helpers/trader.ts';
+import { withdrawBody } from '../helpers/withdrawals.ts';
+
+const USDC = 1_000_000n;
+
+// POST /account/withdraw on CHAIN=embedded (EXTENSIONS.md section 14): relayed to the proxy wallet's withdraw.
+describe('CHAIN=embedded withdrawals', () => {
+  let server: TestServer;
+  let chain: ReturnType<typeof createPublicClient>;
+  before(async () => {
+    server = await startTestServer({ CHAIN: 'embedded' });
+    chain = createPublicClient({ transport: http(server.ctx.chain.embedded!.url) });
+  });
+  after(async () => {
+    await expectAuditClean(server);
+    await server.close();
+  });
+
+  const collateralOf = (holder: Address) =>
+    chain.readContract({ address: server.ctx.chain.deployed!.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'balanceOf', args: [holder] }) as Promise<bigint>;
+  const ledgerOf = async (trader: Trader) => (await trader.call('GET', '/account/balance')).body.collateral;
+
+  it('sends the collateral to `to` on chain, answering the mined transaction', async () => {
+    const alice = await newTrader(server, { fund: '100' });
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const wallet = getAddress(alice.proxyWallet);
+    assert.equal(await collateralOf(wallet), 100n * USDC);
+
+    const response = await alice.call('POST', '/account/withdraw', await withdrawBody(server, alice, { to, amount: 30n * USDC, nonce: 1n }));
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    const receipt = await chain.getTransactionReceipt({ hash: response.body.txHash as Hex });
+    assert.equal(receipt.status, 'success');
+    assert.equal(getAddress(receipt.to!), wallet, "the wallet's own withdraw");
+    assert.deepEqual([await collateralOf(to), await collateralOf(wallet)], [30n * USDC, 70n * USDC]);
+    assert.deepEqual(await ledgerOf(alice), { balance: '70', locked: '0', available: '70' });
+  });
+
+  it('refuses a spent nonce and an amount above available, sending nothing', async () => {
+    const bob = await newTrader(server, { fund: '10' });
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    assert.equal((await bob.call('POST', '/account/withdraw', await withdrawBody(server, bob, { to, amount: USDC, nonce: 3n }))).status, 200);
+    // The wallet refuses the spent nonce on chain before the ledger is asked.
+    expectError(await bob.call('POST', '/account/withdraw', await withdrawBody(server, bob, { to, amount: USDC, nonce: 3n })), 400, 'VALIDATION_FAILED');
+    expectError(await bob.call('POST', '/account/withdraw', await withdrawBody(server, bob, { to, amount: 10n * USDC, nonce: 4n })), 400, 'INSUFFICIENT_BALANCE');
+    assert.deepEqual([await collateralOf(to), await collateralOf(getAddress(bob.proxyWallet))], [USDC, 9n * USDC]);
+    assert.equal((await ledgerOf(bob)).balance, '9');
+  });
+
+  it('refuses, recording nothing, what the wallet would revert: a nonce spent on chain behind the exchange', async () => {
+    const carol = await newTrader(server, { fund: '10' });
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const body = await withdrawBody(server, carol, { to, amount: USDC, nonce: 7n });
+    // The owner relays its own signature straight to its wallet (anyone may), paying its own gas.
+    const url = server.ctx.chain.embedded!.url;
+    await chain.request({ method: 'anvil_setBalance' as never, params: [carol.address, '0xde0b6b3a7640000'] as never });
+    const owner = createWalletClient({ account: carol.session.account, transport: http(url) });
+    const direct = await owner.writeContract({
+      address: getAddress(carol.proxyWallet), abi: loadArtifact('ProxyWallet').abi, functionName: 'withdraw', args: [to, USDC, 7n, body.signature], chain: null,
+    });
+    assert.equal((await chain.waitForTransactionReceipt({ hash: direct })).status, 'success');
+
+    const refused = await carol.call('POST', '/account/withdraw', body);
+    expectError(refused, 400, 'VALIDATION_FAILED');
+    assert.match(refused.body.message, /WithdrawNonceUsed/);
+    assert.equal((await ledgerOf(carol)).balance, '10', 'the ledger moved nothing');
+    assert.equal(await collateralOf(to), USDC, 'only the direct withdrawal');
+  });
+});
+
+/**
+ * The send failing after the journal holds the withdrawal (withdraw-on-chain.ts), with an operator
+ * whose chain simulates the call, then fails the send, then says whether the nonce was spent.
+ */
+describe('withdrawOnChain when the send fails', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await expectAuditClean(server);
+    await server.close();
+  });
+
+  function failingChain(spentOnChain: boolean | 'unknown') {
+    const steps: OperatorSteps = {
+      simulate: async () => ({ ok: true }),
+      send: async () => {
+        throw new Error('the chain went away');
+      },
+      read: async <T>(call: ContractCall) => {
+        if (call.functionName === 'isDeployed') return true as T;
+        if (spentOnChain === 'unknown') throw new Error('the chain is still away');
+        return spentOnChain as T;
+      },
+    };
+    const operator = { exclusive: <T>(work: (s: OperatorSteps) => Promise<T>) => work(steps) } as unknown as ChainOperator;
+    return { operator, deployed: { proxyWalletFactory: `0x${'fa'.repeat(20)}` } as DeployedContracts };
+  }
+
+  async function attempt(trader: Trader, spentOnChain: boolean | 'unknown', kind: AppContext['chain']['kind'] = 'embedded') {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'warn' }, new Writable({ write(chunk, _encoding, done) { lines.push(JSON.parse(String(chunk))); done(); } }));
+    const ctx = { ...server.ctx, logger, chain: { ...server.ctx.chain, kind } } as AppContext;
+    const account = userAccount(trader.proxyWallet);
+    const withdrawal = { owner: trader.address, wallet: trader.proxyWallet, to: `0x${'11'.repeat(20)}` as Address, amountBaseUnits: 4n * USDC, nonce: 9n, signature: '0x' as Hex };
+    const record = async () => {
+      const outcome = await server.ctx.trading.engine.withdraw({ account, to: withdrawal.to, amount: withdrawal.amountBaseUnits, nonce: withdrawal.nonce });
+      assert.equal(outcome.ok, true);
+    };
+    await assert.rejects(withdrawOnChain(ctx, failingChain(spentOnChain), withdrawal, record), (e: unknown) => e instanceof AppError && e.statusCode === 503);
+    return lines;
+  }
+
+  it('gives the collateral back in the ledger when the wallet says the nonce is unspent', async () => {
+    const carol = await newTrader(server, { fund: '10' });
+    const withdrawnBefore = server.ctx.trading.engine.reads.balances(WITHDRAWN).collateral.balance;
+    const lines = await attempt(carol, false);
+    assert.match(lines[0]!.msg, /did not reach the chain/);
+    assert.equal(server.ctx.trading.engine.reads.balances(userAccount(carol.proxyWallet)).collateral.balance, 10n * USDC);
+    assert.equal(server.ctx.trading.engine.reads.balances(WITHDRAWN).collateral.balance, withdrawnBefore);
+    // The nonce stays spent in the ledger: the owner signs again with another.
+    const again = await server.ctx.trading.engine.withdraw({ account: userAccount(carol.proxyWallet), to: `0x${'11'.repeat(20)}`, amount: USDC, nonce: 9n });
+    assert.equal(again.ok, false);
+  });
+
+  it('keeps the withdrawal in the ledger, logged, when the nonce is spent on chain or the chain does not say', async () => {
+    for (const spentOnChain of [true, 'unknown'] as const) {
+      const dave = await newTrader(server, { fund: '10' });
+      const lines = await attempt(dave, spentOnChain);
+      assert.match(lines[0]!.msg, /sent but not confirmed/);
+      assert.equal(server.ctx.trading.engine.reads.balances(userAccount(dave.proxyWallet)).collateral.balance, 6n * USDC);
+    }
+  });
+
+  it('keeps the withdrawal on CHAIN=rpc even when the nonce reads unspent: with a mempool the transaction may still be mined', async () => {
+    const erin = await newTrader(server, { fund: '10' });
+    const lines = await attempt(erin, false, 'rpc');
+    assert.match(lines[0]!.msg, /sent but not confirmed/);
+    assert.equal(server.ctx.trading.engine.reads.balances(userAccount(erin.proxyWallet)).collateral.balance, 6n * USDC);
+  });
+});
