@@ -30,13 +30,25 @@ export interface Config {
    * CHAIN (EXTENSIONS.md section 14): where trades settle. `none`: the simulated settlement layer;
    * `embedded`: an anvil the server starts, its state in the data directory, its contracts deployed
    * from the build's template (their addresses replace the four address variables); `rpc`: any EVM
-   * at CHAIN_RPC_URL, with OPERATOR_KEY and the four deployed addresses configured.
+   * at CHAIN_RPC_URL, with OPERATOR_KEY, the two settlement keys and the four deployed addresses
+   * configured (`pmx deploy` prints them).
    */
   readonly chain: 'none' | 'embedded' | 'rpc';
   /** CHAIN_RPC_URL: the JSON-RPC endpoint of CHAIN=rpc (it may carry a provider's key: never published). */
   readonly chainRpcUrl: string | undefined;
-  /** OPERATOR_KEY: the private key that sends settlement transactions, 0x and 64 hex digits; required by CHAIN=rpc. */
+  /**
+   * OPERATOR_KEY: the private key of the operator's own transactions (market preparation, funding,
+   * wallet relaying), 0x and 64 hex digits; required by CHAIN=rpc.
+   */
   readonly operatorKey: `0x${string}` | undefined;
+  /**
+   * SETTLEMENT_KEY and NEG_RISK_SETTLEMENT_KEY (CHAIN=rpc): the keys that send the trades of the
+   * exchange and of the neg-risk exchange, each an operator of its exchange; distinct from each
+   * other and from OPERATOR_KEY, since each is one sender's nonce pipeline.
+   */
+  readonly settlementKeys: { readonly exchange: `0x${string}`; readonly negRisk: `0x${string}` } | undefined;
+  /** PROXY_WALLET_FACTORY_ADDRESS (CHAIN=rpc, optional): the factory the exchange must name; the boot reads it from the exchange either way. */
+  readonly proxyWalletFactoryAddress: `0x${string}` | undefined;
   /** CONFIRMATIONS: blocks after inclusion before a trade is CONFIRMED. */
   readonly confirmations: number;
   readonly clock: 'real' | 'manual';
@@ -153,17 +165,56 @@ const DEFAULT_ADDRESSES = {
   ORACLE_ADDRESS: '0x6A9D222616C90FcA5754cd1333cFD9b7fb6a4F74',
 } as const;
 
-export function loadConfig(options: { env?: Source; argv?: string[]; envFile?: string } = {}): Config {
-  const fromFile = options.envFile === undefined ? readEnvFile('.env') : readEnvFile(options.envFile);
-  const source: Source = { ...fromFile, ...(options.env ?? process.env), ...parseFlags(options.argv ?? []) };
-  return parseConfig(source);
+type SourceOptions = { env?: Source; argv?: string[]; envFile?: string };
+
+export function loadConfig(options: SourceOptions = {}): Config {
+  return parseConfig(sourceOf(options));
 }
 
-export function parseConfig(source: Source): Config {
-  const read = (name: string): string | undefined => {
+/** The variables from every source, weakest first: the `.env` file, the environment, the flags. */
+function sourceOf(options: SourceOptions): Source {
+  const fromFile = options.envFile === undefined ? readEnvFile('.env') : readEnvFile(options.envFile);
+  return { ...fromFile, ...(options.env ?? process.env), ...parseFlags(options.argv ?? []) };
+}
+
+/** A variable's value, trimmed; an empty one is unset. */
+function readerOf(source: Source): (name: string) => string | undefined {
+  return (name) => {
     const value = source[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   };
+}
+
+/** What `pmx deploy` reads: the chain it deploys to, the key that deploys (admin and operator), and the order domain name. */
+export interface DeployTarget {
+  readonly chainRpcUrl: string;
+  readonly chainId: number;
+  readonly operatorKey: `0x${string}`;
+  readonly exchangeName: string;
+  /** COLLATERAL_ADDRESS: a collateral token already on the chain (USDC on a public chain) to use instead of deploying a local one. */
+  readonly collateralAddress?: `0x${string}`;
+  /** CONDITIONAL_TOKENS_ADDRESS: a ConditionalTokens already on the chain to use instead of deploying one. */
+  readonly conditionalTokensAddress?: `0x${string}`;
+}
+
+/**
+ * CHAIN_RPC_URL, CHAIN_ID, OPERATOR_KEY and EXCHANGE_NAME for `pmx deploy`, checked as the server
+ * checks them, and the existing contracts it may build on (COLLATERAL_ADDRESS, CONDITIONAL_TOKENS_ADDRESS).
+ */
+export function loadDeployTarget(options: SourceOptions = {}): DeployTarget {
+  const read = readerOf(sourceOf(options));
+  const chainRpcUrl = optionalUrl(read, 'CHAIN_RPC_URL', ['http:', 'https:']);
+  const operatorKey = privateKey(read, 'OPERATOR_KEY');
+  const missing = [...(chainRpcUrl ? [] : ['CHAIN_RPC_URL']), ...(operatorKey ? [] : ['OPERATOR_KEY'])];
+  if (missing.length > 0) throw new ConfigError(`pmx deploy needs ${missing.join(' and ')}: the chain's JSON-RPC URL and the private key that deploys the contracts and becomes their admin and operator`);
+  return {
+    chainRpcUrl: chainRpcUrl!, operatorKey: operatorKey!, chainId: chainIdOf(read), exchangeName: read('EXCHANGE_NAME') ?? DEFAULT_EXCHANGE_NAME,
+    collateralAddress: optionalAddress(read, 'COLLATERAL_ADDRESS'), conditionalTokensAddress: optionalAddress(read, 'CONDITIONAL_TOKENS_ADDRESS'),
+  };
+}
+
+export function parseConfig(source: Source): Config {
+  const read = readerOf(source);
   const config: Config = {
     port: integer(read, 'PORT', 3000, 0, 65535),
     host: read('HOST') ?? '127.0.0.1',
@@ -174,7 +225,7 @@ export function parseConfig(source: Source): Config {
     jwtSecret: minLength(read, 'JWT_SECRET', 32),
     apiKeyEncryptionKey: aes256Key(read, 'API_KEY_ENCRYPTION_KEY'),
     headerPrefix: matching(read, 'HEADER_PREFIX', 'svc', /^[a-z][a-z0-9-]{0,31}$/, 'lowercase letters, digits and dashes'),
-    chainId: integer(read, 'CHAIN_ID', 31337, 1, Number.MAX_SAFE_INTEGER),
+    chainId: chainIdOf(read),
     exchangeName: read('EXCHANGE_NAME') ?? DEFAULT_EXCHANGE_NAME,
     exchangeAddress: address(read, 'EXCHANGE_ADDRESS'),
     negRiskExchangeAddress: address(read, 'NEG_RISK_EXCHANGE_ADDRESS'),
@@ -216,25 +267,41 @@ const CONTRACT_ADDRESS_VARIABLES = ['EXCHANGE_ADDRESS', 'NEG_RISK_EXCHANGE_ADDRE
 /** secp256k1's group order: a private key is a whole number from 1 to n - 1. */
 const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
-/** CHAIN, CHAIN_RPC_URL, OPERATOR_KEY and CONFIRMATIONS, and what each kind of chain needs of the others. */
-function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainRpcUrl' | 'operatorKey' | 'confirmations'> {
+/** CHAIN_ID: the chain orders are signed for (the embedded chain's template is anvil's 31337). */
+function chainIdOf(read: (n: string) => string | undefined): number {
+  return integer(read, 'CHAIN_ID', 31337, 1, Number.MAX_SAFE_INTEGER);
+}
+
+/** What only CHAIN=rpc reads: the chain's URL, the keys that send on it, and the factory it may pin. */
+const RPC_ONLY_VARIABLES = ['CHAIN_RPC_URL', 'SETTLEMENT_KEY', 'NEG_RISK_SETTLEMENT_KEY', 'PROXY_WALLET_FACTORY_ADDRESS'] as const;
+
+/** CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys and CONFIRMATIONS, and what each kind of chain needs of the others. */
+function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations'> {
   // `none` until settlement runs on the chain; then `embedded`, as EXTENSIONS.md section 10 says (src/chain/README.md).
   const kind = oneOf(read, 'CHAIN', 'none', ['none', 'embedded', 'rpc'] as const);
   const chainRpcUrl = optionalUrl(read, 'CHAIN_RPC_URL', ['http:', 'https:']);
   const operatorKey = privateKey(read, 'OPERATOR_KEY');
+  const settlementKey = privateKey(read, 'SETTLEMENT_KEY');
+  const negRiskSettlementKey = privateKey(read, 'NEG_RISK_SETTLEMENT_KEY');
+  const proxyWalletFactoryAddress = optionalAddress(read, 'PROXY_WALLET_FACTORY_ADDRESS');
   const confirmations = integer(read, 'CONFIRMATIONS', 1, 0, 1_000);
   if (kind === 'rpc') {
-    const missing = [...(chainRpcUrl ? [] : ['CHAIN_RPC_URL']), ...(operatorKey ? [] : ['OPERATOR_KEY']), ...CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) === undefined)];
-    if (missing.length > 0) throw new ConfigError(`CHAIN=rpc needs ${missing.join(', ')}: the chain's JSON-RPC URL, the operator's private key and the addresses of the deployed contracts`);
-  } else if (chainRpcUrl !== undefined) {
-    throw new ConfigError(`CHAIN_RPC_URL is for CHAIN=rpc; CHAIN is ${kind}`);
+    const required = [['CHAIN_RPC_URL', chainRpcUrl], ['OPERATOR_KEY', operatorKey], ['SETTLEMENT_KEY', settlementKey], ['NEG_RISK_SETTLEMENT_KEY', negRiskSettlementKey]] as const;
+    const missing = [...required.filter(([, value]) => value === undefined).map(([name]) => name), ...CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) === undefined)];
+    if (missing.length > 0) throw new ConfigError(`CHAIN=rpc needs ${missing.join(', ')}: the chain's JSON-RPC URL, the operator's private key, a settlement key per exchange and the addresses of the deployed contracts (pmx deploy prints them)`);
+    // Each key is one sender's nonce pipeline: two senders on one key would take each other's nonces.
+    if (new Set([operatorKey, settlementKey, negRiskSettlementKey]).size < 3) throw new ConfigError('OPERATOR_KEY, SETTLEMENT_KEY and NEG_RISK_SETTLEMENT_KEY must be three different keys: each sends its own transactions with its own nonces');
+  } else {
+    const rpcOnly = RPC_ONLY_VARIABLES.filter((name) => read(name) !== undefined);
+    if (rpcOnly.length > 0) throw new ConfigError(`${rpcOnly.join(', ')} ${rpcOnly.length > 1 ? 'are' : 'is'} for CHAIN=rpc; CHAIN is ${kind}`);
   }
   if (kind === 'embedded') {
     // A configured address beside the deployed one would sign orders for a contract that is not there.
     const configured = CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) !== undefined);
     if (configured.length > 0) throw new ConfigError(`CHAIN=embedded deploys its own contracts and uses their addresses: unset ${configured.join(', ')} (they are for CHAIN=rpc or CHAIN=none)`);
   }
-  return { chain: kind, chainRpcUrl, operatorKey, confirmations };
+  const settlementKeys = settlementKey && negRiskSettlementKey ? { exchange: settlementKey, negRisk: negRiskSettlementKey } : undefined;
+  return { chain: kind, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations };
 }
 
 /** A secp256k1 private key as 0x and 64 hex digits; the message never repeats the value. */
@@ -378,6 +445,12 @@ function address(read: (n: string) => string | undefined, name: keyof typeof DEF
   const raw = read(name) ?? DEFAULT_ADDRESSES[name];
   if (!ADDRESS.test(raw)) throw new ConfigError(`${name} must be a 20-byte hex address, got "${raw}"`);
   return raw as `0x${string}`;
+}
+
+function optionalAddress(read: (n: string) => string | undefined, name: string): `0x${string}` | undefined {
+  const raw = read(name);
+  if (raw !== undefined && !ADDRESS.test(raw)) throw new ConfigError(`${name} must be a 20-byte hex address, got "${raw}"`);
+  return raw as `0x${string}` | undefined;
 }
 
 function optionalUrl(read: (n: string) => string | undefined, name: string, protocols: string[]): string | undefined {

@@ -36,8 +36,10 @@ import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
 import { buildOutput } from './build-output.ts';
-import { chainMarkets, chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
+import { chainIndexSetup } from './chain/chain-index-setup.ts';
+import { chainMarkets, chainSettlementSetup, chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
 import { deriveChainMarketIds } from './settlement/market-ids.ts';
+import { createConditionalTokens } from './conditional-tokens/index.ts';
 import { deriveProxyWallet } from './core/proxy-wallet.ts';
 
 /** How long a stopping server waits for the requests it is handling before it cuts them. */
@@ -128,6 +130,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
     leadership = nodeLeadership;
     // Journal appends and reward minutes are written only while this node holds the lease.
     const fenced = lease ? { fence: (tx: Db) => lease.fence(tx) } : {};
+    const chainSettlement = await chainSettlementSetup(chain, config);
+    const chainIndex = chainIndexSetup(chain, chainSettlement);
     const lookups = createTradingLookups(store.db);
     const markets = createMarketDirectory(store.db);
     trading = createTrading({
@@ -144,6 +148,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
       ...(lease ? { fence: lease } : {}),
       // Standbys follow the journal as it is appended (src/engine/README.md "Standbys").
       ...(config.databaseUrl ? { listen: (handlers: Parameters<typeof listenToJournal>[1]) => listenToJournal(config.databaseUrl!, handlers) } : {}),
+      ...(chainSettlement ? { chainSettlement } : {}),
+      ...(chainIndex ? { chainIndex } : {}),
     });
     const engine = trading.engine;
     if (config.redisUrl) {
@@ -187,12 +193,14 @@ export async function startServer(configured: Config, options: StartOptions = {}
     const liveRewards = rewards;
     templates = createTemplates({ db: store.db, clock, logger, catalogue: catalogue.admin, putRewards: (marketId, input) => liveRewards.putConfig(marketId, input) });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine: engine.reads, tradeActivityMinUsd: config.tradeActivityMinUsd });
-    oracle = createOracle({ db: store.db, clock, engine });
+    // Split, merge and redeem go through the users' wallets on chain first where a chain runs; resolutions are reported there.
+    const conditionalTokens = createConditionalTokens({ engine, chain, db: store.db, events, logger });
+    oracle = createOracle({ db: store.db, clock, engine, redeem: conditionalTokens.operations.redeem });
     portfolio = createPortfolio({ db: store.db, clock, events, engine: engine.reads, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = engineNodeBookReads(engine.reads, relay, runsEngine);
     const embeddedAutovacuum = store.kind === 'pglite' ? createEmbeddedAutovacuum(store.db, logger) : undefined;
     const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, embeddedAutovacuum, logger });
-    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, chain, ready: false };
+    const ctx: AppContext = { config, clock, store, logger, counters: shared.counters, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, chain, conditionalTokens, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, quietRequestLogs: options.demo === true, clusterSecret: await getOrCreateSetting(store.db, 'cluster_forwarding_secret', () => randomBytes(32).toString('hex')) });
     const realtime = await attachRealtime(app.server, {
       events,
@@ -226,6 +234,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     const duties: LeaderDuties = {
       async begin() {
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
+        conditionalTokens.reporter?.start();
         // The engine counted every recorded socket as dropped when it started: this node's live ones say otherwise.
         await realtime.reaffirmSessions();
         await redis.marketChanges?.serve(refreshMarkets);
@@ -236,6 +245,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
         engine.readUsedHashes();
       },
       async end() {
+        conditionalTokens.reporter?.stop();
         await redis.relay?.stopServing();
         await redis.marketChanges?.stopServing();
         await redis.sessionRelay?.stopServing();

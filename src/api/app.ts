@@ -19,6 +19,7 @@ import { registerClockRoutes } from './admin/clock-routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerAccountRoutes } from './account/routes.ts';
 import { registerBalanceRoutes } from './account/balance-routes.ts';
+import { registerWithdrawRoutes } from './account/withdraw-routes.ts';
 import { registerCreditRoutes } from './admin/credit-routes.ts';
 import { registerCatalogueAdminRoutes } from './admin/catalogue-routes.ts';
 import { registerEventRoutes } from './catalogue/event-routes.ts';
@@ -123,6 +124,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerAuthRoutes(api, ctx);
     registerAccountRoutes(api, ctx);
     registerBalanceRoutes(api, ctx);
+    registerWithdrawRoutes(api, ctx);
     registerCreditRoutes(api, ctx);
     registerEventRoutes(api, ctx);
     registerMarketRoutes(api, ctx);

@@ -17,6 +17,7 @@ import type { Leadership } from '../cluster/leadership.ts';
 import type { Counters } from '../shared-state/counters.ts';
 import type { BackgroundJob } from '../jobs/background-job.ts';
 import type { RunningChain } from '../chain/index.ts';
+import type { ConditionalTokens } from '../conditional-tokens/index.ts';
 
 /**
  * Everything a route handler may use, built once at boot by `src/server.ts`. Handlers stay thin:
@@ -58,6 +59,8 @@ export interface AppContext {
   readonly leadership: Leadership;
   /** The chain trades settle on (CHAIN, EXTENSIONS.md section 14): its kind, id, contracts and the embedded anvil. */
   readonly chain: RunningChain;
+  /** Split, merge and redeem of users' positions: on a chain, through their wallets first; and resolutions reported on chain. */
+  readonly conditionalTokens: ConditionalTokens;
   /** Counters every node shares (Redis with REDIS_URL): rate limits, the claim limit. */
   readonly counters: Counters;
   /** Flips to true once the store is migrated and the engine has loaded its books. */

@@ -12,7 +12,7 @@ import type { TypedApp } from './typed-app.ts';
 export const OPENAPI_TAGS = [
   { name: 'exchange', description: 'What a client needs before anything else: chain id, EIP-712 domain, collateral, header prefix and server time (EXTENSIONS.md section 1).' },
   { name: 'auth', description: 'Sign in with a wallet (EIP-4361) for a session token, then create, list and revoke the API keys that sign trading requests (EXTENSIONS.md section 2, SPEC.md section 5).' },
-  { name: 'account', description: "The caller's account: profile fields, balances (collateral and outcome tokens, locked and available) and the faucet of test deployments." },
+  { name: 'account', description: "The caller's account: profile fields, balances (collateral and outcome tokens, locked and available) and the faucet of test deployments, and withdrawals on the wallet owner's signature." },
   { name: 'events', description: 'Browse the catalogue: events with their markets, filtered by category, tag, end date, liquidity and volume (SPEC.md 4.1).' },
   { name: 'markets', description: 'Markets and what happens in them: market details and volume, holders, market activity, and turning collateral into outcome tokens and back (split, merge, redeem) (SPEC.md 4.2).' },
   { name: 'orders', description: 'Trading: place signed orders one by one or in batches, cancel them, and list your own (SPEC.md 4.4). API-key HMAC only.' },

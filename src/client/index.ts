@@ -7,6 +7,8 @@ export { buildOrder, type OrderSpec, type MarketRules } from './orders/build.ts'
 export { orderAmounts, type OrderAmounts, type OrderSide } from './orders/amounts.ts';
 export { ORDER_TYPES, orderDomain } from './orders/eip712.ts';
 export { BATCH_MAX } from './sections/orders.ts';
+export type { WithdrawalSpec } from './sections/account.ts';
+export { WITHDRAW_TYPES } from '../contract/withdraw-typed-data.ts';
 export { BookWatcher, BookWatchError, type BookWatcherEvents, type WaitOptions, type WatchBookOptions } from './realtime/book-watcher.ts';
 export { LocalBook, bookHash, type Level, type ApplyResult, type BookSnapshotMessage, type PriceChangeMessage } from './realtime/local-book.ts';
 export { UserFeed, type UserMessage } from './realtime/user-feed.ts';

@@ -59,6 +59,17 @@ export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const unauthorized = (message = 'missing or invalid credentials') => new AppError('UNAUTHORIZED', message);
 export const forbidden = (message = 'this resource belongs to another user') => new AppError('FORBIDDEN', message);
 
+/** The chain's failures reach the caller as a 503 whose message says what the chain did not do (the first line of its error). */
+export const chainUnavailable = (what: string, error: unknown) => new AppError('SERVICE_UNAVAILABLE', `the chain did not ${what}: ${(error as Error).message.split('\n')[0]}`);
+
+export async function onChainOr503<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw chainUnavailable(what, error);
+  }
+}
+
 export interface ErrorBody {
   statusCode: number;
   error: string;

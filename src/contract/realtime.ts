@@ -63,7 +63,7 @@ export interface SubscriptionError {
 export interface OrderUpdateMessage {
   type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION';
   order: unknown;
-  /** On a CANCELLATION the exchange made (EXTENSIONS.md section 15): HEARTBEAT_EXPIRED, DISCONNECTED, MMP_TRIGGERED, MARKET_RESOLVED or EXPIRED. */
+  /** On a CANCELLATION the exchange made (EXTENSIONS.md section 15): HEARTBEAT_EXPIRED, DISCONNECTED, MMP_TRIGGERED, UNFUNDED, MARKET_RESOLVED or EXPIRED. */
   reason?: string;
 }
 

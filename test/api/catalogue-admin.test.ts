@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deriveMarketIds } from '../../src/settlement/market-ids.ts';
+import { deriveChainMarketIds, deriveMarketIds } from '../../src/settlement/market-ids.ts';
 import { createDraftEvent, eventInput } from '../helpers/catalogue.ts';
 import { expectError, get, patch, post, request } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -188,8 +188,12 @@ describe('admin catalogue', () => {
     assert.equal(e.eventStatus, 'ACTIVE');
     assert.equal(e.isInitialized, true);
     assert.match(e.marketId, /^0x[0-9a-f]{64}$/);
+    // On a chain the operator prepared the conditions as their oracle, and the position ids are
+    // ConditionalTokens' own (src/catalogue/markets-on-chain.ts).
+    const oracle = server.ctx.chain.operator?.address ?? server.ctx.config.oracleAddress;
+    const derive = server.ctx.chain.deployed ? deriveChainMarketIds : deriveMarketIds;
     for (const m of e.markets) {
-      const ids = deriveMarketIds({ marketUuid: m.id, oracle: server.ctx.config.oracleAddress, collateral: server.ctx.config.collateralAddress });
+      const ids = derive({ marketUuid: m.id, oracle, collateral: server.ctx.config.collateralAddress });
       assert.deepEqual([m.status, m.isInitialized, m.isRegistered], ['ACTIVE', true, true]);
       assert.deepEqual([m.conditionId, m.questionId, m.tokenId1, m.tokenId2], [ids.conditionId, ids.questionId, ids.tokenId1, ids.tokenId2]);
       assert.match(m.transactionHash, /^0x[0-9a-f]{64}$/);

@@ -59,6 +59,8 @@ describe('market data: market activity', () => {
     const published = await createPublishedEvent(server, { markets: 2, orderFeeRateBps: 100, passiveOrderFeeRateBps: 50 });
     [m1, m2] = published.markets as [PublishedMarket, PublishedMarket];
     await trade(alice, bob, { tokenId: m1.tokenId1, side: 'BUY', price: '0.6', size: '10' }, { tokenId: m1.tokenId2, side: 'BUY', price: '0.45', size: '10' });
+    // Bob sells NO tokens the MINT gave him: on a chain (TEST_CHAIN) he holds them once it is mined.
+    await server.ctx.trading.engine.settle();
     await advance(1_000);
     await trade(alice, bob, { tokenId: m1.tokenId2, side: 'BUY', price: '0.5', size: '4' }, { tokenId: m1.tokenId2, side: 'SELL', price: '0.5', size: '4' });
     await server.ctx.trading.engine.settle();

@@ -42,7 +42,9 @@ describe('market data: price history is the last trade per bucket, carried forwa
     await placeOrder(server, carol, { tokenId: market.tokenId1, side: 'BUY', price: '0.6', size: '10' });
     await placeOrder(server, dave, { tokenId: market.tokenId2, side: 'BUY', price: '0.45', size: '10' });
     await placeOrder(server, dave, { tokenId: market.tokenId1, side: 'BUY', price: '0.65', size: '2' });
-    await placeOrder(server, carol, { tokenId: market.tokenId1, side: 'SELL', price: '0.65', size: '2' });
+    // Carol sells tokens the MINT just gave her: on a chain she holds them once it is mined.
+    await server.ctx.trading.engine.settle();
+    assert.equal((await placeOrder(server, carol, { tokenId: market.tokenId1, side: 'SELL', price: '0.65', size: '2' })).status, 200);
     await advanceMinutes(5);
     await placeOrder(server, erin, { tokenId: market.tokenId2, side: 'BUY', price: '0.6', size: '2', orderType: 'FAK' });
     await advanceMinutes(3);

@@ -41,6 +41,8 @@ describe('market data: trades, trade activity, holders', () => {
     const m3 = single.markets[0]!;
     // 1. A MINT: Bob takes token 2 at 0.4 (notional 4).
     await trade(alice, bob, { tokenId: m1.tokenId1, side: 'BUY', price: '0.6', size: '10' }, { tokenId: m1.tokenId2, side: 'BUY', price: '0.45', size: '10' });
+    // Bob sells tokens this MINT gave him: on a chain (TEST_CHAIN) he holds them once it is mined.
+    await settle();
     await advance(2_000);
     // 2. and 3., in the same millisecond: Bob sells 4 token 2 to Alice at 0.5; anonymous Carol takes token 2 of m3 at 0.7.
     await trade(alice, bob, { tokenId: m1.tokenId2, side: 'BUY', price: '0.5', size: '4' }, { tokenId: m1.tokenId2, side: 'SELL', price: '0.5', size: '4' });

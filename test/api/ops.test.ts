@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectError, get, post } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, TEST_CHAIN, type TestServer } from '../helpers/server.ts';
 
 describe('operations routes', () => {
   let server: TestServer;
@@ -41,9 +41,16 @@ describe('operations routes', () => {
     assert.equal(body.headerPrefix, 'svc');
     assert.equal(body.collateral.decimals, 6);
     assert.equal(typeof body.serverTime, 'number');
-    // CHAIN=none (EXTENSIONS.md section 14): no chain runs, and no /rpc answers.
-    assert.deepEqual(body.chain, { kind: 'none', chainId: 31337 });
-    expectError(await post(`${server.url}/rpc`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }), 404, 'NOT_FOUND');
+    const chainId = await post(`${server.url}/rpc`, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' });
+    if (TEST_CHAIN === 'none') {
+      // CHAIN=none (EXTENSIONS.md section 14): no chain runs, and no /rpc answers.
+      assert.deepEqual(body.chain, { kind: 'none', chainId: 31337 });
+      expectError(chainId, 404, 'NOT_FOUND');
+    } else {
+      // CHAIN=embedded: the local chain, which /rpc serves to wallets.
+      assert.deepEqual(body.chain, { kind: 'embedded', chainId: 31337, rpcUrl: `${server.url}/rpc` });
+      assert.equal(chainId.body.result, '0x7a69');
+    }
   });
 
   it('moves the manual clock only with the admin token', async () => {

@@ -60,6 +60,8 @@ describe('portfolio: user activity and traded count', () => {
     mA = eventA.markets[0]!;
     [mB, mC] = eventB.markets as [PublishedMarket, PublishedMarket];
     await trade(alice, bob, { tokenId: mA.tokenId1, side: 'BUY', price: '0.6', size: '10' }, { tokenId: mA.tokenId2, side: 'BUY', price: '0.4', size: '10' });
+    // Bob sells NO tokens the MINT gave him: on a chain (TEST_CHAIN) he holds them once it is mined.
+    await server.ctx.trading.engine.settle();
     await advance(1_000);
     await trade(alice, bob, { tokenId: mA.tokenId2, side: 'BUY', price: '0.5', size: '4' }, { tokenId: mA.tokenId2, side: 'SELL', price: '0.5', size: '4' });
     await server.ctx.trading.engine.settle();

@@ -36,6 +36,16 @@ describe('SDK against a real server', () => {
     alice.useApiKey((await alice.auth.createApiKey()));
   });
 
+  it("withdraws on the wallet's own signature; a spent nonce is a typed error", async () => {
+    const carol = await traderClient(server, '10');
+    const to = '0x1111111111111111111111111111111111111111';
+    const { txHash } = await carol.account.withdraw({ to, amount: '2.5', nonce: 1n });
+    assert.match(txHash, /^0x[0-9a-f]{64}$/);
+    assert.equal((await carol.account.balance()).collateral.available, '7.5');
+    const error = await thrown(carol.account.withdraw({ to, amount: '1', nonce: 1n }));
+    assert.deepEqual([error.status, error.code], [400, 'VALIDATION_FAILED']);
+  });
+
   it('reads the catalogue and maps 400 and 404 to typed errors', async () => {
     const page = await alice.events.list({ limit: 100 });
     assert.ok(page.data.some((e) => e.id === market.eventId));

@@ -4,6 +4,9 @@ import { createScratchDatabase } from './database.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
+/** The chain test servers run on: `none` unless TEST_CHAIN names another (CI runs the API suites on `embedded` too). */
+export const TEST_CHAIN = (process.env.TEST_CHAIN ?? 'none') as 'none' | 'embedded';
+
 /** What HTTP-only helpers need of a server, in-process or not. */
 export interface ApiServer {
   readonly url: string;
@@ -31,6 +34,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     // The PostgreSQL suite runs without configured keys (EXTENSIONS.md section 10: --allow-generated-keys).
     ALLOW_GENERATED_KEYS: 'true',
     ...(database ? { DATABASE_URL: database.url } : {}),
+    // TEST_CHAIN=embedded runs a suite's servers on the embedded chain (CI runs the API suites so).
+    CHAIN: TEST_CHAIN,
     ...env,
   });
   const server = await startServer(config);

@@ -9,7 +9,7 @@ import type { TypedApp } from '../typed-app.ts';
 
 /** SPEC.md section 4.3: mergeable positions and batch merge (API key HMAC). */
 export function registerMergeRoutes(api: TypedApp, ctx: AppContext): void {
-  const merges = new PositionMerges({ db: ctx.store.db, merge: (request) => ctx.trading.engine.merge(request) });
+  const merges = new PositionMerges({ db: ctx.store.db, merge: (user, marketIds) => ctx.conditionalTokens.operations.merge(user, marketIds) });
 
   api.get('/markets/mergeable-positions', {
     config: { auth: 'apiKey' },
@@ -26,7 +26,7 @@ export function registerMergeRoutes(api: TypedApp, ctx: AppContext): void {
     schema: {
       tags: ['portfolio'],
       summary: 'Merge complete sets back into collateral, every market in one transaction',
-      description: 'No amount is sent: each market merges the smaller of the two available (not order-reserved) token balances.',
+      description: 'No amount is sent: each market merges the smaller of the two available (not order-reserved) token balances; on a chain, the wallet\'s on-chain balances less what open orders reserve.',
       security: [{ apiKey: [] }],
       body: PositionBatchBody,
       response: { 200: BatchMergeResponseSchema, ...errorResponses(400, 401, 503) },

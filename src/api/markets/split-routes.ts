@@ -1,5 +1,4 @@
 import { formatUnits } from '../../core/money.ts';
-import { userAccount } from '../../settlement/accounts.ts';
 import { findMarketById } from '../../store/catalogue-markets-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
@@ -13,7 +12,8 @@ import type { TypedApp } from '../typed-app.ts';
 /**
  * POST /markets/{marketId}/split (EXTENSIONS.md section 2): collateral becomes the same amount of
  * both outcome tokens. ACTIVE markets only; a paused market still splits (pausing stops order
- * entry, not the conditional-token operations).
+ * entry, not the conditional-token operations). With a chain, the wallet splits on chain first
+ * and `txHash` is that transaction's (src/conditional-tokens/).
  */
 export function registerSplitRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/markets/:marketId/split', {
@@ -34,7 +34,7 @@ export function registerSplitRoutes(api: TypedApp, ctx: AppContext): void {
     if (market.status !== 'ACTIVE' || market.is_resolved || !market.condition_id || !market.token_id1 || !market.token_id2) {
       throw new AppError('MARKET_NOT_TRADABLE', `market ${market.id} is ${market.status}; only ACTIVE markets split`);
     }
-    const split = await ctx.trading.engine.split({ account: userAccount(caller.proxyWallet), marketId: market.id, amount });
+    const split = await ctx.conditionalTokens.operations.split(caller, market.id, amount);
     if (!split.ok) throw new AppError(split.code as ErrorCode, split.message);
     return { txHash: split.txHash, amount: formatUnits(amount) };
   });

@@ -1,5 +1,15 @@
+import { WITHDRAW_TYPES } from '../../contract/withdraw-typed-data.ts';
+import { orderDomain } from '../orders/eip712.ts';
 import type { Account, AccountPatch, Balances } from '../types.ts';
+import { parseUnits } from '../units.ts';
 import type { ClientContext } from './context.ts';
+
+/** A withdrawal: `amount` in display units; `nonce` any uint256 this wallet has not withdrawn with before. */
+export interface WithdrawalSpec {
+  to: `0x${string}`;
+  amount: string;
+  nonce: bigint;
+}
 
 /** The caller's account and balances (EXTENSIONS.md section 2). */
 export function accountSection(ctx: ClientContext) {
@@ -17,5 +27,17 @@ export function accountSection(ctx: ClientContext) {
     balance: () => transport.call<Balances>('GET', '/account/balance', { auth: 'jwtOrApiKey' }),
     /** Test collateral, on servers run with FAUCET_ENABLED. */
     faucet: (amount: string) => transport.call<{ balance: string }>('POST', '/account/faucet', { auth: 'apiKey', body: { amount } }),
+    /**
+     * Sends collateral out of the wallet to `to` (EXTENSIONS.md section 14): the client's wallet signs
+     * the EIP-712 Withdraw under GET /exchange's order domain, which no API key can do for it.
+     */
+    async withdraw(spec: WithdrawalSpec): Promise<{ txHash: string }> {
+      if (!ctx.account) throw new Error('a withdrawal is signed by the wallet: create the client with an account');
+      const amount = parseUnits(spec.amount);
+      if (amount === undefined) throw new Error(`amount ${spec.amount} is not a decimal with at most 6 decimals`);
+      const exchange = await transport.exchange();
+      const signature = await ctx.account.signTypedData({ domain: orderDomain(exchange, false), types: WITHDRAW_TYPES, primaryType: 'Withdraw', message: { to: spec.to, amount, nonce: spec.nonce } });
+      return transport.call<{ txHash: string }>('POST', '/account/withdraw', { auth: 'jwtOrApiKey', body: { to: spec.to, amount: spec.amount, nonce: spec.nonce.toString(), signature } });
+    },
   };
 }

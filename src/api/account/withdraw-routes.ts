@@ -1,0 +1,65 @@
+import { getAddress, zeroAddress, type Hex } from 'viem';
+import { orderDomains } from '../../core/orders/eip712-order.ts';
+import { userAccount } from '../../settlement/index.ts';
+import { requireCaller } from '../auth/caller.ts';
+import type { AppContext } from '../context.ts';
+import { WithdrawBody, WithdrawResponse } from '../../contract/account.ts';
+import { errorResponses } from '../../contract/common.ts';
+import { AppError, badRequest, type ErrorCode } from '../../contract/errors.ts';
+import type { Caller } from '../../identity/caller.ts';
+import type { SignedWithdrawal } from '../../chain/index.ts';
+import { positiveAmount } from '../request-checks.ts';
+import type { TypedApp } from '../typed-app.ts';
+import { withdrawOnChain } from './withdraw-on-chain.ts';
+import { withdrawSigner } from './withdraw-signature.ts';
+
+const UINT256_LIMIT = 2n ** 256n;
+
+/**
+ * POST /account/withdraw (EXTENSIONS.md section 14): collateral leaves the caller's wallet for `to`
+ * on the owner's EIP-712 signature, which an API key or a session cannot make. The engine's
+ * withdraw command spends the nonce and the available collateral; with the exchange's contracts on
+ * chain, the signature is relayed to the wallet's own `withdraw` (withdraw-on-chain.ts).
+ */
+export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext): void {
+  const domain = orderDomains(ctx.config).exchange;
+
+  api.post('/account/withdraw', {
+    config: { auth: 'jwtOrApiKey', engineCommand: true },
+    schema: {
+      tags: ['account'],
+      summary: "Send collateral out of the caller's wallet, on the wallet owner's EIP-712 Withdraw signature",
+      description:
+        'Signed by the sign-in address: `Withdraw(address to,uint256 amount,uint256 nonce)` under the order domain of GET /exchange ' +
+        '(name EXCHANGE_NAME, version "1", chainId, verifyingContract the exchange), `amount` in base units (6 decimals). Each nonce once per wallet. ' +
+        "Answers the chain transaction's hash once mined (CHAIN=none: the ledger transaction's). 400 INVALID_SIGNATURE when the signature is not the owner's, " +
+        'INSUFFICIENT_BALANCE above `available` (what open orders reserve stays), VALIDATION_FAILED for a spent nonce or a call the chain would revert; nothing moves then.',
+      security: [{ bearer: [] }, { apiKey: [] }],
+      body: WithdrawBody,
+      response: { 200: WithdrawResponse, ...errorResponses(400, 401, 503) },
+    },
+  }, async (request) => {
+    const caller = requireCaller(request);
+    const withdrawal = signedWithdrawal(caller, request.body);
+    const signer = await withdrawSigner(domain, withdrawal, withdrawal.signature);
+    if (signer?.toLowerCase() !== caller.address.toLowerCase()) throw new AppError('INVALID_SIGNATURE', "the signature is not the wallet owner's signature of this withdrawal");
+    /** The engine's withdraw command, journaled: the ledger transaction's hash, or its refusal thrown. */
+    const record = async (): Promise<string> => {
+      const outcome = await ctx.trading.engine.withdraw({ account: userAccount(caller.proxyWallet), to: withdrawal.to, amount: withdrawal.amountBaseUnits, nonce: withdrawal.nonce });
+      if (!outcome.ok) throw new AppError(outcome.code as ErrorCode, outcome.message);
+      return outcome.txHash;
+    };
+    const { operator, deployed } = ctx.chain;
+    if (!operator || !deployed) return { txHash: await record() };
+    return { txHash: await withdrawOnChain(ctx, { operator, deployed }, withdrawal, record) };
+  });
+}
+
+/** The body's fields as the signed message reads them; what the schema cannot say is checked here. */
+function signedWithdrawal(caller: Caller, body: { to: string; amount: string; nonce: number | string; signature: string }): SignedWithdrawal {
+  const nonce = BigInt(body.nonce);
+  if (nonce >= UINT256_LIMIT) throw badRequest('nonce must be below 2^256');
+  const to = getAddress(body.to.toLowerCase());
+  if (to === zeroAddress) throw badRequest('to must not be the zero address');
+  return { owner: caller.address, wallet: caller.proxyWallet, to, amountBaseUnits: positiveAmount(body.amount), nonce, signature: body.signature as Hex };
+}
