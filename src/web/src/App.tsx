@@ -1,4 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
+import { isTransactionHash } from './chain.ts';
 import { Header } from './components/Header.tsx';
 import { Notices } from './components/Notices.tsx';
 import { Home } from './pages/Home.tsx';
@@ -11,6 +12,7 @@ const PortfolioPage = lazy(() => import('./pages/Portfolio.tsx'));
 const RewardsPage = lazy(() => import('./pages/Rewards.tsx'));
 const ProfilePage = lazy(() => import('./pages/Profile.tsx'));
 const AdminPage = lazy(() => import('./pages/Admin.tsx'));
+const TransactionPage = lazy(() => import('./pages/Transaction.tsx'));
 
 function route(path: string): ReactNode {
   if (path === '/') return <Home />;
@@ -23,6 +25,8 @@ function route(path: string): ReactNode {
   const profile = match('/profile/:name', path);
   if (profile) return <ProfilePage key={profile.name} name={profile.name!} />;
   if (path === '/admin') return <AdminPage />;
+  const transaction = match('/tx/:hash', path);
+  if (transaction && isTransactionHash(transaction.hash!)) return <TransactionPage key={transaction.hash} hash={transaction.hash} />;
   return (
     <section className="panel">
       <h1>Page not found</h1>

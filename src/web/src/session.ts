@@ -2,7 +2,9 @@ import { useSyncExternalStore } from 'react';
 import type { LocalAccount } from 'viem/accounts';
 import { createClient, type Account, type ApiKeyCredentials, type ExchangeClient, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
 import { faucetOffered } from './capabilities.ts';
+import { readableChain } from './chain.ts';
 import { cents, describeOrder, shares } from './format.ts';
+import { switchWalletToChain, type Eip1193 } from './wallet-chain.ts';
 
 /**
  * Who is signed in, and the SDK client that acts for them. One store for the whole app, read with
@@ -85,13 +87,14 @@ async function devAccount(): Promise<LocalAccount> {
   return privateKeyToAccount(key);
 }
 
-interface Eip1193 {
-  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
-}
-
 export const injectedProvider = (): Eip1193 | undefined => (window as { ethereum?: Eip1193 }).ethereum;
 
-/** An injected EIP-1193 wallet (a browser extension) as the viem account the SDK signs with. */
+/**
+ * An injected EIP-1193 wallet (a browser extension) as the viem account the SDK signs with. When
+ * the exchange has a chain to connect to, the wallet is put on it at sign-in (`ask`) and again
+ * before each typed-data signature if it moved meanwhile (a reload restores the session without
+ * asking the wallet anything).
+ */
 async function injectedAccount(ask: boolean): Promise<LocalAccount> {
   const provider = injectedProvider();
   if (!provider) throw new Error('no browser wallet found');
@@ -99,11 +102,17 @@ async function injectedAccount(ask: boolean): Promise<LocalAccount> {
   const accounts = (await provider.request({ method: ask ? 'eth_requestAccounts' : 'eth_accounts' })) as `0x${string}`[];
   const address = accounts[0];
   if (!address) throw new Error('the wallet shared no account');
+  const chain = readableChain(await state.client.exchange());
+  const putOnChain = async () => chain && (await switchWalletToChain(provider, chain));
+  if (ask) await putOnChain();
   const wallet = createWalletClient({ account: address, transport: custom(provider) });
   return toAccount({
     address,
     signMessage: ({ message }) => wallet.signMessage({ message }),
-    signTypedData: (typedData) => wallet.signTypedData(typedData as Parameters<typeof wallet.signTypedData>[0]),
+    signTypedData: async (typedData) => {
+      await putOnChain();
+      return wallet.signTypedData(typedData as Parameters<typeof wallet.signTypedData>[0]);
+    },
     signTransaction: () => Promise.reject(new Error('this app never sends transactions')),
   });
 }

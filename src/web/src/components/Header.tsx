@@ -2,10 +2,13 @@ import { useState } from 'react';
 import { Link, usePath } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { injectedProvider, signIn, signOut, useSession } from '../session.ts';
-import { shortAddress, usd } from '../format.ts';
+import { money, shortAddress, units, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
+import { useWalletOnChain } from '../wallet-on-chain.ts';
 
 const FAUCET_AMOUNT = '1000';
+/** The header reads the wallet's collateral only, no outcome token. */
+const NO_TOKENS: readonly string[] = [];
 
 /**
  * The header. On a desktop: brand, navigation, cash, account and theme on one line. On a phone
@@ -42,12 +45,27 @@ export function Header() {
   );
 }
 
-/** What the header's one row always shows: the cash when signed in, else the dev wallet's sign-in. */
+/**
+ * What the header's one row always shows: the cash when signed in, else the dev wallet's sign-in.
+ * The cash is the ledger's available collateral (what orders can spend); with a chain, the
+ * wallet's collateral on chain is in its title, and a mark shows while the two differ.
+ */
 function Quick() {
   const { wallet, client, revision } = useSession();
   const [busy, run] = useAction();
   const balance = useLoad(() => (wallet ? client.account.balance() : Promise.resolve(undefined)), [client, wallet, revision]);
-  if (wallet) return <span className="balance num" data-testid="cash" title="Available collateral">{usd(balance.data?.collateral.available)}</span>;
+  const { onChain } = useWalletOnChain(NO_TOKENS);
+  if (wallet) {
+    const ledger = units(balance.data?.collateral.balance);
+    const settling = onChain !== undefined && ledger !== undefined && onChain.collateral !== ledger;
+    const title = `Available collateral${onChain ? `; ${money(onChain.collateral)} in your wallet on chain${settling ? ', which differs from the ledger while funds are in flight' : ''}` : ''}`;
+    return (
+      <span className="balance num" data-testid="cash" title={title}>
+        {usd(balance.data?.collateral.available)}
+        {settling && <><span className="settling" aria-hidden="true">⇄</span><span className="sr-only"> (funds in flight on chain)</span></>}
+      </span>
+    );
+  }
   return (
     <button type="button" className="primary sign-in" disabled={busy} onClick={() => run(async () => void (await signIn('dev')))} title="A key generated and kept in this browser: unsafe for real money. While signed in, this browser's storage also holds your API key and session token (any script of this site could read them); signing out revokes both">
       Sign in with dev wallet

@@ -1,14 +1,22 @@
 import { useState, type FormEvent } from 'react';
 import type { MergeablePosition, RedeemablePosition, UserPosition } from '../../../client/index.ts';
+import type { ReadableChain } from '../chain.ts';
+import type { WalletOnChain } from '../chain-reads.ts';
 import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
 import { PnlChart } from '../components/PnlChart.tsx';
-import { cents, errorText, money, shares, signedPercent, units, usd } from '../format.ts';
+import { TxLink } from '../components/TxLink.tsx';
+import { WithdrawForm } from '../components/WithdrawForm.tsx';
+import { amount, cents, errorText, money, shares, signedPercent, units, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { notify, useSession } from '../session.ts';
+import { useWalletOnChain } from '../wallet-on-chain.ts';
 
-/** The trader's account value and P&L, positions, open orders, activity, and the merge and redeem batches. */
+/**
+ * The trader's account value and P&L, positions, open orders, activity, and the merge and redeem
+ * batches; with a chain to read, the wallet's balances on chain beside the ledger's, and withdrawals.
+ */
 export default function PortfolioPage() {
   useTitle('Portfolio');
   const { wallet } = useSession();
@@ -21,13 +29,15 @@ function PortfolioView() {
   // One read of the positions for the summary's P&L and the table.
   const positions = useLoad(() => client.portfolio.positions({ limit: 100 }), [client, revision]);
   const rows = positions.data?.data ?? [];
+  const { chain, onChain } = useWalletOnChain(rows.map((row) => row.tokenId));
   return (
     <div className="stack">
-      <Summary positions={positions.data ? rows : undefined} />
-      <Positions rows={rows} />
+      <Summary positions={positions.data ? rows : undefined} chain={chain} onChain={onChain} />
+      <Positions rows={rows} chain={chain} onChain={onChain} />
+      {chain && <WithdrawForm chain={chain} />}
       <Batches />
       <OpenOrders orders={useOpenOrders()} />
-      <Activity />
+      <Activity chain={chain} />
     </div>
   );
 }
@@ -35,9 +45,10 @@ function PortfolioView() {
 /**
  * Account value (cash, cash held by open orders, positions at their latest price) and P&L of the
  * positions held (their value against what they cost, fees included), which needs no display
- * name. The P&L chart is public by display name (SPEC.md 4.8): shown once there is one.
+ * name. The P&L chart is public by display name (SPEC.md 4.8): shown once there is one. With a
+ * chain, the collateral the wallet holds on chain is shown beside, and a difference is explained.
  */
-function Summary({ positions }: { positions: UserPosition[] | undefined }) {
+function Summary({ positions, chain, onChain }: { positions: UserPosition[] | undefined; chain: ReadableChain | undefined; onChain: WalletOnChain | undefined }) {
   const { client, user, revision } = useSession();
   const data = useLoad(async () => {
     const [balance, value] = await Promise.all([client.account.balance(), client.portfolio.value()]);
@@ -58,7 +69,9 @@ function Summary({ positions }: { positions: UserPosition[] | undefined }) {
         <div><dt>Positions value</dt><dd>{data.data ? money(data.data.value) : '—'}</dd></div>
         <div><dt>Cash available</dt><dd>{usd(data.data?.balance.collateral.available)}</dd></div>
         <div><dt>In open orders</dt><dd>{usd(data.data?.balance.collateral.locked)}</dd></div>
+        {chain && <div><dt>Cash in your wallet on chain</dt><dd data-testid="cash-on-chain" title={`ERC-20 balance of ${chain.collateral} held by your wallet, read from chain ${chain.chainId}`}>{onChain ? money(onChain.collateral) : '—'}</dd></div>}
       </dl>
+      {onChain && cash !== undefined && <CashInFlight ledger={cash} chain={onChain.collateral} />}
       {data.data?.pnl ? (
         <>
           <h2>All-time P&amp;L <span className="num">{usd(data.data.pnl.value)}</span></h2>
@@ -66,6 +79,25 @@ function Summary({ positions }: { positions: UserPosition[] | undefined }) {
         </>
       ) : <DisplayName />}
     </section>
+  );
+}
+
+/**
+ * The ledger's cash against the wallet's on chain, in words, when they differ. The ledger moves
+ * when the exchange records something (a match, a credit, a withdrawal), the chain when its
+ * transaction is mined, so a difference is usually funds in flight and goes away as trades
+ * settle; one that lasts is a deposit the exchange has not seen yet, or a credit that never
+ * reached the chain (src/chain/README.md: reconciling from the chain is still to come).
+ */
+function CashInFlight({ ledger, chain }: { ledger: bigint; chain: bigint }) {
+  if (ledger === chain) return null;
+  const gap = chain > ledger ? chain - ledger : ledger - chain;
+  return (
+    <p className="in-flight" data-testid="cash-in-flight" role="status">
+      {chain > ledger
+        ? `${money(gap)} more on chain than the exchange's ledger counts (${money(ledger)}): trades still settling on chain, or a deposit the exchange has not seen yet.`
+        : `${money(gap)} less on chain than the exchange's ledger counts (${money(ledger)}): trades or credits not yet on chain.`}
+    </p>
   );
 }
 
@@ -96,19 +128,21 @@ function DisplayName() {
   );
 }
 
-function Positions({ rows }: { rows: UserPosition[] }) {
+/** Held positions; with a chain, the shares the wallet holds on chain too, marked where they differ from the ledger's. */
+function Positions({ rows, chain, onChain }: { rows: UserPosition[]; chain: ReadableChain | undefined; onChain: WalletOnChain | undefined }) {
   return (
     <section className="panel" aria-label="Positions" data-testid="positions">
       <h2>Positions</h2>
       {rows.length === 0 ? <p className="muted">No positions.</p> : (
         <table className="stacking">
-          <thead><tr><th scope="col">Market</th><th scope="col">Outcome</th><th scope="col" className="num">Shares</th><th scope="col" className="num">Avg</th><th scope="col" className="num">Now</th><th scope="col" className="num">Value</th><th scope="col" className="num">P&amp;L</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+          <thead><tr><th scope="col">Market</th><th scope="col">Outcome</th><th scope="col" className="num">Shares</th>{chain && <th scope="col" className="num" title="ConditionalTokens balance of your wallet, read from the chain">On chain</th>}<th scope="col" className="num">Avg</th><th scope="col" className="num">Now</th><th scope="col" className="num">Value</th><th scope="col" className="num">P&amp;L</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>
             {rows.map((row) => (
               <tr key={row.tokenId}>
                 <td data-label="Market">{row.slug ? <Link to={marketPath(row.slug)}>{row.title ?? row.slug}</Link> : row.title}</td>
                 <td data-label="Outcome">{row.outcome}</td>
                 <td data-label="Shares" className="num">{shares(row.amount)}</td>
+                {chain && <td data-label="On chain" className="num"><TokensOnChain ledger={row.amount} chain={onChain?.tokens.get(row.tokenId)} /></td>}
                 <td data-label="Avg" className="num">{cents(row.acquisitionPrice)}</td>
                 <td data-label="Now" className="num">{cents(row.latest)}</td>
                 <td data-label="Value" className="num">{usd(row.current)}</td>
@@ -124,6 +158,17 @@ function Positions({ rows }: { rows: UserPosition[] }) {
         </table>
       )}
     </section>
+  );
+}
+
+/** A position's shares on chain, flagged when the ledger counts otherwise (a trade settling, most often). */
+function TokensOnChain({ ledger, chain }: { ledger: string; chain: bigint | undefined }) {
+  if (chain === undefined) return <>—</>;
+  const differs = units(ledger) !== chain;
+  return (
+    <span data-testid="tokens-on-chain" className={differs ? 'in-flight-value' : undefined} title={differs ? 'Differs from the ledger: settling on chain' : undefined}>
+      {amount(chain)}{differs && <span className="sr-only"> (settling on chain)</span>}
+    </span>
   );
 }
 
@@ -165,7 +210,8 @@ function Batches() {
   );
 }
 
-function Activity() {
+/** The trader's trades, splits, merges and redeems, each with its transaction (a link to it when the chain can be read). */
+function Activity({ chain }: { chain: ReadableChain | undefined }) {
   const { client, revision } = useSession();
   const activity = useLoad(() => client.portfolio.activity({ limit: 50 }), [client, revision]);
   const rows = activity.data?.data ?? [];
@@ -174,7 +220,7 @@ function Activity() {
       <h2>Activity</h2>
       {rows.length === 0 ? <p className="muted">Nothing yet.</p> : (
         <table className="stacking">
-          <thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Market</th><th scope="col" className="num">Amount</th><th scope="col" className="num">Price</th></tr></thead>
+          <thead><tr><th scope="col">When</th><th scope="col">Type</th><th scope="col">Market</th><th scope="col" className="num">Amount</th><th scope="col" className="num">Price</th><th scope="col">Transaction</th></tr></thead>
           <tbody>
             {rows.map((row) => (
               <tr key={`${row.hash}${row.type}${row.outcomeIndex ?? ''}`}>
@@ -183,6 +229,7 @@ function Activity() {
                 <td data-label="Market"><Link to={marketPath(row.slug)}>{row.name}</Link></td>
                 <td data-label="Amount" className="num">{shares(String(row.amount))}</td>
                 <td data-label="Price" className="num">{cents(row.price)}</td>
+                <td data-label="Transaction"><TxLink hash={row.hash} chain={chain} /></td>
               </tr>
             ))}
           </tbody>
