@@ -30,6 +30,16 @@ QUEUE_MAX = 10_000
 _SOCKET_OPTIONS: dict[str, Any] = {"reconnection": True, "reconnection_delay": 0.5, "reconnection_delay_max": 5}
 
 
+def _close_socket(sio: socketio.Client) -> None:
+    """Disconnects for good. python-socketio's `disconnect()` does not stop a reconnect already under
+    way (the server dropped the transport): that thread would retry forever and keep the process
+    alive, so its abort event is set first."""
+    abort = getattr(sio, "_reconnect_abort", None)
+    if abort is not None:
+        abort.set()
+    sio.disconnect()
+
+
 class ChangedTokens:
     """Tokens whose book changed since the consumer last looked: the latest state only, so a slow
     reader never falls behind a queue of stale books. `wake` is how the reader is told."""
@@ -133,7 +143,7 @@ class BookWatcher:
 
     def close(self) -> None:
         self.closed = True
-        self._sio.disconnect()
+        _close_socket(self._sio)
         with self._lock:
             readers = list(self._readers)
         for reader in readers:
@@ -286,6 +296,13 @@ class UserFeed:
 
     def _on_refused(self, data: Any = None) -> None:
         self._refusal = str(data.get("message") if isinstance(data, dict) else data)
+        # A reconnect refused for its credentials (a key revoked, a session ended while the
+        # transport was down) never succeeds: the feed ends rather than retry forever.
+        refused_credentials = isinstance(data, dict) and isinstance(data.get("data"), dict) and data["data"].get("code") == "UNAUTHORIZED"
+        if refused_credentials and self._previous_sid is not None:
+            timer = threading.Timer(0, self.close)
+            timer.daemon = True
+            timer.start()
 
     def _on_disconnect(self) -> None:
         # The server closes the feed of a revoked key and no reconnect follows: end the iteration.
@@ -325,7 +342,7 @@ class UserFeed:
         if self._closed:
             return
         self._closed = True
-        self._sio.disconnect()
+        _close_socket(self._sio)
         self._sink(None)
 
     def __enter__(self) -> UserFeed:

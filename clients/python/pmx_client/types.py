@@ -86,6 +86,10 @@ class FaucetResult(TypedDict):
     balance: str
 
 
+class WithdrawResult(TypedDict):
+    txHash: str
+
+
 class PriceTargetConfig(TypedDict):
     targetType: Literal['CLOSE_PRICE', 'FIXED']
     pair: str

@@ -142,10 +142,32 @@ def trader(server: Server) -> Iterator[Client]:
     client.close()
 
 
+_stray_threads: list[str] = []
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Every feed a test opened was closed: a socket thread left running would keep the process alive."""
     import threading
+    import time
 
-    alive = [t.name for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    def running() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+
+    # A closed feed's socket.io reconnect thread ends on its own a moment after the close (it may be
+    # mid-attempt); only a thread still running after a grace period would keep the process alive.
+    deadline = time.monotonic() + 10
+    for thread in running():
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    alive = [t.name for t in running()]
     if alive:
         print(f"\nthreads still running after the tests: {alive}", file=sys.stderr)
+        _stray_threads.extend(alive)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A stray thread is a failure, not a hang: the interpreter would wait for it forever at exit (CI's time limit)."""
+    if _stray_threads:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(int(pytest.ExitCode.TESTS_FAILED))

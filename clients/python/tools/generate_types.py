@@ -24,6 +24,7 @@ ROUTES: list[tuple[str, str, str]] = [
     ("get", "/api/v1/auth/api-keys", "ApiKeySummary"),
     ("get", "/api/v1/account/balance", "Balances"),
     ("post", "/api/v1/account/faucet", "FaucetResult"),
+    ("post", "/api/v1/account/withdraw", "WithdrawResult"),
     ("get", "/api/v1/markets/{idOrSlug}", "Market"),
     ("get", "/api/v1/events/{idOrSlug}", "Event"),
     ("get", "/api/v1/events", "EventPage"),
