@@ -56,8 +56,13 @@ export async function setUpMarket(server: ProcessServer): Promise<{ id: string; 
 }
 
 let clockSkewMs = 0;
-export function hmacHeaders(trader: BenchTrader, method: string, path: string, body: string): Record<string, string> {
-  const timestamp = String(Date.now() + clockSkewMs);
+/**
+ * A request's HMAC headers. Its timestamp is now plus a skew that steps each call (requests of one
+ * millisecond differ), or `timestampMs` when the caller must never repeat one (bodiless reads, whose
+ * signature is only timestamp and path: a repeat is refused as a replay).
+ */
+export function hmacHeaders(trader: BenchTrader, method: string, path: string, body: string, timestampMs?: number): Record<string, string> {
+  const timestamp = String(timestampMs ?? Date.now() + clockSkewMs);
   clockSkewMs = (clockSkewMs + 1) % 1000;
   const signature = hmacSignature(trader.secret, signedMessage(timestamp, method, path, body));
   return { 'content-type': 'application/json', 'svc-api-key': trader.apiKey, 'svc-signature': signature, 'svc-timestamp': timestamp, 'svc-passphrase': trader.passphrase };

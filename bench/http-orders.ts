@@ -33,7 +33,8 @@ import { createMarketOrderHasher, type OrderStruct } from '../src/core/orders/ei
 import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
 import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
-import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson, ZERO_ADDRESS, type BenchTrader, type Hex } from './exchange-client.ts';
+import { hmacHeaders, json, setUpMarket, setUpTrader, type BenchTrader, type Hex } from './exchange-client.ts';
+import { createOrderJson, orderStruct, placeRequest, type BenchRequest } from './order-stream.ts';
 import { benchBuilds } from './builds.ts';
 import { armMakerSafety } from './maker-safety-load.ts';
 import { startChildServer } from './child-server.ts';
@@ -47,47 +48,14 @@ const wanted = (scenario: string) => SCENARIOS.includes(scenario);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const hashOrder = createMarketOrderHasher(parseConfig({}));
 
-/** The i-th order of the stream: BUYs of both tokens, one in ten crossing the other side. */
-function orderStruct(i: number, trader: BenchTrader, market: { tokenId1: string; tokenId2: string }): OrderStruct {
-  const crossing = i % 10 === 9;
-  const onToken1 = i % 2 === 0;
-  const priceCents = crossing ? 60 : 1 + (i % 45);
-  const size = 10_000_000n;
-  return {
-    salt: BigInt(`0x${randomBytes(12).toString('hex')}`),
-    maker: trader.proxyWallet,
-    signer: trader.account.address,
-    taker: ZERO_ADDRESS,
-    tokenId: BigInt(onToken1 ? market.tokenId1 : market.tokenId2),
-    makerAmount: (BigInt(priceCents) * size) / 100n,
-    takerAmount: size,
-    expiration: 0n,
-    nonce: 0n,
-    feeRateBps: 0n,
-    side: 0,
-    signatureType: 1,
-  };
-}
-
-function createOrderJson(order: OrderStruct, signature?: Hex): Record<string, unknown> {
-  const body = unsignedBuyJson(order);
-  if (signature) Object.assign(body, { signature, maker: order.maker, signer: order.signer, nonce: 0, signatureType: 1, feeRateBps: 0 });
-  return body;
-}
-
 function sign(order: OrderStruct, trader: BenchTrader): Hex {
   const digest = hexToBytes(hashOrder(order, false));
   const { signature, recid } = secp256k1.ecdsaSign(digest, hexToBytes(trader.privateKey));
   return `${bytesToHex(signature)}${(27 + recid).toString(16)}` as Hex;
 }
 
-/** `POST /api/v1/orders` with this body, signed for the trader (a fresh HMAC each time). */
-function placeRequest(trader: BenchTrader, body: string): ReturnType<NextRequest> {
-  return { method: 'POST', path: '/api/v1/orders', body, headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body) };
-}
-
 interface Row { scenario: string; requestsPerSec: number; ordersPerSec: number; p50: number; p99: number; errors: number; commandsPerBatch: number | undefined; cpuMicrosPerOrder: number; machine: CpuSpent | undefined; orders: number; longestTurnMs: number; settlementBatchMs: number | undefined }
-type NextRequest = () => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
+type NextRequest = () => BenchRequest;
 
 async function run(scenario: string, server: { url: string }, ordersPerRequest: number, next: NextRequest | null, onResponse?: (status: number, body: string) => void): Promise<Row> {
   const before = await serverCounters(server);
