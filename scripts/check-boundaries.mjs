@@ -47,6 +47,7 @@ export const RULES = {
   rewards: service('core/', 'store/', 'settlement/', 'type:events/', 'jobs/', 'clock.ts'),
   // The chain runner: anvil, the contracts' deployment, the chain's files; ConfigError for what the configuration must change.
   chain: service('config.ts', 'settlement/contracts/'),
+  'conditional-tokens': service('contract/', 'chain/', 'type:engine/', 'settlement/accounts.ts', 'store/', 'type:events/'),
   cluster: service('contract/', 'engine/queue-full-error.ts', 'store/'),
   store: service('core/', 'worker-module.ts'),
   jobs: service(),

@@ -28,5 +28,10 @@ if (files.length === 0) {
 const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
+// TEST_TIMEOUT_MS bounds each test and hook: one that hangs fails with its name instead of holding the run.
+const timeout = process.env.TEST_TIMEOUT_MS ? [`--test-timeout=${process.env.TEST_TIMEOUT_MS}`] : [];
+// TEST_FORCE_EXIT=true ends each file's process once its tests are done, even with a handle left
+// open (CI's embedded-chain pass: a file there has, rarely, stayed alive after passing).
+const forceExit = process.env.TEST_FORCE_EXIT === 'true' ? ['--test-force-exit'] : [];
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...timeout, ...forceExit, ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
