@@ -44,6 +44,9 @@ import { UsedHashFilter } from './used-hash-filter.ts';
 const MAX_PROJECTION_LAG = 50_000;
 /** Commands since the last snapshot written beyond which new commands are refused (503): a restart's replay stays bounded. */
 const MAX_UNSNAPSHOTTED = 2_000_000;
+/** Tries of a rebuild's reads from the store (after 50, 100, 200 and 400 ms) before the engine halts. */
+const REBUILD_ATTEMPTS = 5;
+const REBUILD_FIRST_PAUSE_MS = 50;
 
 export interface EngineOptions {
   db: Db;
@@ -561,11 +564,10 @@ export class MatchingEngine {
       await this.chain?.stop();
       this.chainIndexer?.stop();
       await this.projector.stop();
-      await this.recover();
-      this.head = { seq: this.state.seq, hash: this.state.hash, atMs: (await this.options.store.head())?.atMs ?? 0 };
+      const projectedSeq = await this.reloadRetrying();
       for (const runtime of this.state.runtimes.values()) this.publisher.load(runtime.info, runtime.book);
       this.publisher.retain(new Set(this.state.runtimes.keys()));
-      this.projector.start(await this.options.store.projectedSeq());
+      this.projector.start(projectedSeq);
       this.deadlines.update();
       this.startChainSettlement();
       this.chainIndexer?.start();
@@ -573,6 +575,26 @@ export class MatchingEngine {
       this.mode = 'stopped';
       this.options.logger.fatal({ err: rebuildError }, 'the engine cannot rebuild its state from the store; it takes no more commands until restarted');
       throw rebuildError;
+    }
+  }
+
+  /**
+   * The state, the head and the projected position read anew from the store. The store failed a
+   * moment ago (that is why the state is rebuilt), so a failure here is tried again after a pause
+   * that doubles (REBUILD_ATTEMPTS in all) while the engine still leads: one failed read must not
+   * halt the engine until someone restarts it.
+   */
+  private async reloadRetrying(): Promise<bigint> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.recover();
+        this.head = { seq: this.state.seq, hash: this.state.hash, atMs: (await this.options.store.head())?.atMs ?? 0 };
+        return await this.options.store.projectedSeq();
+      } catch (error) {
+        if (attempt >= REBUILD_ATTEMPTS || !this.running) throw error;
+        this.options.logger.warn({ err: error, attempt }, 'rebuilding the engine state failed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, REBUILD_FIRST_PAUSE_MS * 2 ** (attempt - 1)));
+      }
     }
   }
 

@@ -51,8 +51,8 @@ export async function simulate(seed: number, { steps = 40 }: { steps?: number } 
     const workload = new WorkloadCommands();
     const directory = marketsOf(workload);
     const acknowledged = new Set<string>();
-    const newEngine = () => {
-      const faulty = new FaultyStore(databaseEngineStore(store.db, { notify: false }), () => random() < FAULT_RATE);
+    const newEngine = ({ faults = true } = {}) => {
+      const faulty = new FaultyStore(databaseEngineStore(store.db, { notify: false }), () => faults && random() < FAULT_RATE);
       const engine = new MatchingEngine({
         db: store.db, store: faulty, clock, events: new DomainEvents(), markets: directory, logger: pino({ level: 'silent' }),
         bookFrameMs: 0, settlementBlockMs: 3_600_000, snapshotPolicy: { everyCommands: 40, everyMs: Number.MAX_SAFE_INTEGER },
@@ -85,6 +85,12 @@ export async function simulate(seed: number, { steps = 40 }: { steps?: number } 
     await current.engine.settle().catch(() => {});
     await current.engine.stop();
     report.faults.push(...current.faulty.injected);
+    // The next start, without faults: it recovers, and writes what a fault kept from the tables
+    // (a stop whose last projection failed leaves that to it), before the audit reads them.
+    const last = newEngine({ faults: false });
+    await last.engine.start();
+    await checkRecovered(last.engine, store, acknowledged, report);
+    await last.engine.stop();
     report.acknowledged = acknowledged.size;
     const journal = await auditJournal(store.db, prunedOnceUnderTheAudit(databaseEngineStore(store.db, { notify: false })));
     report.records = BigInt(journal.counts.records);
@@ -167,9 +173,11 @@ function prunedOnceUnderTheAudit(store: EngineStore): EngineStore {
 async function snapshotHalfWayAndPrune(store: EngineStore): Promise<void> {
   const snapshots = await store.listSnapshots();
   const oldest = snapshots.reduce((a, b) => (a.seq < b.seq ? a : b));
+  // As the engine's snapshotter does, only records the tables have reached are pruned.
   const head = (await store.head())?.seq ?? 0n;
-  const halfWay = oldest.seq + (head - oldest.seq) / 2n;
-  if (halfWay === oldest.seq) return;
+  const projected = await store.projectedSeq();
+  const halfWay = oldest.seq + ((head < projected ? head : projected) - oldest.seq) / 2n;
+  if (halfWay <= oldest.seq) return;
   const state = decodeSnapshot(await store.readSnapshot(oldest.seq));
   await replayRecords(store, state, undefined, halfWay);
   // The engine may have written a snapshot at that very record already: it is then the one kept.
