@@ -44,9 +44,9 @@ import { UsedHashFilter } from './used-hash-filter.ts';
 const MAX_PROJECTION_LAG = 50_000;
 /** Commands since the last snapshot written beyond which new commands are refused (503): a restart's replay stays bounded. */
 const MAX_UNSNAPSHOTTED = 2_000_000;
-/** Tries of a rebuild's reads from the store (after 50, 100, 200 and 400 ms) before the engine halts. */
-const REBUILD_ATTEMPTS = 5;
+/** A rebuild's reads from the store are tried again after this pause, doubling up to a second. */
 const REBUILD_FIRST_PAUSE_MS = 50;
+const REBUILD_MAX_PAUSE_MS = 1000;
 
 export interface EngineOptions {
   db: Db;
@@ -106,6 +106,8 @@ export class MatchingEngine {
   private listener: { close(): Promise<void> } | undefined;
   /** Leading: this node runs the engine and takes commands. Following: a standby applying the journal. */
   private mode: 'stopped' | 'following' | 'leading' = 'stopped';
+  /** Set while the state is rebuilt from the store (`rebuild`): it is ahead of the journal, so nothing of it is served. */
+  private rebuilding = false;
   /** The last durable record: the journal's head as this engine knows it. */
   private head = { seq: 0n, hash: '', atMs: 0 };
 
@@ -258,12 +260,12 @@ export class MatchingEngine {
   }
 
   get takesCommands(): boolean {
-    return this.running;
+    return this.running && !this.rebuilding;
   }
 
-  /** Whether this node's state is whole (leading or following): until then it serves no read of it. */
+  /** Whether this node's state is whole (leading or following, not rebuilding): until then it serves no read of it. */
   get whole(): boolean {
-    return this.mode !== 'stopped';
+    return this.mode !== 'stopped' && !this.rebuilding;
   }
 
   /**
@@ -423,7 +425,7 @@ export class MatchingEngine {
    * journal up to its head first.
    */
   async caughtUp(): Promise<void> {
-    if (this.mode === 'stopped') throw new StateLoadingError();
+    if (!this.whole) throw new StateLoadingError();
     if (this.mode !== 'following') return;
     const head = await this.options.store.head();
     if (!head) return;
@@ -560,6 +562,7 @@ export class MatchingEngine {
       throw error;
     }
     this.options.logger.error({ err: error }, 'an engine record could not be made durable; rebuilding the state from the journal');
+    this.rebuilding = true;
     try {
       await this.chain?.stop();
       this.chainIndexer?.stop();
@@ -573,16 +576,19 @@ export class MatchingEngine {
       this.chainIndexer?.start();
     } catch (rebuildError) {
       this.mode = 'stopped';
-      this.options.logger.fatal({ err: rebuildError }, 'the engine cannot rebuild its state from the store; it takes no more commands until restarted');
+      this.options.logger.warn({ err: rebuildError }, 'the engine stopped before its state was rebuilt; the next start recovers it from the store');
       throw rebuildError;
+    } finally {
+      this.rebuilding = false;
     }
   }
 
   /**
    * The state, the head and the projected position read anew from the store. The store failed a
-   * moment ago (that is why the state is rebuilt), so a failure here is tried again after a pause
-   * that doubles (REBUILD_ATTEMPTS in all) while the engine still leads: one failed read must not
-   * halt the engine until someone restarts it.
+   * moment ago (that is why the state is rebuilt) and may still be failing: the reads are tried
+   * again, after a pause doubling up to a second, for as long as the engine leads. So a store
+   * that comes back finds the engine serving again without a restart, and a stop (the lease
+   * lost, the process ending) ends the tries.
    */
   private async reloadRetrying(): Promise<bigint> {
     for (let attempt = 1; ; attempt++) {
@@ -591,9 +597,9 @@ export class MatchingEngine {
         this.head = { seq: this.state.seq, hash: this.state.hash, atMs: (await this.options.store.head())?.atMs ?? 0 };
         return await this.options.store.projectedSeq();
       } catch (error) {
-        if (attempt >= REBUILD_ATTEMPTS || !this.running) throw error;
-        this.options.logger.warn({ err: error, attempt }, 'rebuilding the engine state failed; trying again');
-        await new Promise((resolve) => setTimeout(resolve, REBUILD_FIRST_PAUSE_MS * 2 ** (attempt - 1)));
+        if (!this.running) throw error;
+        if (attempt === 1 || attempt % 30 === 0) this.options.logger.warn({ err: error, attempt }, 'rebuilding the engine state failed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(REBUILD_MAX_PAUSE_MS, REBUILD_FIRST_PAUSE_MS * 2 ** (attempt - 1))));
       }
     }
   }

@@ -13,7 +13,7 @@ export const USERS = ['0x00000000000000000000000000000000000000a1', '0x000000000
 export const userIdOf = (account: string) => `00000000-0000-4000-8000-${account.slice(-12)}`;
 /** Each user's one API key; its orders, heartbeat, sockets and MMP settings go with it. */
 export const apiKeyOf = (user: number) => `00000000-0000-4000-b000-00000000000${user}`;
-const UNIT = 1_000_000n;
+export const UNIT = 1_000_000n;
 
 function market(n: number, eventId: string, negRisk: boolean): MarketTradingInfo {
   const hex = n.toString(16).padStart(2, '0');

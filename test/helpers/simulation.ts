@@ -104,7 +104,7 @@ export async function simulate(seed: number, { steps = 40 }: { steps?: number } 
 }
 
 /** Sends one command through the engine's API; the id of the order a place made, when acknowledged. */
-async function send(engine: MatchingEngine, command: EngineCommand, directory: ReturnType<typeof marketsOf>): Promise<string | undefined> {
+export async function send(engine: MatchingEngine, command: EngineCommand, directory: ReturnType<typeof marketsOf>): Promise<string | undefined> {
   switch (command.kind) {
     case 'place': {
       const placed = await engine.place(command.order);
@@ -230,7 +230,7 @@ async function checkRecovered(engine: MatchingEngine, store: Store, acknowledged
 }
 
 /** The workload's users, events and markets as the catalogue would hold them. */
-async function seedCatalogue(store: Store): Promise<void> {
+export async function seedCatalogue(store: Store): Promise<void> {
   const now = new Date();
   await store.db.insertInto('users').values(USERS.map((account) => ({ id: userIdOf(account), address: account, proxy_wallet: account }))).execute();
   for (const eventId of new Set(MARKETS.map((m) => m.eventId))) {
@@ -252,7 +252,7 @@ async function seedCatalogue(store: Store): Promise<void> {
 }
 
 /** The catalogue's side of the engine (src/engine/market-directory.ts) over the workload's markets. */
-function marketsOf(workload: WorkloadCommands) {
+export function marketsOf(workload: WorkloadCommands) {
   const markets = new Map<string, MarketTradingInfo>(workload.markets.map((m) => [m.id, { ...m }]));
   return {
     put: (info: MarketTradingInfo) => markets.set(info.id, { ...info }),
