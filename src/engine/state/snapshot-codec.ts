@@ -2,6 +2,7 @@ import { keccak256HexOf } from '../../core/keccak.ts';
 import type { OracleState } from '../../core/oracle/state-machine.ts';
 import type { MarketTradingInfo } from '../types.ts';
 import { bookOrderOf } from './book-orders.ts';
+import { encodeOrderLine, OrderLineReader } from './order-lines.ts';
 import { decodeMmpState, encodeMmpState } from './mmp-codec.ts';
 import { EngineState } from './engine-state.ts';
 import type { EngineOrder, EngineTrade } from './types.ts';
@@ -55,7 +56,7 @@ export function encodeSnapshot(state: EngineState): EncodedSnapshot {
   for (const [eventId, marketId] of sortedBy(state.winningMarketOfEvent, ([id]) => id)) out.line(`W${eventId},${marketId}`);
   const balances = [...state.balances.rows()].map((b) => ({ key: `${b.account}\u0000${b.asset}`, line: `B${b.account},${b.asset},${b.row.balance},${b.row.locked}` }));
   for (const { line } of sortedBy(balances, (b) => b.key)) out.line(line);
-  for (const order of [...state.open.values()].sort((a, b) => compareBigints(a.bookSeq, b.bookSeq))) out.line(`O${encodeOrder(order)}`);
+  for (const order of [...state.open.values()].sort((a, b) => compareBigints(a.bookSeq, b.bookSeq))) out.line(`O${encodeOrderLine(order)}`);
   for (const trade of [...state.unsettled.values()].sort((a, b) => compareBigints(a.seq, b.seq))) out.line(`T${JSON.stringify(encodeTrade(trade))}`);
   for (const [tokenId, last] of sortedBy(state.lastTrade, ([id]) => id)) out.line(`P${tokenId},${last.price},${last.side}`);
   for (const [ref, txHash] of sortedBy(state.ledger.onceRefs, ([ref]) => ref)) out.line(`R${ref},${txHash}`);
@@ -74,11 +75,18 @@ export function encodeSnapshot(state: EngineState): EncodedSnapshot {
 export function decodeSnapshot(chunks: readonly string[]): EngineState {
   const state = new EngineState();
   const orders: EngineOrder[] = [];
+  const orderLines = new OrderLineReader();
   let format = false;
   for (const chunk of chunks) {
     let start = 0;
     while (start < chunk.length) {
       const end = chunk.indexOf('\n', start);
+      // Open orders, most of a snapshot's lines, are read in place.
+      if (format && chunk.charCodeAt(start) === ORDER_LINE) {
+        orders.push(orderLines.read(chunk, start + 1, end));
+        start = end + 1;
+        continue;
+      }
       const line = chunk.slice(start, end);
       start = end + 1;
       if (!format) {
@@ -86,7 +94,7 @@ export function decodeSnapshot(chunks: readonly string[]): EngineState {
         format = true;
         continue;
       }
-      readLine(state, line, orders);
+      readLine(state, line);
     }
   }
   for (const order of orders) {
@@ -99,7 +107,9 @@ export function decodeSnapshot(chunks: readonly string[]): EngineState {
   return state;
 }
 
-function readLine(state: EngineState, line: string, orders: EngineOrder[]): void {
+const ORDER_LINE = 'O'.charCodeAt(0);
+
+function readLine(state: EngineState, line: string): void {
   const body = line.slice(1);
   switch (line[0]) {
     case 'H': {
@@ -137,9 +147,6 @@ function readLine(state: EngineState, line: string, orders: EngineOrder[]): void
       state.balances.restore(account!, asset!, { balance: BigInt(balance!), locked: BigInt(locked!) });
       return;
     }
-    case 'O':
-      orders.push(decodeOrder(body));
-      return;
     case 'T': {
       const trade = decodeTrade(JSON.parse(body));
       state.unsettled.set(trade.id, trade);
@@ -185,21 +192,6 @@ function readLine(state: EngineState, line: string, orders: EngineOrder[]): void
     default:
       throw new Error(`snapshot: unknown line ${line.slice(0, 40)}`);
   }
-}
-
-function encodeOrder(o: EngineOrder): string {
-  return [o.id, o.userId, o.account, o.marketId, o.tokenId, o.outcome, o.side === 'BUY' ? 0 : 1, o.type, o.postOnly ? 1 : 0, o.priceMicros, o.sizeBaseUnits,
-    o.matchedBaseUnits, o.expirationSec, o.takerFeeBps, o.makerFeeBps, o.bookSeq, o.createdAtMs, o.status, o.delayedUntilMs ?? '', o.updatedAtMs, o.apiKey ?? ''].join(',');
-}
-
-function decodeOrder(line: string): EngineOrder {
-  const f = line.split(',');
-  return {
-    id: f[0]!, userId: f[1]!, account: f[2]!, marketId: f[3]!, tokenId: f[4]!, outcome: Number(f[5]) as 0 | 1, side: f[6] === '0' ? 'BUY' : 'SELL',
-    type: f[7] as EngineOrder['type'], postOnly: f[8] === '1', priceMicros: Number(f[9]), sizeBaseUnits: BigInt(f[10]!), matchedBaseUnits: BigInt(f[11]!),
-    expirationSec: Number(f[12]), takerFeeBps: Number(f[13]), makerFeeBps: Number(f[14]), bookSeq: BigInt(f[15]!), createdAtMs: Number(f[16]),
-    status: f[17] as EngineOrder['status'], delayedUntilMs: f[18] === '' ? null : Number(f[18]), updatedAtMs: Number(f[19]), apiKey: f[20] || null,
-  };
 }
 
 /** Heartbeats, sessions and MMP settings, each in key order (a key's settings are kept in scope order). */
