@@ -12,6 +12,7 @@ import { crossPairs, expectSettledOnChain, untilEveryTradeSettled } from '../hel
 import { get } from '../helpers/http.ts';
 import { fundedKeys, startRpcChain, type RpcChain } from '../helpers/rpc-chain.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 import { expectAuditClean, newTrader } from '../helpers/trader.ts';
 import { withdrawBody } from '../helpers/withdrawals.ts';
 
@@ -23,7 +24,7 @@ const abi = { exchange: loadArtifact('PmxExchange').abi, collateral: loadArtifac
  * block a second on its own, as a public chain does, with the contracts deployed by a key of the
  * operator's own. Everything CHAIN=embedded does on chain works here too.
  */
-describe('CHAIN=rpc: the server on contracts deployed elsewhere', () => {
+describe('CHAIN=rpc: the server on contracts deployed elsewhere', { skip: storeIndependent('the chain') }, () => {
   let rpc: RpcChain;
   let server: TestServer;
   const read = <T>(address: Address, contract: keyof typeof abi, functionName: string, args: readonly unknown[] = []) =>
@@ -84,7 +85,7 @@ describe('CHAIN=rpc: the server on contracts deployed elsewhere', () => {
   });
 });
 
-describe('CHAIN=rpc boot refusals', () => {
+describe('CHAIN=rpc boot refusals', { skip: storeIndependent('the chain') }, () => {
   let rpc: RpcChain;
   const logger = pino({ level: 'silent' });
   /** The chain started and its settlement set up, as the boot does: each refusal is a ConfigError naming what to change. */
