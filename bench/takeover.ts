@@ -2,8 +2,10 @@
  * Takeover at scale: `npm run bench -- takeover` (needs PostgreSQL: BENCH_DATABASE_URL or
  * DATABASE_URL). Two nodes on one database; the engine's node holds BENCH_OPEN_ORDERS open orders
  * (default 1,000,000) and the other follows its journal. The engine's node is killed with
- * `kill -9`; measured: from the moment its lease expires (read from the lease row, by the
- * database's clock) to the first order the standby acknowledges, and the book's hash after it.
+ * `kill -9`; measured: from the kill, and from the moment its lease would expire (read from the
+ * lease row, by the database's clock; negative when the standby took it before, the killed node's
+ * presence lock being gone: src/cluster/README.md "Presence"), to the first order the standby
+ * acknowledges, and the book's hash after it.
  * Issue 37 asks for under 2 s at a million open orders: a takeover applies the few records the
  * standby had not seen, whatever the size of the books.
  */

@@ -35,6 +35,7 @@ import { openAndMigrate } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
+import { holdNodePresence, type NodePresence } from './store/node-presence.ts';
 import { buildOutput } from './build-output.ts';
 import { chainIndexSetup } from './chain/chain-index-setup.ts';
 import { chainMarkets, chainSettlementSetup, chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
@@ -91,6 +92,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
   }
   let trading: Trading | undefined;
   let leadership: Leadership | undefined;
+  let presence: NodePresence | undefined;
   let oracle: Oracle | undefined;
   let fanout: RedisFanout | undefined;
   let relay: BookRelay | undefined;
@@ -125,6 +127,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
     const events = new DomainEvents();
     // On PostgreSQL every node is a candidate for the engine (EXTENSIONS.md section 12); PGlite is
     // one process's own database, so its node always runs the engine.
+    // While this process lives, its presence lock says so: a killed node's lease is taken at once.
+    presence = config.databaseUrl ? await holdNodePresence(config.databaseUrl, nodeId, (error) => logger.warn({ err: error }, 'the node presence connection was lost; reconnecting')) : undefined;
     const lease = config.databaseUrl ? new LeaseLeadership({ db: store.db, nodeId, failoverTimeoutMs: config.failoverTimeoutMs, logger }) : undefined;
     const nodeLeadership: Leadership = lease ?? new SoloLeadership(nodeId);
     leadership = nodeLeadership;
@@ -265,6 +269,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     const runningPortfolio = portfolio;
     const runningNodeJobs = nodeJobs;
     const runningChain = chain;
+    const runningPresence = presence;
     return {
       app,
       ctx,
@@ -282,6 +287,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
         app.server.closeAllConnections();
         await closing;
         await leaving;
+        await runningPresence?.close();
         await runningNodeJobs.stop();
         await redis.relay?.close();
         await redis.marketChanges?.close();
@@ -296,6 +302,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     };
   } catch (error) {
     await leadership?.stop();
+    await presence?.close();
     await nodeJobs?.stop();
     await relay?.close();
     await marketChanges?.close();

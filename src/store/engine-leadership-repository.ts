@@ -6,16 +6,33 @@ export interface EngineLease {
   token: bigint;
   holder: string | null;
   url: string | null;
-  /** Renewed within the lease time, by the database's clock. */
+  /** Renewed within the lease time, by the database's clock, and its holder present. */
   live: boolean;
 }
 
 const expiredBefore = (leaseMs: number) => sql<Date>`clock_timestamp() - make_interval(secs => ${leaseMs / 1000})`;
 
 /**
- * Takes the engine lease when nobody holds it or its holder let it expire: one UPDATE that bumps
- * the fencing token. Nothing else lets a node take a live lease: not the same host name, not the
- * same port (issue 38). A holder in the middle of a write holds
+ * Node presence: every node holds, on a database session of its own for as long as its process
+ * lives (node-presence.ts), the advisory lock (PRESENCE_LOCK_CLASS, a hash of its id). A process
+ * killed with `kill -9` loses its sessions, and the database their locks, at once: a lease whose
+ * holder holds no presence lock is a dead process's, taken without waiting for it to expire. A
+ * live holder (a frozen one, one draining on the same address) keeps its session, so its lease is
+ * taken only once it expired, as before; fencing keeps either case safe.
+ */
+export const PRESENCE_LOCK_CLASS = 0x706d78;
+/** Takes the presence lock of node `$1` on the session that runs it (true; false when a session holds it already). */
+export const PRESENCE_LOCK_SQL = `SELECT pg_try_advisory_lock(${PRESENCE_LOCK_CLASS}, hashtext($1) & 2147483647) AS locked`;
+const holderPresent = sql<boolean>`EXISTS (
+  SELECT 1 FROM pg_locks
+  WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    AND classid = ${sql.lit(PRESENCE_LOCK_CLASS)}::oid AND objid = (hashtext(holder) & 2147483647)::oid AND objsubid = 2
+)`;
+
+/**
+ * Takes the engine lease when nobody holds it, its holder let it expire, or its holder's process is
+ * gone (no presence lock): one UPDATE that bumps the fencing token. Nothing else lets a node take
+ * a live lease: not the same host name, not the same port (issue 38). A holder in the middle of a write holds
  * the row lock, so the takeover waits for that write and then sees the renewed lease: a write
  * never commits after its term ended. Returns the new token, or undefined when the lease is held.
  */
@@ -24,7 +41,7 @@ export async function takeEngineLease(db: Db, node: { id: string; url: string },
     .updateTable('engine_leadership')
     .set({ token: sql`token + 1`, holder: node.id, url: node.url, renewed_at: sql`clock_timestamp()` })
     .where('id', '=', 1)
-    .where((eb) => eb.or([eb('holder', 'is', null), eb('renewed_at', '<', expiredBefore(leaseMs))]))
+    .where((eb) => eb.or([eb('holder', 'is', null), eb('renewed_at', '<', expiredBefore(leaseMs)), eb.not(holderPresent)]))
     .returning('token')
     .executeTakeFirst();
   return row?.token;
@@ -62,8 +79,14 @@ export async function releaseEngineLease(db: Db, token: bigint): Promise<void> {
 export async function readEngineLease(db: Db, leaseMs: number): Promise<EngineLease> {
   const row = await db
     .selectFrom('engine_leadership')
-    .select(['token', 'holder', 'url', sql<boolean>`holder IS NOT NULL AND renewed_at >= ${expiredBefore(leaseMs)}`.as('live')])
+    .select(['token', 'holder', 'url', sql<boolean>`holder IS NOT NULL AND renewed_at >= ${expiredBefore(leaseMs)} AND ${holderPresent}`.as('live')])
     .where('id', '=', 1)
     .executeTakeFirstOrThrow();
   return row;
+}
+
+/** Takes node `nodeId`'s presence lock on the session `db` runs on (PGlite's one session; tests): see PRESENCE_LOCK_CLASS. */
+export async function lockNodePresence(db: Db, nodeId: string): Promise<boolean> {
+  const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${sql.lit(PRESENCE_LOCK_CLASS)}, hashtext(${nodeId}) & 2147483647) AS locked`.execute(db);
+  return rows[0]!.locked;
 }

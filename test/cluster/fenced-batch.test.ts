@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { FencedError } from '../../src/engine/queue-full-error.ts';
 import type { CreateOrderRequest } from '../../src/orders/order-entry.ts';
 import { serverWithMarket } from '../helpers/market-server.ts';
+import { holdPresenceOf } from '../helpers/node-presence.ts';
 import { callerOf, expectAuditClean, newTrader, orderBody } from '../helpers/trader.ts';
 
 /**
@@ -27,7 +28,9 @@ describe('a journal append whose lease passed on', { skip: process.env.DATABASE_
     // acknowledged record before the takeover (after it, the next engine node would).
     await server.ctx.trading.engine.tablesHoldAll();
 
-    // Another node takes the engine over; this node learns it only at its next write.
+    // Another node (alive: its presence lock held) takes the engine over; this node learns it only at its next write.
+    const releaseOther = await holdPresenceOf({ db: server.ctx.store.db, url: server.ctx.config.databaseUrl }, 'another node');
+    after(releaseOther);
     await sql`UPDATE engine_leadership SET token = token + 1, holder = 'another node', url = 'http://127.0.0.1:9', renewed_at = clock_timestamp()`.execute(server.ctx.store.db);
     const error = await orderEntry.submit(callerOf(trader), refused).catch((caught: unknown) => caught);
     assert.ok(error instanceof FencedError, `refused as fenced: ${String(error)}`);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { LeaseLeadership, type LeaderDuties } from '../../src/cluster/leadership.ts';
@@ -7,6 +7,7 @@ import { FencedError } from '../../src/engine/queue-full-error.ts';
 import type { Store } from '../../src/store/database.ts';
 import { checkEngineLease, readEngineLease, renewEngineLease, takeEngineLease } from '../../src/store/engine-leadership-repository.ts';
 import { openTestStore } from '../helpers/database.ts';
+import { holdPresenceOf } from '../helpers/node-presence.ts';
 
 const NODE_A = { id: 'node-a', url: 'http://127.0.0.1:1001' };
 const NODE_B = { id: 'node-b', url: 'http://127.0.0.1:1002' };
@@ -29,12 +30,21 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 }
 
 describe('the engine lease', () => {
-  let store: Store;
+  let store: Store & { url?: string | undefined };
   before(async () => (store = await openTestStore()));
   after(async () => store.close());
+  /** The nodes' presence locks a test held (their processes alive), let go after it. */
+  let presences: (() => Promise<void>)[] = [];
+  const alive = async (...ids: string[]) => {
+    for (const id of ids) presences.push(await holdPresenceOf(store, id));
+  };
+  afterEach(async () => {
+    for (const release of presences.splice(0)) await release();
+  });
 
   it('is taken once, renewed only by its token, and taken over with a new token only after it expired', async () => {
     await freeLease(store);
+    await alive(NODE_A.id, NODE_B.id);
     const first = await takeEngineLease(store.db, NODE_A, 60_000);
     assert.ok(first !== undefined);
     assert.equal(await takeEngineLease(store.db, NODE_B, 60_000), undefined, 'a live lease is not taken');
@@ -49,8 +59,21 @@ describe('the engine lease', () => {
     assert.deepEqual(await readEngineLease(store.db, 60_000), { token: second, holder: NODE_B.id, url: NODE_B.url, live: true });
   });
 
+  it('is taken at once, live or not, when its holder\'s process is gone (its presence lock went with its database session)', async () => {
+    await freeLease(store);
+    await alive(NODE_B.id);
+    const releaseA = await holdPresenceOf(store, NODE_A.id);
+    const first = (await takeEngineLease(store.db, NODE_A, 60_000))!;
+    assert.equal(await takeEngineLease(store.db, NODE_B, 60_000), undefined, 'a live holder keeps its lease');
+    await releaseA();
+    assert.equal((await readEngineLease(store.db, 60_000)).live, false, 'a lease renewed just now is not live once its holder is gone');
+    assert.equal(await takeEngineLease(store.db, NODE_B, 60_000), first + 1n, 'and is taken without waiting for it to expire');
+    assert.equal(await renewEngineLease(store.db, first, NODE_A.id), false);
+  });
+
   it('deposes a leader whose lease another node took while it was frozen: its fence refuses every write and its duties end', async () => {
     await freeLease(store);
+    await alive(NODE_A.id, NODE_B.id);
     const duties = recordingDuties();
     const leadership = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 2_000, logger: pino({ level: 'silent' }) });
     await leadership.start(duties, NODE_A.url);
@@ -79,6 +102,7 @@ describe('the engine lease', () => {
 
   it('a follower takes the engine over once the leader stops renewing, and a clean stop hands the lease on at once', async () => {
     await freeLease(store);
+    await alive(NODE_A.id, NODE_B.id);
     const logger = pino({ level: 'silent' });
     const a = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 500, logger });
     const b = new LeaseLeadership({ db: store.db, nodeId: NODE_B.id, failoverTimeoutMs: 500, logger });
@@ -100,6 +124,7 @@ describe('the engine lease', () => {
 
   it('a node restarted on the same host and port waits for the lease of its predecessor to expire: it may still be draining (issue 38)', async () => {
     await freeLease(store);
+    await alive('draining-incarnation', NODE_A.id);
     // The predecessor held the lease from the very address the new process now uses, renewed just now.
     const predecessor = (await takeEngineLease(store.db, { id: 'draining-incarnation', url: NODE_A.url }, 60_000))!;
     const restarted = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 60_000, logger: pino({ level: 'silent' }) });
@@ -115,10 +140,11 @@ describe('the engine lease', () => {
     }
   });
 
-  it('a node at the address of a dead leader does not follow it: not ready until the old lease expires, then the leader', async () => {
+  it('a node at the address of a silent live leader does not follow it: not ready until the old lease expires, then the leader', async () => {
     await freeLease(store);
-    // Its predecessor, or another host advertising the same URL: nothing says that process is gone.
-    await takeEngineLease(store.db, { id: 'crashed-incarnation', url: NODE_A.url }, 300);
+    // A frozen predecessor, or another host advertising the same URL: alive, silent.
+    await alive('frozen-incarnation', NODE_A.id);
+    await takeEngineLease(store.db, { id: 'frozen-incarnation', url: NODE_A.url }, 300);
     const restarted = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 500, logger: pino({ level: 'silent' }) });
     const duties = recordingDuties();
     await restarted.start(duties, NODE_A.url);
@@ -128,6 +154,22 @@ describe('the engine lease', () => {
       assert.equal(restarted.canServeCommands, false, 'so it is not ready');
       await until(() => restarted.role === 'leader', 'it takes the engine once the old lease expired');
       assert.equal(restarted.canServeCommands, true);
+      assert.deepEqual(duties.log, ['begin']);
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it('a node restarted after its predecessor was killed takes the engine at once, without waiting out the lease', async () => {
+    await freeLease(store);
+    await alive(NODE_A.id);
+    // The predecessor renewed just now from the same address, then died: its presence went with it.
+    await takeEngineLease(store.db, { id: 'killed-incarnation', url: NODE_A.url }, 60_000);
+    const restarted = new LeaseLeadership({ db: store.db, nodeId: NODE_A.id, failoverTimeoutMs: 60_000, logger: pino({ level: 'silent' }) });
+    const duties = recordingDuties();
+    await restarted.start(duties, NODE_A.url);
+    try {
+      assert.equal(restarted.role, 'leader', 'its first round took the lease of a 36 s lease renewed just now');
       assert.deepEqual(duties.log, ['begin']);
     } finally {
       await restarted.stop();

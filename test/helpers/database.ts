@@ -32,14 +32,15 @@ export async function createScratchDatabase(baseUrl: string): Promise<{ url: str
 
 /**
  * A migrated, empty store: PGlite in memory, or a scratch database on the PostgreSQL of
- * DATABASE_URL when it is set. `close()` also drops the scratch database.
+ * DATABASE_URL when it is set (`url`). `close()` also drops the scratch database.
  */
-export async function openTestStore(): Promise<Store> {
+export async function openTestStore(): Promise<Store & { url?: string | undefined }> {
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const store = await openStore({ databaseUrl: scratch?.url, dataDir: 'memory://' });
   await migrateToLatest(store.db);
   return {
     ...store,
+    url: scratch?.url,
     async close() {
       await store.close();
       await scratch?.drop();
