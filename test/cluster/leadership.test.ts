@@ -34,7 +34,7 @@ describe('the engine lease', () => {
   before(async () => (store = await openTestStore()));
   after(async () => store.close());
   /** The nodes' presence locks a test held (their processes alive), let go after it. */
-  let presences: (() => Promise<void>)[] = [];
+  const presences: (() => Promise<void>)[] = [];
   const alive = async (...ids: string[]) => {
     for (const id of ids) presences.push(await holdPresenceOf(store, id));
   };
