@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { keepConnection } from './kept-connection.ts';
 
 /**
  * Hears, on PostgreSQL, of the engine journal's appends and projections as they commit
@@ -11,33 +11,13 @@ export interface JournalListener {
 }
 
 export async function listenToJournal(databaseUrl: string, handlers: { appended(seq: bigint): void; projected(seq: bigint): void; lost(error: unknown): void }): Promise<JournalListener> {
-  let client: pg.Client | undefined;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: databaseUrl });
-    next.on('notification', (message) => {
+  return keepConnection(databaseUrl, async (client) => {
+    client.on('notification', (message) => {
       if (!message.payload) return;
       if (message.channel === 'pmx_journal') handlers.appended(BigInt(message.payload));
       else if (message.channel === 'pmx_projection') handlers.projected(BigInt(message.payload));
     });
-    next.on('error', (error) => {
-      handlers.lost(error);
-      void next.end().catch(() => {});
-      if (client === next) client = undefined;
-      if (!closed) retry = setTimeout(() => void connect().catch(handlers.lost), 1000);
-    });
-    await next.connect();
-    await next.query('LISTEN pmx_journal');
-    await next.query('LISTEN pmx_projection');
-    client = next;
-  };
-  await connect();
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      await client?.end().catch(() => {});
-    },
-  };
+    await client.query('LISTEN pmx_journal');
+    await client.query('LISTEN pmx_projection');
+  }, handlers.lost);
 }

@@ -1,9 +1,7 @@
-import pg from 'pg';
 import { PRESENCE_LOCK_SQL } from './engine-leadership-repository.ts';
+import { keepConnection, type KeptConnection } from './kept-connection.ts';
 
-export interface NodePresence {
-  close(): Promise<void>;
-}
+export type NodePresence = KeptConnection;
 
 /**
  * Holds this node's presence lock (engine-leadership-repository.ts, PRESENCE_LOCK_CLASS) on a
@@ -12,29 +10,9 @@ export interface NodePresence {
  * is made again after a second (meanwhile another node may take the lease: fencing keeps that
  * safe, and this node is deposed at its next renewal).
  */
-export async function holdNodePresence(databaseUrl: string, nodeId: string, lost: (error: unknown) => void): Promise<NodePresence> {
-  let client: pg.Client | undefined;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: databaseUrl });
-    next.on('error', (error) => {
-      lost(error);
-      void next.end().catch(() => {});
-      if (client === next) client = undefined;
-      if (!closed) retry = setTimeout(() => void connect().catch(lost), 1000);
-    });
-    await next.connect();
-    const { rows } = await next.query<{ locked: boolean }>(PRESENCE_LOCK_SQL, [nodeId]);
+export function holdNodePresence(databaseUrl: string, nodeId: string, lost: (error: unknown) => void): Promise<NodePresence> {
+  return keepConnection(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ locked: boolean }>(PRESENCE_LOCK_SQL, [nodeId]);
     if (!rows[0]?.locked) lost(new Error(`the presence lock of node ${nodeId} is held by another session`));
-    client = next;
-  };
-  await connect();
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      await client?.end().catch(() => {});
-    },
-  };
+  }, lost);
 }

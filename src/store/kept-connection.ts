@@ -1,0 +1,36 @@
+import pg from 'pg';
+
+export interface KeptConnection {
+  close(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL connection of its own, kept for as long as the process wants it: `setUp` runs on
+ * each new connection (what makes it worth keeping: a LISTEN, a session lock), and a connection
+ * that drops is made again after a second, `lost` hearing of each failure.
+ */
+export async function keepConnection(databaseUrl: string, setUp: (client: pg.Client) => Promise<void>, lost: (error: unknown) => void): Promise<KeptConnection> {
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: databaseUrl });
+    next.on('error', (error) => {
+      lost(error);
+      void next.end().catch(() => {});
+      if (client === next) client = undefined;
+      if (!closed) retry = setTimeout(() => void connect().catch(lost), 1000);
+    });
+    await next.connect();
+    await setUp(next);
+    client = next;
+  };
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
+  };
+}
