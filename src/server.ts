@@ -38,7 +38,7 @@ import { listenToJournal } from './store/journal-listener.ts';
 import { holdNodePresence, type NodePresence } from './store/node-presence.ts';
 import { buildOutput } from './build-output.ts';
 import { chainIndexSetup } from './chain/chain-index-setup.ts';
-import { chainMarkets, chainSettlementSetup, chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
+import { chainMarkets, chainSettlementSetup, fundingSourceOf, walletPayer, chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
 import { deriveChainMarketIds } from './settlement/market-ids.ts';
 import { createConditionalTokens } from './conditional-tokens/index.ts';
 import { deriveProxyWallet } from './core/proxy-wallet.ts';
@@ -175,6 +175,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
     rewards = createRewards({
       db: store.db, clock, events, logger,
       payFromTreasury: ({ to, amount, ref }) => engine.transfer({ from: REWARD_TREASURY, to, asset: COLLATERAL, amount, why: 'REWARD', ref, once: true }),
+      // On a chain the treasury is the operator's side, as for credits: minted locally, its own balance elsewhere (EXTENSIONS.md section 14).
+      payOnChain: chain.operator && chain.deployed && chain.kind !== 'none' ? walletPayer(chain.operator, chain.deployed, fundingSourceOf(chain.kind)) : undefined,
       minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? BASE_UNITS_PER_UNIT,
       quotesByMarket: () => engine.reads.restingOrdersByMarket(),
       ...fenced,

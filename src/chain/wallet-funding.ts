@@ -1,7 +1,7 @@
-import type { Address } from 'viem';
+import { getAddress, type Address, type Hex } from 'viem';
 import { loadArtifact } from '../settlement/contracts/index.ts';
 import type { DeployedContracts } from './deployment.ts';
-import type { ChainOperator } from './operator.ts';
+import type { ChainOperator, OperatorSteps } from './operator.ts';
 import { deployWalletIfMissing } from './wallet-deployment.ts';
 
 /**
@@ -11,16 +11,36 @@ import { deployWalletIfMissing } from './wallet-deployment.ts';
  */
 export type FundingSource = 'mint' | 'treasury';
 
+/** The local chain's collateral is minted; any other chain's comes from the operator's balance. */
+export const fundingSourceOf = (kind: 'embedded' | 'rpc'): FundingSource => (kind === 'embedded' ? 'mint' : 'treasury');
+
 /**
  * Puts a credit on chain (the faucet and admin credits): the collateral to the user's wallet, then
  * the owner's proxy wallet deployed if it is not yet (the factory returns an existing one, so a
  * second credit only moves collateral).
  */
 export function fundWallet(operator: ChainOperator, deployed: DeployedContracts, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint, source: FundingSource): Promise<void> {
-  const collateral = { address: deployed.collateral, abi: loadArtifact('LocalCollateral').abi };
   return operator.exclusive(async (chain) => {
-    if (source === 'mint') await chain.send({ ...collateral, functionName: 'mint', args: [to.wallet, amountBaseUnits] });
-    else await chain.send({ ...collateral, functionName: 'transfer', args: [to.wallet, amountBaseUnits] });
+    await sendCollateral(chain, deployed, to.wallet, amountBaseUnits, source);
     await deployWalletIfMissing(chain, deployed, to.owner);
   });
+}
+
+/**
+ * Pays collateral from the operator's side to a wallet (a reward payout): minted or transferred as
+ * `source` says, the wallet left as it is (collateral sent to a wallet not deployed yet is its
+ * owner's once the factory deploys it). The mined transaction's hash.
+ */
+export function payWallet(operator: ChainOperator, deployed: DeployedContracts, wallet: Address, amountBaseUnits: bigint, source: FundingSource): Promise<Hex> {
+  return operator.exclusive((chain) => sendCollateral(chain, deployed, wallet, amountBaseUnits, source));
+}
+
+/** `payWallet` for a ledger account (a wallet's lowercase address): reward claims' payouts on chain. */
+export function walletPayer(operator: ChainOperator, deployed: DeployedContracts, source: FundingSource): (payment: { to: string; amount: bigint }) => Promise<Hex> {
+  return ({ to, amount }) => payWallet(operator, deployed, getAddress(to), amount, source);
+}
+
+function sendCollateral(chain: OperatorSteps, deployed: DeployedContracts, wallet: Address, amountBaseUnits: bigint, source: FundingSource): Promise<Hex> {
+  const collateral = { address: deployed.collateral, abi: loadArtifact('LocalCollateral').abi };
+  return chain.send({ ...collateral, functionName: source === 'mint' ? 'mint' : 'transfer', args: [wallet, amountBaseUnits] });
 }

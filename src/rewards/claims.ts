@@ -26,6 +26,8 @@ export const HISTORY_PATH = '/api/v1/rewards/me/history';
  * `ref`, so a claim paid again after a crash is answered with its first payment.
  */
 export type PayFromTreasury = (payment: { to: string; amount: bigint; ref: string }) => Promise<{ ok: true; txHash: string } | { ok: false; code: string; message: string }>;
+/** With a chain: the payout sent to the wallet there (the operator's side pays it), resolving with the mined transaction's hash. */
+export type PayOnChain = (payment: { to: string; amount: bigint }) => Promise<string>;
 
 /**
  * Claims (SPEC.md "Reward claim"). The decision takes the user's claimable rows under row locks
@@ -40,7 +42,7 @@ export type PayFromTreasury = (payment: { to: string; amount: bigint; ref: strin
 export class RewardClaims {
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly deps: { db: import('../store/database.ts').Db; clock: Clock; payFromTreasury: PayFromTreasury; events: DomainEvents; logger: FastifyBaseLogger; minPayoutBaseUnits: bigint }) {}
+  constructor(private readonly deps: { db: import('../store/database.ts').Db; clock: Clock; payFromTreasury: PayFromTreasury; payOnChain?: PayOnChain | undefined; events: DomainEvents; logger: FastifyBaseLogger; minPayoutBaseUnits: bigint }) {}
 
   async claim(user: { userId: string; proxyWallet: string }): Promise<ClaimDecision> {
     const { db, clock, minPayoutBaseUnits } = this.deps;
@@ -107,15 +109,18 @@ export class RewardClaims {
       logger.warn({ err: error, claimId }, 'reward claim payment not confirmed; it is sent again at the next rewards tick');
       return;
     }
-    const now = new Date(clock.nowMs());
     if (paid.ok) {
+      const txHash = await this.payOnChain(started, paid.txHash);
+      if (txHash === undefined) return;
+      const now = new Date(clock.nowMs());
       await db.transaction().execute(async (tx) => {
-        await finishClaimRows(tx, claimId, { status: 'PAID', txHash: paid.txHash, paidAt: now });
-        await updateClaim(tx, claimId, { state: 'paid', tx_hash: paid.txHash, updated_at: now });
+        await finishClaimRows(tx, claimId, { status: 'PAID', txHash, paidAt: now });
+        await updateClaim(tx, claimId, { state: 'paid', tx_hash: txHash, updated_at: now });
       });
-      this.publish(started, 'paid', { txHash: paid.txHash });
+      this.publish(started, 'paid', { txHash });
       return;
     }
+    const now = new Date(clock.nowMs());
     // The treasury cannot cover it: the rows wait for the operator, nothing is paid in part.
     const short = paid.code === 'INSUFFICIENT_BALANCE';
     const message = short ? 'the reward treasury cannot cover this payout' : 'the payout could not be made; the rows can be claimed again';
@@ -125,6 +130,22 @@ export class RewardClaims {
     });
     if (!short) logger.error({ claimId, code: paid.code, reason: paid.message }, 'reward claim payment failed');
     this.publish(started, 'failed', { error: message });
+  }
+
+  /**
+   * With a chain, the payout the ledger made is sent to the wallet there too (README.md "Claims on
+   * a chain"): the claim is paid once it is mined, with that transaction's hash. A send that fails
+   * leaves the claim in flight for the next resume (the ledger's payment is made once; the chain's
+   * is sent again). Without a chain, the ledger's transaction is the payment. Undefined: not paid yet.
+   */
+  private async payOnChain(claim: RewardClaimRow, ledgerTxHash: string): Promise<string | undefined> {
+    if (!this.deps.payOnChain) return ledgerTxHash;
+    try {
+      return await this.deps.payOnChain({ to: claim.account, amount: claim.amount_base_units });
+    } catch (error) {
+      this.deps.logger.warn({ err: error, claimId: claim.id }, 'reward claim payout not sent on chain; it is sent again at the next rewards tick');
+      return undefined;
+    }
   }
 
   private publish(claim: RewardClaimRow, state: 'dispatched' | 'in-flight' | 'paid' | 'failed', extra: { txHash?: string; error?: string } = {}): void {

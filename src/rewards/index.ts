@@ -4,7 +4,7 @@ import type { RestingQuote } from '../core/rewards/index.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Db } from '../store/database.ts';
 import { findMarketStatus, findRewardConfig, isRewardsPaused, listOpenRewardConfigs, listRewardConfigsOfDate, setRewardsPaused, upsertRewardConfig } from '../store/rewards-repository.ts';
-import { RewardClaims, type PayFromTreasury } from './claims.ts';
+import { RewardClaims, type PayFromTreasury, type PayOnChain } from './claims.ts';
 import { changesFrozenFields, dayStartMs, freezesAtMs, parseRewardConfig, type RewardConfigInput } from './config.ts';
 import { DAY_MS, MINUTE_MS } from '../core/rewards/index.ts';
 import { closeEndedDays } from './daily-close.ts';
@@ -46,6 +46,8 @@ export interface RewardsDeps {
   clock: Clock;
   /** Claims pay from the treasury through the engine, like every balance change. */
   payFromTreasury: PayFromTreasury;
+  /** With a chain, and the wallets too (claims.ts). */
+  payOnChain?: PayOnChain | undefined;
   events: DomainEvents;
   logger: FastifyBaseLogger;
   minPayoutBaseUnits: bigint;

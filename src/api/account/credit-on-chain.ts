@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { fundWallet } from '../../chain/index.ts';
+import { fundingSourceOf, fundWallet } from '../../chain/index.ts';
 import type { AppContext } from '../context.ts';
 
 /**
@@ -11,10 +11,10 @@ import type { AppContext } from '../context.ts';
  * reconciling from chain balances (issue 39) will make up the difference.
  */
 export async function creditOnChain(ctx: AppContext, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint): Promise<void> {
-  const { operator, deployed } = ctx.chain;
-  if (!operator || !deployed) return;
+  const { operator, deployed, kind } = ctx.chain;
+  if (!operator || !deployed || kind === 'none') return;
   try {
-    await fundWallet(operator, deployed, to, amountBaseUnits, ctx.chain.kind === 'embedded' ? 'mint' : 'treasury');
+    await fundWallet(operator, deployed, to, amountBaseUnits, fundingSourceOf(kind));
   } catch (error) {
     ctx.logger.warn({ err: error, wallet: to.wallet, amountBaseUnits: String(amountBaseUnits) }, 'a credit was not mirrored on chain: the ledger holds it, the wallet does not');
   }
