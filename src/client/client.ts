@@ -1,5 +1,6 @@
 import type { LocalAccount } from 'viem/accounts';
 import { hmacSignature, type ApiKeyCredentials } from './hmac.ts';
+import type { SignedTimestamps } from './server-clock.ts';
 import { BookWatcher, type WatchBookOptions } from './realtime/book-watcher.ts';
 import { UserFeed, type UserFeedOptions } from './realtime/user-feed.ts';
 import { accountSection } from './sections/account.ts';
@@ -27,6 +28,13 @@ export interface ClientOptions {
   account?: LocalAccount;
   retry?: Partial<RetryPolicy>;
   fetch?: typeof fetch;
+  /**
+   * The last HMAC timestamp, shared by the clients of one key in different places (page loads of
+   * one browser, through localStorage): each signs strictly after it, so the server never sees one
+   * signature twice. Without it a client keeps its own timestamps unique, and a random spread makes
+   * two clients' collisions unlikely but possible.
+   */
+  signedTimestamps?: SignedTimestamps;
 }
 
 /**
@@ -39,6 +47,7 @@ export function createClient(options: ClientOptions) {
     credentials: { ...options.credentials },
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.signedTimestamps ? { signedTimestamps: options.signedTimestamps } : {}),
   });
   const ctx: ClientContext = { transport, account: options.account, user: undefined };
 

@@ -3,6 +3,7 @@ export { createClient, type ClientOptions, type ExchangeClient } from './client.
 export { ExchangeError, OrderBuildError, type ErrorBody } from './errors.ts';
 export type { ApiKeyCredentials } from './hmac.ts';
 export type { Credentials, RetryPolicy } from './transport.ts';
+export type { SignedTimestamps } from './server-clock.ts';
 export { buildOrder, type OrderSpec, type MarketRules } from './orders/build.ts';
 export { orderAmounts, type OrderAmounts, type OrderSide } from './orders/amounts.ts';
 export { ORDER_TYPES, orderDomain } from './orders/eip712.ts';

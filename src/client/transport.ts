@@ -1,6 +1,6 @@
 import { asErrorBody, ExchangeError } from './errors.ts';
 import { hmacHeaders, type ApiKeyCredentials } from './hmac.ts';
-import { ServerClock } from './server-clock.ts';
+import { ServerClock, type SignedTimestamps } from './server-clock.ts';
 import type { ExchangeInfo } from './types.ts';
 
 /**
@@ -50,6 +50,8 @@ export interface TransportOptions {
   credentials: Credentials;
   retry?: Partial<RetryPolicy>;
   fetch?: typeof fetch;
+  /** Shared with other clients of the same key, so that their HMAC timestamps never coincide (server-clock.ts). */
+  signedTimestamps?: SignedTimestamps;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 200, maxDelayMs: 5_000 };
@@ -58,7 +60,7 @@ const RETRIED_STATUSES = new Set([429, 503]);
 export class Transport {
   readonly baseUrl: string;
   readonly credentials: Credentials;
-  readonly clock = new ServerClock();
+  readonly clock: ServerClock;
   private readonly retry: RetryPolicy;
   private readonly fetchImpl: typeof fetch;
   private exchangeInfo: Promise<ExchangeInfo> | undefined;
@@ -66,6 +68,7 @@ export class Transport {
   constructor(options: TransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.credentials = options.credentials;
+    this.clock = new ServerClock(options.signedTimestamps);
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   }

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { LocalAccount } from 'viem/accounts';
-import { createClient, type Account, type ApiKeyCredentials, type ExchangeClient, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
+import { createClient, type Account, type ApiKeyCredentials, type ClientOptions, type ExchangeClient, type SignedTimestamps, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
 import { faucetOffered } from './capabilities.ts';
 import { readableChain } from './chain.ts';
 import { cents, describeOrder, shares } from './format.ts';
@@ -43,7 +43,26 @@ interface Saved {
   token?: string;
 }
 
-let state: Session = { client: createClient({ baseUrl: BASE_URL }), wallet: undefined, user: undefined, revision: 0, faucet: undefined, notices: [] };
+const LAST_SIGNED = 'pmx.lastSignedAt';
+
+/**
+ * The last HMAC timestamp this browser signed with, in localStorage: every client of every page
+ * load and tab signs strictly after it, so the server never sees one of the key's signatures twice
+ * (two page loads' clients, each with its own clock estimate, could sign the same balance read in
+ * the same millisecond, and the second was refused 401 as a replay).
+ */
+const signedTimestamps: SignedTimestamps = {
+  last: () => {
+    const stored = Number(localStorage.getItem(LAST_SIGNED));
+    return Number.isSafeInteger(stored) && stored > 0 ? stored : undefined;
+  },
+  record: (timestampMs) => localStorage.setItem(LAST_SIGNED, String(timestampMs)),
+};
+
+/** Every client of the app: this origin's API, the browser's shared signed timestamps. */
+const clientOf = (options: Omit<ClientOptions, 'baseUrl' | 'signedTimestamps'> = {}) => createClient({ baseUrl: BASE_URL, signedTimestamps, ...options });
+
+let state: Session = { client: clientOf(), wallet: undefined, user: undefined, revision: 0, faucet: undefined, notices: [] };
 const listeners = new Set<() => void>();
 let feed: UserFeed | undefined;
 let noticeId = 0;
@@ -120,14 +139,14 @@ async function injectedAccount(ask: boolean): Promise<LocalAccount> {
 /** SIWE sign-in, then an API key made behind the scenes; both kept so a reload stays signed in. */
 export async function signIn(kind: WalletKind): Promise<void> {
   const account = kind === 'dev' ? await devAccount() : await injectedAccount(true);
-  const client = createClient({ baseUrl: BASE_URL, account });
+  const client = clientOf({ account });
   const { user, token } = await client.auth.signIn();
   // The app's own key of this wallet when this browser still holds a working one, else a new one:
   // sign-ins do not pile keys up against the per-user cap.
   const apiKey = (await reusableKey(account.address)) ?? (await client.auth.createApiKey());
   const saved: Saved = { kind, address: account.address, apiKey, token };
   localStorage.setItem(SAVED, JSON.stringify(saved));
-  start(createClient({ baseUrl: BASE_URL, account, credentials: { apiKey } }), saved, user);
+  start(clientOf({ account, credentials: { apiKey } }), saved, user);
 }
 
 /** The saved key of `address`, if the server still accepts it. */
@@ -137,7 +156,7 @@ async function reusableKey(address: `0x${string}`): Promise<ApiKeyCredentials | 
   const saved = JSON.parse(text) as Saved;
   if (saved.address !== address) return undefined;
   try {
-    await createClient({ baseUrl: BASE_URL, credentials: { apiKey: saved.apiKey } }).account.get();
+    await clientOf({ credentials: { apiKey: saved.apiKey } }).account.get();
     return saved.apiKey;
   } catch {
     return undefined;
@@ -154,12 +173,12 @@ export async function signOut(): Promise<void> {
   localStorage.removeItem(SAVED);
   feed?.close();
   feed = undefined;
-  set({ client: createClient({ baseUrl: BASE_URL }), wallet: undefined, user: undefined, faucet: undefined });
+  set({ client: clientOf(), wallet: undefined, user: undefined, faucet: undefined });
   if (!text) return;
   const saved = JSON.parse(text) as Saved;
   await Promise.allSettled([
-    createClient({ baseUrl: BASE_URL, credentials: { apiKey: saved.apiKey } }).auth.revokeApiKey(saved.apiKey.apiKey),
-    saved.token ? createClient({ baseUrl: BASE_URL, credentials: { token: saved.token } }).auth.logout() : Promise.resolve(),
+    clientOf({ credentials: { apiKey: saved.apiKey } }).auth.revokeApiKey(saved.apiKey.apiKey),
+    saved.token ? clientOf({ credentials: { token: saved.token } }).auth.logout() : Promise.resolve(),
   ]);
 }
 
@@ -168,7 +187,7 @@ function forget(): void {
   localStorage.removeItem(SAVED);
   feed?.close();
   feed = undefined;
-  set({ client: createClient({ baseUrl: BASE_URL }), wallet: undefined, user: undefined, faucet: undefined });
+  set({ client: clientOf(), wallet: undefined, user: undefined, faucet: undefined });
 }
 
 /** Back to the saved session after a reload; a revoked or unknown key signs out. */
@@ -179,7 +198,7 @@ export async function restore(): Promise<void> {
   try {
     const account = saved.kind === 'dev' ? await devAccount() : await injectedAccount(false);
     if (account.address !== saved.address) throw new Error('the wallet changed account');
-    const client = createClient({ baseUrl: BASE_URL, account, credentials: { apiKey: saved.apiKey } });
+    const client = clientOf({ account, credentials: { apiKey: saved.apiKey } });
     start(client, saved, await client.account.get());
   } catch {
     forget();
