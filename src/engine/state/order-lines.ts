@@ -25,6 +25,9 @@ export class OrderLineReader {
   private text = '';
   private at = 0;
   private end = 0;
+  /** The field `field()` last passed over: [from, to) of `text`. */
+  private from = 0;
+  private to = 0;
 
   /** The order on `text` from `start` (after the `O`) to `end` (the line's end). */
   read(text: string, start: number, end: number): EngineOrder {
@@ -43,17 +46,17 @@ export class OrderLineReader {
     return order;
   }
 
-  /** The next field (up to its comma, or the line's end), leaving `at` after it. */
-  private field(): [number, number] {
-    const from = this.at;
-    const comma = this.text.indexOf(',', from);
-    const to = comma === -1 || comma > this.end ? this.end : comma;
-    this.at = to + 1;
-    return [from, to];
+  /** Passes over the next field (up to its comma, or the line's end): `from` and `to` bound it, `at` is after it. */
+  private field(): void {
+    this.from = this.at;
+    const comma = this.text.indexOf(',', this.from);
+    this.to = comma === -1 || comma > this.end ? this.end : comma;
+    this.at = this.to + 1;
   }
 
   private sharedString(): string {
-    const [from, to] = this.field();
+    this.field();
+    const { from, to } = this;
     const value = this.text.slice(from, to);
     const kept = this.strings.get(value);
     if (kept !== undefined) return kept;
@@ -63,7 +66,8 @@ export class OrderLineReader {
   }
 
   private ownString(): string {
-    const [from, to] = this.field();
+    this.field();
+    const { from, to } = this;
     return copied(this.text.slice(from, to));
   }
 
@@ -80,26 +84,30 @@ export class OrderLineReader {
   }
 
   private number(): number {
-    const [from, to] = this.field();
+    this.field();
+    const { from, to } = this;
     const value = this.digits(from, to);
     return Number.isNaN(value) ? Number(this.text.slice(from, to)) : value;
   }
 
   private optionalNumber(): number | null {
-    const [from, to] = this.field();
+    this.field();
+    const { from, to } = this;
     if (from === to) return null;
     const value = this.digits(from, to);
     return Number.isNaN(value) ? Number(this.text.slice(from, to)) : value;
   }
 
   private bigint(): bigint {
-    const [from, to] = this.field();
+    this.field();
+    const { from, to } = this;
     const value = this.digits(from, to);
     return Number.isNaN(value) ? BigInt(this.text.slice(from, to)) : BigInt(value);
   }
 
   private amount(): bigint {
-    const [from, to] = this.field();
+    this.field();
+    const { from, to } = this;
     const value = this.digits(from, to);
     if (Number.isNaN(value)) return BigInt(this.text.slice(from, to));
     let kept = this.amounts.get(value);
