@@ -1,3 +1,4 @@
+import type { Address, Hex } from 'viem';
 import { bisect, type Simulation } from './bisect.ts';
 import { broadcast } from './broadcast.ts';
 import { receiptOf, nonceAt } from './chain-reads.ts';
@@ -19,10 +20,11 @@ export async function dispatch<F extends Fill>(ctx: SenderContext<F>): Promise<b
   if (canSend()) {
     const batch = ctx.queue.splice(0, maxFillsPerTx);
     const handled = new Set<string>();
+    const encoded = encodedOnce(ctx.settings.encode);
     const steps = {
-      simulate: (part: readonly F[]) => simulate(ctx, part),
+      simulate: (part: readonly F[]) => simulate(ctx, part, encoded(part)),
       send: async (part: readonly F[], gas: bigint) => {
-        await sendNew(ctx, part, gas);
+        await sendNew(ctx, part, gas, encoded(part));
         for (const fill of part) handled.add(fill.id);
       },
       fail: async (fill: F, reason: RevertReason) => {
@@ -41,15 +43,32 @@ export async function dispatch<F extends Fill>(ctx: SenderContext<F>): Promise<b
   return canSend();
 }
 
-async function simulate<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[]): Promise<Simulation> {
-  const { client, account, abi, encode, simulationBlockTag, maxGasPerTx, simulation } = ctx.settings;
+type Call = { to: Address; data: Hex };
+
+/**
+ * `encode`, each part once: a part that simulates well is sent as it was simulated, and encoding
+ * a batch of 200 fills takes milliseconds of the event loop (viem's ABI encoder).
+ */
+function encodedOnce<F extends Fill>(encode: (batch: readonly F[]) => Call): (part: readonly F[]) => Call {
+  const calls = new WeakMap<readonly F[], Call>();
+  return (part) => {
+    const known = calls.get(part);
+    if (known !== undefined) return known;
+    const call = encode(part);
+    calls.set(part, call);
+    return call;
+  };
+}
+
+async function simulate<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[], call: Call): Promise<Simulation> {
+  const { client, account, abi, simulationBlockTag, maxGasPerTx, simulation } = ctx.settings;
   try {
     if (simulation === 'call') {
       // One execution at the cap; sendNew caps the margin there, so the transaction has exactly the gas the simulation had.
-      await client.call({ account: account.address, ...encode(batch), blockTag: simulationBlockTag, gas: maxGasPerTx });
+      await client.call({ account: account.address, ...call, blockTag: simulationBlockTag, gas: maxGasPerTx });
       return { kind: 'ok', gas: maxGasPerTx };
     }
-    const gas = await client.estimateGas({ account: account.address, ...encode(batch), blockTag: simulationBlockTag });
+    const gas = await client.estimateGas({ account: account.address, ...call, blockTag: simulationBlockTag });
     return { kind: 'ok', gas };
   } catch (error) {
     // Too big for a block is not a revert: answer "over the cap" so the batch is halved.
@@ -66,11 +85,10 @@ async function simulate<F extends Fill>(ctx: SenderContext<F>, batch: readonly F
  * mined says the same): the record stays, and the tracker decides from receipts, requeueing the
  * fills if it was displaced. Later batches move past the nonces the chain has used.
  */
-async function sendNew<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[], estimatedGas: bigint): Promise<void> {
-  const { encode, account, client, gasMarginPercent, maxGasPerTx } = ctx.settings;
+async function sendNew<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[], estimatedGas: bigint, { to, data }: Call): Promise<void> {
+  const { account, client, gasMarginPercent, maxGasPerTx } = ctx.settings;
   const withMargin = (estimatedGas * BigInt(100 + gasMarginPercent)) / 100n;
   const gas = withMargin > maxGasPerTx ? maxGasPerTx : withMargin;
-  const { to, data } = encode(batch);
   const unsigned: TxRecord = { nonce: ctx.nextNonce, fillIds: batch.map((fill) => fill.id), to, data, gas: String(gas), versions: [], mined: null };
   const { version, raw } = await signVersion(account, ctx.chainId, unsigned, await ctx.currentFees());
   await ctx.put(trackedFrom(unsigned, ctx.settings.now(), false), { ...unsigned, versions: [version] });

@@ -1,4 +1,5 @@
-import { type Hex, keccak256, type LocalAccount, type PublicClient } from 'viem';
+import { type Hex, type LocalAccount, parseSignature, type PublicClient, serializeTransaction, type TransactionSerializableEIP1559 } from 'viem';
+import { keccak256Hex } from '../../../core/keccak.ts';
 import type { TxRecord, TxVersion } from './types.ts';
 
 export interface Fees {
@@ -23,10 +24,17 @@ export function bumpedFees(last: Fees, current: Fees, bumpPercent: number, cap: 
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
-/** Signs `record` at `fees`. Deterministic: the same record and fees give the same hash, so a persisted version can be rebroadcast. */
+/**
+ * Signs `record` at `fees`. Deterministic: the same record and fees give the same hash, so a
+ * persisted version can be rebroadcast. The signing hash and the transaction's hash are taken
+ * with the WebAssembly keccak (core/keccak.ts), not viem's `signTransaction`: a batch's calldata
+ * runs to tens of kilobytes, and hashing it twice in JavaScript took more of the event loop than
+ * the rest of the send.
+ */
 export async function signVersion(account: LocalAccount, chainId: number, record: TxRecord, fees: Fees): Promise<{ version: TxVersion; raw: Hex }> {
   if (record.nonce === null) throw new Error('a watched transaction is not ours to sign');
-  const raw = await account.signTransaction({
+  if (account.sign === undefined) throw new Error('a settlement account signs hashes (a local private key)');
+  const transaction: TransactionSerializableEIP1559 = {
     type: 'eip1559',
     chainId,
     nonce: record.nonce,
@@ -35,9 +43,13 @@ export async function signVersion(account: LocalAccount, chainId: number, record
     gas: BigInt(record.gas),
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-  });
-  return { version: { hash: keccak256(raw), maxFeePerGas: String(fees.maxFeePerGas), maxPriorityFeePerGas: String(fees.maxPriorityFeePerGas) }, raw };
+  };
+  const signature = await account.sign({ hash: hashOfHex(serializeTransaction(transaction)) });
+  const raw = serializeTransaction(transaction, parseSignature(signature));
+  return { version: { hash: hashOfHex(raw), maxFeePerGas: String(fees.maxFeePerGas), maxPriorityFeePerGas: String(fees.maxPriorityFeePerGas) }, raw };
 }
+
+const hashOfHex = (hex: Hex): Hex => keccak256Hex(Buffer.from(hex.slice(2), 'hex'));
 
 /** Fee estimates, read at most once per `maxAgeMs`: a burst of batches shares one. */
 export function feeOracle(client: PublicClient, maxAgeMs: number, now: () => number) {
