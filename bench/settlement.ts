@@ -18,7 +18,8 @@
  *    run.
  *
  * Beside each figure: its target, the server's CPU time (its Node process and PGlite's thread)
- * and anvil's, per trade or order. A bench reports, it never asserts.
+ * and anvil's, per trade or order. With BENCH_REFERENCE=<another checkout> (bench/builds.ts) its
+ * build runs each phase first, in the same run. A bench reports, it never asserts.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ import { hmacSignature, signedMessage } from '../src/identity/hmac.ts';
 import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson, type BenchTrader } from './exchange-client.ts';
+import { benchBuilds } from './builds.ts';
 import { EMBEDDED_STORE_ENV } from './stores.ts';
 
 const option = (name: string, fallback: number): number => {
@@ -46,6 +48,8 @@ const MAKERS = 16;
 const TAKERS = 16;
 /** Every maker order is 10 tokens, so a taker of k × 10 takes exactly k whole makers and a backlog's trades are its maker orders. */
 const SIZE = 10_000_000n;
+type Build = ReturnType<typeof benchBuilds>[number];
+const builds = benchBuilds();
 const UNLIMITED = { RATE_LIMIT_ORDERS: 'off', RATE_LIMIT_REQUESTS: 'off', RATE_LIMIT_PUBLIC: 'off' };
 
 type Market = { id: string; tokenId1: string; tokenId2: string };
@@ -162,20 +166,20 @@ function ticksOf(comm: string, argument: string): number {
 }
 
 /** The port chosen for the server is free when chosen, not when the server binds it (this machine is shared): a lost race is tried again. */
-async function startServer(env: Record<string, string>): Promise<ProcessServer> {
+async function startServer(env: Record<string, string>, cli: string | undefined): Promise<ProcessServer> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startProcessServer(env);
+      return await startProcessServer(env, undefined, cli);
     } catch (error) {
       if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
     }
   }
 }
 
-async function withServer<T>(env: Record<string, string>, run: (server: ProcessServer) => Promise<T>): Promise<T> {
+async function withServer<T>(build: Build, env: Record<string, string>, run: (server: ProcessServer) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-settlement-'));
   try {
-    const server = await startServer({ ...EMBEDDED_STORE_ENV, DATA_DIR: dir, LOG_LEVEL: 'warn', ...UNLIMITED, ...env });
+    const server = await startServer({ ...EMBEDDED_STORE_ENV, DATA_DIR: dir, LOG_LEVEL: 'warn', ...UNLIMITED, ...env }, build.cli);
     dataDirs.set(server, dir);
     try {
       return await run(server);
@@ -336,11 +340,11 @@ async function steady(server: ProcessServer, market: Market, traders: Traders, w
   };
 }
 
-interface EntryResult { chain: string; ordersPerSec: number; p50: number; p99: number; errors: number; cpuMicrosPerOrder: number; anvilMicrosPerOrder: number }
+interface EntryResult { build: string; chain: string; ordersPerSec: number; p50: number; p99: number; errors: number; cpuMicrosPerOrder: number; anvilMicrosPerOrder: number }
 
 /** bench/http-orders.ts's unsigned singles: BUYs of both tokens from two traders, one in ten crossing (a MINT at 0.60 + 0.40). */
-async function orderEntry(chain: 'none' | 'embedded'): Promise<EntryResult> {
-  return withServer({ CHAIN: chain }, async (server) => {
+async function orderEntry(build: Build, chain: 'none' | 'embedded'): Promise<EntryResult> {
+  return withServer(build, { CHAIN: chain }, async (server) => {
     const market = await setUpMarket(server);
     const traders = [await setUpTrader(server), await setUpTrader(server)];
     let i = 0;
@@ -359,60 +363,71 @@ async function orderEntry(chain: 'none' | 'embedded'): Promise<EntryResult> {
     const after = await cpu(server);
     const orders = result.requests.total || 1;
     return {
-      chain, ordersPerSec: result['2xx'] / ENTRY_SECONDS, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors,
+      build: build.name, chain, ordersPerSec: result['2xx'] / ENTRY_SECONDS, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors,
       cpuMicrosPerOrder: ((after.server - before.server) * 1e6) / orders, anvilMicrosPerOrder: ((after.anvil - before.anvil) * 1e6) / orders,
     };
   });
 }
 
 const rows: Record<string, string | number>[] = [];
-const figure = (name: string, value: string, target: string, met: boolean | undefined, notes: string) => rows.push({ figure: name, measured: value, target, met: met === undefined ? '' : met ? 'yes' : 'NO', notes });
+const figure = (build: Build, name: string, value: string, target: string, met: boolean | undefined, notes: string) =>
+  rows.push({ ...(builds.length > 1 ? { build: build.name.trim() || 'this' } : {}), figure: name, measured: value, target, met: met === undefined ? '' : met ? 'yes' : 'NO', notes });
+
+/** The backlog, then the steady rate, on one server of `build`. */
+async function settle(build: Build): Promise<void> {
+  const label = build.name.trim() ? `${build.name.trim()}: ` : '';
+  await withServer(build, { CHAIN: 'embedded' }, async (server) => {
+    const market = await setUpMarket(server);
+    const watch = new TradeWatch();
+    try {
+      // Enough token 1 for every COMPLEMENTARY maker order of both phases, twice over.
+      const sells = BigInt(Math.ceil((BACKLOG_FILLS / 2 + (STEADY_RATE * STEADY_SECONDS) / 2) / MAKERS)) * 2n;
+      const traders = await setUpTraders(server, market, watch, sells * SIZE);
+
+      const b = await backlog(server, market, traders, watch);
+      console.log(`${label}backlog: ${b.fills} fills in ${b.matches} matches (${b.orders} orders) entered in ${b.entrySeconds.toFixed(2)} s; last MINED at ${b.minedSeconds.toFixed(2)} s, last CONFIRMED at ${b.confirmedSeconds.toFixed(2)} s; ${b.failed} FAILED`);
+      console.log(`${label}backlog CPU: server ${b.cpu.server.toFixed(1)} s (${Math.round((b.cpu.server * 1e6) / b.fills)} µs/fill), anvil ${b.cpu.anvil.toFixed(1)} s (${Math.round((b.cpu.anvil * 1e6) / b.fills)} µs/fill)`);
+      console.log(`${label}backlog on chain: ${b.chain.settlementTxs} settlement transactions (${(b.matches / b.chain.settlementTxs).toFixed(1)} matches, ${(b.fills / b.chain.settlementTxs).toFixed(1)} fills, ${b.chain.gasPerTx.toLocaleString('en')} gas each on average) in ${b.chain.blocks} blocks, ${b.chain.emptyBlocks} of them empty`);
+      const fillsPerSec = b.fills / b.confirmedSeconds;
+      figure(build, 'backlog: fills CONFIRMED/s', String(Math.round(fillsPerSec)), '≥ 500', fillsPerSec >= 500, `${b.fills} fills, first order to last CONFIRMED ${b.confirmedSeconds.toFixed(1)} s; entry alone ${b.entrySeconds.toFixed(1)} s`);
+      figure(build, 'backlog: matches CONFIRMED/s', String(Math.round(b.matches / b.confirmedSeconds)), '', undefined, `${b.matches} matchOrders (1-3 makers each)`);
+      figure(build, 'backlog: fills MINED/s', String(Math.round(b.fills / b.minedSeconds)), '', undefined, 'first order to last MINED');
+      figure(build, 'backlog: server CPU µs/fill', String(Math.round((b.cpu.server * 1e6) / b.fills)), '', undefined, `its orders' entry included; anvil ${Math.round((b.cpu.anvil * 1e6) / b.fills)} µs/fill`);
+
+      const s = await steady(server, market, traders, watch);
+      const p50 = percentile(s.latenciesMs, 50);
+      const p99 = percentile(s.latenciesMs, 99);
+      console.log(`${label}steady: ${s.trades} trades sent in ${s.sentSeconds.toFixed(1)} s (${Math.round(s.trades / s.sentSeconds)}/s), ${s.latenciesMs.length} MINED, ${s.failed} FAILED; MATCHED → MINED p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${(s.latenciesMs.at(-1) ?? NaN).toFixed(0)} ms`);
+      console.log(`${label}steady CPU: server ${s.cpu.server.toFixed(1)} s (${Math.round((s.cpu.server * 1e6) / s.trades)} µs/trade), anvil ${s.cpu.anvil.toFixed(1)} s (${Math.round((s.cpu.anvil * 1e6) / s.trades)} µs/trade)`);
+      figure(build, `${STEADY_RATE} trades/s: MATCHED → MINED p99`, `${p99.toFixed(0)} ms`, '< 2000 ms', p99 < 2000, `p50 ${p50.toFixed(0)} ms, max ${(s.latenciesMs.at(-1) ?? NaN).toFixed(0)} ms; ${s.trades} trades over ${s.sentSeconds.toFixed(1)} s`);
+    } finally {
+      watch.close();
+    }
+  });
+}
+
+/** Order entry on `CHAIN=none` beside `CHAIN=embedded`, alternately ENTRY_ROUNDS times each: the machine's load drifts (it is shared), and alternating spreads the drift over both. */
+async function entryRatios(build: Build): Promise<void> {
+  const entries: EntryResult[] = [];
+  for (let round = 0; round < ENTRY_ROUNDS; round++) entries.push(await orderEntry(build, 'none'), await orderEntry(build, 'embedded'));
+  for (const e of entries) console.log(`${e.build.trim() ? `${e.build.trim()}: ` : ''}order entry, CHAIN=${e.chain}: ${Math.round(e.ordersPerSec)} orders/s, p50 ${e.p50} ms, p99 ${e.p99} ms, ${e.errors} errors; server ${Math.round(e.cpuMicrosPerOrder)} µs/order, anvil ${Math.round(e.anvilMicrosPerOrder)} µs/order`);
+  const meanOf = (chain: string, value: (e: EntryResult) => number) => {
+    const runs = entries.filter((e) => e.chain === chain);
+    return runs.reduce((sum, e) => sum + value(e), 0) / runs.length;
+  };
+  const [rateNone, rateEmbedded] = [meanOf('none', (e) => e.ordersPerSec), meanOf('embedded', (e) => e.ordersPerSec)];
+  const [p99None, p99Embedded] = [meanOf('none', (e) => e.p99), meanOf('embedded', (e) => e.p99)];
+  const [cpuNone, cpuEmbedded] = [meanOf('none', (e) => e.cpuMicrosPerOrder), meanOf('embedded', (e) => e.cpuMicrosPerOrder + e.anvilMicrosPerOrder)];
+  const means = ENTRY_ROUNDS > 1 ? `means of ${ENTRY_ROUNDS} runs each, alternated` : 'one run each';
+  if (rateNone === 0 || p99None === 0) console.error('order entry: the CHAIN=none server answered nothing in time (the machine is too busy); the ratios below mean nothing');
+  figure(build, 'order entry: orders/s embedded ÷ none', `${((100 * rateEmbedded) / rateNone).toFixed(0)}%`, '≥ 90%', rateEmbedded >= 0.9 * rateNone, `${Math.round(rateEmbedded)} vs ${Math.round(rateNone)} orders/s (64 connections, ${ENTRY_SECONDS} s, ${means})`);
+  figure(build, 'order entry: p99 embedded ÷ none', `${((100 * p99Embedded) / p99None).toFixed(0)}%`, '≤ 110%', p99Embedded <= p99None * 1.1, `${Math.round(p99Embedded)} vs ${Math.round(p99None)} ms`);
+  figure(build, 'order entry: CPU µs/order embedded ÷ none', `${((100 * cpuEmbedded) / cpuNone).toFixed(0)}%`, '', undefined, `${Math.round(cpuEmbedded)} (server + anvil) vs ${Math.round(cpuNone)} µs per order: steadier than rates on a shared machine`);
+}
 
 console.log(`load average at the start: ${loadavg().map((l) => l.toFixed(1)).join(', ')}`);
-await withServer({ CHAIN: 'embedded' }, async (server) => {
-  const market = await setUpMarket(server);
-  const watch = new TradeWatch();
-  try {
-    // Enough token 1 for every COMPLEMENTARY maker order of both phases, twice over.
-    const sells = BigInt(Math.ceil((BACKLOG_FILLS / 2 + (STEADY_RATE * STEADY_SECONDS) / 2) / MAKERS)) * 2n;
-    const traders = await setUpTraders(server, market, watch, sells * SIZE);
-
-    const b = await backlog(server, market, traders, watch);
-    console.log(`backlog: ${b.fills} fills in ${b.matches} matches (${b.orders} orders) entered in ${b.entrySeconds.toFixed(2)} s; last MINED at ${b.minedSeconds.toFixed(2)} s, last CONFIRMED at ${b.confirmedSeconds.toFixed(2)} s; ${b.failed} FAILED`);
-    console.log(`backlog CPU: server ${b.cpu.server.toFixed(1)} s (${Math.round((b.cpu.server * 1e6) / b.fills)} µs/fill), anvil ${b.cpu.anvil.toFixed(1)} s (${Math.round((b.cpu.anvil * 1e6) / b.fills)} µs/fill)`);
-    console.log(`backlog on chain: ${b.chain.settlementTxs} settlement transactions (${(b.matches / b.chain.settlementTxs).toFixed(1)} matches, ${(b.fills / b.chain.settlementTxs).toFixed(1)} fills, ${b.chain.gasPerTx.toLocaleString('en')} gas each on average) in ${b.chain.blocks} blocks, ${b.chain.emptyBlocks} of them empty`);
-    const fillsPerSec = b.fills / b.confirmedSeconds;
-    figure('backlog: fills CONFIRMED/s', String(Math.round(fillsPerSec)), '≥ 500', fillsPerSec >= 500, `${b.fills} fills, first order to last CONFIRMED ${b.confirmedSeconds.toFixed(1)} s; entry alone ${b.entrySeconds.toFixed(1)} s`);
-    figure('backlog: matches CONFIRMED/s', String(Math.round(b.matches / b.confirmedSeconds)), '', undefined, `${b.matches} matchOrders (1-3 makers each)`);
-    figure('backlog: fills MINED/s', String(Math.round(b.fills / b.minedSeconds)), '', undefined, 'first order to last MINED');
-
-    const s = await steady(server, market, traders, watch);
-    const p50 = percentile(s.latenciesMs, 50);
-    const p99 = percentile(s.latenciesMs, 99);
-    console.log(`steady: ${s.trades} trades sent in ${s.sentSeconds.toFixed(1)} s (${Math.round(s.trades / s.sentSeconds)}/s), ${s.latenciesMs.length} MINED, ${s.failed} FAILED; MATCHED → MINED p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${(s.latenciesMs.at(-1) ?? NaN).toFixed(0)} ms`);
-    console.log(`steady CPU: server ${s.cpu.server.toFixed(1)} s (${Math.round((s.cpu.server * 1e6) / s.trades)} µs/trade), anvil ${s.cpu.anvil.toFixed(1)} s (${Math.round((s.cpu.anvil * 1e6) / s.trades)} µs/trade)`);
-    figure(`${STEADY_RATE} trades/s: MATCHED → MINED p99`, `${p99.toFixed(0)} ms`, '< 2000 ms', p99 < 2000, `p50 ${p50.toFixed(0)} ms, max ${(s.latenciesMs.at(-1) ?? NaN).toFixed(0)} ms; ${s.trades} trades over ${s.sentSeconds.toFixed(1)} s`);
-  } finally {
-    watch.close();
-  }
-});
-
-// Alternately, ENTRY_ROUNDS times each: the machine's load drifts (it is shared), and alternating spreads the drift over both.
-const entries: EntryResult[] = [];
-for (let round = 0; round < ENTRY_ROUNDS; round++) entries.push(await orderEntry('none'), await orderEntry('embedded'));
-for (const e of entries) console.log(`order entry, CHAIN=${e.chain}: ${Math.round(e.ordersPerSec)} orders/s, p50 ${e.p50} ms, p99 ${e.p99} ms, ${e.errors} errors; server ${Math.round(e.cpuMicrosPerOrder)} µs/order, anvil ${Math.round(e.anvilMicrosPerOrder)} µs/order`);
-const meanOf = (chain: string, value: (e: EntryResult) => number) => {
-  const runs = entries.filter((e) => e.chain === chain);
-  return runs.reduce((sum, e) => sum + value(e), 0) / runs.length;
-};
-const [rateNone, rateEmbedded] = [meanOf('none', (e) => e.ordersPerSec), meanOf('embedded', (e) => e.ordersPerSec)];
-const [p99None, p99Embedded] = [meanOf('none', (e) => e.p99), meanOf('embedded', (e) => e.p99)];
-const [cpuNone, cpuEmbedded] = [meanOf('none', (e) => e.cpuMicrosPerOrder), meanOf('embedded', (e) => e.cpuMicrosPerOrder + e.anvilMicrosPerOrder)];
-const means = ENTRY_ROUNDS > 1 ? `means of ${ENTRY_ROUNDS} runs each, alternated` : 'one run each';
-if (rateNone === 0 || p99None === 0) console.error('order entry: the CHAIN=none server answered nothing in time (the machine is too busy); the ratios below mean nothing');
-figure('order entry: orders/s embedded ÷ none', `${((100 * rateEmbedded) / rateNone).toFixed(0)}%`, '≥ 90%', rateEmbedded >= 0.9 * rateNone, `${Math.round(rateEmbedded)} vs ${Math.round(rateNone)} orders/s (64 connections, ${ENTRY_SECONDS} s, ${means})`);
-figure('order entry: p99 embedded ÷ none', `${((100 * p99Embedded) / p99None).toFixed(0)}%`, '≤ 110%', p99Embedded <= p99None * 1.1, `${Math.round(p99Embedded)} vs ${Math.round(p99None)} ms`);
-figure('order entry: CPU µs/order embedded ÷ none', `${((100 * cpuEmbedded) / cpuNone).toFixed(0)}%`, '', undefined, `${Math.round(cpuEmbedded)} (server + anvil) vs ${Math.round(cpuNone)} µs per order: steadier than rates on a shared machine`);
+for (const build of builds) await settle(build);
+for (const build of builds) await entryRatios(build);
 
 console.log(`\n${availableParallelism()} CPUs shared by the client, the server, its PGlite thread and anvil; load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min) at the end: a busy machine gives each process less than its core`);
 console.table(rows);
