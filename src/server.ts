@@ -200,7 +200,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     templates = createTemplates({ db: store.db, clock, logger, catalogue: catalogue.admin, putRewards: (marketId, input) => liveRewards.putConfig(marketId, input) });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine: engine.reads, tradeActivityMinUsd: config.tradeActivityMinUsd });
     // Split, merge and redeem go through the users' wallets on chain first where a chain runs; resolutions are reported there.
-    const conditionalTokens = createConditionalTokens({ engine, chain, db: store.db, events, logger });
+    const conditionalTokens = createConditionalTokens({ engine, chain, db: store.db, events, now: () => new Date(clock.nowMs()), logger });
     oracle = createOracle({ db: store.db, clock, engine, redeem: conditionalTokens.operations.redeem });
     portfolio = createPortfolio({ db: store.db, clock, events, engine: engine.reads, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = engineNodeBookReads(engine.reads, relay, runsEngine);
@@ -241,6 +241,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
       async begin() {
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
         conditionalTokens.reporter?.start();
+        conditionalTokens.oracleRewards?.start();
         // The engine counted every recorded socket as dropped when it started: this node's live ones say otherwise.
         await realtime.reaffirmSessions();
         await redis.marketChanges?.serve(refreshMarkets);
@@ -252,6 +253,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
       },
       async end() {
         conditionalTokens.reporter?.stop();
+        conditionalTokens.oracleRewards?.stop();
         await redis.relay?.stopServing();
         await redis.marketChanges?.stopServing();
         await redis.sessionRelay?.stopServing();

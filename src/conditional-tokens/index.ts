@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { payoutReports, walletPositions, type RunningChain } from '../chain/index.ts';
+import { fundingSourceOf, walletPayer } from '../chain/wallet-funding.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Db } from '../store/database.ts';
 import { engineOperations } from './engine-operations.ts';
+import { OracleRewardsOnChain } from './oracle-rewards-on-chain.ts';
 import type { ConditionalTokenOperations } from './operations.ts';
 import { ResolutionReporter } from './resolution-reporter.ts';
 import { mergeChainFirst } from './wallet-merge.ts';
@@ -17,6 +19,8 @@ export interface ConditionalTokens {
   readonly operations: ConditionalTokenOperations;
   /** Reports resolutions on chain; undefined without a chain of the exchange's contracts. Started and stopped with the engine's leadership. */
   readonly reporter: ResolutionReporter | undefined;
+  /** Pays the oracle's rewards on chain; undefined without a chain. Started and stopped with the engine's leadership. */
+  readonly oracleRewards: OracleRewardsOnChain | undefined;
 }
 
 /**
@@ -24,14 +28,17 @@ export interface ConditionalTokens {
  * the chain first, through the operator relaying on the user's proxy wallet, then the engine's
  * journaled command; on CHAIN=none the engine's command alone, as before.
  */
-export function createConditionalTokens(deps: { engine: MatchingEngine; chain: RunningChain; db: Db; events: DomainEvents; logger: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'> }): ConditionalTokens {
+export function createConditionalTokens(deps: { engine: MatchingEngine; chain: RunningChain; db: Db; events: DomainEvents; now: () => Date; logger: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'> }): ConditionalTokens {
   const { operator, deployed } = deps.chain;
-  if (!operator || !deployed) return { operations: engineOperations(deps.engine), reporter: undefined };
+  if (!operator || !deployed || deps.chain.kind === 'none') return { operations: engineOperations(deps.engine), reporter: undefined, oracleRewards: undefined };
   const reporter = new ResolutionReporter({ db: deps.db, reads: deps.engine.reads, reports: payoutReports(operator, deployed), events: deps.events, logger: deps.logger });
+  const pay = walletPayer(operator, deployed, fundingSourceOf(deps.chain.kind));
+  const oracleRewards = new OracleRewardsOnChain({ db: deps.db, pay, events: deps.events, now: deps.now, logger: deps.logger });
   const chainFirst = { engine: deps.engine, positions: walletPositions(operator, deployed), logger: deps.logger };
   const turns = new WalletTurns();
   return {
     reporter,
+    oracleRewards,
     operations: {
       split: (holder, marketId, amount) => turns.run(holder.proxyWallet, () => splitChainFirst(chainFirst, holder, marketId, amount)),
       merge: (holder, marketIds) => turns.run(holder.proxyWallet, () => mergeChainFirst(chainFirst, holder, marketIds)),

@@ -5,10 +5,8 @@ import type { EngineReads } from '../engine/engine-reads.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Db } from '../store/database.ts';
 import { findMarketById } from '../store/catalogue-markets-repository.ts';
+import { retryUntilDone } from './retry-until-done.ts';
 
-/** Retries of a report the chain refused start here and double up to the cap (an anvil restarting answers within a second). */
-const FIRST_RETRY_MS = 250;
-const MAX_RETRY_MS = 10_000;
 
 /**
  * Reports each resolved market's outcome on chain (EXTENSIONS.md section 14): the operator, the
@@ -60,15 +58,10 @@ export class ResolutionReporter {
     if (this.retrying.has(marketId)) return;
     this.retrying.add(marketId);
     try {
-      for (let delayMs = FIRST_RETRY_MS; !this.stopped; delayMs = Math.min(delayMs * 2, MAX_RETRY_MS)) {
-        try {
-          await this.reportNow(marketId);
-          return;
-        } catch (error) {
-          this.deps.logger.warn({ err: error, marketId, retryInMs: delayMs }, 'reporting a resolution on chain failed; retrying');
-          await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
-        }
-      }
+      await retryUntilDone(() => this.reportNow(marketId), {
+        stopped: () => this.stopped,
+        failed: (error, retryInMs) => this.deps.logger.warn({ err: error, marketId, retryInMs }, 'reporting a resolution on chain failed; retrying'),
+      });
     } finally {
       this.retrying.delete(marketId);
     }

@@ -3,6 +3,7 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import { unitsToNumber } from '../core/money.ts';
 import { toTradeActivity } from '../market-data/trade-activity.ts';
 import type { Db } from '../store/database.ts';
+import { COLLATERAL } from '../settlement/types.ts';
 import { findTradeActivity } from '../store/market-data-trades-repository.ts';
 import type { BookPublisher } from './book-publisher.ts';
 import type { OrderDetails } from './order-details.ts';
@@ -83,5 +84,10 @@ export class Announcer {
     }
     for (const print of announcements.lastTrades) events.publish('last-trade-price', { ...print, timestampMs: record.changes.atMs });
     for (const { marketId, outcome } of record.changes.resolutions) events.publish('market-resolved', { marketId, outcome });
+    for (const tx of record.changes.ledgerTxs) {
+      if (tx.kind !== 'ORACLE_REWARD') continue;
+      const credited = tx.entries.find((entry) => entry.asset === COLLATERAL && entry.amount > 0n);
+      if (credited) events.publish('oracle-reward-paid', { ledgerTxHash: tx.txHash, account: credited.account, amount: credited.amount });
+    }
   }
 }

@@ -385,6 +385,11 @@ export class MatchingEngine {
     if (this.running) await this.chainIndexer?.caughtUp();
   }
 
+  /** Resolves once what every record durable so far announced went out to its subscribers (domain events). */
+  announced(): Promise<void> {
+    return this.announcer.idle();
+  }
+
   /** Tells the engine of a market the catalogue published or changed (pause, fees, tick size). */
   async refreshMarket(marketId: string): Promise<void> {
     const info = await this.options.markets.load(marketId);

@@ -162,6 +162,16 @@ export interface LedgerEntriesTable {
   reason: string;
 }
 
+/** A payout the operator's side made on chain for a ledger transaction (migration 0024). */
+export interface ChainPayoutsTable {
+  ledger_tx_hash: string;
+  /** The wallet paid, lowercase. */
+  account: string;
+  amount: Numeric;
+  chain_tx_hash: string;
+  paid_at: Date;
+}
+
 export interface LedgerMarketsTable {
   condition_id: string;
   token_id1: string;
@@ -312,6 +322,7 @@ export interface Database {
   ledger_markets: LedgerMarketsTable;
   ledger_blocks: LedgerBlocksTable;
   ledger_chain_head: LedgerChainHeadTable;
+  chain_payouts: ChainPayoutsTable;
   categories: CategoriesTable;
   tags: TagsTable;
   events: EventsTable;

@@ -118,12 +118,16 @@ export async function placeOrder(server: ApiServer, trader: Trader, spec: OrderS
 /**
  * Runs the exchange's audit (the ledger with what the stored orders, matched trades and oracle
  * bonds must keep locked; orders against trades against the ledger; the journal replayed against
- * the tables) once the tables hold every command the engine answered.
+ * the tables; on a chain, the wallets against the ledger) once the tables hold every command the
+ * engine answered and the chain every payout the ledger made first.
  */
 export async function expectAuditClean(server: TestServer): Promise<void> {
   // What moved on chain behind the exchange's back is in the ledger before it is compared with the chain.
   await server.ctx.trading.engine.chainIndexed();
   await server.ctx.trading.engine.tablesHoldAll();
+  // The oracle's rewards the ledger paid are paid on chain once announced.
+  await server.ctx.trading.engine.announced();
+  await server.ctx.conditionalTokens.oracleRewards?.idle();
   const { embedded, deployed, kind } = server.ctx.chain;
   const url = embedded?.url ?? server.ctx.config.chainRpcUrl;
   const chain = url && deployed ? { chain: { url, contracts: deployed } } : {};

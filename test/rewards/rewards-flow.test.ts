@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { createPublicClient, http, parseAbi, parseEventLogs } from 'viem';
 import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { signIn } from '../helpers/auth-client.ts';
 import { expectAuditClean, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
+import { expectPaidOnChain } from '../helpers/wallet-payouts.ts';
 import { connectInbox } from '../realtime/helpers.ts';
 import { parseUnits } from '../../src/core/money.ts';
 
@@ -148,14 +148,8 @@ describe('maker rewards: configuration, sampling, daily close, claims, listings'
     const row = (await alice.call('GET', '/rewards/me/history')).body.data[0];
     assert.equal(row.status, 'PAID');
     assert.ok(row.txHash && row.paidAt);
-    if (server.ctx.chain.embedded) {
-      // On a chain the payout is in the wallet too: the claim's hash is the mined transfer to it.
-      const chain = createPublicClient({ transport: http(server.ctx.chain.embedded.url) });
-      const receipt = await chain.getTransactionReceipt({ hash: row.txHash });
-      assert.equal(receipt.status, 'success');
-      const [transfer] = parseEventLogs({ abi: parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']), logs: receipt.logs });
-      assert.deepEqual([transfer?.args.to.toLowerCase(), transfer?.args.value], [alice.proxyWallet.toLowerCase(), 7_623_360n]);
-    }
+    // On a chain the payout is in the wallet too: the claim's hash is the mined transfer to it.
+    if (server.ctx.chain.embedded) await expectPaidOnChain(server, row.txHash, alice.proxyWallet, 7_623_360n);
     assert.equal((await alice.call('POST', '/rewards/me/claim')).body.outcome, 'nothing-to-claim');
     // The public profile counts what was paid, not what is merely earned.
     assert.equal((await alice.call('PATCH', '/account', { displayName: 'alice_rewards' })).status, 200);
