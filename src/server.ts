@@ -241,7 +241,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
       async begin() {
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
         conditionalTokens.reporter?.start();
-        conditionalTokens.oracleRewards?.start();
+        conditionalTokens.oraclePayouts?.start();
         // The engine counted every recorded socket as dropped when it started: this node's live ones say otherwise.
         await realtime.reaffirmSessions();
         await redis.marketChanges?.serve(refreshMarkets);
@@ -253,7 +253,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
       },
       async end() {
         conditionalTokens.reporter?.stop();
-        conditionalTokens.oracleRewards?.stop();
+        conditionalTokens.oraclePayouts?.stop();
         await redis.relay?.stopServing();
         await redis.marketChanges?.stopServing();
         await redis.sessionRelay?.stopServing();

@@ -26,8 +26,8 @@ interface IExchangeDomain {
 /// Value leaves it only these ways: `execute` called by the owner, `withdraw` with the owner's
 /// EIP-712 signature, a fill of an order the owner signed, or, while the owner leaves
 /// `operatorTrading` on, a fill of an unsigned order the operator settles (an API key's order,
-/// EXTENSIONS.md section 11). A relayer (the operator) may also split, merge and redeem its
-/// positions, which converts value in place.
+/// EXTENSIONS.md section 11) and an oracle bond the owner lost in a dispute (`payBond`). A relayer
+/// (the operator) may also split, merge and redeem its positions, which converts value in place.
 contract ProxyWallet is ERC1155Holder {
     using SafeERC20 for IERC20;
 
@@ -48,9 +48,12 @@ contract ProxyWallet is ERC1155Holder {
     error NotOwnerOrRelayer();
     error WithdrawNonceUsed(uint256 nonce);
     error InvalidWithdrawSignature();
+    error NotRelayer();
+    error OperatorTradingOff();
 
     event Withdrawn(address indexed to, uint256 amount, uint256 nonce);
     event OperatorTradingSet(bool allowed);
+    event BondPaid(address indexed to, uint256 amount);
 
     constructor() {
         factory = msg.sender;
@@ -108,6 +111,19 @@ contract ProxyWallet is ERC1155Holder {
         withdrawNonceUsed[nonce] = true;
         IWalletFactory(factory).collateral().safeTransfer(to, amount);
         emit Withdrawn(to, amount, nonce);
+    }
+
+    /// Collateral out to `to`, sent by a relayer while the owner leaves `operatorTrading` on: an
+    /// oracle bond the owner posted through the API and lost in a dispute (EXTENSIONS.md section
+    /// 11: half to the side that was right, half to the fee receiver). It gives the operator no
+    /// power it lacks already: while operator trading is on it settles this wallet's unsigned
+    /// orders at the prices it is told. With it off, only the owner's word moves value out.
+    function payBond(address to, uint256 amount) external {
+        IWalletFactory walletFactory = IWalletFactory(factory);
+        if (!walletFactory.isRelayer(msg.sender)) revert NotRelayer();
+        if (!operatorTrading) revert OperatorTradingOff();
+        walletFactory.collateral().safeTransfer(to, amount);
+        emit BondPaid(to, amount);
     }
 
     /// Collateral into a complete set of the condition's two tokens, kept here.

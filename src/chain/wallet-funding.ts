@@ -44,3 +44,25 @@ function sendCollateral(chain: OperatorSteps, deployed: DeployedContracts, walle
   const collateral = { address: deployed.collateral, abi: loadArtifact('LocalCollateral').abi };
   return chain.send({ ...collateral, functionName: source === 'mint' ? 'mint' : 'transfer', args: [wallet, amountBaseUnits] });
 }
+
+/**
+ * Pays a lost oracle bond out of the loser's wallet (`ProxyWallet.payBond`, relayed by the
+ * operator; the owner's `operatorTrading` must be on): to the wallet of the side that was right,
+ * or, for the fee account's half (`to: 'fees'`), to the exchange's fee receiver. The mined
+ * transaction's hash; PayoutRefusedError when the wallet refuses (its owner turned operator
+ * trading off, or it holds less).
+ */
+export function bondPayer(operator: ChainOperator, deployed: DeployedContracts): (payment: { from: string; to: string | 'fees'; amount: bigint }) => Promise<Hex> {
+  const exchange = { address: deployed.exchange, abi: loadArtifact('PmxExchange').abi };
+  const wallet = (address: string) => ({ address: getAddress(address), abi: loadArtifact('ProxyWallet').abi });
+  return ({ from, to, amount }) => operator.exclusive(async (chain) => {
+    const recipient = to === 'fees' ? await chain.read<Address>({ ...exchange, functionName: 'feeReceiver', args: [] }) : getAddress(to);
+    const call = { ...wallet(from), functionName: 'payBond', args: [recipient, amount] };
+    const simulated = await chain.simulate(call);
+    if (!simulated.ok) throw new PayoutRefusedError(`the wallet ${from} refused to pay the bond: ${simulated.reason}`);
+    return chain.send(call);
+  });
+}
+
+/** The chain refused a payout (a revert, not a chain that did not answer): trying again changes nothing. */
+export class PayoutRefusedError extends Error {}

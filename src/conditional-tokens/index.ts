@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { payoutReports, walletPositions, type RunningChain } from '../chain/index.ts';
-import { fundingSourceOf, walletPayer } from '../chain/wallet-funding.ts';
+import { bondPayer, fundingSourceOf, walletPayer } from '../chain/wallet-funding.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import type { Db } from '../store/database.ts';
 import { engineOperations } from './engine-operations.ts';
-import { OracleRewardsOnChain } from './oracle-rewards-on-chain.ts';
+import { OraclePayoutsOnChain } from './oracle-payouts-on-chain.ts';
 import type { ConditionalTokenOperations } from './operations.ts';
 import { ResolutionReporter } from './resolution-reporter.ts';
 import { mergeChainFirst } from './wallet-merge.ts';
@@ -19,8 +19,8 @@ export interface ConditionalTokens {
   readonly operations: ConditionalTokenOperations;
   /** Reports resolutions on chain; undefined without a chain of the exchange's contracts. Started and stopped with the engine's leadership. */
   readonly reporter: ResolutionReporter | undefined;
-  /** Pays the oracle's rewards on chain; undefined without a chain. Started and stopped with the engine's leadership. */
-  readonly oracleRewards: OracleRewardsOnChain | undefined;
+  /** Makes the oracle's payouts (rewards, lost bonds) on chain; undefined without a chain. Started and stopped with the engine's leadership. */
+  readonly oraclePayouts: OraclePayoutsOnChain | undefined;
 }
 
 /**
@@ -30,15 +30,15 @@ export interface ConditionalTokens {
  */
 export function createConditionalTokens(deps: { engine: MatchingEngine; chain: RunningChain; db: Db; events: DomainEvents; now: () => Date; logger: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'> }): ConditionalTokens {
   const { operator, deployed } = deps.chain;
-  if (!operator || !deployed || deps.chain.kind === 'none') return { operations: engineOperations(deps.engine), reporter: undefined, oracleRewards: undefined };
+  if (!operator || !deployed || deps.chain.kind === 'none') return { operations: engineOperations(deps.engine), reporter: undefined, oraclePayouts: undefined };
   const reporter = new ResolutionReporter({ db: deps.db, reads: deps.engine.reads, reports: payoutReports(operator, deployed), events: deps.events, logger: deps.logger });
-  const pay = walletPayer(operator, deployed, fundingSourceOf(deps.chain.kind));
-  const oracleRewards = new OracleRewardsOnChain({ db: deps.db, pay, events: deps.events, now: deps.now, logger: deps.logger });
+  const payers = { reward: walletPayer(operator, deployed, fundingSourceOf(deps.chain.kind)), bond: bondPayer(operator, deployed) };
+  const oraclePayouts = new OraclePayoutsOnChain({ db: deps.db, payers, events: deps.events, now: deps.now, logger: deps.logger });
   const chainFirst = { engine: deps.engine, positions: walletPositions(operator, deployed), logger: deps.logger };
   const turns = new WalletTurns();
   return {
     reporter,
-    oracleRewards,
+    oraclePayouts,
     operations: {
       split: (holder, marketId, amount) => turns.run(holder.proxyWallet, () => splitChainFirst(chainFirst, holder, marketId, amount)),
       merge: (holder, marketIds) => turns.run(holder.proxyWallet, () => mergeChainFirst(chainFirst, holder, marketIds)),

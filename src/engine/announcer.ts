@@ -85,9 +85,10 @@ export class Announcer {
     for (const print of announcements.lastTrades) events.publish('last-trade-price', { ...print, timestampMs: record.changes.atMs });
     for (const { marketId, outcome } of record.changes.resolutions) events.publish('market-resolved', { marketId, outcome });
     for (const tx of record.changes.ledgerTxs) {
-      if (tx.kind !== 'ORACLE_REWARD') continue;
+      if (tx.kind !== 'ORACLE_REWARD' && tx.kind !== 'BOND_FORFEIT') continue;
+      const debited = tx.entries.find((entry) => entry.asset === COLLATERAL && entry.amount < 0n);
       const credited = tx.entries.find((entry) => entry.asset === COLLATERAL && entry.amount > 0n);
-      if (credited) events.publish('oracle-reward-paid', { ledgerTxHash: tx.txHash, account: credited.account, amount: credited.amount });
+      if (debited && credited) events.publish('oracle-payout', { ledgerTxHash: tx.txHash, kind: tx.kind, from: debited.account, to: credited.account, amount: credited.amount });
     }
   }
 }

@@ -27,8 +27,8 @@ export interface DomainEventMap {
   'trade-activity': { eventId: string | null; notionalUsd: number; activity: unknown };
   /** The oracle's outcome resolved a market, durably (the engine's journal holds it). */
   'market-resolved': { marketId: string; outcome: 'YES' | 'NO' | 'TIE' };
-  /** The oracle paid a reward from the reward treasury, durably: the ledger transaction, the wallet credited and the amount in base units. */
-  'oracle-reward-paid': { ledgerTxHash: string; account: string; amount: bigint };
+  /** The oracle moved collateral in the ledger, durably (a reward from the reward treasury, a lost bond): the ledger transaction, the accounts debited and credited, the amount in base units. */
+  'oracle-payout': { ledgerTxHash: string; kind: 'ORACLE_REWARD' | 'BOND_FORFEIT'; from: string; to: string; amount: bigint };
   /** Progress of a reward claim. */
   'reward-claim-update': { userId: string; update: unknown };
   /**

@@ -165,7 +165,7 @@ export interface LedgerEntriesTable {
 /** A payout the operator's side made on chain for a ledger transaction (migration 0024). */
 export interface ChainPayoutsTable {
   ledger_tx_hash: string;
-  /** The wallet paid, lowercase. */
+  /** The account credited: a wallet (lowercase) or the fee account. */
   account: string;
   amount: Numeric;
   chain_tx_hash: string;

@@ -4,7 +4,7 @@ import { REWARD_TREASURY, FEE_ACCOUNT, marketLockAccount } from '../../src/settl
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { collateralOf } from '../helpers/resolution.ts';
-import { startTestServer, TEST_CHAIN, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
 import { expectPaidOnChain } from '../helpers/wallet-payouts.ts';
 
@@ -23,6 +23,12 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
   const collateral = async (trader: Trader) => (await trader.call('GET', '/account/balance')).body.collateral as { balance: string; locked: string; available: string };
   const ledgerCollateral = async (account: string) => collateralOf(server, account);
   const resolution = async (marketId: string) => (await get(server.api(`/markets/${marketId}/resolution`))).body;
+  /** The payouts made on chain for the oracle's ledger moves so far (CHAIN=embedded), once every durable one was made. */
+  const chainPayouts = async () => {
+    await server.ctx.trading.engine.announced();
+    await server.ctx.conditionalTokens.oraclePayouts?.idle();
+    return server.ctx.store.db.selectFrom('chain_payouts').selectAll().execute();
+  };
   const adminPropose = (marketId: string, outcome: string) => post(server.api(`/admin/markets/${marketId}/oracle/propose`), { outcome }, server.adminHeaders);
 
   /** A published market ending in an hour, on which alice buys YES and bob buys NO (a MINT of `size`). */
@@ -87,9 +93,8 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
     assert.deepEqual(await collateral(carol), { balance: '52', locked: '0', available: '52' });
     if (server.ctx.chain.embedded) {
       // On a chain the reward is in her wallet too: the operator's side paid it once the ledger's payment was durable.
-      await server.ctx.trading.engine.announced();
-      await server.ctx.conditionalTokens.oracleRewards?.idle();
-      const payout = await server.ctx.store.db.selectFrom('chain_payouts').selectAll().where('account', '=', carol.proxyWallet.toLowerCase()).executeTakeFirstOrThrow();
+      const payout = (await chainPayouts()).find((p) => p.account === carol.proxyWallet.toLowerCase());
+      assert.ok(payout);
       await expectPaidOnChain(server, payout.chain_tx_hash, carol.proxyWallet, 2_000_000n);
     }
     assert.equal((await carol.call('GET', `/orders/${resting.body.id}`)).body.status, 'CANCELLED');
@@ -122,9 +127,7 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
     await expectAuditClean(server);
   });
 
-  // A dispute's forfeited bond moves in the ledger only (src/chain/README.md "Not on chain yet"): on a chain the audit names both wallets.
-  const forfeitsOffChain = TEST_CHAIN !== 'none' && 'a forfeited bond does not move on chain yet';
-  it('disputed: refusals, then the decision pays the right side and the fee account', { skip: forfeitsOffChain }, async () => {
+  it('disputed: refusals, then the decision pays the right side and the fee account', async () => {
     const { market, alice, bob } = await tradedMarket();
     const poor = await newTrader(server, { fund: '1' });
     await advance(HOUR_MS);
@@ -153,6 +156,14 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
     assert.deepEqual(await collateral(alice), { balance: '101', locked: '0', available: '101' });
     assert.deepEqual(await collateral(bob), { balance: '86', locked: '0', available: '86' });
     assert.equal(await ledgerCollateral(FEE_ACCOUNT) - feesBefore, 5_000_000n);
+    if (server.ctx.chain.embedded) {
+      // On a chain the lost bond leaves bob's wallet too (relayed payBond): half to alice's wallet, half to the fee receiver.
+      const payouts = await chainPayouts();
+      const toAlice = payouts.find((p) => p.account === alice.proxyWallet.toLowerCase() && p.amount === '5000000');
+      assert.ok(toAlice, JSON.stringify(payouts));
+      await expectPaidOnChain(server, toAlice.chain_tx_hash, alice.proxyWallet, 5_000_000n);
+      assert.ok(payouts.some((p) => p.account === FEE_ACCOUNT && p.amount === '5000000'), JSON.stringify(payouts));
+    }
     expectError(await post(server.api(`/admin/markets/${market.id}/oracle/decide`), { outcome: 'NO' }, server.adminHeaders), 409, 'CONFLICT');
     await redeem(alice, [market.id]);
     await redeem(bob, [market.id]);

@@ -11,7 +11,8 @@ const WITHDRAW_TYPES = { Withdraw: [{ name: 'to', type: 'address' }, { name: 'am
 /**
  * The proxy wallet of signatureType 1: its address is known before it exists, its owner's orders
  * settle through it, money leaves it only on its owner's word (execute, or a signed withdrawal),
- * and the operator may only split, merge and redeem its positions in place.
+ * or, while its owner leaves operator trading on, as a lost oracle bond the operator pays out,
+ * and otherwise the operator may only split, merge and redeem its positions in place.
  */
 describe('proxy wallets', { skip: storeIndependent('the chain') }, () => {
   let chain: ExchangeChain;
@@ -103,6 +104,21 @@ describe('proxy wallets', { skip: storeIndependent('the chain') }, () => {
     const beforeRedeem = await held();
     await chain.send(chain.operator, wallet, ABIS.wallet, 'redeemPositions', [market.conditionId]);
     assert.deepEqual(await held(), { collateral: beforeRedeem.collateral + beforeRedeem.yes, yes: 0n, no: 0n }, 'YES won: each YES pays 1');
+  });
+
+  it('pays a lost oracle bond out on a relayer\'s word while operator trading is on, and not otherwise', async () => {
+    const to = stranger.address;
+    const walletBefore = await chain.collateralOf(wallet);
+    const toBefore = await chain.collateralOf(to);
+    await chain.send(chain.operator, wallet, ABIS.wallet, 'payBond', [to, 3n * ONE]);
+    assert.equal(await chain.collateralOf(wallet), walletBefore - 3n * ONE);
+    assert.equal(await chain.collateralOf(to), toBefore + 3n * ONE);
+    assert.equal(await chain.revertOf(stranger, wallet, ABIS.wallet, 'payBond', [to, ONE]), 'NotRelayer');
+    assert.equal(await chain.revertOf(owner, wallet, ABIS.wallet, 'payBond', [to, ONE]), 'NotRelayer', 'the owner has execute');
+    await chain.send(owner, wallet, ABIS.wallet, 'setOperatorTrading', [false]);
+    assert.equal(await chain.revertOf(chain.operator, wallet, ABIS.wallet, 'payBond', [to, ONE]), 'OperatorTradingOff');
+    await chain.send(owner, wallet, ABIS.wallet, 'setOperatorTrading', [true]);
+    assert.equal(await chain.collateralOf(wallet), walletBefore - 3n * ONE);
   });
 
   it('is initialised once, by its factory', async () => {

@@ -125,9 +125,9 @@ export async function expectAuditClean(server: TestServer): Promise<void> {
   // What moved on chain behind the exchange's back is in the ledger before it is compared with the chain.
   await server.ctx.trading.engine.chainIndexed();
   await server.ctx.trading.engine.tablesHoldAll();
-  // The oracle's rewards the ledger paid are paid on chain once announced.
+  // The oracle's payouts the ledger made are made on chain once announced.
   await server.ctx.trading.engine.announced();
-  await server.ctx.conditionalTokens.oracleRewards?.idle();
+  await server.ctx.conditionalTokens.oraclePayouts?.idle();
   const { embedded, deployed, kind } = server.ctx.chain;
   const url = embedded?.url ?? server.ctx.config.chainRpcUrl;
   const chain = url && deployed ? { chain: { url, contracts: deployed } } : {};
