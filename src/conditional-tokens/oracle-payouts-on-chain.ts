@@ -57,14 +57,18 @@ export class OraclePayoutsOnChain {
   private enqueue(payout: LedgerPayout): void {
     if (this.pending.has(payout.ledgerTxHash)) return;
     this.pending.add(payout.ledgerTxHash);
-    this.queue = this.queue.then(() => this.payUntilRecorded(payout)).finally(() => this.pending.delete(payout.ledgerTxHash));
+    this.queue = this.queue.then(async () => void (await this.payUntilRecorded(payout))).finally(() => this.pending.delete(payout.ledgerTxHash));
   }
 
-  /** The transfer is sent at most once per run: a failed record is retried alone. */
-  private async payUntilRecorded(payout: LedgerPayout): Promise<void> {
+  /**
+   * The transfer is sent at most once per run: a failed record is retried alone. Whether the chain
+   * refused it (no record is written then).
+   */
+  private async payUntilRecorded(payout: LedgerPayout): Promise<{ refused: boolean }> {
     const { db, logger, now } = this.deps;
     const context = { ledgerTxHash: payout.ledgerTxHash, kind: payout.kind, from: payout.from, to: payout.to, amount: payout.amount.toString() };
     let chainTxHash: string | undefined;
+    let refused = false;
     await retryUntilDone(async () => {
       if (chainTxHash === undefined) {
         if (await hasChainPayout(db, payout.ledgerTxHash)) return;
@@ -73,6 +77,7 @@ export class OraclePayoutsOnChain {
         } catch (error) {
           if (!(error instanceof PayoutRefusedError)) throw error;
           logger.error({ ...context, reason: error.message }, 'an oracle payout was refused on chain; the ledger made it, the chain did not (pmx audit names the wallets)');
+          refused = true;
           return;
         }
       }
@@ -82,6 +87,7 @@ export class OraclePayoutsOnChain {
       stopped: () => this.stopped,
       failed: (error, retryInMs) => logger.warn({ err: error, ...context, retryInMs }, 'making an oracle payout on chain failed; retrying'),
     });
+    return { refused };
   }
 
   private pay(payout: LedgerPayout): Promise<string> {
@@ -98,9 +104,9 @@ export class OraclePayoutsOnChain {
       for (const payout of unpaid) {
         if (this.stopped) return;
         this.pending.add(payout.ledgerTxHash);
-        await this.payUntilRecorded(payout).finally(() => this.pending.delete(payout.ledgerTxHash));
+        const made = await this.payUntilRecorded(payout).finally(() => this.pending.delete(payout.ledgerTxHash));
         // A refused payout stays without a record: this start does not read it again.
-        if (!(await hasChainPayout(this.deps.db, payout.ledgerTxHash))) refused.add(payout.ledgerTxHash);
+        if (made.refused) refused.add(payout.ledgerTxHash);
       }
     }
   }

@@ -7,7 +7,6 @@ import type { Db } from '../store/database.ts';
 import { findMarketById } from '../store/catalogue-markets-repository.ts';
 import { retryUntilDone } from './retry-until-done.ts';
 
-
 /**
  * Reports each resolved market's outcome on chain (EXTENSIONS.md section 14): the operator, the
  * condition's oracle, calls ConditionalTokens' `reportPayouts` with the ledger's payout vector
