@@ -1,12 +1,14 @@
 /**
- * A real local chain for tests and benches: anvil from npm on a free port, silent, with its default
- * funded accounts (the well-known "test … junk" mnemonic). Start one per test file, stop it in `after`.
+ * A real local chain for tests and benches: anvil from npm on a port of its own choosing, with its
+ * default funded accounts (the well-known "test … junk" mnemonic). Start one per test file, stop it
+ * in `after`.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, type PublicClient } from 'viem';
 import { type HDAccount, type LocalAccount, mnemonicToAccount } from 'viem/accounts';
 import { anvilBinaryPath } from '../../src/chain/anvil-binary.ts';
-import { freePort } from './process-server.ts';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const CHAIN_ID = 31337;
@@ -26,10 +28,12 @@ export interface Anvil {
 
 /** `args`: anvil's own options besides port, chain id and silence (`--no-mining`, `--block-time 1`, ...). */
 export async function startAnvil(args: readonly string[] = []): Promise<Anvil> {
-  const port = await freePort();
-  const child = spawn(anvilBinaryPath(), ['--port', String(port), '--chain-id', String(CHAIN_ID), '--silent', ...args], { stdio: 'ignore' });
+  // Port 0: anvil binds a free port itself and says which. A port picked free beforehand could be
+  // taken by another file's anvil before this one binds it, and this one, failing to bind, would
+  // leave the other answering on its port: tests that then read or mine another file's chain.
+  const child = spawn(anvilBinaryPath(), ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(CHAIN_ID), ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const rpcUrl = `http://127.0.0.1:${port}`;
+  const rpcUrl = `http://127.0.0.1:${await listeningPort(child, exited)}`;
   const chain = anvilChain(rpcUrl);
   const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 20 }) as PublicClient;
   await waitUntilReady(publicClient);
@@ -53,6 +57,23 @@ type AnvilChain = ReturnType<typeof anvilChain>;
 
 function walletClientFor(chain: AnvilChain, rpcUrl: string, account: LocalAccount) {
   return createWalletClient({ account, chain, transport: http(rpcUrl) });
+}
+
+/** The port anvil's log says it listens on; the rest of its log is read and dropped, so it never blocks on a full pipe. */
+async function listeningPort(child: ChildProcessByStdio<null, Readable, null>, exited: Promise<void>): Promise<number> {
+  const lines = createInterface({ input: child.stdout });
+  const listening = new Promise<number>((resolve) => {
+    lines.on('line', (line) => {
+      const port = /^Listening on 127\.0\.0\.1:(\d+)$/.exec(line.trim())?.[1];
+      if (port !== undefined) resolve(Number(port));
+    });
+  });
+  const port = await Promise.race([listening, exited.then(() => undefined), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), READY_TIMEOUT_MS).unref())]);
+  if (port === undefined) {
+    child.kill('SIGKILL');
+    throw new Error('anvil did not say where it listens within 10 s');
+  }
+  return port;
 }
 
 async function waitUntilReady(client: PublicClient): Promise<void> {
