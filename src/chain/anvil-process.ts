@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { anvilBinaryPath } from './anvil-binary.ts';
 import { callJsonRpc } from './json-rpc.ts';
 
@@ -8,8 +7,8 @@ import { callJsonRpc } from './json-rpc.ts';
  * server ends: the guard reads its stdin (a pipe from the server) until end of file, which comes
  * when the server closes it (a stop) or when the server's process is gone (a crash, kill -9), and
  * then sends anvil SIGTERM, on which anvil dumps its state and exits. If anvil exits first, the
- * guard exits with its status (128 + the signal when it was killed). The guard prints anvil's pid
- * first, so the server can name (and tests can kill) the process that holds the chain.
+ * guard exits with its status (128 + the signal when it was killed). The guard prints anvil's pid,
+ * so the server can name (and tests can kill) the process that holds the chain.
  */
 const GUARD = [
   'exec 3<&0',
@@ -25,7 +24,7 @@ const GUARD = [
 
 export interface AnvilOptions {
   readonly chainId: number;
-  /** The loopback port to listen on; unset, a free one. */
+  /** The loopback port to listen on; unset, one anvil chooses (port 0). */
   readonly port?: number | undefined;
   /** Starts the chain from this state file (anvil's --load-state); unset, from genesis. */
   readonly loadStateFile?: string | undefined;
@@ -61,8 +60,7 @@ const POLL_MS = 20;
 
 /** Starts anvil and resolves once it answers eth_chainId with the configured chain id. */
 export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
-  const port = options.port ?? (await freeLoopbackPort());
-  const child = spawn('/bin/sh', ['-c', GUARD, 'anvil-guard', anvilBinaryPath(), ...anvilArguments(options, port)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', GUARD, 'anvil-guard', anvilBinaryPath(), ...anvilArguments(options)], { stdio: ['pipe', 'pipe', 'pipe'] });
   let ended = false;
   const exited = exitOf(child).then((exit) => {
     ended = true;
@@ -71,12 +69,14 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
   const output = recentOutput(child);
   let pid: number | undefined;
   try {
-    pid = await Promise.race([anvilPid(child), exited.then(() => undefined)]);
-    const url = `http://127.0.0.1:${port}`;
-    const answers = await answersChainId(url, options.chainId, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, () => ended);
-    if (pid === undefined || !answers) throw new Error(`anvil did not start on port ${port}: ${output() || 'no output'}`);
-    const started = pid;
-    return { url, port, pid: started, exited, stop: (limitMs = 5_000) => stopAnvil(child, started, exited, limitMs) };
+    const listening = await Promise.race([pidAndPort(child), exited.then(() => undefined)]);
+    pid = listening?.pid;
+    // The port from anvil's own log: a URL that answers is then this anvil, never another one on a port this one failed to bind.
+    const url = listening === undefined ? '' : `http://127.0.0.1:${listening.port}`;
+    const answers = listening !== undefined && (await answersChainId(url, options.chainId, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, () => ended));
+    if (listening === undefined || !answers) throw new Error(`anvil did not start on port ${options.port ?? 0}: ${output() || 'no output'}`);
+    const started = listening.pid;
+    return { url, port: listening.port, pid: started, exited, stop: (limitMs = 5_000) => stopAnvil(child, started, exited, limitMs) };
   } catch (error) {
     // Anvil itself too: killing the guard alone would leave it to the guard's watcher, which waits for this process to end.
     child.stdin?.end();
@@ -86,8 +86,9 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
   }
 }
 
-function anvilArguments(options: AnvilOptions, port: number): string[] {
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(options.chainId), '--silent'];
+/** Not --silent, which would also hide the "Listening on" line the port is read from; the rest of the log is drained. */
+function anvilArguments(options: AnvilOptions): string[] {
+  const args = ['--host', '127.0.0.1', '--port', String(options.port ?? 0), '--chain-id', String(options.chainId), '--disable-console-log'];
   if (options.loadStateFile !== undefined) args.push('--load-state', options.loadStateFile);
   if (options.dumpStateFile !== undefined) args.push('--dump-state', options.dumpStateFile, '--state-interval', String(options.stateIntervalS ?? 1));
   return args;
@@ -128,17 +129,18 @@ function signalName(number: number): string {
   return number === 9 ? 'SIGKILL' : number === 15 ? 'SIGTERM' : number === 2 ? 'SIGINT' : `signal ${number}`;
 }
 
-function anvilPid(guard: ChildProcess): Promise<number> {
+/** The guard's "anvil-pid" line and anvil's "Listening on" line, in whichever order they come; the rest of stdout is drained unread. */
+function pidAndPort(guard: ChildProcess): Promise<{ pid: number; port: number }> {
   return new Promise((resolve) => {
     let text = '';
     const onData = (chunk: Buffer) => {
       text += chunk.toString();
-      const match = /anvil-pid (\d+)/.exec(text);
-      if (!match) return;
+      const pid = /anvil-pid (\d+)/.exec(text)?.[1];
+      const port = /Listening on 127\.0\.0\.1:(\d+)/.exec(text)?.[1];
+      if (pid === undefined || port === undefined) return;
       guard.stdout?.off('data', onData);
-      // Anvil runs --silent: anything later on stdout is not read, only drained.
       guard.stdout?.resume();
-      resolve(Number(match[1]));
+      resolve({ pid: Number(pid), port: Number(port) });
     };
     guard.stdout?.on('data', onData);
   });
@@ -164,16 +166,4 @@ async function answersChainId(url: string, chainId: number, timeoutMs: number, e
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   return false;
-}
-
-/** A port free on 127.0.0.1 now; anvil binds it a moment later (a start that loses the race fails and is retried). */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

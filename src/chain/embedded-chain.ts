@@ -187,7 +187,7 @@ async function checkDeployed(url: string, contracts: DeployedContracts): Promise
   }
 }
 
-/** Anvil on the given port, or on a free one when that fails (taken meanwhile); three tries. */
+/** Anvil on the given port, or on one it chooses when that one is taken meanwhile; three tries. */
 async function startWithRetry(options: AnvilOptions): Promise<AnvilProcess> {
   for (let attempt = 1; ; attempt++) {
     try {

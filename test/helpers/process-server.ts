@@ -4,9 +4,9 @@
  * `ctx`, so the HTTP helpers work against it unchanged.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { BUILT_CLI, ensureBuild } from './build.ts';
 import { ADMIN_TOKEN } from './server.ts';
-import { freeLoopbackPort } from '../../src/chain/anvil-process.ts';
 
 export interface ProcessServer {
   url: string;
@@ -21,8 +21,17 @@ export interface ProcessServer {
   stop(): Promise<void>;
 }
 
-/** A port free on 127.0.0.1 now (the embedded chain picks its port the same way). */
-export const freePort = freeLoopbackPort;
+/** A port free on 127.0.0.1 now. A server that loses it to another process before binding fails to start (EADDRINUSE), never serves someone else's. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
 
 /**
  * Starts the server; pass the `port` of a crashed one to bring it back where its clients look.
