@@ -17,6 +17,12 @@ export interface OrderEntryDeps {
   verifier: SignatureVerifier;
   hashOrder(order: ReturnType<typeof orderStructOf>, negRisk: boolean): Hex;
   nowSec(): number;
+  /**
+   * Trades settle on a chain (CHAIN embedded or rpc). There an order of signatureType 0 would
+   * settle from the sign-in address while the engine reserves and moves the proxy wallet's
+   * balances, so it is refused up front rather than matched and FAILED at settlement.
+   */
+  settlesOnChain: boolean;
   /** Where each decision is announced ('order-decided'), for the exchange metrics. */
   events: DomainEvents;
 }
@@ -53,6 +59,9 @@ export class OrderEntry {
     const checked = checkCreateOrder(request, orderMarketOf(market), caller, this.deps.nowSec());
     if (!checked.ok) return refused(checked.violation.code, checked.violation.message);
     const order = checked.order;
+    if (this.deps.settlesOnChain && order.signatureType === 0) {
+      return refused('ORDER_SIGNATURE_TYPE_UNSUPPORTED', `orders of signatureType 0 (EOA) cannot settle on this exchange's chain yet: sign with signatureType 1 and maker ${caller.proxyWallet}, your proxy wallet`);
+    }
     const hash = this.deps.hashOrder(orderStructOf(order), market.negRisk);
     if (order.signature !== '' && !(await this.deps.verifier.verify(hash, order.signature, order.signer))) {
       return refused('INVALID_SIGNATURE', `the signature does not recover to the signer ${order.signer} for order hash ${hash}`);

@@ -32,8 +32,10 @@ export interface OrderSpec {
   orderType?: 'GTC' | 'FOK' | 'FAK';
   postOnly?: boolean;
   expiration?: number;
-  /** Sign the order (EIP-712, signatureType 1: maker is the proxy wallet); default true. */
+  /** Sign the order (EIP-712); default true. */
   signed?: boolean;
+  /** 1 (default): the maker is the proxy wallet; 0 (EOA): the maker is the sign-in address. */
+  signatureType?: 0 | 1;
   negRisk?: boolean;
   feeRateBps?: number;
   idempotencyKey?: string;
@@ -87,9 +89,11 @@ export async function orderBody(server: ApiServer, trader: Trader, spec: OrderSp
   };
   if (spec.signed === false) return body;
   const exchange = (await get(server.api('/exchange'))).body;
+  const signatureType = spec.signatureType ?? 1;
+  const maker = signatureType === 0 ? trader.address : trader.proxyWallet;
   const message = {
     salt: BigInt(salt),
-    maker: trader.proxyWallet,
+    maker,
     signer: trader.address,
     taker: ZERO_ADDRESS,
     tokenId: BigInt(spec.tokenId),
@@ -99,7 +103,7 @@ export async function orderBody(server: ApiServer, trader: Trader, spec: OrderSp
     nonce: 0n,
     feeRateBps: BigInt(spec.feeRateBps ?? 0),
     side: spec.side === 'BUY' ? 0 : 1,
-    signatureType: 1,
+    signatureType,
   };
   const signature = await trader.session.account.signTypedData({
     domain: { ...exchange.eip712, chainId: exchange.chainId, verifyingContract: spec.negRisk ? exchange.negRiskVerifyingContract : exchange.eip712.verifyingContract },
@@ -107,7 +111,7 @@ export async function orderBody(server: ApiServer, trader: Trader, spec: OrderSp
     primaryType: 'Order',
     message,
   });
-  return { ...body, maker: trader.proxyWallet, signer: trader.address, nonce: 0, signatureType: 1, feeRateBps: spec.feeRateBps ?? 0, signature };
+  return { ...body, maker, signer: trader.address, nonce: 0, signatureType, feeRateBps: spec.feeRateBps ?? 0, signature };
 }
 
 /** Builds, signs and places an order; returns the raw response. */
