@@ -1,10 +1,10 @@
 import type { MarketDirectory } from '../engine/market-directory.ts';
 import type { MarketTradingInfo } from '../engine/types.ts';
 import type { Db } from '../store/database.ts';
-import { findMarketById, findPublishedMarkets, findUnresolvedPublishedMarkets, type MarketRow } from '../store/catalogue-markets-repository.ts';
+import { findPublishedMarkets, findTradingMarketById, findUnresolvedPublishedMarkets, type TradingMarketRow } from '../store/catalogue-markets-repository.ts';
 
 /** A published market as the engine trades it; undefined for a DRAFT (it has no token ids yet). */
-function toTradingInfo(row: MarketRow): MarketTradingInfo | undefined {
+function toTradingInfo(row: TradingMarketRow): MarketTradingInfo | undefined {
   if (row.status === 'DRAFT' || !row.token_id1 || !row.token_id2 || !row.condition_id) return undefined;
   return {
     id: row.id,
@@ -22,6 +22,7 @@ function toTradingInfo(row: MarketRow): MarketTradingInfo | undefined {
     orderFeeRateBps: row.order_fee_rate_bps,
     passiveOrderFeeRateBps: row.passive_order_fee_rate_bps,
     speedBumpDelayMs: row.speed_bump_delay_ms,
+    oracleReward: row.event_reward_base_units.toString(),
   };
 }
 
@@ -29,7 +30,7 @@ function toTradingInfo(row: MarketRow): MarketTradingInfo | undefined {
 export function createMarketDirectory(db: Db): MarketDirectory {
   return {
     async load(marketId) {
-      const row = await findMarketById(db, marketId);
+      const row = await findTradingMarketById(db, marketId);
       return row && toTradingInfo(row);
     },
     async loadActive() {

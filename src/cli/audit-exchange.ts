@@ -7,7 +7,7 @@ import { auditOrders, type OrderAuditReport, type OrderAuditViolation } from '..
 import { mergeChanges } from '../engine/projection/merged-changes.ts';
 import { recoverState } from '../engine/recovery.ts';
 import type { EngineState } from '../engine/state/engine-state.ts';
-import { addBondLocks } from '../oracle/bond-locks.ts';
+import { addBondLocks, addEscrowLocks } from '../oracle/bond-locks.ts';
 import { auditLedger, expectedOrderLocks, type AuditReport, type AuditViolation } from '../settlement/index.ts';
 import type { Db } from '../store/database.ts';
 
@@ -42,7 +42,8 @@ export async function auditExchange(db: Db, { onChain = false, chain }: { onChai
   // Without a replayed state (the journal is broken, said above) there is no ledger to compare.
   const onTheChain = chain && state ? await auditChainBalances(state, chain) : { violations: [], wallets: 0 };
   return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (tx) => {
-    const ledger = await auditLedger(tx, await addBondLocks(tx, await expectedOrderLocks(tx)));
+    const locks = await addBondLocks(tx, await expectedOrderLocks(tx));
+    const ledger = await auditLedger(tx, state ? addEscrowLocks(state.oracleEscrows, locks) : locks);
     const orders = await auditOrders(tx, { onChain });
     const violations = [...journal.violations, ...ledger.violations, ...orders.violations, ...onTheChain.violations];
     return { ok: violations.length === 0, violations, counts: { ...ledger.counts, ...orders.counts, ...journal.counts, wallets: onTheChain.wallets } };

@@ -17,6 +17,11 @@ export interface MarketTradingInfo {
   orderFeeRateBps: number;
   passiveOrderFeeRateBps: number;
   speedBumpDelayMs: number;
+  /**
+   * The event's oracle reward in base units (EXTENSIONS.md section 11), escrowed from the reward
+   * treasury when the engine first learns of the market; absent in records written before it was.
+   */
+  oracleReward?: string;
 }
 
 export interface EngineFailure {

@@ -98,11 +98,20 @@ export async function publishMarkets(db: Db, publications: MarketPublication[], 
 }
 
 /** Every published market, resolved ones too, for the engine's first state. */
-export async function findPublishedMarkets(db: Db): Promise<MarketRow[]> {
-  return db.selectFrom('markets').selectAll().where('status', '!=', 'DRAFT').orderBy('created_at').orderBy('id').execute();
+/** A market with its event's oracle reward, as the engine's directory reads it. */
+export type TradingMarketRow = MarketRow & { event_reward_base_units: bigint };
+
+const tradingMarkets = (db: Db) => db.selectFrom('markets').innerJoin('events', 'events.id', 'markets.event_id').selectAll('markets').select('events.reward_base_units as event_reward_base_units');
+
+export async function findTradingMarketById(db: Db, id: string): Promise<TradingMarketRow | undefined> {
+  return tradingMarkets(db).where('markets.id', '=', id).executeTakeFirst();
+}
+
+export async function findPublishedMarkets(db: Db): Promise<TradingMarketRow[]> {
+  return tradingMarkets(db).where('markets.status', '!=', 'DRAFT').orderBy('markets.created_at').orderBy('markets.id').execute();
 }
 
 /** Published markets that still trade or could (not RESOLVED), for the engine's directory. */
-export async function findUnresolvedPublishedMarkets(db: Db): Promise<MarketRow[]> {
-  return db.selectFrom('markets').selectAll().where('status', '=', 'ACTIVE').orderBy('created_at').orderBy('id').execute();
+export async function findUnresolvedPublishedMarkets(db: Db): Promise<TradingMarketRow[]> {
+  return tradingMarkets(db).where('markets.status', '=', 'ACTIVE').orderBy('markets.created_at').orderBy('markets.id').execute();
 }

@@ -187,7 +187,14 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
   });
 
   it('negRisk: one market resolving YES resolves the others NO and determines the event', async () => {
+    const treasury = () => {
+      const { balance, locked } = server.ctx.trading.engine.reads.balances(REWARD_TREASURY).collateral;
+      return { balance, locked };
+    };
+    const treasuryBefore = treasury();
     const { event, markets, alice, bob } = await tradedMarket({ negRisk: true, markets: 3 });
+    // Each market's reward of 2 is escrowed in the treasury at publication.
+    assert.deepEqual(treasury(), { balance: treasuryBefore.balance, locked: treasuryBefore.locked + 6_000_000n });
     const second = markets[1] as PublishedMarket;
     const carol = await newTrader(server, { fund: '20' });
     assert.equal((await placeOrder(server, carol, { tokenId: second.tokenId1, side: 'BUY', price: '0.2', size: '10', negRisk: true })).status, 200);
@@ -202,8 +209,10 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
     assert.deepEqual([view.winningMarketId, view.isDetermined], [second.id, true]);
     assert.deepEqual(view.markets.map((m: { marketResolvedTo: string }) => m.marketResolvedTo), ['NO', 'YES', 'NO']);
     assert.deepEqual(view.markets.map((m: { resolution: { status: string } }) => m.resolution.status), ['RESOLVED', 'RESOLVED', 'RESOLVED']);
-    // Bob's NO proposal on the first market was right: bond back and reward.
+    // Bob's NO proposal on the first market was right: bond back and reward. The operator's proposal
+    // and the forced NO pay none: their escrows went back, so the treasury paid exactly one reward.
     assert.equal((await collateral(bob)).locked, '0');
+    assert.deepEqual(treasury(), { balance: treasuryBefore.balance - 2_000_000n, locked: treasuryBefore.locked });
     const carolBefore = (await collateral(carol)).balance;
     await redeem(carol, [second.id]);
     assert.equal(Number((await collateral(carol)).balance) - Number(carolBefore), 10);

@@ -21,6 +21,8 @@ function market(n: number, eventId: string, negRisk: boolean): MarketTradingInfo
     id: `00000000-0000-4000-9000-0000000000${hex}`, eventId, status: 'ACTIVE', isPaused: false, isResolved: false, negRisk,
     tokenId1: `${1000 + n * 2}`, tokenId2: `${1001 + n * 2}`, conditionId: `0x${hex.repeat(32)}`, outcome1: 'Yes', outcome2: 'No',
     tickSize: '0.01', orderFeeRateBps: 100, passiveOrderFeeRateBps: 20, speedBumpDelayMs: n === 2 ? 2000 : 0,
+    // The third market's reward is not escrowed: paid at settlement when the treasury covers it then.
+    ...(n === 3 ? {} : { oracleReward: '2000000' }),
   };
 }
 
@@ -154,15 +156,16 @@ export class WorkloadCommands {
   readonly markets = MARKETS.map((m) => ({ ...m }));
 
   /**
-   * The first record of every run: the markets published, every user funded with 1,000 and holding
-   * 100 of both tokens of every market, the reward treasury with 50.
+   * The first record of every run: the reward treasury with 50, the markets published (two of them
+   * escrowing their oracle reward of 2), every user funded with 1,000 and holding 100 of both tokens
+   * of every market.
    */
   publish(): EngineCommand[] {
     return [
+      { kind: 'credit', account: 'system:reward-treasury', amount: 50n * UNIT, reason: 'TREASURY_DEPOSIT', ref: 'start' },
       ...this.markets.map((info): EngineCommand => ({ kind: 'market', info })),
       ...USERS.map((account): EngineCommand => ({ kind: 'credit', account, amount: 1000n * UNIT, reason: 'DEPOSIT', ref: 'start' })),
       ...USERS.flatMap((account) => this.markets.map((m): EngineCommand => ({ kind: 'split', account, marketId: m.id, amount: 100n * UNIT }))),
-      { kind: 'credit', account: 'system:reward-treasury', amount: 50n * UNIT, reason: 'TREASURY_DEPOSIT', ref: 'start' },
     ];
   }
 

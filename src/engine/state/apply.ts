@@ -4,6 +4,7 @@ import type { CommandOutcome, EngineCommand } from './commands.ts';
 import type { EngineState } from './engine-state.ts';
 import { RecordIds } from './ids.ts';
 import { applyOracleCommand } from './oracle-commands.ts';
+import { escrowOracleReward } from './oracle-escrow.ts';
 import { cancelOrder, cancelUserOrders, expireAndRelease, placeOrder } from './order-commands.ts';
 import { RecordEffects, type RecordChanges } from './record-effects.ts';
 import { adoptSessions, armHeartbeat, changeSession, disarmHeartbeat, expireSafety, removeMmp, setMmp } from './safety-commands.ts';
@@ -130,6 +131,7 @@ function putMarket(ctx: ApplyContext, info: Parameters<EngineState['putMarket']>
   const added = !ctx.state.runtimes.has(info.id);
   const runtime = ctx.state.putMarket(info);
   ctx.state.ledger.register(tokensOf(info));
+  if (!known && runtime) escrowOracleReward(ctx, info);
   ctx.effects.marketChanged(info.id, runtime !== undefined && added);
   // Its book as this record leaves it: what the publisher starts from.
   if (runtime) ctx.effects.touchedMarkets.add(info.id);

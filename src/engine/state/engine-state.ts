@@ -38,6 +38,8 @@ export class EngineState {
   readonly lastTrade = new Map<string, LastTrade>();
   /** Each market's oracle question, once proposed (no entry: UNPROPOSED). */
   readonly questions = new Map<string, OracleState>();
+  /** Each market's oracle reward reserved in the reward treasury since its publication, until its question settles (oracle-commands.ts). */
+  readonly oracleEscrows = new Map<string, bigint>();
   /** The market of each neg-risk event that resolved YES: no other market of the event may. */
   readonly winningMarketOfEvent = new Map<string, string>();
   /** The settlement senders' live transaction records (CHAIN≠none), by sender and record key: what a takeover resumes. */

@@ -1,6 +1,6 @@
 import { lockedBonds } from '../../core/oracle/state-machine.ts';
 import { costBaseUnits, reservationFor } from '../../core/orders/reservation.ts';
-import { marketLockAccount } from '../../settlement/accounts.ts';
+import { marketLockAccount, REWARD_TREASURY } from '../../settlement/accounts.ts';
 import { redeemPayout } from '../../settlement/embedded/postings.ts';
 import { COLLATERAL } from '../../settlement/types.ts';
 import { remainingOf } from './book-orders.ts';
@@ -13,7 +13,7 @@ import { approvalNeeded } from './wallet-approvals.ts';
  * what `pmx audit` checks on the tables, here on memory, so the simulation and property tests can
  * check them after every record. Returns what is broken, one line each (empty: all hold).
  * - every lock equals what its holder committed: open orders' reservations, matched trades not
- *   mined yet, oracle bonds;
+ *   mined yet, oracle bonds, the oracle rewards escrowed in the reward treasury;
  * - an unresolved market's two tokens have equal supply, equal to the collateral in its lock;
  *   a resolved market's lock covers what its outstanding tokens pay;
  * - the collateral held equals the collateral ever credited;
@@ -41,6 +41,7 @@ export function stateViolations(state: EngineState): string[] {
     }
   }
   for (const question of state.questions.values()) for (const bond of lockedBonds(question)) add(bond.account, COLLATERAL, bond.amount);
+  for (const escrowed of state.oracleEscrows.values()) add(REWARD_TREASURY, COLLATERAL, escrowed);
 
   const supply = new Map<string, bigint>();
   let held = 0n;

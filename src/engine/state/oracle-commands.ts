@@ -4,6 +4,7 @@ import { PAYOUTS, transferPosting } from '../../settlement/embedded/postings.ts'
 import { COLLATERAL, InsufficientBalanceError } from '../../settlement/types.ts';
 import { failure, type ApplyContext, type EngineFailure } from './apply-context.ts';
 import { tokensOf } from './balance-commands.ts';
+import { releaseOracleEscrow } from './oracle-escrow.ts';
 import { retireMarkets } from './order-commands.ts';
 
 /** The terms of a question that come from the catalogue (its event's bond, reward and liveness, the market's end). */
@@ -73,6 +74,8 @@ function resolve(ctx: ApplyContext, marketId: string, settled: OracleState, outc
   if (!resolved.ok) throw new Error(`market ${marketId}: ${resolved.message}`);
   const info = ctx.state.markets.get(marketId)!;
   ctx.state.ledger.resolve(tokensOf(info), PAYOUTS[outcome], ctx.atMs);
+  // A reward escrowed and not paid (no proposer to pay: an operator's proposal, a forced NO) goes back to the treasury.
+  releaseOracleEscrow(ctx, marketId);
   ctx.state.markets.set(marketId, { ...info, status: 'RESOLVED', isResolved: true });
   save(ctx, marketId, resolved.state);
   ctx.effects.resolved({ marketId, outcome, atMs: ctx.atMs });
@@ -86,8 +89,9 @@ function save(ctx: ApplyContext, marketId: string, state: OracleState): void {
 
 /**
  * Bonds are reserved in their holder's own collateral (balance unchanged, available lower);
- * payments are ledger transfers. The reward comes from the reward treasury: when it cannot cover
- * it, the question still settles without it, and the engine says so in its log.
+ * payments are ledger transfers. The reward comes from the reward treasury, out of the market's
+ * escrow (oracle-escrow.ts) when it has one: when the treasury cannot cover it, the question still
+ * settles without it, and the engine says so in its log.
  */
 function applyEffects(ctx: ApplyContext, marketId: string, effects: OracleEffect[]): void {
   const { balances, ledger } = ctx.state;
@@ -96,6 +100,7 @@ function applyEffects(ctx: ApplyContext, marketId: string, effects: OracleEffect
     else if (effect.kind === 'unlock') balances.release(effect.account, COLLATERAL, effect.amount);
     else {
       const from = effect.from === 'treasury' ? REWARD_TREASURY : effect.from;
+      if (effect.from === 'treasury') releaseOracleEscrow(ctx, marketId);
       if (effect.from === 'treasury' && balances.available(REWARD_TREASURY, COLLATERAL) < effect.amount) {
         ctx.effects.warn({ marketId, amount: effect.amount.toString() }, 'reward treasury cannot cover the oracle reward; settled without it');
         continue;

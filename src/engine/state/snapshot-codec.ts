@@ -22,12 +22,14 @@ import type { Approval } from './wallet-approvals.ts';
  * cancel-on-disconnect sockets, `X` an MMP setting with its window and freeze, `S` a settlement
  * sender's live transaction record (CHAIN≠none), `I` the chain index's cursor, shortfalls and the
  * approvals wallets revoked (only once it has indexed a block: a state without a chain index
- * encodes as before).
+ * encodes as before), `E` a market's oracle reward escrowed in the reward treasury.
  *
  * v2 added `D`, `C`, `X` and an order's API key (the last field of `O`); a v1 snapshot reads as
  * a state without them, its orders placed by no key. v3 added `S` (and a trade's `inLedger`, a
  * field of `T`'s JSON); earlier snapshots read as a state without them. v4 added `I`. v5 added the
- * revoked approvals to `I` (its third element); a v4 `I` reads as every wallet approving all.
+ * revoked approvals to `I` (its third element); a v4 `I` reads as every wallet approving all. `E`
+ * came later within v5: a state without escrows encodes as before, and a build before it refuses a
+ * snapshot that has them (an unknown line) rather than forget them.
  */
 const FORMAT = 'pmx-engine-snapshot v5';
 const READABLE_FORMATS = new Set(['pmx-engine-snapshot v1', 'pmx-engine-snapshot v2', 'pmx-engine-snapshot v3', 'pmx-engine-snapshot v4', FORMAT]);
@@ -54,6 +56,7 @@ export function encodeSnapshot(state: EngineState): EncodedSnapshot {
   }
   for (const [marketId, question] of sortedBy(state.questions, ([id]) => id)) out.line(`Q${JSON.stringify([marketId, encodeQuestion(question)])}`);
   for (const [eventId, marketId] of sortedBy(state.winningMarketOfEvent, ([id]) => id)) out.line(`W${eventId},${marketId}`);
+  for (const [marketId, amount] of sortedBy(state.oracleEscrows, ([id]) => id)) out.line(`E${marketId},${amount}`);
   const balances = [...state.balances.rows()].map((b) => ({ key: `${b.account}\u0000${b.asset}`, line: `B${b.account},${b.asset},${b.row.balance},${b.row.locked}` }));
   for (const { line } of sortedBy(balances, (b) => b.key)) out.line(line);
   for (const order of [...state.open.values()].sort((a, b) => compareBigints(a.bookSeq, b.bookSeq))) out.line(`O${encodeOrderLine(order)}`);
@@ -140,6 +143,11 @@ function readLine(state: EngineState, line: string): void {
     case 'W': {
       const [eventId, marketId] = body.split(',');
       state.winningMarketOfEvent.set(eventId!, marketId!);
+      return;
+    }
+    case 'E': {
+      const [marketId, amount] = body.split(',');
+      state.oracleEscrows.set(marketId!, BigInt(amount!));
       return;
     }
     case 'B': {
