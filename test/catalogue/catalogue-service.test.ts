@@ -53,20 +53,20 @@ describe('catalogue service hooks and the engine market directory', () => {
     assert.equal((await failing.reads.getEvent(eventId, { marketLimit: 50 }, false)).eventStatus, 'ACTIVE');
   });
 
-  it('loads published markets for the engine, never drafts, and loadActive leaves RESOLVED out', async () => {
+  it('loads published markets for the engine (with their event\'s oracle reward), never drafts, and loadActive leaves RESOLVED out', async () => {
     const directory = createMarketDirectory(server.ctx.store.db);
     const draftId = await catalogue.admin.createEvent(eventInput({ markets: 1 }));
     const draft = await catalogue.reads.getEvent(draftId, { marketLimit: 50 }, true);
     assert.equal(await directory.load(draft.markets[0]!.id), undefined);
     assert.equal(await directory.load('00000000-0000-4000-8000-000000000000'), undefined);
 
-    const eventId = await catalogue.admin.createEvent({ ...eventInput({ markets: 2, negRisk: true, orderFeeRateBps: 30, passiveOrderFeeRateBps: 10 }), markets: [{ name: 'A', tickSize: '0.001', speedBumpDelayMs: 200 }, { name: 'B' }] });
+    const eventId = await catalogue.admin.createEvent({ ...eventInput({ markets: 2, negRisk: true, orderFeeRateBps: 30, passiveOrderFeeRateBps: 10 }), reward: '1.5', markets: [{ name: 'A', tickSize: '0.001', speedBumpDelayMs: 200 }, { name: 'B' }] });
     await catalogue.admin.publishEvent(eventId);
     const [a, b] = (await catalogue.reads.getEvent(eventId, { marketLimit: 50 }, true)).markets;
     assert.deepEqual(await directory.load(a!.id), {
       id: a!.id, eventId, status: 'ACTIVE', isPaused: false, isResolved: false, negRisk: true,
       tokenId1: a!.tokenId1, tokenId2: a!.tokenId2, conditionId: a!.conditionId, outcome1: 'Yes', outcome2: 'No',
-      tickSize: '0.001', orderFeeRateBps: 30, passiveOrderFeeRateBps: 10, speedBumpDelayMs: 200,
+      tickSize: '0.001', orderFeeRateBps: 30, passiveOrderFeeRateBps: 10, speedBumpDelayMs: 200, oracleReward: '1500000',
     });
     await updateMarket(server.ctx.store.db, b!.id, { status: 'RESOLVED', is_resolved: true });
     const active = (await directory.loadActive()).map((m) => m.id);
