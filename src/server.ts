@@ -29,6 +29,7 @@ import { createRewards, type Rewards } from './rewards/index.ts';
 import { BASE_UNITS_PER_UNIT, unitsFromNumber } from './core/money.ts';
 import { REWARD_TREASURY } from './settlement/accounts.ts';
 import { COLLATERAL } from './settlement/types.ts';
+import { paymentIntentsIn } from './store/chain-payment-intents-repository.ts';
 import type { Db } from './store/database.ts';
 import { createEmbeddedAutovacuum } from './store/embedded-autovacuum.ts';
 import { openAndMigrate } from './store/open-and-migrate.ts';
@@ -176,7 +177,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
       db: store.db, clock, events, logger,
       payFromTreasury: ({ to, amount, ref }) => engine.transfer({ from: REWARD_TREASURY, to, asset: COLLATERAL, amount, why: 'REWARD', ref, once: true }),
       // On a chain the treasury is the operator's side, as for credits: minted locally, its own balance elsewhere (EXTENSIONS.md section 14).
-      payOnChain: chain.operator && chain.deployed && chain.kind !== 'none' ? walletPayer(chain.operator, chain.deployed, fundingSourceOf(chain.kind)) : undefined,
+      payOnChain: chain.operator && chain.deployed && chain.kind !== 'none' ? walletPayer(chain.operator, chain.deployed, fundingSourceOf(chain.kind), paymentIntentsIn(store.db)) : undefined,
       minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? BASE_UNITS_PER_UNIT,
       quotesByMarket: () => engine.reads.restingOrdersByMarket(),
       ...fenced,

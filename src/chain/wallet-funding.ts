@@ -1,7 +1,8 @@
 import { getAddress, type Address, type Hex } from 'viem';
 import { loadArtifact } from '../settlement/contracts/index.ts';
 import type { DeployedContracts } from './deployment.ts';
-import type { ChainOperator, OperatorSteps } from './operator.ts';
+import { sendOnce, type PaymentIntents } from './once-payments.ts';
+import type { ChainOperator, ContractCall, OperatorSteps } from './operator.ts';
 import { deployWalletIfMissing } from './wallet-deployment.ts';
 
 /**
@@ -27,40 +28,42 @@ export function fundWallet(operator: ChainOperator, deployed: DeployedContracts,
 }
 
 /**
- * Pays collateral from the operator's side to a wallet (a reward payout): minted or transferred as
- * `source` says, the wallet left as it is (collateral sent to a wallet not deployed yet is its
- * owner's once the factory deploys it). The mined transaction's hash.
+ * Pays collateral from the operator's side to a ledger account's wallet (its lowercase address),
+ * for a move the ledger made (`key`, its transaction's hash): a reward claim, an oracle reward.
+ * Minted or transferred as `source` says, the wallet left as it is (collateral sent to a wallet
+ * not deployed yet is its owner's once the factory deploys it), and sent at most once per key
+ * (once-payments.ts). The mined transaction's hash.
  */
-export function payWallet(operator: ChainOperator, deployed: DeployedContracts, wallet: Address, amountBaseUnits: bigint, source: FundingSource): Promise<Hex> {
-  return operator.exclusive((chain) => sendCollateral(chain, deployed, wallet, amountBaseUnits, source));
-}
-
-/** `payWallet` for a ledger account (a wallet's lowercase address): reward claims' payouts on chain. */
-export function walletPayer(operator: ChainOperator, deployed: DeployedContracts, source: FundingSource): (payment: { to: string; amount: bigint }) => Promise<Hex> {
-  return ({ to, amount }) => payWallet(operator, deployed, getAddress(to), amount, source);
+export function walletPayer(operator: ChainOperator, deployed: DeployedContracts, source: FundingSource, intents: PaymentIntents): (payment: { to: string; amount: bigint; key: string }) => Promise<Hex> {
+  return ({ to, amount, key }) => operator.exclusive((chain) => sendOnce(chain, intents, key, collateralCall(deployed, getAddress(to), amount, source)));
 }
 
 function sendCollateral(chain: OperatorSteps, deployed: DeployedContracts, wallet: Address, amountBaseUnits: bigint, source: FundingSource): Promise<Hex> {
-  const collateral = { address: deployed.collateral, abi: loadArtifact('LocalCollateral').abi };
-  return chain.send({ ...collateral, functionName: source === 'mint' ? 'mint' : 'transfer', args: [wallet, amountBaseUnits] });
+  return chain.send(collateralCall(deployed, wallet, amountBaseUnits, source));
+}
+
+function collateralCall(deployed: DeployedContracts, wallet: Address, amountBaseUnits: bigint, source: FundingSource): ContractCall {
+  return { address: deployed.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: source === 'mint' ? 'mint' : 'transfer', args: [wallet, amountBaseUnits] };
 }
 
 /**
  * Pays a lost oracle bond out of the loser's wallet (`ProxyWallet.payBond`, relayed by the
  * operator; the owner's `operatorTrading` must be on): to the wallet of the side that was right,
- * or, for the fee account's half (`to: 'fees'`), to the exchange's fee receiver. The mined
- * transaction's hash; PayoutRefusedError when the wallet refuses (its owner turned operator
- * trading off, or it holds less).
+ * or, for the fee account's half (`to: 'fees'`), to the exchange's fee receiver. Sent at most
+ * once per key (the ledger transaction's hash, once-payments.ts). The mined transaction's hash;
+ * PayoutRefusedError when the wallet refuses (its owner turned operator trading off, or it holds
+ * less), which is asked only before a new transaction is signed.
  */
-export function bondPayer(operator: ChainOperator, deployed: DeployedContracts): (payment: { from: string; to: string | 'fees'; amount: bigint }) => Promise<Hex> {
+export function bondPayer(operator: ChainOperator, deployed: DeployedContracts, intents: PaymentIntents): (payment: { from: string; to: string | 'fees'; amount: bigint; key: string }) => Promise<Hex> {
   const exchange = { address: deployed.exchange, abi: loadArtifact('PmxExchange').abi };
   const wallet = (address: string) => ({ address: getAddress(address), abi: loadArtifact('ProxyWallet').abi });
-  return ({ from, to, amount }) => operator.exclusive(async (chain) => {
+  return ({ from, to, amount, key }) => operator.exclusive(async (chain) => {
     const recipient = to === 'fees' ? await chain.read<Address>({ ...exchange, functionName: 'feeReceiver', args: [] }) : getAddress(to);
     const call = { ...wallet(from), functionName: 'payBond', args: [recipient, amount] };
-    const simulated = await chain.simulate(call);
-    if (!simulated.ok) throw new PayoutRefusedError(`the wallet ${from} refused to pay the bond: ${simulated.reason}`);
-    return chain.send(call);
+    return sendOnce(chain, intents, key, call, async () => {
+      const simulated = await chain.simulate(call);
+      if (!simulated.ok) throw new PayoutRefusedError(`the wallet ${from} refused to pay the bond: ${simulated.reason}`);
+    });
   });
 }
 

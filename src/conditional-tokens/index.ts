@@ -3,6 +3,7 @@ import { payoutReports, walletPositions, type RunningChain } from '../chain/inde
 import { bondPayer, fundingSourceOf, walletPayer } from '../chain/wallet-funding.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
+import { paymentIntentsIn } from '../store/chain-payment-intents-repository.ts';
 import type { Db } from '../store/database.ts';
 import { engineOperations } from './engine-operations.ts';
 import { OraclePayoutsOnChain } from './oracle-payouts-on-chain.ts';
@@ -32,7 +33,8 @@ export function createConditionalTokens(deps: { engine: MatchingEngine; chain: R
   const { operator, deployed } = deps.chain;
   if (!operator || !deployed || deps.chain.kind === 'none') return { operations: engineOperations(deps.engine), reporter: undefined, oraclePayouts: undefined };
   const reporter = new ResolutionReporter({ db: deps.db, reads: deps.engine.reads, reports: payoutReports(operator, deployed), events: deps.events, logger: deps.logger });
-  const payers = { reward: walletPayer(operator, deployed, fundingSourceOf(deps.chain.kind)), bond: bondPayer(operator, deployed) };
+  const intents = paymentIntentsIn(deps.db);
+  const payers = { reward: walletPayer(operator, deployed, fundingSourceOf(deps.chain.kind), intents), bond: bondPayer(operator, deployed, intents) };
   const oraclePayouts = new OraclePayoutsOnChain({ db: deps.db, payers, events: deps.events, now: deps.now, logger: deps.logger });
   const chainFirst = { engine: deps.engine, positions: walletPositions(operator, deployed), logger: deps.logger };
   const turns = new WalletTurns();

@@ -8,8 +8,8 @@ import { retryUntilDone } from './retry-until-done.ts';
 
 /** How the chain pays: a reward from the operator's side (chain/wallet-funding.ts `walletPayer`), a bond out of the loser's wallet (`bondPayer`). */
 export interface OraclePayers {
-  reward(payment: { to: string; amount: bigint }): Promise<string>;
-  bond(payment: { from: string; to: string | 'fees'; amount: bigint }): Promise<string>;
+  reward(payment: { to: string; amount: bigint; key: string }): Promise<string>;
+  bond(payment: { from: string; to: string | 'fees'; amount: bigint; key: string }): Promise<string>;
 }
 
 /** Payouts read per catch-up query; the next query reads on from the ones paid. */
@@ -25,9 +25,10 @@ const CATCH_UP_PAGE = 200;
  *   error, and `pmx audit` names the wallets.
  * Each payout is made once its ledger transaction is durable (`oracle-payout`), retried until
  * mined, then recorded in `chain_payouts`; at start, every payout in the tables without a record
- * is made. Run by the engine's node only (it holds the operator's key), one payout at a time. A
- * crash after a transfer is mined and before its record is written makes it again at the next
- * start, the same window as a reward claim's (src/rewards/README.md "Claims on a chain").
+ * is made. Run by the engine's node only (it holds the operator's key), one payout at a time. The
+ * payers sign each payment and record it before sending it (chain/once-payments.ts), so a crash
+ * after a transfer is mined and before its row here is written finds it mined at the next start
+ * and records it, without paying twice.
  */
 export class OraclePayoutsOnChain {
   private queue: Promise<void> = Promise.resolve();
@@ -92,8 +93,10 @@ export class OraclePayoutsOnChain {
 
   private pay(payout: LedgerPayout): Promise<string> {
     const { payers } = this.deps;
-    if (payout.kind === 'ORACLE_REWARD') return payers.reward({ to: payout.to, amount: payout.amount });
-    return payers.bond({ from: payout.from, to: payout.to === FEE_ACCOUNT ? 'fees' : payout.to, amount: payout.amount });
+    // Keyed by the ledger's transaction: a payout mined before a crash kept it from being recorded is not made again.
+    const key = payout.ledgerTxHash;
+    if (payout.kind === 'ORACLE_REWARD') return payers.reward({ to: payout.to, amount: payout.amount, key });
+    return payers.bond({ from: payout.from, to: payout.to === FEE_ACCOUNT ? 'fees' : payout.to, amount: payout.amount, key });
   }
 
   private async catchUp(): Promise<void> {

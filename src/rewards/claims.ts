@@ -26,8 +26,11 @@ export const HISTORY_PATH = '/api/v1/rewards/me/history';
  * `ref`, so a claim paid again after a crash is answered with its first payment.
  */
 export type PayFromTreasury = (payment: { to: string; amount: bigint; ref: string }) => Promise<{ ok: true; txHash: string } | { ok: false; code: string; message: string }>;
-/** With a chain: the payout sent to the wallet there (the operator's side pays it), resolving with the mined transaction's hash. */
-export type PayOnChain = (payment: { to: string; amount: bigint }) => Promise<string>;
+/**
+ * With a chain: the payout sent to the wallet there (the operator's side pays it), resolving with
+ * the mined transaction's hash; at most once per `key`, the ledger payment's transaction hash.
+ */
+export type PayOnChain = (payment: { to: string; amount: bigint; key: string }) => Promise<string>;
 
 /**
  * Claims (SPEC.md "Reward claim"). The decision takes the user's claimable rows under row locks
@@ -141,7 +144,7 @@ export class RewardClaims {
   private async payOnChain(claim: RewardClaimRow, ledgerTxHash: string): Promise<string | undefined> {
     if (!this.deps.payOnChain) return ledgerTxHash;
     try {
-      return await this.deps.payOnChain({ to: claim.account, amount: claim.amount_base_units });
+      return await this.deps.payOnChain({ to: claim.account, amount: claim.amount_base_units, key: ledgerTxHash });
     } catch (error) {
       this.deps.logger.warn({ err: error, claimId: claim.id }, 'reward claim payout not sent on chain; it is sent again at the next rewards tick');
       return undefined;

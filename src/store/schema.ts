@@ -163,6 +163,15 @@ export interface LedgerEntriesTable {
 }
 
 /** A payout the operator's side made on chain for a ledger transaction (migration 0024). */
+/** migrations/0025_chain_payment_intents.ts: a signed payment recorded before it is sent. */
+export interface ChainPaymentIntentsTable {
+  key: string;
+  chain_tx_hash: string;
+  nonce: bigint;
+  raw_tx: string;
+  signed_at: Generated<Date>;
+}
+
 export interface ChainPayoutsTable {
   ledger_tx_hash: string;
   /** The account credited: a wallet (lowercase) or the fee account. */
@@ -323,6 +332,7 @@ export interface Database {
   ledger_blocks: LedgerBlocksTable;
   ledger_chain_head: LedgerChainHeadTable;
   chain_payouts: ChainPayoutsTable;
+  chain_payment_intents: ChainPaymentIntentsTable;
   categories: CategoriesTable;
   tags: TagsTable;
   events: EventsTable;

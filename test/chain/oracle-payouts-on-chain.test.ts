@@ -1,5 +1,6 @@
 // The oracle's payouts on chain over a real store, the chain side recorded: what a start makes,
-// what a durable payout's announcement makes, that each is made once, and a refused one.
+// what a durable payout's announcement makes, that each is made once, and a refused one. Each
+// payment is asked for under its ledger transaction's hash, which the payers send once (once-payments.test.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
@@ -72,9 +73,9 @@ describe('oracle payouts on chain', () => {
     await ledgerTransfer(store, 4, 'BOND_FORFEIT', WALLET_B, FEE_ACCOUNT, 5_000_000n);
     await run();
     assert.deepEqual(made, [
-      { reward: { to: WALLET_A, amount: 2_000_000n } },
-      { bond: { from: WALLET_B, to: WALLET_A, amount: 5_000_000n } },
-      { bond: { from: WALLET_B, to: 'fees', amount: 5_000_000n } },
+      { reward: { to: WALLET_A, amount: 2_000_000n, key: hashOf(1) } },
+      { bond: { from: WALLET_B, to: WALLET_A, amount: 5_000_000n, key: hashOf(3) } },
+      { bond: { from: WALLET_B, to: 'fees', amount: 5_000_000n, key: hashOf(4) } },
     ]);
     const rows = await store.db.selectFrom('chain_payouts').select(['ledger_tx_hash', 'account', 'chain_tx_hash']).orderBy('ledger_tx_hash').execute();
     assert.deepEqual(rows, [
@@ -94,7 +95,7 @@ describe('oracle payouts on chain', () => {
       events.publish('oracle-payout', announced);
       events.publish('oracle-payout', announced);
     });
-    assert.deepEqual(made.slice(3), [{ reward: { to: WALLET_A, amount: 7_000_000n } }]);
+    assert.deepEqual(made.slice(3), [{ reward: { to: WALLET_A, amount: 7_000_000n, key: txHash } }]);
     assert.equal(failNext, 0, 'the failed try was made');
   });
 
@@ -102,7 +103,7 @@ describe('oracle payouts on chain', () => {
     await ledgerTransfer(store, 6, 'BOND_FORFEIT', REFUSING, WALLET_A, 4_000_000n);
     await ledgerTransfer(store, 7, 'ORACLE_REWARD', REWARD_TREASURY, WALLET_B, 1_000_000n);
     await run();
-    assert.deepEqual(made.slice(4), [{ reward: { to: WALLET_B, amount: 1_000_000n } }]);
+    assert.deepEqual(made.slice(4), [{ reward: { to: WALLET_B, amount: 1_000_000n, key: hashOf(7) } }]);
     const refused = await store.db.selectFrom('chain_payouts').select('ledger_tx_hash').where('ledger_tx_hash', '=', hashOf(6)).executeTakeFirst();
     assert.equal(refused, undefined);
   });

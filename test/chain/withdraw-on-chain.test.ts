@@ -107,6 +107,9 @@ describe('withdrawOnChain when the send fails', () => {
         if (spentOnChain === 'unknown') throw new Error('the chain is still away');
         return spentOnChain as T;
       },
+      sign: () => Promise.reject(new Error('a withdrawal signs nothing')),
+      broadcast: () => Promise.reject(new Error('a withdrawal broadcasts nothing')),
+      fateOf: () => Promise.reject(new Error('a withdrawal has no payment record')),
     };
     const operator = { exclusive: <T>(work: (s: OperatorSteps) => Promise<T>) => work(steps) } as unknown as ChainOperator;
     return { operator, deployed: { proxyWalletFactory: `0x${'fa'.repeat(20)}` } as DeployedContracts };

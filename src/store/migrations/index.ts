@@ -22,6 +22,7 @@ import * as m0021 from './0021_statement_checks.ts';
 import * as m0022 from './0022_engine_journal.ts';
 import * as m0023 from './0023_ledger_chain_tx_hash.ts';
 import * as m0024 from './0024_chain_payouts.ts';
+import * as m0025 from './0025_chain_payment_intents.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0022_engine_journal': m0022,
   '0023_ledger_chain_tx_hash': m0023,
   '0024_chain_payouts': m0024,
+  '0025_chain_payment_intents': m0025,
 };

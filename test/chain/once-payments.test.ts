@@ -1,0 +1,95 @@
+// Payments of the operator's side made at most once per ledger move, over a real anvil and a real
+// store: the crash between a payment's mining and its caller's record, between the payment's
+// record and its sending, and a record whose nonce another transaction took.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { getAddress, type Address } from 'viem';
+import { deployExchangeContracts, TEMPLATE_DEPLOYER_KEY, type ChainDeployment } from '../../src/chain/deployment.ts';
+import type { PaymentIntents } from '../../src/chain/once-payments.ts';
+import { ChainOperator } from '../../src/chain/operator.ts';
+import { walletPayer } from '../../src/chain/wallet-funding.ts';
+import { loadArtifact } from '../../src/settlement/contracts/index.ts';
+import { paymentIntentsIn } from '../../src/store/chain-payment-intents-repository.ts';
+import type { Store } from '../../src/store/database.ts';
+import { startAnvil, type Anvil } from '../helpers/anvil.ts';
+import { openTestStore } from '../helpers/database.ts';
+
+describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
+  let anvil: Anvil;
+  let store: Store;
+  let deployment: ChainDeployment;
+  let operator: ChainOperator;
+  let wallets = 0;
+
+  before(async () => {
+    [anvil, store] = await Promise.all([startAnvil(), openTestStore()]);
+    deployment = await deployExchangeContracts(anvil.rpcUrl, anvil.chain.id, 'PMX Exchange');
+    operator = new ChainOperator(() => anvil.rpcUrl, anvil.chain.id, TEMPLATE_DEPLOYER_KEY);
+  });
+  after(async () => {
+    await anvil.stop();
+    await store.close();
+  });
+
+  const newWallet = (): Address => getAddress(`0x${(++wallets).toString(16).padStart(40, '7')}`);
+  const collateralOf = (wallet: Address) => anvil.publicClient.readContract({ address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'balanceOf', args: [wallet] }) as Promise<bigint>;
+  const key = () => `0x${wallets.toString(16).padStart(64, 'e')}`;
+  /** The store's records, with a crash right after the next save (the record durable, the transaction not sent) when asked. */
+  function intents() {
+    const stored = paymentIntentsIn(store.db);
+    const control = { crashAfterSave: false };
+    const wrapped: PaymentIntents = {
+      find: (k) => stored.find(k),
+      async save(k, tx) {
+        await stored.save(k, tx);
+        if (control.crashAfterSave) {
+          control.crashAfterSave = false;
+          throw new Error('crashed after the record');
+        }
+      },
+    };
+    return { wrapped, control };
+  }
+
+  it('pays, and asked again for the same move (its caller crashed before recording it), answers the mined payment without paying again', async () => {
+    const { wrapped } = intents();
+    const pay = walletPayer(operator, deployment.contracts, 'mint', wrapped);
+    const wallet = newWallet();
+    const first = await pay({ to: wallet.toLowerCase(), amount: 5_000_000n, key: key() });
+    const again = await pay({ to: wallet.toLowerCase(), amount: 5_000_000n, key: key() });
+    assert.equal(again, first);
+    assert.equal(await collateralOf(wallet), 5_000_000n);
+    const receipt = await anvil.publicClient.getTransactionReceipt({ hash: first });
+    assert.equal(receipt.status, 'success');
+  });
+
+  it('sends the recorded transaction itself when the crash came between the record and the send', async () => {
+    const { wrapped, control } = intents();
+    const pay = walletPayer(operator, deployment.contracts, 'mint', wrapped);
+    const wallet = newWallet();
+    control.crashAfterSave = true;
+    await assert.rejects(pay({ to: wallet.toLowerCase(), amount: 3_000_000n, key: key() }), /crashed after the record/);
+    assert.equal(await collateralOf(wallet), 0n, 'nothing was sent');
+    const recorded = await wrapped.find(key());
+    assert.ok(recorded);
+    assert.equal(await pay({ to: wallet.toLowerCase(), amount: 3_000_000n, key: key() }), recorded.hash, 'the same bytes, the same hash');
+    assert.equal(await collateralOf(wallet), 3_000_000n);
+  });
+
+  it('signs a new payment when the recorded one can never be mined: another transaction took its nonce', async () => {
+    const { wrapped, control } = intents();
+    const pay = walletPayer(operator, deployment.contracts, 'mint', wrapped);
+    const wallet = newWallet();
+    const stuckKey = key();
+    control.crashAfterSave = true;
+    await assert.rejects(pay({ to: wallet.toLowerCase(), amount: 2_000_000n, key: stuckKey }), /crashed after the record/);
+    const stuck = (await wrapped.find(stuckKey))!;
+    // Another payment goes first with the same nonce.
+    const other = newWallet();
+    await pay({ to: other.toLowerCase(), amount: 1n, key: key() });
+    const paid = await pay({ to: wallet.toLowerCase(), amount: 2_000_000n, key: stuckKey });
+    assert.notEqual(paid, stuck.hash);
+    assert.equal(await collateralOf(wallet), 2_000_000n);
+    assert.equal((await wrapped.find(stuckKey))?.hash, paid, 'the record names the payment that was made');
+  });
+});
