@@ -243,7 +243,7 @@ export class WorkloadCommands {
       }
       case 'chain-tx': {
         const record = { nonce: op.nonce, fillIds: matchIds.slice(0, 1), to: `0x${'ee'.repeat(20)}` as const, data: '0x' as const, gas: '100000', versions: [], mined: null };
-        return one({ kind: 'chain-tx', change: { sender: 'exchange', kind: op.put ? 'put' : 'drop', record } });
+        return one({ kind: 'chain-tx', change: op.put ? { sender: 'exchange', kind: 'put', record } : { sender: 'exchange', kind: 'drop', record } });
       }
       case 'chain-transfer': {
         this.block += op.blocks;

@@ -4,7 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { createSettlementSender, type FillEvent, type SettlementSender } from '../../settlement/chain/sender/index.ts';
 import { loadArtifact } from '../../settlement/contracts/index.ts';
 import type { OrderRow } from '../../store/orders-repository.ts';
-import { tradesByMatch, type ChainFillEvent, type ChainTxChange } from '../state/chain-settlement-commands.ts';
+import { journaledChainTxChange, tradesByMatch, type ChainFillEvent, type ChainTxChange } from '../state/chain-settlement-commands.ts';
 import type { EngineState } from '../state/engine-state.ts';
 import type { EngineTrade } from '../state/types.ts';
 import { matchFillOf, type MatchFill } from './match-call.ts';
@@ -170,7 +170,7 @@ export class ChainSettlement {
       // Write-ahead: the record is durable in the journal before its transaction is broadcast; what was heard before it goes first.
       persist: (change) => {
         this.flushEvents();
-        return this.deps.journal({ kind: 'chain-tx', change: { sender: name, ...change } }).then(() => {});
+        return this.deps.journal({ kind: 'chain-tx', change: journaledChainTxChange(this.deps.state(), name, change) }).then(() => {});
       },
       onError: (error) => this.deps.logger.warn({ err: error }, `the ${name} settlement sender's step failed; it tries again`),
     });

@@ -3,6 +3,7 @@ import { tradePosting } from '../../settlement/embedded/postings.ts';
 import { recordKey, type RecordChange, type TxRecord } from '../../settlement/chain/sender/index.ts';
 import { COLLATERAL } from '../../settlement/types.ts';
 import type { ApplyContext } from './apply-context.ts';
+import type { EngineState } from './engine-state.ts';
 import { closeOpenOrder } from './order-commands.ts';
 import { announceTrade, fillOf } from './settlement-commands.ts';
 import type { EngineTrade, TradeParty } from './types.ts';
@@ -19,7 +20,15 @@ export interface ChainTx {
   readonly record: TxRecord;
 }
 
-export type ChainTxChange = { readonly sender: string } & RecordChange;
+/**
+ * A sender's change as journaled. A record's call (its calldata, tens of kilobytes for a batch of
+ * matches, and its fill ids) never changes after its first `put`: a later change of the same record
+ * (a new version, mined or unmined, dropped) leaves them out (`callHeld`) and takes them from the
+ * record the state holds, which keeps a settled batch's journal to one copy of its calldata.
+ */
+export type ChainTxChange =
+  | ({ readonly sender: string } & RecordChange)
+  | { readonly sender: string; readonly kind: RecordChange['kind']; readonly record: Omit<TxRecord, 'data' | 'fillIds'>; readonly callHeld: true };
 
 export type ChainFillEvent =
   | { readonly type: 'mined'; readonly matchId: string; readonly txHash: string; readonly blockNumber: number }
@@ -28,13 +37,28 @@ export type ChainFillEvent =
   /** `faultOrderIds`: the orders the revert names (their hash, or their maker's wallet); all of the match's when it names none. */
   | { readonly type: 'failed'; readonly matchId: string; readonly reason: string; readonly faultOrderIds: readonly string[] };
 
-export const chainTxKey = (sender: string, record: TxRecord): string => `${sender}/${recordKey(record)}`;
+export const chainTxKey = (sender: string, record: Pick<TxRecord, 'nonce' | 'versions'>): string => `${sender}/${recordKey(record)}`;
+
+/** The change to journal for a sender's `change`: without the call when the state already holds this record with it. */
+export function journaledChainTxChange(state: EngineState, sender: string, change: RecordChange): ChainTxChange {
+  const held = state.chainTxs.get(chainTxKey(sender, change.record))?.record;
+  const { data, fillIds, ...rest } = change.record;
+  const sameCall = held !== undefined && held.to === rest.to && held.data === data && held.fillIds.length === fillIds.length && held.fillIds.every((id, i) => id === fillIds[i]);
+  return sameCall ? { sender, kind: change.kind, record: rest, callHeld: true } : { sender, ...change };
+}
 
 export function changeChainTx(ctx: ApplyContext, change: ChainTxChange): void {
   const key = chainTxKey(change.sender, change.record);
-  if (change.kind === 'put') ctx.state.chainTxs.set(key, { sender: change.sender, record: change.record });
-  else ctx.state.chainTxs.delete(key);
+  if (change.kind === 'drop') ctx.state.chainTxs.delete(key);
+  else ctx.state.chainTxs.set(key, { sender: change.sender, record: 'callHeld' in change ? withHeldCall(ctx, key, change.record) : change.record });
   ctx.effects.chainTxsChanged = true;
+}
+
+function withHeldCall(ctx: ApplyContext, key: string, record: Omit<TxRecord, 'data' | 'fillIds'>): TxRecord {
+  const held = ctx.state.chainTxs.get(key)?.record;
+  if (!held) throw new Error(`chain-tx ${key}: a change without its call for a record the state does not hold`);
+  // TxRecord's own field order: the snapshot's text, and so the state hash, is the same as with the whole record journaled.
+  return { nonce: record.nonce, fillIds: held.fillIds, to: record.to, data: held.data, gas: record.gas, versions: record.versions, mined: record.mined };
 }
 
 /**

@@ -86,4 +86,4 @@ export class SenderContext<F extends Fill> {
   }
 }
 
-export const recordKey = (record: TxRecord) => (record.nonce !== null ? `nonce:${record.nonce}` : `watch:${record.versions[0]!.hash}`);
+export const recordKey = (record: Pick<TxRecord, 'nonce' | 'versions'>) => (record.nonce !== null ? `nonce:${record.nonce}` : `watch:${record.versions[0]!.hash}`);
