@@ -114,15 +114,17 @@ export class UnprojectedRecords {
   }
 
   /**
-   * What the records hold of an order: its whole row when they accepted it, else the change they
-   * made to the row the tables have (`apply` it), else nothing. Read before the table: the
-   * records leave only once the tables hold them.
+   * What the records hold of an order: its whole row when they accepted it or changed an order
+   * whole (its signed fields in memory), else the change they made to the row the tables have
+   * (`apply` it), else nothing. Read before the table: the records leave only once the tables
+   * hold them.
    */
   order(orderId: string): { row: OrderRow } | { apply(stored: OrderRow): OrderRow } | undefined {
     const inserted = this.newOrders.get(orderId);
     if (inserted) return { row: { ...inserted.row } };
     const change = this.changed.get(orderId)?.image;
     if (!change) return undefined;
+    if (change.whole?.signed) return { row: orderRow(change.whole, change.whole.signed) };
     return {
       apply: (stored) => ({ ...stored, book_seq: change.bookSeq, matched_base_units: change.matchedBaseUnits, status: change.status, delayed_until: change.delayedUntilMs === null ? null : new Date(change.delayedUntilMs), updated_at: new Date(change.updatedAtMs) }),
     };

@@ -19,6 +19,12 @@ export interface OrderImage {
   status: OrderStatus;
   delayedUntilMs: number | null;
   updatedAtMs: number;
+  /**
+   * The whole order as the record left it, when the engine holds its signed fields: what a read of
+   * it takes before the tables hold the change (settlement builds each fill's call from its orders'
+   * rows), instead of reading the row the change applies to.
+   */
+  whole?: EngineOrder;
 }
 
 /** A market a question's settlement resolved, and the outcome it resolved to. */
@@ -215,7 +221,9 @@ export class RecordEffects implements LedgerSink {
       seq: this.seq,
       atMs: this.atMs,
       newOrders: [...this.newOrders.values()].map((order) => ({ ...order })),
-      orders: [...this.changedOrders.values()].map((o) => ({ id: o.id, bookSeq: o.bookSeq, matchedBaseUnits: o.matchedBaseUnits, status: o.status, delayedUntilMs: o.delayedUntilMs, updatedAtMs: o.updatedAtMs })),
+      orders: [...this.changedOrders.values()].map((o) => ({
+        id: o.id, bookSeq: o.bookSeq, matchedBaseUnits: o.matchedBaseUnits, status: o.status, delayedUntilMs: o.delayedUntilMs, updatedAtMs: o.updatedAtMs, ...(o.signed ? { whole: { ...o } } : {}),
+      })),
       trades: [...this.trades.values()].map((trade) => ({ ...trade })),
       balances: [...this.balancesBefore.values()].map(({ account, asset }) => ({ account, asset, ...balanceNow(account, asset) })),
       ledgerTxs: this.ledgerTxs,
