@@ -130,8 +130,9 @@ export class ChainOperator {
     try {
       await reader.request({ method: 'eth_sendRawTransaction', params: [tx.raw] });
     } catch (error) {
-      // Sent before (the node has it in its pool): waiting for it is all there is to do.
-      if (!/already known|known transaction/i.test(error instanceof Error ? error.message : String(error))) throw error;
+      // Sent before (the node has it in its pool): waiting for it is all there is to do. Anvil says
+      // "already imported", geth and most others "already known".
+      if (!/already imported|already known|known transaction/i.test(error instanceof Error ? error.message : String(error))) throw error;
     }
     const receipt = await reader.waitForTransactionReceipt({ hash: tx.hash, timeout: RECEIPT_TIMEOUT_MS });
     if (receipt.status !== 'success') throw new Error(`transaction ${tx.hash} reverted`);

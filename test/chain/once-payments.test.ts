@@ -76,6 +76,29 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     assert.equal(await collateralOf(wallet), 3_000_000n);
   });
 
+  it('waits for the recorded transaction when it is still in the pool (sent before the crash, not mined yet)', async () => {
+    const { wrapped } = intents();
+    const pay = walletPayer(operator, deployment.contracts, 'mint', wrapped);
+    const wallet = newWallet();
+    const pendingKey = key();
+    const call = { address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'mint', args: [wallet, 4_000_000n] };
+    await anvil.testClient.setAutomine(false);
+    try {
+      // The payment recorded and sent, then the process gone before its receipt.
+      const recorded = await operator.exclusive((chain) => chain.sign(call));
+      await wrapped.save(pendingKey, recorded);
+      await anvil.publicClient.request({ method: 'eth_sendRawTransaction', params: [recorded.raw] });
+      const paying = pay({ to: wallet.toLowerCase(), amount: 4_000_000n, key: pendingKey });
+      // The node already has it ("transaction already imported"): the payer waits for its block.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await anvil.testClient.mine({ blocks: 1 });
+      assert.equal(await paying, recorded.hash);
+    } finally {
+      await anvil.testClient.setAutomine(true);
+    }
+    assert.equal(await collateralOf(wallet), 4_000_000n);
+  });
+
   it('signs a new payment when the recorded one can never be mined: another transaction took its nonce', async () => {
     const { wrapped, control } = intents();
     const pay = walletPayer(operator, deployment.contracts, 'mint', wrapped);
