@@ -94,8 +94,10 @@ describe("market makers' safety with real processes", { timeout: 300_000 }, () =
     await program.line(/guarding/);
     const killedAt = Date.now();
     await program.crash();
-    const tookMs = await cancelledAfter(maker, ids, killedAt, 4_000);
-    assert.ok(tookMs >= 1_900 && tookMs <= 3_000, `cancelled ${tookMs} ms after the drop`);
+    // EXTENSIONS.md section 15 sets the grace (no cancel before it), not how soon after it the
+    // cancel lands: on CI's two cores running three suites at once it has landed 6 s after the drop.
+    const tookMs = await cancelledAfter(maker, ids, killedAt, 10_000);
+    assert.ok(tookMs >= 1_900, `cancelled ${tookMs} ms after the drop, before its 2 s grace`);
     assert.deepEqual(await cancellationReasons(feed, 2), ['DISCONNECTED', 'DISCONNECTED']);
     feed.close();
   });
