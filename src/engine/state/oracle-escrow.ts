@@ -8,7 +8,8 @@ import type { ApplyContext } from './apply-context.ts';
  * published: reserved in the reward treasury (balance unchanged, available lower, as a bond is in
  * its holder's), so maker reward payouts cannot spend what a proposer was promised. The question's
  * settlement releases it and pays the reward from the treasury in the same record; a market that
- * resolves without paying it (an operator's proposal, a neg-risk sibling forced NO) gives it back.
+ * resolves without paying it (the operator's side was right, a neg-risk sibling forced NO) gives
+ * it back.
  * A treasury that cannot cover it at publication escrows nothing, and the reward is then paid at
  * settlement only if the treasury covers it by then, as before escrows.
  */
