@@ -65,11 +65,11 @@ export interface JournalTokenMove {
  * Token entries of users' wallets in transactions with `from <= xid < to`, in ledger order. Each
  * transaction's entries are read through the entries' primary key (the LATERAL, fenced by OFFSET
  * 0, and `left()` in place of a LIKE the account index could serve): given the choice, the planner
- * took the account index or a scan of every entry and hashed it, a cost that grew with the whole
- * ledger (7-118 ms a call at 24,000 entries, against 1-2 ms this way, bench/ledger-moves.ts).
+ * took the account index, scanning every wallet's entries for each transaction, or hashed a scan
+ * of every entry, a cost that grew with the whole ledger (23 ms a call against 3.8 ms this way in
+ * the settlement bench; bench/ledger-moves.ts names the plans each query gets).
  */
-export async function listTokenMoves(db: Db, from: bigint, to: bigint): Promise<JournalTokenMove[]> {
-  const { rows } = await sql<{ seq: bigint; kind: string; ref: string; created_at: Date; account: string; asset: string; amount: string }>`
+export const tokenMovesQuery = (from: bigint, to: bigint) => sql<{ seq: bigint; kind: string; ref: string; created_at: Date; account: string; asset: string; amount: string }>`
     SELECT t.seq, t.kind, t.ref, t.created_at, e.account, e.asset, e.amount::text AS amount
     FROM ledger_transactions t
     CROSS JOIN LATERAL (
@@ -78,7 +78,10 @@ export async function listTokenMoves(db: Db, from: bigint, to: bigint): Promise<
       OFFSET 0
     ) e
     WHERE t.xid >= ${from.toString()}::bigint AND t.xid < ${to.toString()}::bigint
-    ORDER BY t.seq, e.idx`.execute(db);
+    ORDER BY t.seq, e.idx`;
+
+export async function listTokenMoves(db: Db, from: bigint, to: bigint): Promise<JournalTokenMove[]> {
+  const { rows } = await tokenMovesQuery(from, to).execute(db);
   return rows.map((r) => ({ seq: BigInt(r.seq), kind: r.kind, ref: r.ref, createdAt: new Date(r.created_at), account: r.account, tokenId: r.asset, amount: BigInt(r.amount) }));
 }
 

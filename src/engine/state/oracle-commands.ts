@@ -74,7 +74,7 @@ function resolve(ctx: ApplyContext, marketId: string, settled: OracleState, outc
   if (!resolved.ok) throw new Error(`market ${marketId}: ${resolved.message}`);
   const info = ctx.state.markets.get(marketId)!;
   ctx.state.ledger.resolve(tokensOf(info), PAYOUTS[outcome], ctx.atMs);
-  // A reward escrowed and not paid (no proposer to pay: an operator's proposal, a forced NO) goes back to the treasury.
+  // A reward escrowed and not paid (the operator's side was right, or a forced NO) goes back to the treasury.
   releaseOracleEscrow(ctx, marketId);
   ctx.state.markets.set(marketId, { ...info, status: 'RESOLVED', isResolved: true });
   save(ctx, marketId, resolved.state);
@@ -100,10 +100,12 @@ function applyEffects(ctx: ApplyContext, marketId: string, effects: OracleEffect
     else if (effect.kind === 'unlock') balances.release(effect.account, COLLATERAL, effect.amount);
     else {
       const from = effect.from === 'treasury' ? REWARD_TREASURY : effect.from;
-      if (effect.from === 'treasury') releaseOracleEscrow(ctx, marketId);
-      if (effect.from === 'treasury' && balances.available(REWARD_TREASURY, COLLATERAL) < effect.amount) {
-        ctx.effects.warn({ marketId, amount: effect.amount.toString() }, 'reward treasury cannot cover the oracle reward; settled without it');
-        continue;
+      if (effect.from === 'treasury') {
+        releaseOracleEscrow(ctx, marketId);
+        if (balances.available(REWARD_TREASURY, COLLATERAL) < effect.amount) {
+          ctx.effects.warn({ marketId, amount: effect.amount.toString() }, 'reward treasury cannot cover the oracle reward; settled without it');
+          continue;
+        }
       }
       const to = effect.to === 'fees' ? FEE_ACCOUNT : effect.to;
       ledger.record([transferPosting({ from, to, asset: COLLATERAL, amount: effect.amount, kind: effect.why, ref: `oracle:${marketId}` })], ctx.atMs);
