@@ -1,17 +1,19 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { hmacSignature } from '../../src/client/hmac.ts';
 import { HMAC_EXAMPLE, hmacHex } from '../../src/api/hmac-recipe.ts';
 import { get } from '../helpers/http.ts';
 import { newTrader } from '../helpers/trader.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { launchChromium, skipReason, watchedPage } from '../web/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-/** Without a browser the page test skips, except in CI, where .ci/run installs one. */
-const browserSkip = existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `no browser at ${CHROMIUM} (apt-get install -y chromium)`;
+/**
+ * The page's waits: Scalar renders a document of every route in the browser, which under CI's load
+ * (three suites on two cores, another Chromium beside) took longer than Playwright's 30 s default.
+ */
+const PAGE_TIMEOUT_MS = 120_000;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 describe('the API reference at /docs and /openapi.json', () => {
@@ -69,18 +71,15 @@ describe('the API reference at /docs and /openapi.json', () => {
     assert.ok(Array.isArray(await response.json()));
   });
 
-  describe('in a headless browser with every request to another host blocked', { skip: browserSkip }, () => {
+  describe('in a headless browser with every request to another host blocked', { skip: skipReason(), timeout: 4 * PAGE_TIMEOUT_MS }, () => {
     let browser: Browser;
-    before(async () => {
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
-    });
+    before(async () => { browser = await launchChromium(); });
     after(async () => { await browser?.close(); });
 
     it('renders the reference and asks no other host for anything', async () => {
       const context = await browser.newContext();
+      context.setDefaultTimeout(PAGE_TIMEOUT_MS);
+      context.setDefaultNavigationTimeout(PAGE_TIMEOUT_MS);
       const outside: string[] = [];
       await context.route('**/*', (route) => {
         const url = new URL(route.request().url());
@@ -88,14 +87,20 @@ describe('the API reference at /docs and /openapi.json', () => {
         outside.push(url.href);
         return route.abort('blockedbyclient');
       });
-      const page = await context.newPage();
-      await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle' });
-      // The reference rendered the document: a section description and a curl sample with the full URL.
-      await page.getByText('Signing domain, collateral and server time').first().waitFor();
-      // The content renders after the sidebar: wait for the section text and the first curl sample.
-      await page.getByText('What a client needs before anything else').first().waitFor();
-      await page.getByText(`curl ${server.url}/api/v1/exchange`).first().waitFor();
-      await page.waitForLoadState('networkidle');
+      const { page, errors } = await watchedPage(context);
+      try {
+        await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle' });
+        // The reference rendered the document: a section description and a curl sample with the full URL.
+        await page.getByText('Signing domain, collateral and server time').first().waitFor();
+        // The content renders after the sidebar: wait for the section text and the first curl sample.
+        await page.getByText('What a client needs before anything else').first().waitFor();
+        await page.getByText(`curl ${server.url}/api/v1/exchange`).first().waitFor();
+        await page.waitForLoadState('networkidle');
+      } catch (error) {
+        // What the page showed and said, so a failure in CI names its cause.
+        const shown = await page.locator('body').innerText().catch(() => '(no body)');
+        throw new Error(`${(error as Error).message}\npage errors: ${JSON.stringify(errors)}\nblocked: ${JSON.stringify(outside)}\npage text: ${shown.slice(0, 800)}`);
+      }
       const text = await page.locator('body').innerText();
       assert.ok(text.includes('What a client needs before anything else'), 'the exchange section is described');
       assert.ok(text.includes(`curl ${server.url}/api/v1/exchange`), 'the curl sample reads a full URL');
