@@ -8,7 +8,12 @@ import { fileURLToPath } from 'node:url';
  * file whether it runs as source (src/) or bundled (dist/server/).
  */
 export function buildOutput(...path: string[]): string {
-  return join(PROJECT_DIR, 'dist', ...path);
+  return projectPath('dist', ...path);
+}
+
+/** A path in the project, found from this file as source (src/) or bundled (dist/server/, the tests' bundle). */
+export function projectPath(...path: string[]): string {
+  return join(PROJECT_DIR, ...path);
 }
 
 const PROJECT_DIR = nearestPackageDir(dirname(fileURLToPath(import.meta.url)));

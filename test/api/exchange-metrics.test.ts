@@ -5,6 +5,7 @@ import { TEST_CHAIN } from '../helpers/server.ts';
 import { placeOrder } from '../helpers/trader.ts';
 import { useTwoTraders } from '../helpers/two-traders.ts';
 import { connectInbox, type Inbox } from '../realtime/helpers.ts';
+import { projectPath } from '../../src/build-output.ts';
 
 /** The value of the one sample of `name` whose labels include every pair given; undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -80,7 +81,7 @@ describe('exchange metrics in /metrics', () => {
 
   it('reads the series the Grafana dashboard queries', async () => {
     const { readFile } = await import('node:fs/promises');
-    const dashboard = JSON.parse(await readFile(new URL('../../ops/grafana/pmx.json', import.meta.url), 'utf8'));
+    const dashboard = JSON.parse(await readFile(projectPath('ops/grafana/pmx.json'), 'utf8'));
     const expressions: string[] = dashboard.panels.flatMap((panel: { targets?: { expr: string }[] }) => (panel.targets ?? []).map((t) => t.expr));
     const names = new Set(expressions.flatMap((expr) => expr.match(/\bpmx_[a-z_]+|\bhttp_request_duration_seconds_[a-z]+/g) ?? []));
     assert.ok(names.size >= 10);

@@ -11,6 +11,7 @@ import { chainTemplateFiles, EmbeddedChain } from '../../src/chain/index.ts';
 import { callJsonRpc } from '../../src/chain/json-rpc.ts';
 import { restartDelayMs } from '../../src/chain/embedded-chain.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
+import { projectPath } from '../../src/build-output.ts';
 
 const template = chainTemplateFiles(buildOutput);
 const logger = pino({ level: 'silent' });
@@ -153,7 +154,7 @@ describe('the embedded chain (CHAIN=embedded)', { skip: storeIndependent('the ch
   });
 
   it('leaves no anvil behind when the server process is killed', async () => {
-    const holder = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'hold-embedded-chain.ts'), dataDir()], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, ['--import', 'tsx', projectPath('test/chain/fixtures/hold-embedded-chain.ts'), dataDir()], { stdio: ['ignore', 'pipe', 'inherit'] });
     const pid = await new Promise<number>((resolve, reject) => {
       let text = '';
       holder.stdout.on('data', (chunk: Buffer) => {

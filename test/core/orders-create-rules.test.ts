@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { checkCreateOrder, type CreateOrderInput, type NormalizedOrder, type OrderMarket } from '../../src/core/orders/create-order-rules.ts';
 import { ORDER_RULE_CODES } from '../../src/core/orders/order-rule-codes.ts';
 import { NOW_SEC, OTHER, TOKEN_1, TOKEN_2, ZERO, buyInput, caller, market } from '../helpers/order-fixtures.ts';
+import { projectPath } from '../../src/build-output.ts';
 
 const SIGNATURE = `0x${'ab'.repeat(64)}1b`;
 
@@ -274,7 +275,7 @@ describe('order entry rules: INVALID_SIGNATURE', () => {
 describe('order rule codes', () => {
   it('documents every code the rules answer, and the README lists them all', async () => {
     const { readFile } = await import('node:fs/promises');
-    const readme = await readFile(new URL('../../src/core/orders/README.md', import.meta.url), 'utf8');
+    const readme = await readFile(projectPath('src/core/orders/README.md'), 'utf8');
     for (const code of Object.keys(ORDER_RULE_CODES)) assert.match(readme, new RegExp(`\\b${code}\\b`), code);
   });
 });

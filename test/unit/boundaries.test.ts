@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { projectPath } from '../../src/build-output.ts';
 
 interface Imported { file: string; specifier: string; target: string | undefined; typeOnly: boolean }
 interface Rule { allow: string[]; anyPackage?: boolean; ignore?: string[] }
@@ -12,7 +12,7 @@ interface Boundaries {
   edgeOpenings(rules?: Record<string, Rule>): string[];
 }
 
-const SCRIPT = fileURLToPath(new URL('../../scripts/check-boundaries.mjs', import.meta.url));
+const SCRIPT = projectPath('scripts/check-boundaries.mjs');
 const boundaries = (await import(SCRIPT)) as Boundaries;
 
 /** An import of `specifier` from `file` (paths relative to src/), resolved as the script does. */
