@@ -83,6 +83,22 @@ describe('CHAIN=rpc: the server on contracts deployed elsewhere', { skip: storeI
     await expectSettledOnChain(server, rpc.anvil.publicClient, market, traders);
     await expectAuditClean(server);
   });
+
+  it('refuses a credit the treasury cannot fund on chain, 503 with nothing credited in the ledger', async () => {
+    const operator = privateKeyToAccount(rpc.keys.operator).address;
+    const trader = await newTrader(server, { fund: '1' });
+    const treasury = await read<bigint>(rpc.contracts.collateral, 'collateral', 'balanceOf', [operator]);
+    const before = (await trader.call('GET', '/account/balance')).body.collateral;
+    const beyond = (treasury / USDC + 1n).toString();
+    const refused = await fetch(server.api('/admin/credits'), { method: 'POST', headers: server.adminHeaders, body: JSON.stringify({ address: trader.address, amount: beyond }) });
+    const body = (await refused.json()) as { code: string; message: string };
+    assert.equal(refused.status, 503, JSON.stringify(body));
+    assert.equal(body.code, 'SERVICE_UNAVAILABLE');
+    assert.match(body.message, /nothing was credited/);
+    assert.deepEqual((await trader.call('GET', '/account/balance')).body.collateral, before, 'the ledger took nothing');
+    assert.equal(await read<bigint>(rpc.contracts.collateral, 'collateral', 'balanceOf', [operator]), treasury, 'the treasury paid nothing');
+    await expectAuditClean(server);
+  });
 });
 
 describe('CHAIN=rpc boot refusals', { skip: storeIndependent('the chain') }, () => {

@@ -8,7 +8,7 @@ import { AmountBody } from '../../contract/amount.ts';
 import { errorResponses } from '../../contract/common.ts';
 import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { creditOnChain } from './credit-on-chain.ts';
+import { creditThroughChain } from './credit-on-chain.ts';
 
 const display = (row: BalanceView) => ({ balance: formatUnits(row.balance), locked: formatUnits(row.locked), available: formatUnits(row.available) });
 
@@ -47,8 +47,8 @@ export function registerBalanceRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => {
     const caller = requireCaller(request);
     const amount = positiveAmount(request.body.amount);
-    const { balance } = await engine.credit({ account: userAccount(caller.proxyWallet), amount, reason: 'FAUCET', ref: `faucet:${caller.userId}` });
-    await creditOnChain(ctx, { owner: caller.address, wallet: caller.proxyWallet }, amount);
+    const credit = () => engine.credit({ account: userAccount(caller.proxyWallet), amount, reason: 'FAUCET', ref: `faucet:${caller.userId}` });
+    const { balance } = await creditThroughChain(ctx, { owner: caller.address, wallet: caller.proxyWallet }, amount, credit);
     return { balance: formatUnits(balance) };
   });
 }

@@ -1,21 +1,36 @@
 import type { Address } from 'viem';
 import { fundingSourceOf, fundWallet } from '../../chain/index.ts';
+import { AppError } from '../../contract/errors.ts';
 import type { AppContext } from '../context.ts';
 
 /**
- * On a chain with the exchange's contracts, a credit the engine made durable is mirrored on chain:
- * the same collateral to the user's wallet, the proxy wallet deployed. EXTENSIONS.md section 14:
- * minted on the local chain (CHAIN=embedded), transferred from the operator's treasury (its own
- * balance) on any other (CHAIN=rpc). The ledger is the record meanwhile, so a chain that fails
- * here (a treasury too short included) is logged, not answered: the credit stands, and
- * reconciling from chain balances (issue 39) will make up the difference.
+ * A credit (the faucet, admin credits) on a chain with the exchange's contracts puts the collateral
+ * in the user's wallet on chain first, the proxy wallet deployed (EXTENSIONS.md section 14: minted
+ * on the local chain, CHAIN=embedded; transferred from the operator's treasury, its own balance, on
+ * any other), and only then makes `credit`, the ledger's side. So the ledger never shows collateral
+ * the chain does not hold: a chain that does not take it (down, restarting, a treasury too short)
+ * is answered 503 with nothing credited, and the caller tries again. The window left is the other
+ * way round, and harmless: on chain, then the ledger's credit refused (the engine lost its lead,
+ * say). The wallet then holds more than the ledger, which no order or withdrawal can spend, and
+ * `pmx audit` names it (chain-balances). On CHAIN=none, `credit` alone.
  */
-export async function creditOnChain(ctx: AppContext, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint): Promise<void> {
+export async function creditThroughChain<T>(ctx: AppContext, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint, credit: () => Promise<T>): Promise<T> {
   const { operator, deployed, kind } = ctx.chain;
-  if (!operator || !deployed || kind === 'none') return;
+  if (!operator || !deployed || kind === 'none') return credit();
+  const details = { wallet: to.wallet, amountBaseUnits: String(amountBaseUnits) };
   try {
     await fundWallet(operator, deployed, to, amountBaseUnits, fundingSourceOf(kind));
   } catch (error) {
-    ctx.logger.warn({ err: error, wallet: to.wallet, amountBaseUnits: String(amountBaseUnits) }, 'a credit was not mirrored on chain: the ledger holds it, the wallet does not');
+    ctx.logger.warn({ err: error, ...details }, 'a credit did not reach the chain: nothing was credited');
+    throw new AppError('SERVICE_UNAVAILABLE', `the chain did not take the credit, so nothing was credited; try again (${reasonOf(error)})`);
+  }
+  try {
+    return await credit();
+  } catch (error) {
+    ctx.logger.error({ err: error, ...details }, 'a credit reached the chain but the ledger refused it: the wallet holds more than the ledger');
+    throw error;
   }
 }
+
+/** The first line of a chain error (viem's messages go on with request details). */
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!;

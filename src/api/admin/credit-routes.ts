@@ -6,7 +6,7 @@ import { CreditBody, CreditResponse } from '../../contract/admin.ts';
 import { errorResponses } from '../../contract/common.ts';
 import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { creditOnChain } from '../account/credit-on-chain.ts';
+import { creditThroughChain } from '../account/credit-on-chain.ts';
 
 /**
  * POST /admin/credits (EXTENSIONS.md section 3): deposits collateral for the user of a sign-in
@@ -26,8 +26,8 @@ export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
     const user = await findOrCreateUserByAddress(ctx.store.db, request.body.address, ctx.identity.proxyWalletOf);
-    const { balance } = await ctx.trading.engine.credit({ account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}` });
-    await creditOnChain(ctx, { owner: user.address, wallet: user.proxyWallet }, amount);
+    const credit = () => ctx.trading.engine.credit({ account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}` });
+    const { balance } = await creditThroughChain(ctx, { owner: user.address, wallet: user.proxyWallet }, amount, credit);
     return { address: user.address, balance: formatUnits(balance) };
   });
 }
