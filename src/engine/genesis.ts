@@ -62,7 +62,7 @@ function engineOrderOf(row: OrderRow): EngineOrder {
     expirationSec: Number(row.expiration), takerFeeBps: row.fee_rate_bps, makerFeeBps: row.passive_fee_rate_bps, bookSeq: row.book_seq,
     createdAtMs: row.created_at.getTime(), matchedBaseUnits: row.matched_base_units, status: row.status, delayedUntilMs: row.delayed_until?.getTime() ?? null,
     // The tables do not keep which key placed an order: a store without a snapshot predates keys mattering to the engine.
-    updatedAtMs: row.updated_at.getTime(), apiKey: null,
+    updatedAtMs: row.updated_at.getTime(), apiKey: null, unsigned: row.signature === '' ? true : undefined,
   };
 }
 

@@ -62,15 +62,18 @@ describe('revoked approvals cancel the orders that need them (CHAIN=embedded)', 
     return socket;
   }
 
-  /** The owner calls `target` as the wallet (`ProxyWallet.execute`), as only its key can. */
-  async function asWallet(target: Hex, data: Hex): Promise<void> {
+  /** The owner calls her wallet's `functionName`, as only its key can, and the indexer reads the blocks. */
+  async function asOwner(functionName: 'execute' | 'setOperatorTrading', args: readonly unknown[]): Promise<void> {
     const chain = createPublicClient({ transport: http(url()) });
     await chain.request({ method: 'anvil_setBalance' as never, params: [wendy.address, '0xDE0B6B3A7640000'] as never });
     const owner = createWalletClient({ account: wendy.session.account, transport: http(url()) });
-    const hash = await owner.writeContract({ chain: null, address: getAddress(wendy.proxyWallet), abi: walletAbi, functionName: 'execute', args: [target, 0n, data] });
+    const hash = await owner.writeContract({ chain: null, address: getAddress(wendy.proxyWallet), abi: walletAbi, functionName, args });
     assert.equal((await chain.waitForTransactionReceipt({ hash })).status, 'success');
     await server.ctx.trading.engine.chainIndexed();
   }
+
+  /** The owner calls `target` as the wallet (`ProxyWallet.execute`). */
+  const asWallet = (target: Hex, data: Hex) => asOwner('execute', [target, 0n, data]);
 
   const approveCollateral = (amount: bigint) =>
     asWallet(deployed().collateral, encodeFunctionData({ abi: collateralAbi, functionName: 'approve', args: [deployed().exchange, amount] }));
@@ -146,6 +149,25 @@ describe('revoked approvals cancel the orders that need them (CHAIN=embedded)', 
     assertRefused(await placeOrder(server, wendy, { tokenId: market().tokenId1, side: 'SELL', price: '0.9', size: '1' }), /revoked the exchange's outcome-tokens approval/);
     await approveTokens(true);
     await rest({ side: 'SELL', price: '0.9', size: '1' });
+    await expectAuditClean(server);
+  });
+
+  it('setOperatorTrading(false) cancels her unsigned orders UNFUNDED and keeps her signed ones; a new unsigned order is ORDER_SIGNATURE_REQUIRED until she turns it on again', async () => {
+    for (const id of await openIds()) assert.equal((await wendy.call('POST', `/orders/${id}/cancel`)).status, 200);
+    const unsigned = [await rest({ side: 'BUY', price: '0.3', size: '2', signed: false }), await rest({ side: 'SELL', price: '0.9', size: '2', signed: false })];
+    const signed = [await rest({ side: 'BUY', price: '0.2', size: '2' }), await rest({ side: 'SELL', price: '0.95', size: '2' })];
+    await asOwner('setOperatorTrading', [false]);
+    await cancelledOverSocket(unsigned);
+    assert.deepEqual(await openIds(), [...signed].sort());
+
+    const refused = await placeOrder(server, wendy, { tokenId: market().tokenId1, side: 'BUY', price: '0.3', size: '1', signed: false });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.code, 'ORDER_SIGNATURE_REQUIRED');
+    assert.match(refused.body.message, /turned operator trading off/);
+    await rest({ side: 'BUY', price: '0.25', size: '1' });
+
+    await asOwner('setOperatorTrading', [true]);
+    await rest({ side: 'BUY', price: '0.3', size: '1', signed: false });
     await expectAuditClean(server);
   });
 });

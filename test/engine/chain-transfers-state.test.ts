@@ -26,9 +26,14 @@ describe('chain-transfers on the engine state', () => {
       return applied;
     };
     apply(workload.publish());
-    const place = (user: number, side: 'BUY' | 'SELL', cents: number, units: number, market = 0) =>
-      apply(workload.toCommands({ kind: 'place', user, market, outcome: 0, side, cents, units, type: 'GTC', postOnly: false, expiresInSec: 0 }, [], START_MS / 1000).commands);
-    return { state, apply, place };
+    const placeCommands = (user: number, side: 'BUY' | 'SELL', cents: number, units: number, market = 0) =>
+      workload.toCommands({ kind: 'place', user, market, outcome: 0, side, cents, units, type: 'GTC', postOnly: false, expiresInSec: 0 }, [], START_MS / 1000).commands;
+    // The workload's orders are unsigned (an API key's, EXTENSIONS.md section 11).
+    const place = (user: number, side: 'BUY' | 'SELL', cents: number, units: number, market = 0) => apply(placeCommands(user, side, cents, units, market));
+    /** The same order with a signature (the engine takes signatures as checked before it). */
+    const placeSigned = (user: number, side: 'BUY' | 'SELL', cents: number, units: number, market = 0) =>
+      apply(placeCommands(user, side, cents, units, market).map((c) => (c.kind === 'place' ? { ...c, order: { ...c.order, order: { ...c.order.order, signature: `0x${'ab'.repeat(65)}` as const } } } : c)));
+    return { state, apply, place, placeSigned };
   }
   const [alice, bob] = [USERS[0]!, USERS[1]!];
   const out = (account: string, asset: string, amount: bigint, ref = 'tx:0') => ({ ref, account, asset, amount, direction: 'out' as const });
@@ -114,6 +119,36 @@ describe('chain-transfers on the engine state', () => {
     assert.deepEqual(open(), ['BUY@300000/2', 'BUY@300000/2']);
     assert.equal((place(0, 'BUY', 30, 1).outcomes[0] as { ok: boolean }).ok, true);
     assert.equal((place(0, 'SELL', 95, 1).outcomes[0] as { ok: boolean }).ok, false);
+  });
+
+  it('operator trading turned off cancels the wallet\'s open unsigned orders and refuses new ones (ORDER_SIGNATURE_REQUIRED), keeping and taking signed ones, through a snapshot', () => {
+    const { state, apply, place, placeSigned } = world();
+    place(0, 'BUY', 30, 10);
+    placeSigned(0, 'BUY', 20, 10);
+    place(0, 'SELL', 90, 10);
+    place(1, 'BUY', 25, 10);
+    const unsignedOf = (account: string) => [...state.open.values()].filter((o) => o.account === account).map((o) => `${o.side}@${o.priceMicros}${o.unsigned ? ' unsigned' : ''}`);
+    assert.deepEqual(unsignedOf(alice), ['BUY@300000 unsigned', 'BUY@200000', 'SELL@900000 unsigned']);
+
+    // A snapshot keeps which orders are unsigned: the restored state cancels the same ones.
+    const restored = decodeSnapshot(encodeSnapshot(state).chunks);
+    assert.deepEqual([...restored.open.values()].map((o) => o.unsigned ?? false), [...state.open.values()].map((o) => o.unsigned ?? false));
+
+    const off = [{ kind: 'chain-transfers' as const, toBlock: 3, events: [approval(alice, 'wallet:operator-trading', false)] }];
+    const cancels = apply(off).effects.announcements.orderUpdates.filter((u) => u.type === 'CANCELLATION');
+    assert.deepEqual(cancels.map((u) => [u.order.side, u.order.priceMicros, u.reason]), [['SELL', 900_000, 'UNFUNDED'], ['BUY', 300_000, 'UNFUNDED']], 'her unsigned orders, newest first');
+    assert.deepEqual(unsignedOf(alice), ['BUY@200000']);
+    assert.equal(unsignedOf(bob).length, 1, 'another wallet keeps its unsigned order');
+    assert.equal(applyRecord(restored, { seq: state.seq, atMs: START_MS + Number(state.seq), commands: off }).effects.announcements.orderUpdates.filter((u) => u.type === 'CANCELLATION').length, 2);
+
+    const refused = place(0, 'BUY', 30, 1).outcomes[0] as { ok: boolean; code?: string; message?: string };
+    assert.equal(refused.ok, false);
+    assert.equal(refused.code, 'ORDER_SIGNATURE_REQUIRED');
+    assert.match(refused.message!, /turned operator trading off/);
+    assert.equal((placeSigned(0, 'BUY', 30, 1).outcomes[0] as { ok: boolean }).ok, true, 'a signed order settles without the operator');
+
+    apply([{ kind: 'chain-transfers', toBlock: 4, events: [approval(alice, 'wallet:operator-trading', true)] }]);
+    assert.equal((place(0, 'BUY', 30, 1).outcomes[0] as { ok: boolean }).ok, true, 'turned on again, unsigned orders are taken');
   });
 
   it('journal records hold approvals beside transfers, in order, and records written before approvals still read', () => {

@@ -13,6 +13,7 @@ const EVENTS = parseAbi([
   'event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)',
   'event Approval(address indexed owner, address indexed spender, uint256 value)',
   'event ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
+  'event OperatorTradingSet(bool allowed)',
 ]);
 const CONTRACTS: IndexedContracts = {
   collateral: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
@@ -20,6 +21,8 @@ const CONTRACTS: IndexedContracts = {
   exchange: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
   negRiskExchange: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
 };
+/** A proxy wallet: it logs its own operator-trading switch. */
+const WALLET: Hex = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const address = fc.constantFrom<Hex>(CONTRACTS.exchange, CONTRACTS.negRiskExchange, '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', '0x0000000000000000000000000000000000000000');
 const amount = fc.oneof(fc.constant(0n), fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }));
 
@@ -29,7 +32,13 @@ const log = fc.oneof(
   fc.record({ name: fc.constant('TransferBatch' as const), from: address, to: address, pairs: fc.array(fc.tuple(amount, amount), { maxLength: 4 }) }),
   fc.record({ name: fc.constant('Approval' as const), from: address, to: address, value: amount }),
   fc.record({ name: fc.constant('ApprovalForAll' as const), from: address, to: address, approved: fc.boolean() }),
-).chain((event) => fc.record({ event: fc.constant(event), emitter: fc.constantFrom(CONTRACTS.collateral, CONTRACTS.conditionalTokens), truncate: fc.boolean() }));
+  fc.record({ name: fc.constant('OperatorTradingSet' as const), allowed: fc.boolean() }),
+).chain((event) => fc.record({
+  event: fc.constant(event),
+  // A switch counts from any contract (the indexer keeps users' wallets'); the other events from the collateral or ConditionalTokens.
+  emitter: event.name === 'OperatorTradingSet' ? fc.constantFrom(WALLET, CONTRACTS.collateral) : fc.constantFrom(CONTRACTS.collateral, CONTRACTS.conditionalTokens),
+  truncate: fc.boolean(),
+}));
 
 type GeneratedLog = typeof log extends fc.Arbitrary<infer T> ? T : never;
 
@@ -47,8 +56,10 @@ function encoded({ event, emitter, truncate }: GeneratedLog, at: number): RawLog
       }
       case 'Approval':
         return [encodeEventTopics({ abi: EVENTS, eventName: 'Approval', args: { owner: event.from, spender: event.to } }), encodeAbiParameters([{ type: 'uint256' }], [event.value])];
-      default:
+      case 'ApprovalForAll':
         return [encodeEventTopics({ abi: EVENTS, eventName: 'ApprovalForAll', args: { owner: event.from, operator: event.to } }), encodeAbiParameters([{ type: 'bool' }], [event.approved])];
+      default:
+        return [encodeEventTopics({ abi: EVENTS, eventName: 'OperatorTradingSet' }), encodeAbiParameters([{ type: 'bool' }], [event.allowed])];
     }
   })();
   // A malformed log (its data cut short) is left out by both.
@@ -73,6 +84,7 @@ function throughViem(logs: RawLog[]) {
     else if (p.eventName === 'TransferBatch' && !collateral) for (const [i, id] of (args.ids as bigint[]).entries()) moved({ ...at, ref: `${at.ref}/${i}`, from: args.from.toLowerCase(), to: args.to.toLowerCase(), asset: id.toString(), amount: args.values[i] });
     else if (p.eventName === 'Approval' && collateral && exchanges.has(args.spender.toLowerCase())) out.push({ ...at, account: args.owner.toLowerCase(), approval: `${exchanges.get(args.spender.toLowerCase())}:collateral`, approved: args.value > 0n });
     else if (p.eventName === 'ApprovalForAll' && !collateral && exchanges.has(args.operator.toLowerCase())) out.push({ ...at, account: args.owner.toLowerCase(), approval: `${exchanges.get(args.operator.toLowerCase())}:outcome-tokens`, approved: args.approved });
+    else if (p.eventName === 'OperatorTradingSet') out.push({ ...at, account: p.address.toLowerCase(), approval: 'wallet:operator-trading', approved: args.allowed });
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { numberToHex, type Address, type PublicClient } from 'viem';
 import { COLLATERAL } from '../../settlement/types.ts';
 import type { ChainIndexEvent } from '../state/chain-transfer-commands.ts';
 import type { EngineState } from '../state/engine-state.ts';
-import { INDEXED_TOPICS, indexedLogsOf, type IndexedLog, type LogApproval } from './indexed-logs.ts';
+import { INDEXED_TOPICS, indexedLogsOf, WALLET_TOPICS, type IndexedLog, type LogApproval } from './indexed-logs.ts';
 
 export interface ChainIndexOptions {
   /** A client of the chain as it is now (an embedded anvil restarted elsewhere gets a new one). */
@@ -116,9 +116,13 @@ export class ChainIndexer {
     const from = this.position() + 1;
     if (from > head) return false;
     const to = Math.min(head, from + MAX_BLOCKS_PER_LOOK - 1);
-    const filter = { address: [this.options.collateral, this.options.conditionalTokens], topics: INDEXED_TOPICS, fromBlock: numberToHex(from), toBlock: numberToHex(to) };
-    const logs = await client.request({ method: 'eth_getLogs', params: [filter] });
-    const read = indexedLogsOf(logs, this.options);
+    const range = { fromBlock: numberToHex(from), toBlock: numberToHex(to) };
+    const [assetLogs, walletLogs] = await Promise.all([
+      client.request({ method: 'eth_getLogs', params: [{ address: [this.options.collateral, this.options.conditionalTokens], topics: INDEXED_TOPICS, ...range }] }),
+      // Wallets log their own switches: any address, one topic.
+      client.request({ method: 'eth_getLogs', params: [{ topics: WALLET_TOPICS, ...range }] }),
+    ]);
+    const read = indexedLogsOf([...assetLogs, ...walletLogs], this.options);
     const confirmedTo = Math.min(to, head - this.options.confirmations);
     // Events too new to index wait for blocks on top; on anvil those come only with a transaction, or this one.
     const waiting = (await this.ledgerEvents(read.filter((e) => e.blockNumber > confirmedTo))).length > 0;

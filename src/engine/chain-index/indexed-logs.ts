@@ -1,12 +1,13 @@
 import { parseAbi, toEventSelector, type Address, type Hex } from 'viem';
 import { COLLATERAL } from '../../settlement/types.ts';
-import type { Approval } from '../state/wallet-approvals.ts';
+import { OPERATOR_TRADING, type Approval } from '../state/wallet-approvals.ts';
 
 /**
  * The events the indexer reads: those that move value the ledger counts (the collateral's ERC-20
- * transfers and ConditionalTokens' ERC-1155 ones, mints and burns included), and those that give
+ * transfers and ConditionalTokens' ERC-1155 ones, mints and burns included), those that give
  * or revoke the exchanges' right to move it (the collateral's `Approval`, ConditionalTokens'
- * `ApprovalForAll`).
+ * `ApprovalForAll`), and a proxy wallet's switch of operator trading, without which its unsigned
+ * orders cannot settle (`OperatorTradingSet`, logged by the wallet itself).
  */
 const INDEXED_EVENTS = parseAbi([
   'event Transfer(address indexed from, address indexed to, uint256 value)',
@@ -14,6 +15,7 @@ const INDEXED_EVENTS = parseAbi([
   'event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)',
   'event Approval(address indexed owner, address indexed spender, uint256 value)',
   'event ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
+  'event OperatorTradingSet(bool allowed)',
 ]);
 
 interface LogPosition {
@@ -33,9 +35,12 @@ export interface LogTransfer extends LogPosition {
   readonly amount: bigint;
 }
 
-/** An approval an owner gave one of the exchanges, or revoked (wallet-approvals.ts: an allowance of zero is revoked). */
+/**
+ * An approval an owner gave one of the exchanges, or revoked (wallet-approvals.ts: an allowance of
+ * zero is revoked), or a wallet's operator trading turned on or off.
+ */
 export interface LogApproval extends LogPosition {
-  /** The owner, lowercase. */
+  /** The owner (the wallet, for operator trading), lowercase. */
   readonly account: string;
   readonly approval: Approval;
   readonly approved: boolean;
@@ -60,14 +65,17 @@ export interface RawLog {
   readonly transactionHash: Hex | null;
 }
 
-const [TRANSFER, TRANSFER_SINGLE, TRANSFER_BATCH, APPROVAL, APPROVAL_FOR_ALL] = INDEXED_EVENTS.map((event) => toEventSelector(event));
-/** The `topics` filter of the indexer's `eth_getLogs`: any of the indexed events. */
+const [TRANSFER, TRANSFER_SINGLE, TRANSFER_BATCH, APPROVAL, APPROVAL_FOR_ALL, OPERATOR_TRADING_SET] = INDEXED_EVENTS.map((event) => toEventSelector(event));
+/** The `topics` filter of the indexer's `eth_getLogs` of the collateral and ConditionalTokens: any of their indexed events. */
 export const INDEXED_TOPICS: Hex[][] = [[TRANSFER!, TRANSFER_SINGLE!, TRANSFER_BATCH!, APPROVAL!, APPROVAL_FOR_ALL!]];
+/** The `topics` filter of the indexer's `eth_getLogs` of any contract: wallets' operator-trading switches (those of users' wallets count). */
+export const WALLET_TOPICS: Hex[][] = [[OPERATOR_TRADING_SET!]];
 
 /**
  * What each log did, in chain order. Left out: logs of other contracts or events, zero amounts and
  * transfers to oneself, approvals of anyone but the two exchanges, and logs whose topics or data
- * do not fit their event. Decoded here rather than by viem's `parseEventLogs`, which tries each
+ * do not fit their event. An operator-trading switch may come from any contract: the indexer
+ * counts those of users' wallets only. Decoded here rather than by viem's `parseEventLogs`, which tries each
  * event of the ABI on each log: a settlement batch's transaction logs hundreds of transfers, and
  * decoding them took a settlement's event loop 60 µs a log.
  */
@@ -100,6 +108,8 @@ export function indexedLogsOf(logs: readonly RawLog[], contracts: IndexedContrac
     } else if (topics[0] === APPROVAL_FOR_ALL && address === conditionalTokens && topics.length === 3 && wordsIn(data) === 1 && word(data, 0) <= 1n) {
       const exchange = exchanges.get(addressIn(topics[2]!));
       if (exchange) out.push({ ...at, account: addressIn(topics[1]!), approval: `${exchange}:outcome-tokens`, approved: word(data, 0) === 1n });
+    } else if (topics[0] === OPERATOR_TRADING_SET && topics.length === 1 && wordsIn(data) === 1 && word(data, 0) <= 1n) {
+      out.push({ ...at, account: address, approval: OPERATOR_TRADING, approved: word(data, 0) === 1n });
     }
   }
   return out;

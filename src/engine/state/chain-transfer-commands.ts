@@ -7,7 +7,7 @@ import { tokensOf } from './balance-commands.ts';
 import { remainingOf } from './book-orders.ts';
 import { closeOpenOrder, termsOf } from './order-commands.ts';
 import type { EngineOrder } from './types.ts';
-import { approvalNeeded, MissingApprovals, type ChainApproval } from './wallet-approvals.ts';
+import { approvalsNeeded, MissingApprovals, type ChainApproval } from './wallet-approvals.ts';
 
 /**
  * Value that moved on chain behind the exchange's back (CHAIN=embedded, EXTENSIONS.md section 14
@@ -78,7 +78,7 @@ export function applyChainTransfers(ctx: ApplyContext, toBlock: number, events: 
  */
 function changeApproval(ctx: ApplyContext, a: ChainApproval): void {
   if (!ctx.state.chainIndex.missingApprovals.set(a.account, a.approval, a.approved) || a.approved) return;
-  cancelUnfunded(ctx, (order) => order.account === a.account && approvalNeeded(order.side, ctx.state.markets.get(order.marketId)!) === a.approval);
+  cancelUnfunded(ctx, (order) => order.account === a.account && approvalsNeeded(order, ctx.state.markets.get(order.marketId)!).includes(a.approval));
 }
 
 /**

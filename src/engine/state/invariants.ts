@@ -6,7 +6,7 @@ import { COLLATERAL } from '../../settlement/types.ts';
 import { remainingOf } from './book-orders.ts';
 import type { EngineState } from './engine-state.ts';
 import { termsOf } from './order-commands.ts';
-import { approvalNeeded } from './wallet-approvals.ts';
+import { approvalsNeeded } from './wallet-approvals.ts';
 
 /**
  * The ledger's invariants checked on the engine's state itself (DESIGN.md "Balances are a ledger"):
@@ -29,8 +29,9 @@ export function stateViolations(state: EngineState): string[] {
   const { missingApprovals } = state.chainIndex;
   for (const order of state.open.values()) {
     add(order.account, order.side === 'BUY' ? COLLATERAL : order.tokenId, reservationFor(termsOf(order), remainingOf(order)));
-    const approval = approvalNeeded(order.side, state.markets.get(order.marketId)!);
-    if (missingApprovals.has(order.account, approval)) violations.push(`approvals: open order ${order.id} needs ${approval}, which ${order.account} revoked`);
+    for (const approval of approvalsNeeded(order, state.markets.get(order.marketId)!)) {
+      if (missingApprovals.has(order.account, approval)) violations.push(`approvals: open order ${order.id} needs ${approval}, which ${order.account} revoked`);
+    }
   }
   for (const trade of state.unsettled.values()) {
     // A trade a reorg took back to MATCHED moved its amounts at its first mining: it holds no reservation.

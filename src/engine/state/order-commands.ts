@@ -9,7 +9,7 @@ import { bookOrderOf, remainingOf } from './book-orders.ts';
 import type { MmpSetting } from './maker-safety.ts';
 import { covers } from './maker-safety.ts';
 import type { CancelReason, EngineOrder, EngineTrade, NewOrder, TradeParty } from './types.ts';
-import { approvalNeeded, missingApprovalMessage } from './wallet-approvals.ts';
+import { approvalsNeeded, missingApprovalRefusal } from './wallet-approvals.ts';
 
 export type PlaceOutcome = { ok: true; order: EngineOrder; replayed: boolean } | (EngineFailure & { order?: EngineOrder });
 /** NOT_OPEN: the engine does not hold the order open; who owns it and what became of it the store says. */
@@ -32,8 +32,12 @@ export function placeOrder(ctx: ApplyContext, request: NewOrder): PlaceOutcome {
   const frozenUntil = request.apiKey === null ? undefined : state.safety.frozenUntil(request.apiKey, runtime.info, ctx.atMs);
   if (frozenUntil !== undefined) return failure('MMP_FROZEN', `market-maker protection tripped: this API key's new orders in this market are refused until ${new Date(frozenUntil).toISOString()}`);
   // A wallet that revoked the exchange's right to move what the order sells or pays could not settle it: unfunded, as a short balance is.
-  const approval = approvalNeeded(request.order.side, runtime.info);
-  if (state.chainIndex.missingApprovals.has(request.account, approval)) return failure('INSUFFICIENT_BALANCE', missingApprovalMessage(request.account, approval));
+  const unsigned = request.order.signature === '' ? true : undefined;
+  const missing = approvalsNeeded({ side: request.order.side, unsigned }, runtime.info).find((approval) => state.chainIndex.missingApprovals.has(request.account, approval));
+  if (missing) {
+    const refusal = missingApprovalRefusal(request.account, missing);
+    return failure(refusal.code, refusal.message);
+  }
 
   const order = newOrder(ctx, request, runtime.info);
   const asset = order.side === 'BUY' ? COLLATERAL : order.tokenId;
@@ -278,6 +282,7 @@ function newOrder(ctx: ApplyContext, request: NewOrder, info: MarketTradingInfo)
     status: 'PENDING',
     delayedUntilMs: null,
     updatedAtMs: ctx.atMs,
+    unsigned: order.signature === '' ? true : undefined,
     signed: {
       salt: order.salt.toString(),
       maker: order.maker,

@@ -3,12 +3,17 @@ import type { EngineOrder } from './types.ts';
 /**
  * An open order as one line of a snapshot (`O`, snapshot-codec.ts), comma-separated, the key last:
  * id, user, account, market, token, outcome, side (0 buy), type, post-only, price, size, matched,
- * expiration, taker fee, maker fee, book position, created, status, speed bump end, updated, key.
+ * expiration, taker fee, maker fee, book position, created, status, speed bump end, updated, key,
+ * and `u` after the key for an unsigned order (a signed one's line ends at the key, as every line
+ * did before unsigned orders were told apart: such a snapshot reads as all signed).
  */
 export function encodeOrderLine(o: EngineOrder): string {
-  return [o.id, o.userId, o.account, o.marketId, o.tokenId, o.outcome, o.side === 'BUY' ? 0 : 1, o.type, o.postOnly ? 1 : 0, o.priceMicros, o.sizeBaseUnits,
+  const line = [o.id, o.userId, o.account, o.marketId, o.tokenId, o.outcome, o.side === 'BUY' ? 0 : 1, o.type, o.postOnly ? 1 : 0, o.priceMicros, o.sizeBaseUnits,
     o.matchedBaseUnits, o.expirationSec, o.takerFeeBps, o.makerFeeBps, o.bookSeq, o.createdAtMs, o.status, o.delayedUntilMs ?? '', o.updatedAtMs, o.apiKey ?? ''].join(',');
+  return o.unsigned ? `${line},u` : line;
 }
+
+const UNSIGNED_MARK = 'u'.charCodeAt(0);
 
 /** Digits beyond which a decimal may not fit a double exactly (2^53 has 16): such amounts go through BigInt's own parser. */
 const EXACT_DIGITS = 15;
@@ -40,7 +45,9 @@ export class OrderLineReader {
       priceMicros: this.number(), sizeBaseUnits: this.amount(), matchedBaseUnits: this.amount(), expirationSec: this.number(), takerFeeBps: this.number(),
       makerFeeBps: this.number(), bookSeq: this.bigint(), createdAtMs: this.number(), status: this.sharedString() as EngineOrder['status'],
       // A v1 snapshot's line ends before the key: placed by no key, as an empty field says.
-      delayedUntilMs: this.optionalNumber(), updatedAtMs: this.number(), apiKey: this.at >= end ? null : this.sharedString(),
+      delayedUntilMs: this.optionalNumber(), updatedAtMs: this.number(), apiKey: this.at >= end ? null : this.sharedString() || null,
+      // Read after the key (fields are read in the literal's order); every order keeps one shape, true or undefined.
+      unsigned: this.at < end && this.text.charCodeAt(this.at) === UNSIGNED_MARK ? true : undefined,
     };
     this.text = '';
     return order;

@@ -65,6 +65,11 @@ export interface EngineOrder {
   /** Set while a taker order waits out the market's speed bump (it is not in the book meanwhile). */
   delayedUntilMs: number | null;
   updatedAtMs: number;
+  /**
+   * Placed without a signature (EXTENSIONS.md section 11): it settles on the operator's word, which
+   * the proxy wallet takes only while its owner leaves operator trading on (wallet-approvals.ts).
+   */
+  readonly unsigned?: true;
   signed?: SignedFields;
 }
 

@@ -3,12 +3,16 @@ import type { Side } from './types.ts';
 
 /**
  * The approvals of a user's wallet without which its matches cannot settle (contracts/README.md
- * "Proxy wallets": the factory gives all four when it deploys the wallet). Per exchange, the
+ * "Proxy wallets": the factory gives all of them when it deploys the wallet). Per exchange, the
  * standard one or the neg-risk one by the order's market: the collateral's ERC-20 allowance, which
  * a BUY order needs (the exchange pulls its cost), and ConditionalTokens' approval-for-all, which a
- * SELL order needs (the exchange pulls its tokens).
+ * SELL order needs (the exchange pulls its tokens). And the wallet's own `operatorTrading`, which an
+ * unsigned order needs (the exchange settles it on the operator's word only while the owner leaves
+ * it on: `ProxyWallet.setOperatorTrading`).
  */
-export type Approval = `${'exchange' | 'neg-risk-exchange'}:${'collateral' | 'outcome-tokens'}`;
+export type Approval = `${'exchange' | 'neg-risk-exchange'}:${'collateral' | 'outcome-tokens'}` | typeof OPERATOR_TRADING;
+
+export const OPERATOR_TRADING = 'wallet:operator-trading';
 
 /**
  * An approval of a user's wallet as the chain's last log in a range left it (src/engine/README.md
@@ -27,13 +31,25 @@ export interface ChainApproval {
   readonly approved: boolean;
 }
 
-/** The approval an order needs, by its side and its market's exchange. */
-export function approvalNeeded(side: Side, market: Pick<MarketTradingInfo, 'negRisk'>): Approval {
-  return `${market.negRisk ? 'neg-risk-exchange' : 'exchange'}:${side === 'BUY' ? 'collateral' : 'outcome-tokens'}`;
+/** The approvals an order needs: by its side and its market's exchange, and operator trading when it is unsigned. */
+export function approvalsNeeded(order: { side: Side; unsigned?: true | undefined }, market: Pick<MarketTradingInfo, 'negRisk'>): Approval[] {
+  const transfer: Approval = `${market.negRisk ? 'neg-risk-exchange' : 'exchange'}:${order.side === 'BUY' ? 'collateral' : 'outcome-tokens'}`;
+  return order.unsigned ? [transfer, OPERATOR_TRADING] : [transfer];
 }
 
-/** Why a new order is refused while its wallet lacks the approval (a client reads it beside INSUFFICIENT_BALANCE). */
-export function missingApprovalMessage(account: string, approval: Approval): string {
+/**
+ * Why a new order is refused while its wallet lacks the approval, with the code a client reads:
+ * an exchange's approval is as short a balance, INSUFFICIENT_BALANCE; operator trading is a
+ * signature the order needs, ORDER_SIGNATURE_REQUIRED.
+ */
+export function missingApprovalRefusal(account: string, approval: Approval): { code: 'INSUFFICIENT_BALANCE' | 'ORDER_SIGNATURE_REQUIRED'; message: string } {
+  if (approval === OPERATOR_TRADING) {
+    return { code: 'ORDER_SIGNATURE_REQUIRED', message: `the owner of the wallet ${account} turned operator trading off on chain, so its unsigned orders cannot settle: sign the order (or turn it on again: ProxyWallet.setOperatorTrading(true))` };
+  }
+  return { code: 'INSUFFICIENT_BALANCE', message: missingExchangeApprovalMessage(account, approval) };
+}
+
+function missingExchangeApprovalMessage(account: string, approval: Approval): string {
   const [exchange, asset] = approval.split(':') as [string, string];
   const where = exchange === 'exchange' ? 'the exchange' : 'the neg-risk exchange';
   const call = asset === 'collateral' ? 'the collateral\'s approve(exchange, amount)' : 'ConditionalTokens\' setApprovalForAll(exchange, true)';
