@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_BUNDLE, WORKER_ENTRIES } from './node-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ifStale = process.argv.includes('--if-stale');
@@ -25,7 +26,7 @@ const PARTS = [
   {
     name: 'server',
     output: 'dist/server/main.js',
-    inputs: ['src', 'examples', 'tsconfig.json', 'package-lock.json'],
+    inputs: ['src', 'examples', 'tsconfig.json', 'package-lock.json', 'scripts/node-bundle.mjs'],
     ignore: 'src/web',
     build: buildServer,
   },
@@ -90,16 +91,11 @@ async function buildServer() {
   rmSync(outdir, { recursive: true, force: true });
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: 'src/cli/main.ts', worker: 'src/engine/signatures/worker.ts', 'pglite-thread': 'src/store/pglite-thread.ts' },
+    entryPoints: { main: 'src/cli/main.ts', ...WORKER_ENTRIES },
     outdir,
     // Chunks sit beside main.js and worker.js: the signature pool, wherever it lands, starts `./worker.js`.
     chunkNames: '[name]-[hash]',
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: true,
+    ...NODE_BUNDLE,
     logLevel: 'warning',
     // Bundled CommonJS packages call require(); in an ES module it has to be made.
     banner: { js: "import { createRequire as __pmxCreateRequire } from 'node:module'; const require = __pmxCreateRequire(import.meta.url);" },

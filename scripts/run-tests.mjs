@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { NODE_BUNDLE, WORKER_ENTRIES } from './node-bundle.mjs';
 
 function collect(dir) {
   let out = [];
@@ -60,17 +61,11 @@ async function bundle(sources) {
   await esbuild.build({
     entryPoints: {
       ...Object.fromEntries(sources.map((file) => [entryName(file), file])),
-      worker: 'src/engine/signatures/worker.ts',
-      'pglite-thread': 'src/store/pglite-thread.ts',
+      ...WORKER_ENTRIES,
     },
     outdir,
     chunkNames: 'chunk-[hash]',
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: true,
+    ...NODE_BUNDLE,
     packages: 'external',
     logLevel: 'error',
   });
