@@ -39,7 +39,7 @@ import { listenToJournal } from './store/journal-listener.ts';
 import { holdNodePresence, type NodePresence } from './store/node-presence.ts';
 import { buildOutput } from './build-output.ts';
 import { chainIndexSetup } from './chain/chain-index-setup.ts';
-import { chainMarkets, chainSettlementSetup, fundingSourceOf, walletPayer, chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
+import { chainMarkets, chainSettlementSetup, operatorPayers, chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
 import { deriveChainMarketIds } from './settlement/market-ids.ts';
 import { createConditionalTokens } from './conditional-tokens/index.ts';
 import { deriveProxyWallet } from './core/proxy-wallet.ts';
@@ -173,11 +173,13 @@ export async function startServer(configured: Config, options: StartOptions = {}
       opened: (apiKey: string, sessionId: string, resumes: string | null) => recordSession({ apiKey, change: 'open', sessionId, resumes }),
       closed: (apiKey: string, sessionId: string) => recordSession({ apiKey, change: 'close', sessionId, resumes: null }),
     };
+    // One record of payments sent on chain for ledger moves, by the rewards' claims and the oracle's payouts.
+    const payers = operatorPayers(chain, paymentIntentsIn(store.db));
     rewards = createRewards({
       db: store.db, clock, events, logger,
       payFromTreasury: ({ to, amount, ref }) => engine.transfer({ from: REWARD_TREASURY, to, asset: COLLATERAL, amount, why: 'REWARD', ref, once: true }),
       // On a chain the treasury is the operator's side, as for credits: minted locally, its own balance elsewhere (EXTENSIONS.md section 14).
-      payOnChain: chain.operator && chain.deployed && chain.kind !== 'none' ? walletPayer(chain.operator, chain.deployed, fundingSourceOf(chain.kind), paymentIntentsIn(store.db)) : undefined,
+      payOnChain: payers?.reward,
       minPayoutBaseUnits: unitsFromNumber(config.rewardsMinPayoutUsdc) ?? BASE_UNITS_PER_UNIT,
       quotesByMarket: () => engine.reads.restingOrdersByMarket(),
       ...fenced,
@@ -201,7 +203,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     templates = createTemplates({ db: store.db, clock, logger, catalogue: catalogue.admin, putRewards: (marketId, input) => liveRewards.putConfig(marketId, input) });
     const marketData = createMarketData({ db: store.db, clock, catalogue: catalogue.reads, engine: engine.reads, tradeActivityMinUsd: config.tradeActivityMinUsd });
     // Split, merge and redeem go through the users' wallets on chain first where a chain runs; resolutions are reported there.
-    const conditionalTokens = createConditionalTokens({ engine, chain, db: store.db, events, now: () => new Date(clock.nowMs()), logger });
+    const conditionalTokens = createConditionalTokens({ engine, chain, payers, db: store.db, events, now: () => new Date(clock.nowMs()), logger });
     oracle = createOracle({ db: store.db, clock, engine, redeem: conditionalTokens.operations.redeem });
     portfolio = createPortfolio({ db: store.db, clock, events, engine: engine.reads, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = engineNodeBookReads(engine.reads, relay, runsEngine);

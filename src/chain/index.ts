@@ -15,7 +15,7 @@ import { EMBEDDED_SETTLEMENT_KEYS, settlementKeys, type SettlementKeys } from '.
 
 export { EmbeddedChain } from './embedded-chain.ts';
 export type { ChainOperator } from './operator.ts';
-export { fundingSourceOf, fundWallet, walletPayer } from './wallet-funding.ts';
+export { fundingSourceOf, fundWallet, operatorPayers, type OperatorPayers } from './wallet-funding.ts';
 export { walletPositions, type WalletPositions, type WalletOfOwner } from './wallet-positions.ts';
 export { payoutReports, type PayoutReports } from './payout-reports.ts';
 export { relayWithdrawal, type SignedWithdrawal, type WithdrawalRelay } from './wallet-withdrawal.ts';

@@ -34,7 +34,7 @@ export function fundWallet(operator: ChainOperator, deployed: DeployedContracts,
  * not deployed yet is its owner's once the factory deploys it), and sent at most once per key
  * (once-payments.ts). The mined transaction's hash.
  */
-export function walletPayer(operator: ChainOperator, deployed: DeployedContracts, source: FundingSource, intents: PaymentIntents): (payment: { to: string; amount: bigint; key: string }) => Promise<Hex> {
+function walletPayer(operator: ChainOperator, deployed: DeployedContracts, source: FundingSource, intents: PaymentIntents): (payment: { to: string; amount: bigint; key: string }) => Promise<Hex> {
   return ({ to, amount, key }) => operator.exclusive((chain) => sendOnce(chain, intents, key, collateralCall(deployed, getAddress(to), amount, source)));
 }
 
@@ -54,7 +54,7 @@ function collateralCall(deployed: DeployedContracts, wallet: Address, amountBase
  * PayoutRefusedError when the wallet refuses (its owner turned operator trading off, or it holds
  * less), which is asked only before a new transaction is signed.
  */
-export function bondPayer(operator: ChainOperator, deployed: DeployedContracts, intents: PaymentIntents): (payment: { from: string; to: string | 'fees'; amount: bigint; key: string }) => Promise<Hex> {
+function bondPayer(operator: ChainOperator, deployed: DeployedContracts, intents: PaymentIntents): (payment: { from: string; to: string | 'fees'; amount: bigint; key: string }) => Promise<Hex> {
   const exchange = { address: deployed.exchange, abi: loadArtifact('PmxExchange').abi };
   const wallet = (address: string) => ({ address: getAddress(address), abi: loadArtifact('ProxyWallet').abi });
   return ({ from, to, amount, key }) => operator.exclusive(async (chain) => {
@@ -66,6 +66,19 @@ export function bondPayer(operator: ChainOperator, deployed: DeployedContracts, 
     });
   });
 }
+
+/**
+ * The payers of ledger moves on a chain with the exchange's contracts, over one record of
+ * payments (`intents`): `reward` from the operator's side (reward claims, oracle rewards),
+ * `bond` out of a loser's wallet. Undefined on CHAIN=none.
+ */
+export function operatorPayers(chain: { kind: 'none' | 'embedded' | 'rpc'; operator: ChainOperator | undefined; deployed: DeployedContracts | undefined }, intents: PaymentIntents) {
+  const { kind, operator, deployed } = chain;
+  if (!operator || !deployed || kind === 'none') return undefined;
+  return { reward: walletPayer(operator, deployed, fundingSourceOf(kind), intents), bond: bondPayer(operator, deployed, intents) };
+}
+
+export type OperatorPayers = NonNullable<ReturnType<typeof operatorPayers>>;
 
 /** The chain refused a payout (a revert, not a chain that did not answer): trying again changes nothing. */
 export class PayoutRefusedError extends Error {}

@@ -1,9 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { payoutReports, walletPositions, type RunningChain } from '../chain/index.ts';
-import { bondPayer, fundingSourceOf, walletPayer } from '../chain/wallet-funding.ts';
+import { payoutReports, walletPositions, type OperatorPayers, type RunningChain } from '../chain/index.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
-import { paymentIntentsIn } from '../store/chain-payment-intents-repository.ts';
 import type { Db } from '../store/database.ts';
 import { engineOperations } from './engine-operations.ts';
 import { OraclePayoutsOnChain } from './oracle-payouts-on-chain.ts';
@@ -29,12 +27,20 @@ export interface ConditionalTokens {
  * the chain first, through the operator relaying on the user's proxy wallet, then the engine's
  * journaled command; on CHAIN=none the engine's command alone, as before.
  */
-export function createConditionalTokens(deps: { engine: MatchingEngine; chain: RunningChain; db: Db; events: DomainEvents; now: () => Date; logger: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'> }): ConditionalTokens {
+export function createConditionalTokens(deps: {
+  engine: MatchingEngine;
+  chain: RunningChain;
+  /** The operator's payers (chain/wallet-funding.ts), present with the chain's contracts. */
+  payers: OperatorPayers | undefined;
+  db: Db;
+  events: DomainEvents;
+  now: () => Date;
+  logger: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>;
+}): ConditionalTokens {
   const { operator, deployed } = deps.chain;
-  if (!operator || !deployed || deps.chain.kind === 'none') return { operations: engineOperations(deps.engine), reporter: undefined, oraclePayouts: undefined };
+  const { payers } = deps;
+  if (!operator || !deployed || !payers) return { operations: engineOperations(deps.engine), reporter: undefined, oraclePayouts: undefined };
   const reporter = new ResolutionReporter({ db: deps.db, reads: deps.engine.reads, reports: payoutReports(operator, deployed), events: deps.events, logger: deps.logger });
-  const intents = paymentIntentsIn(deps.db);
-  const payers = { reward: walletPayer(operator, deployed, fundingSourceOf(deps.chain.kind), intents), bond: bondPayer(operator, deployed, intents) };
   const oraclePayouts = new OraclePayoutsOnChain({ db: deps.db, payers, events: deps.events, now: deps.now, logger: deps.logger });
   const chainFirst = { engine: deps.engine, positions: walletPositions(operator, deployed), logger: deps.logger };
   const turns = new WalletTurns();

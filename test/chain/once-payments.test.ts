@@ -7,7 +7,7 @@ import { getAddress, type Address } from 'viem';
 import { deployExchangeContracts, TEMPLATE_DEPLOYER_KEY, type ChainDeployment } from '../../src/chain/deployment.ts';
 import type { PaymentIntents } from '../../src/chain/once-payments.ts';
 import { ChainOperator } from '../../src/chain/operator.ts';
-import { walletPayer } from '../../src/chain/wallet-funding.ts';
+import { operatorPayers } from '../../src/chain/wallet-funding.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { paymentIntentsIn } from '../../src/store/chain-payment-intents-repository.ts';
 import type { Store } from '../../src/store/database.ts';
@@ -18,6 +18,8 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
   let anvil: Anvil;
   let store: Store;
   let deployment: ChainDeployment;
+  /** The operator's side pays as on the embedded chain: minted. */
+  const rewardPayer = (intents: PaymentIntents) => operatorPayers({ kind: 'embedded', operator, deployed: deployment.contracts }, intents)!.reward;
   let operator: ChainOperator;
   let wallets = 0;
 
@@ -53,7 +55,7 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
 
   it('pays, and asked again for the same move (its caller crashed before recording it), answers the mined payment without paying again', async () => {
     const { wrapped } = intents();
-    const pay = walletPayer(operator, deployment.contracts, 'mint', wrapped);
+    const pay = rewardPayer(wrapped);
     const wallet = newWallet();
     const first = await pay({ to: wallet.toLowerCase(), amount: 5_000_000n, key: key() });
     const again = await pay({ to: wallet.toLowerCase(), amount: 5_000_000n, key: key() });
@@ -65,7 +67,7 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
 
   it('sends the recorded transaction itself when the crash came between the record and the send', async () => {
     const { wrapped, control } = intents();
-    const pay = walletPayer(operator, deployment.contracts, 'mint', wrapped);
+    const pay = rewardPayer(wrapped);
     const wallet = newWallet();
     control.crashAfterSave = true;
     await assert.rejects(pay({ to: wallet.toLowerCase(), amount: 3_000_000n, key: key() }), /crashed after the record/);
@@ -78,7 +80,7 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
 
   it('waits for the recorded transaction when it is still in the pool (sent before the crash, not mined yet)', async () => {
     const { wrapped } = intents();
-    const pay = walletPayer(operator, deployment.contracts, 'mint', wrapped);
+    const pay = rewardPayer(wrapped);
     const wallet = newWallet();
     const pendingKey = key();
     const call = { address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'mint', args: [wallet, 4_000_000n] };
@@ -101,7 +103,7 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
 
   it('signs a new payment when the recorded one can never be mined: another transaction took its nonce', async () => {
     const { wrapped, control } = intents();
-    const pay = walletPayer(operator, deployment.contracts, 'mint', wrapped);
+    const pay = rewardPayer(wrapped);
     const wallet = newWallet();
     const stuckKey = key();
     control.crashAfterSave = true;
