@@ -29,7 +29,9 @@ import type { Approval } from './wallet-approvals.ts';
  * field of `T`'s JSON); earlier snapshots read as a state without them. v4 added `I`. v5 added the
  * revoked approvals to `I` (its third element); a v4 `I` reads as every wallet approving all. `E`
  * came later within v5: a state without escrows encodes as before, and a build before it refuses a
- * snapshot that has them (an unknown line) rather than forget them.
+ * snapshot that has them (an unknown line) rather than forget them. An unsigned order's `O` line
+ * ends in `,u` (also within v5, order-lines.ts): a build before it reads such an order as signed,
+ * which only a build that follows operator trading (wallet-approvals.ts) tells apart.
  */
 const FORMAT = 'pmx-engine-snapshot v5';
 const READABLE_FORMATS = new Set(['pmx-engine-snapshot v1', 'pmx-engine-snapshot v2', 'pmx-engine-snapshot v3', 'pmx-engine-snapshot v4', FORMAT]);
