@@ -75,9 +75,9 @@ export const WALLET_TOPICS: Hex[][] = [[OPERATOR_TRADING_SET!]];
  * What each log did, in chain order. Left out: logs of other contracts or events, zero amounts and
  * transfers to oneself, approvals of anyone but the two exchanges, and logs whose topics or data
  * do not fit their event. An operator-trading switch may come from any contract: the indexer
- * counts those of users' wallets only. Decoded here rather than by viem's `parseEventLogs`, which tries each
- * event of the ABI on each log: a settlement batch's transaction logs hundreds of transfers, and
- * decoding them took a settlement's event loop 60 µs a log.
+ * counts those of users' wallets only. Decoded here rather than by viem's `parseEventLogs`, which
+ * tries each event of the ABI on each log: a settlement batch's transaction logs hundreds of
+ * transfers, and decoding them took a settlement's event loop 60 µs a log.
  */
 export function indexedLogsOf(logs: readonly RawLog[], contracts: IndexedContracts): IndexedLog[] {
   const collateral = contracts.collateral.toLowerCase();

@@ -39,7 +39,7 @@ export function placeOrder(ctx: ApplyContext, request: NewOrder): PlaceOutcome {
     return failure(refusal.code, refusal.message);
   }
 
-  const order = newOrder(ctx, request, runtime.info);
+  const order = newOrder(ctx, request, runtime.info, unsigned);
   const asset = order.side === 'BUY' ? COLLATERAL : order.tokenId;
   const reserve = reservationFor(termsOf(order), order.sizeBaseUnits);
   try {
@@ -258,7 +258,7 @@ function releaseRemaining(ctx: ApplyContext, order: EngineOrder): void {
   ctx.state.balances.release(order.account, order.side === 'BUY' ? COLLATERAL : order.tokenId, amount);
 }
 
-function newOrder(ctx: ApplyContext, request: NewOrder, info: MarketTradingInfo): EngineOrder {
+function newOrder(ctx: ApplyContext, request: NewOrder, info: MarketTradingInfo, unsigned: true | undefined): EngineOrder {
   const { order } = request;
   return {
     id: ctx.ids.next('order'),
@@ -282,7 +282,7 @@ function newOrder(ctx: ApplyContext, request: NewOrder, info: MarketTradingInfo)
     status: 'PENDING',
     delayedUntilMs: null,
     updatedAtMs: ctx.atMs,
-    unsigned: order.signature === '' ? true : undefined,
+    unsigned,
     signed: {
       salt: order.salt.toString(),
       maker: order.maker,
