@@ -150,9 +150,17 @@ function tradeBranch(party: 'taker' | 'maker', f: ActivityFilter, page: Activity
 }
 
 /**
+ * The account that holds a market's collateral, as settlement/accounts.ts `marketLockAccount` names
+ * it (the store cannot import settlement/; the batch redeem of test/api/portfolio-user-activity.test.ts
+ * prices nothing if the two differ).
+ */
+const MARKET_LOCK_PREFIX = 'market-lock:';
+
+/**
  * The split, merge and redeem rows of the journal: per transaction, the tokens its holder minted or
  * burned (a split mints `amount` of each outcome, so half the sum). A redeem's price is what it
- * paid per token burned.
+ * paid per token burned: what left that market's collateral lock in the transaction, since a batch
+ * redeem pays several markets in one transaction and its payout legs do not say which market each is for.
  */
 function ledgerBranch(f: ActivityFilter, page: ActivityPageQuery, rows: number): RawBuilder<unknown> | null {
   const types = wanted(f, LEDGER_TYPES);
@@ -166,17 +174,18 @@ function ledgerBranch(f: ActivityFilter, page: ActivityPageQuery, rows: number):
   const { conditions, orderBy } = keysetParts(page, sortExpr, key);
   return sql`(SELECT l.market_id, l.account, l.type, NULL::text AS token_id,
       (CASE WHEN l.type = 'REDEEM'
-        THEN div(coalesce((SELECT p.amount FROM ledger_entries p WHERE p.tx_seq = l.seq AND p.reason = 'REDEEM_PAYOUT'), 0) * ${sql.lit(PRICE_ONE)}, l.amount)
+        THEN div(coalesce((SELECT -sum(p.amount) FROM ledger_entries p
+          WHERE p.tx_seq = l.seq AND p.reason = 'REDEEM_LOCK' AND p.account = ${MARKET_LOCK_PREFIX} || l.condition_id), 0) * ${sql.lit(PRICE_ONE)}, l.amount)
         ELSE ${sql.lit(PRICE_ONE)} END)::text AS price_micros,
       l.amount, 0::numeric AS fee, l.hash, l.at, ${sortExpr} AS sort_value, ${key} AS row_key
     FROM (
-      SELECT m.id AS market_id, le.account, lt.kind AS type, coalesce(lt.chain_tx_hash, lt.tx_hash) AS hash, lt.created_at AS at, lt.seq,
+      SELECT m.id AS market_id, m.condition_id, le.account, lt.kind AS type, coalesce(lt.chain_tx_hash, lt.tx_hash) AS hash, lt.created_at AS at, lt.seq,
         CASE WHEN lt.kind = 'REDEEM' THEN sum(abs(le.amount)) ELSE div(sum(abs(le.amount)), 2) END AS amount
       FROM ledger_entries le
       JOIN ledger_transactions lt ON lt.seq = le.tx_seq
       JOIN markets m ON le.asset IN (m.token_id1, m.token_id2)
       WHERE ${sql.join(inner, sql` AND `)}
-      GROUP BY m.id, le.account, lt.kind, lt.chain_tx_hash, lt.tx_hash, lt.created_at, lt.seq
+      GROUP BY m.id, m.condition_id, le.account, lt.kind, lt.chain_tx_hash, lt.tx_hash, lt.created_at, lt.seq
     ) l
     ${whereAll(conditions)} ${orderBy} LIMIT ${rows})`;
 }

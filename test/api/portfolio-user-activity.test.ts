@@ -179,6 +179,29 @@ describe('portfolio: user activity and traded count', () => {
     assert.equal(await tradedCount(await newTrader(server)), 0);
   });
 
+  it('prices each market of a batch redeem by what that market paid (one transaction, two REDEEM rows)', async () => {
+    const carol = await newTrader(server, { fund: '100' });
+    const draft = await post(server.api('/admin/events'), eventInput({ markets: 2, liveness: 600, orderFeeRateBps: 100, passiveOrderFeeRateBps: 50 }), server.adminHeaders);
+    const published = await post(server.api(`/admin/events/${draft.body.id}/publish`), undefined, server.adminHeaders);
+    const [m1, m2] = published.body.markets as [PublishedMarket, PublishedMarket];
+    // Carol holds 2 of each outcome of m1 (a split) and 10 YES of m2 only (a MINT with Bob).
+    assert.equal((await carol.call('POST', `/markets/${m1.id}/split`, { amount: '2' })).status, 200);
+    await trade(carol, bob, { tokenId: m2.tokenId1, side: 'BUY', price: '0.6', size: '10' }, { tokenId: m2.tokenId2, side: 'BUY', price: '0.4', size: '10' });
+    await server.ctx.trading.engine.settle();
+    for (const market of [m1, m2]) assert.equal((await post(server.api(`/admin/markets/${market.id}/oracle/propose`), { outcome: 'YES' }, server.adminHeaders)).status, 200);
+    await advance(600_000);
+    const redeemed = await carol.call('POST', '/markets/redeem-positions/batch', { marketIds: [m1.id, m2.id] });
+    assert.deepEqual([...redeemed.body.included].sort(), [m1.id, m2.id].sort(), JSON.stringify(redeemed.body));
+    // m1 paid 2 for 4 tokens burned, m2 10 for 10.
+    const redeems = (await activity(carol, '?types=REDEEM')).data.map((r: any) => [r.id, r.amount, r.price, r.hash]).sort();
+    assert.deepEqual(redeems, [[m1.id, 4, '0.5', redeemed.body.txHash], [m2.id, 10, '1', redeemed.body.txHash]].sort());
+    for (const market of [m1, m2]) {
+      const rows = await get(server.api(`/markets/activity/${market.id}?type=REDEEM`));
+      assert.equal(rows.status, 200, JSON.stringify(rows.body));
+    }
+    assert.equal((await get(server.api('/markets/activity'))).status, 200);
+  });
+
   it('needs API-key HMAC: missing, a JWT, or a bad signature is 401', async () => {
     for (const path of ['/markets/user-activity', '/markets/traded-count']) {
       expectError(await get(server.api(path)), 401, 'UNAUTHORIZED');
