@@ -31,7 +31,11 @@ export function registerCompilers(app: FastifyInstance): void {
 
 const validators = {
   body: withFormats(new Ajv({ ...COMMON, coerceTypes: false, removeAdditional: false })),
-  text: withFormats(new Ajv({ ...COMMON, coerceTypes: 'array', removeAdditional: true })),
+  // strictNumbers off, against its name: with it on (ajv's default), a text "Infinity" or "1e309"
+  // is coerced to Infinity and then skips minimum and maximum, which ajv checks on finite numbers
+  // only (it reached the database: a 500). Off, Infinity fails every maximum, and every numeric
+  // parameter has one (test/api/query-bounds.test.ts).
+  text: withFormats(new Ajv({ ...COMMON, coerceTypes: 'array', removeAdditional: true, strictNumbers: false })),
 };
 
 /** The process's compiled functions, by kind and schema text (each server builds its own schema objects). */

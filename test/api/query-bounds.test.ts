@@ -14,7 +14,8 @@ interface Parameter { name: string; in: 'query' | 'path'; required?: boolean; sc
 interface Operation { path: string; parameters: Parameter[]; security?: Array<Record<string, string[]>> }
 
 const isNumeric = (schema: Record<string, any>) => schema.type === 'integer' || schema.type === 'number';
-const OUT_OF_RANGE = ['99999999999999999999999', '1e308'];
+// Infinity and what overflows to it were coerced to Infinity and passed every bound (a 500).
+const OUT_OF_RANGE = ['99999999999999999999999', '1e308', '1e309', '-1e309', 'Infinity', '-Infinity'];
 
 /** A value the parameter's schema accepts, so that only the parameter under test is wrong. */
 function validValue(parameter: Parameter): string {
