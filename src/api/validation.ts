@@ -51,8 +51,23 @@ function compiledOnce<F extends (...args: never[]) => unknown>(kind: 'body' | 't
   return found as F;
 }
 
+/** The instants a `date-time` may name: years 0001 to 9999 in UTC, what the store's timestamps hold. */
+const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z');
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
 function withFormats(ajv: Ajv): Ajv {
   addFormats.default(ajv);
+  // RFC 3339 allows year 0000, and an offset can carry 9999-12-31 into year 10000: both reached
+  // PostgreSQL as a 500 ("date/time field value out of range"). Out of range is a 400.
+  const rfc3339 = ajv.formats['date-time'] as { validate: (text: string) => boolean };
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (text: string) => {
+      if (!rfc3339.validate(text)) return false;
+      const ms = Date.parse(text);
+      return ms >= EARLIEST_MS && ms <= LATEST_MS;
+    },
+  });
   return ajv;
 }
 

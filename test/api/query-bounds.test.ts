@@ -22,10 +22,12 @@ function validValue(parameter: Parameter): string {
   const schema = parameter.schema;
   if (isNumeric(schema)) return String(schema.minimum ?? 1);
   if (schema.format === 'uuid') return randomUUID();
+  if (schema.format === 'date-time') return '2026-01-01T00:00:00Z';
   if (schema.enum) return String(schema.enum[0]);
   if (schema.anyOf?.[0]?.enum) return String(schema.anyOf[0].enum[0]);
   if (schema.pattern === '^0x[0-9a-fA-F]{40}$') return `0x${'1'.repeat(40)}`;
   if (schema.pattern?.startsWith('^[0-9]')) return '1';
+  if (schema.pattern === '^[A-Z0-9]{2,10}/[A-Z0-9]{2,10}$') return 'BTC/USD';
   if (schema.type === 'boolean') return 'false';
   return 'x';
 }
@@ -85,6 +87,23 @@ describe('numeric query and path parameters', () => {
       checked.add(operation.path.split('/')[3]!);
     }
     for (const family of ['events', 'orders', 'trades', 'markets', 'price-history', 'rewards']) assert.ok(checked.has(family), family);
+  });
+
+  it('answers 400 for date-times outside years 0001 to 9999 (UTC), on every route that takes one, and takes the ends', async () => {
+    const dated = operations.flatMap((op) => op.parameters.filter((p) => p.schema.format === 'date-time').map((parameter) => ({ op, parameter })));
+    assert.ok(dated.some(({ parameter }) => parameter.name === 'endDateFrom') && dated.some(({ parameter }) => parameter.name === 'at'), 'the walk reads the routes');
+    for (const { op, parameter } of dated) {
+      // Year 0000, and 9999-12-31 carried into year 10000 by its offset, reached the database (a 500).
+      for (const bad of ['0000-01-01T00:00:00Z', '9999-12-31T23:00:00-05:00']) {
+        const response = await call(url(op, { [parameter.name]: bad }), op.security);
+        expectError(response, 400, 'VALIDATION_FAILED');
+        assert.match(response.body.message, new RegExp(parameter.name), `${op.path} ${parameter.name}=${bad}`);
+      }
+      for (const end of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z']) {
+        const response = await call(url(op, { [parameter.name]: end }), op.security);
+        assert.ok(response.status !== 400 && response.status < 500, `${op.path} ${parameter.name}=${end}: ${response.status} ${JSON.stringify(response.body)}`);
+      }
+    }
   });
 
   it('refuses the two values found from outside (they were 500)', async () => {
