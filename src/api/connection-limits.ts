@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Counter, type Registry } from 'prom-client';
+import { ERROR_STATUS, type ErrorCode } from '../contract/errors.ts';
 
 /**
  * Slow clients (issue 38): a request must arrive whole, headers and body, within
@@ -33,15 +34,26 @@ export interface ClientErrorCounter {
  * time, 431 for oversized headers, else 400, then the connection is closed), and each counted in
  * `pmx_http_client_errors_total{reason}`: `timeout`, `headers-too-large`, `malformed`.
  */
+/**
+ * The answer to a request Node's parser refused. Each code keeps one status (EXTENSIONS.md section
+ * 9 fixes VALIDATION_FAILED at 400), so oversized headers, a 431, have a code of their own.
+ */
+function clientErrorAnswer(errorCode: string | undefined): { status: number; reason: string; code: ErrorCode; message: string } {
+  const [reason, code, message]: [string, ErrorCode, string] = errorCode === 'ERR_HTTP_REQUEST_TIMEOUT' ? ['timeout', 'REQUEST_TIMEOUT', 'the request did not arrive in time']
+    : errorCode === 'HPE_HEADER_OVERFLOW' ? ['headers-too-large', 'HEADERS_TOO_LARGE', 'the request\'s headers are too large']
+      : ['malformed', 'VALIDATION_FAILED', 'malformed request'];
+  return { status: ERROR_STATUS[code], reason, code, message };
+}
+
 export function clientErrorCounter(): ClientErrorCounter {
   const counter = new Counter({ name: 'pmx_http_client_errors_total', help: 'connections closed for their client: a request not received within REQUEST_TIMEOUT_MS (timeout), oversized headers, malformed HTTP', labelNames: ['reason'] as const, registers: [] });
   return {
     handler(error, socket) {
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
-      const [status, reason] = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'timeout'] : error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'headers-too-large'] : [400, 'malformed'];
+      const { status, reason, code, message } = clientErrorAnswer(error.code);
       counter.inc({ reason });
       const text = STATUS_CODES[status]!;
-      const body = JSON.stringify({ statusCode: status, error: text, code: status === 408 ? 'REQUEST_TIMEOUT' : 'VALIDATION_FAILED', message: status === 408 ? 'the request did not arrive in time' : 'malformed request' });
+      const body = JSON.stringify({ statusCode: status, error: text, code, message });
       if (socket.writable) socket.write(`HTTP/1.1 ${status} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
       socket.destroy();
     },

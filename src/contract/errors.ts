@@ -14,8 +14,11 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   // EXTENSIONS.md section 15: market-maker protection tripped; the key's new orders in the scope wait until frozenUntil.
   MMP_FROZEN: 409,
+  // The three a connection's own limits answer (api/connection-limits.ts, api/app.ts).
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -31,9 +34,11 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  431: 'Request Header Fields Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, request } from '../helpers/http.ts';
+import { rawHttp } from '../helpers/raw-http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
 import { connectInbox, refusedConnection, type Inbox } from '../realtime/helpers.ts';
@@ -65,6 +66,13 @@ describe('security headers, strict JSON bodies, sockets per address', () => {
     const page = await get(server.api('/events?limit=2&offset=0'));
     assert.equal(page.status, 200);
     assert.ok(Array.isArray(page.body) || typeof page.body === 'object');
+  });
+
+  it('answers oversized headers 431 with a code of its own (VALIDATION_FAILED is always 400) ', async () => {
+    const { answer, status } = await rawHttp(server.api('/exchange'), `GET /api/v1/exchange HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    assert.equal(status, 431, answer);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    assert.deepEqual([body.statusCode, body.code], [431, 'HEADERS_TOO_LARGE']);
   });
 
   it('bounds open Socket.IO connections per client address (SOCKETS_PER_ADDRESS)', async () => {
