@@ -29,7 +29,7 @@ const MILLISECONDS = /^\d{1,16}$/;
  * How a signature seen before is treated: refused (REST), or (a `/user` handshake) accepted again
  * only for the connection that names the one it last opened.
  */
-type ReplayRule = { replay: 'refuse' } | { replay: 'reconnect'; connectionId: string; previousConnectionId: string | undefined };
+type ReplayRule = { replay: 'refuse'; unsignedPart: string } | { replay: 'reconnect'; connectionId: string; previousConnectionId: string | undefined };
 
 /** The signed content of the Socket.IO `/user` handshake (EXTENSIONS.md section 6). */
 const SOCKET_HANDSHAKE_CONTENT: SignedContent = { method: 'GET', path: '/user', body: '' };
@@ -69,8 +69,14 @@ export class IdentityAuthenticator implements UserAuthenticator {
       timestamp: header(this.headerNames.timestamp),
       signature: header(this.headerNames.signature),
     };
-    const content = { method: request.method, path: pathWithoutQuery(request.url), body: request.rawBody ?? '' };
-    return this.verifyApiKey(credentials, content, { replay: 'refuse' });
+    const path = pathWithoutQuery(request.url);
+    const content = { method: request.method, path, body: request.rawBody ?? '' };
+    // The query is not signed (SPEC.md 5.4), so two reads that differ only in their query carry one
+    // signature when sent in the same millisecond: both are fine (EXTENSIONS.md section 2), so a
+    // read's query is part of what counts as seen. A write's is not: no write takes a query, and a
+    // captured write must not be sent again with one appended.
+    const unsignedPart = request.method === 'GET' ? request.url.slice(path.length) : '';
+    return this.verifyApiKey(credentials, content, { replay: 'refuse', unsignedPart });
   }
 
   hasHmacHeaders(request: SignedHttpRequest): boolean {
@@ -115,7 +121,7 @@ export class IdentityAuthenticator implements UserAuthenticator {
     if (!signaturesEqual(expected, signature)) throw unauthorized('the signature does not match the request');
     const nowMs = this.clock.nowMs();
     const firstUse = rules.replay === 'refuse'
-      ? await this.replays.firstSighting(`${key.apiKey}:${signature}`, timestampMs, nowMs)
+      ? await this.replays.firstSighting(`${key.apiKey}:${signature}${rules.unsignedPart}`, timestampMs, nowMs)
       : await this.replays.claim(`socket:${key.apiKey}:${signature}`, rules.previousConnectionId, rules.connectionId, timestampMs, nowMs);
     if (!firstUse) throw unauthorized('this signature was already used');
     await this.apiKeys.markUsed(key);

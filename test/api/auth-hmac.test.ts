@@ -139,6 +139,20 @@ describe('API-key HMAC authentication', () => {
     assert.equal((await send(ROUTES[2]!, await headersFor(ROUTES[2]!, { timestampMs }))).status, 200);
   });
 
+  it('takes reads that differ only in their query in the same millisecond (one signature), and refuses each sent twice', async () => {
+    const route = ROUTES[0]!;
+    const headers = await headersFor(route);
+    for (const path of ['/account?a=1', '/account?a=2', '/account']) assert.equal((await send(route, headers, path)).status, 200, path);
+    for (const path of ['/account?a=1', '/account']) expectRefused(await send(route, headers, path), /already used/);
+  });
+
+  it('refuses a write sent again with a query appended', async () => {
+    const route = ROUTES.find((r) => r.method !== 'GET')!;
+    const headers = await headersFor(route);
+    assert.equal((await send(route, headers)).status, 200);
+    expectRefused(await send(route, headers, `${route.path}?again=1`), /already used/);
+  });
+
   it('leaves the query string out of the signature', async () => {
     const response = await send(ROUTES[0]!, await headersFor(ROUTES[0]!), '/account?x=1&y=2');
     assert.equal(response.status, 200);
