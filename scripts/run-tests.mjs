@@ -58,9 +58,13 @@ async function bundle(sources) {
   rmSync(outdir, { recursive: true, force: true });
   process.on('exit', () => rmSync(outdir, { recursive: true, force: true }));
   const entryName = (file) => file.replace(/\.ts$/, '').replaceAll('/', '__');
+  // The examples run as programs when their module is the process's script (import.meta.url is
+  // argv[1]): as entries of their own they never sit inside a test's file, where a test file that
+  // alone imports one would run it (`npm test -- demo` did).
+  const examples = readdirSync('examples').filter((name) => name.endsWith('.ts')).map((name) => join('examples', name));
   await esbuild.build({
     entryPoints: {
-      ...Object.fromEntries(sources.map((file) => [entryName(file), file])),
+      ...Object.fromEntries([...sources, ...examples].map((file) => [entryName(file), file])),
       ...WORKER_ENTRIES,
     },
     outdir,
