@@ -7,7 +7,7 @@ import { findEvent, listEvents, type EventReadRow, type EventSortKey, type Event
 import { findCurrentMarketsOfEvents, findMarketById, findMarketBySlug, findMarketsByIds, findMarketsOfEvents, findRecentMarketsOfEvent, type MarketRow } from '../store/catalogue-markets-repository.ts';
 import { findPriceTargets } from '../store/price-targets-repository.ts';
 import { toPriceTargetView, type PriceTargetView } from './price-targets.ts';
-import { eventVolume, lastTrades, marketVolumes } from '../store/catalogue-stats-repository.ts';
+import { eventVolume, marketTradeMarks, marketVolumes } from '../store/catalogue-stats-repository.ts';
 import { findCategoriesOfEvents, findTagsOfEvents, listCategories, listTags } from '../store/catalogue-taxonomy-repository.ts';
 import { toResolutionView } from '../core/oracle/resolution-view.ts';
 import { UNPROPOSED } from '../core/oracle/state-machine.ts';
@@ -114,15 +114,16 @@ export function createCatalogueReads(db: Db, clock: Clock, marketRewards: Market
 
   async function marketViews(rows: MarketRow[], options: MarketOptions): Promise<MarketView[]> {
     const ids = rows.map((r) => r.id);
-    const [last, targets, volumes, questions, rewards] = await Promise.all([
-      lastTrades(db, ids),
+    const [marks, targets, volumes, questions, rewards] = await Promise.all([
+      marketTradeMarks(db, ids),
       targetsOf(ids),
       options.includeVolume ? marketVolumes(db, ids, times().since24h) : Promise.resolve(undefined),
       options.includeResolution ? findQuestions(db, ids) : Promise.resolve(undefined),
       options.includeRewards ? marketRewards(ids) : Promise.resolve(undefined),
     ]);
     return rows.map((row) => toMarketView(row, {
-      chance: chanceOf(row, last.get(row.id)),
+      chance: chanceOf(row, marks.get(row.id)?.last),
+      firstTradeAt: marks.get(row.id)?.firstMatchedAt,
       volume: volumes ? (volumes.get(row.id) ?? { totalBaseUnits: 0n, last24hBaseUnits: 0n }) : undefined,
       // The oracle module owns questions; a market without one is UNPROPOSED.
       resolution: questions ? toResolutionView(row.id, questions.get(row.id) ?? UNPROPOSED) : undefined,

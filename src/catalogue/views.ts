@@ -136,6 +136,8 @@ export const toCategoryView = (row: CategoryRow): CategoryView => ({
 
 export interface MarketExtras {
   chance: number;
+  /** When its first trade was matched (firstPriceDataAt: price history starts there); undefined before any. */
+  firstTradeAt: Date | undefined;
   volume?: Volume | undefined;
   resolution?: ResolutionView | undefined;
   /** Present with includeRewards: the opportunity, or null when there is none. */
@@ -176,7 +178,7 @@ export function toMarketView(row: MarketRow, extras: MarketExtras): MarketView {
     passiveOrderFeeRateBps: row.passive_order_fee_rate_bps,
     tickSize: row.tick_size,
     speedBumpDelayMs: row.speed_bump_delay_ms,
-    firstPriceDataAt: iso(row.first_price_data_at),
+    firstPriceDataAt: extras.firstTradeAt?.toISOString() ?? null,
     resolvedOnAdapterTimestamp: Number(row.resolved_on_adapter_timestamp),
     questionFlaggedTimestamp: Number(row.question_flagged_timestamp),
     marketResolvedTo: row.market_resolved_to,

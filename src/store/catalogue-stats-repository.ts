@@ -47,11 +47,18 @@ export async function eventVolume(db: Db, eventId: string): Promise<bigint> {
   return BigInt(row.rows[0]!.v);
 }
 
-/** The last trade of each market: its taker token and price, to derive the market's chance. */
-export async function lastTrades(db: Db, marketIds: string[]): Promise<Map<string, { tokenId: string; priceMicros: bigint }>> {
+/** What a market's trades say of its price: the last one's taker token and price (its chance), and when the first was matched. */
+export interface MarketTradeMarks {
+  last: { tokenId: string; priceMicros: bigint };
+  firstMatchedAt: Date;
+}
+
+/** The trade marks of each market (markets without trades are absent); FAILED trades are undone, so left out. */
+export async function marketTradeMarks(db: Db, marketIds: string[]): Promise<Map<string, MarketTradeMarks>> {
   if (marketIds.length === 0) return new Map();
-  const rows = await db.selectFrom('trades').select(['market_id', 'token_id', 'price_micros']).distinctOn('market_id')
+  const rows = await db.selectFrom('trades').select(['market_id', 'token_id', 'price_micros', sql<Date>`min(matched_at) OVER (PARTITION BY market_id)`.as('first_matched_at')])
+    .distinctOn('market_id')
     .where('market_id', 'in', marketIds).where('status', '!=', 'FAILED')
     .orderBy('market_id').orderBy('seq', 'desc').execute();
-  return new Map(rows.map((r) => [r.market_id, { tokenId: r.token_id, priceMicros: r.price_micros }]));
+  return new Map(rows.map((r) => [r.market_id, { last: { tokenId: r.token_id, priceMicros: r.price_micros }, firstMatchedAt: new Date(r.first_matched_at) }]));
 }

@@ -309,7 +309,6 @@ export interface MarketsTable {
   question_flagged_timestamp: Generated<bigint>;
   proposed_at: Date | null;
   proposed_price: string | null;
-  first_price_data_at: Date | null;
   display_timezone: string | null;
   question_index: number | null;
   created_by: string;

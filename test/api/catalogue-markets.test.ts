@@ -94,6 +94,23 @@ describe('GET /markets/{id_or_slug} and its volume', () => {
     expectError(await get(server.api('/markets/%E0%A4%A')), 400, 'VALIDATION_FAILED');
   });
 
+  it('dates firstPriceDataAt at its first trade, failed ones left out, on every read of the market', async () => {
+    const { event, markets: [market] } = await createPublishedEvent(server);
+    const firstPriceDataAt = async () => {
+      const reads = [(await get(server.api(`/markets/${market!.id}`))).body, (await get(server.api(`/markets?ids=${market!.id}`))).body[0], (await get(server.api(`/events/${event.id}`))).body.markets[0]];
+      assert.equal(new Set(reads.map((m) => m.firstPriceDataAt)).size, 1, JSON.stringify(reads.map((m) => m.firstPriceDataAt)));
+      return reads[0].firstPriceDataAt;
+    };
+    assert.equal(await firstPriceDataAt(), null);
+    const now = server.ctx.clock.nowMs();
+    await insertTestTrade(server, market!, { priceMicros: 300_000n, sizeBaseUnits: 1_000_000n, matchedAt: new Date(now - 7_200_000), status: 'FAILED' });
+    assert.equal(await firstPriceDataAt(), null);
+    await insertTestTrade(server, market!, { priceMicros: 400_000n, sizeBaseUnits: 1_000_000n, matchedAt: new Date(now - 3_600_000) });
+    await insertTestTrade(server, market!, { priceMicros: 600_000n, sizeBaseUnits: 1_000_000n, matchedAt: new Date(now) });
+    assert.equal(await firstPriceDataAt(), new Date(now - 3_600_000).toISOString());
+    assert.equal((await get(server.api(`/markets/${market!.id}`))).body.chance, 0.6, 'the chance is still the last trade\'s');
+  });
+
   it('sums taker notional for all-time and last-24h volume, leaving failed trades out', async () => {
     const { event, markets: [market] } = await createPublishedEvent(server);
     const now = server.ctx.clock.nowMs();
