@@ -4,7 +4,7 @@ import { chainFilesIn, readRecord } from '../chain/chain-files.ts';
 import { EmbeddedChain, chainTemplateFiles } from '../chain/index.ts';
 import { callJsonRpc } from '../chain/json-rpc.ts';
 import type { Config } from '../config.ts';
-import type { ChainAuditTarget } from '../engine/chain-balance-audit.ts';
+import type { ChainAuditTarget } from '../engine/chain-audit.ts';
 
 /**
  * Where `pmx audit` reads the chain the ledger is compared with: CHAIN=rpc's CHAIN_RPC_URL; for
@@ -14,10 +14,10 @@ import type { ChainAuditTarget } from '../engine/chain-balance-audit.ts';
  * these ways is left to the audit to report (`chain-unreachable`). `close` stops what was started.
  */
 export async function reachAuditChain(config: Config): Promise<{ target: ChainAuditTarget; close(): Promise<void> } | undefined> {
-  if (config.chain === 'rpc') return { target: { url: config.chainRpcUrl!, contracts: { collateral: config.collateralAddress, conditionalTokens: config.conditionalTokensAddress } }, close: async () => {} };
+  if (config.chain === 'rpc') return { target: { url: config.chainRpcUrl!, contracts: configuredContracts(config) }, close: async () => {} };
   if (config.chain !== 'embedded' || config.dataDir.startsWith('memory://')) return undefined;
   const record = readRecord(chainFilesIn(config.dataDir));
-  const contracts = record?.contracts ?? { collateral: config.collateralAddress, conditionalTokens: config.conditionalTokensAddress };
+  const contracts = record?.contracts ?? configuredContracts(config);
   const served = config.chainRpcUrl ?? `http://127.0.0.1:${config.port}/rpc`;
   const nothing = async () => {};
   if (config.chainRpcUrl || (await answers(served))) return { target: { url: served, contracts }, close: nothing };
@@ -29,6 +29,10 @@ export async function reachAuditChain(config: Config): Promise<{ target: ChainAu
   } catch {
     return { target: { url: served, contracts }, close: nothing };
   }
+}
+
+function configuredContracts(config: Config): ChainAuditTarget['contracts'] {
+  return { collateral: config.collateralAddress, conditionalTokens: config.conditionalTokensAddress, exchange: config.exchangeAddress, negRiskExchange: config.negRiskExchangeAddress };
 }
 
 async function answers(url: string): Promise<boolean> {

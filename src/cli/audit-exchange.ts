@@ -1,6 +1,6 @@
 import { createMarketDirectory } from '../catalogue/index.ts';
 import { genesisState } from '../engine/genesis.ts';
-import { auditChainBalances, type ChainAuditTarget, type ChainAuditViolation } from '../engine/chain-balance-audit.ts';
+import { auditChain, type ChainAuditTarget, type ChainAuditViolation } from '../engine/chain-audit.ts';
 import { auditJournal, type JournalAuditReport } from '../engine/journal-audit.ts';
 import { databaseEngineStore } from '../engine/journal/journal-store.ts';
 import { auditOrders, type OrderAuditReport, type OrderAuditViolation } from '../engine/order-audit.ts';
@@ -14,7 +14,7 @@ import type { Db } from '../store/database.ts';
 export interface ExchangeAuditReport {
   ok: boolean;
   violations: Array<AuditViolation | OrderAuditViolation | JournalAuditReport['violations'][number] | ChainAuditViolation>;
-  counts: AuditReport['counts'] & OrderAuditReport['counts'] & JournalAuditReport['counts'] & { wallets: number };
+  counts: AuditReport['counts'] & OrderAuditReport['counts'] & JournalAuditReport['counts'] & { wallets: number; transactions: number };
 }
 
 /**
@@ -23,7 +23,8 @@ export interface ExchangeAuditReport {
  * against its chain, its snapshots and the tables; then the ledger's invariants and the orders
  * against their trades are checked on the tables, in one read-only snapshot (a live node moves
  * locks and seals blocks between statements). With `chain`, the replayed ledger's wallets are
- * compared with their balances on that chain (engine/chain-balance-audit.ts).
+ * compared with their balances on that chain, and the settled trades with their transactions
+ * (engine/chain-audit.ts).
  */
 export async function auditExchange(db: Db, { onChain = false, chain }: { onChain?: boolean; chain?: ChainAuditTarget } = {}): Promise<ExchangeAuditReport> {
   const store = databaseEngineStore(db, { notify: false });
@@ -40,12 +41,12 @@ export async function auditExchange(db: Db, { onChain = false, chain }: { onChai
     journal = { violations: [{ invariant: 'journal-chain', detail: error instanceof Error ? error.message : String(error) }], counts: { records: 0, snapshots: 0 } };
   }
   // Without a replayed state (the journal is broken, said above) there is no ledger to compare.
-  const onTheChain = chain && state ? await auditChainBalances(state, chain) : { violations: [], wallets: 0 };
+  const onTheChain = chain && state ? await auditChain(state, db, chain) : { violations: [], wallets: 0, transactions: 0 };
   return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (tx) => {
     const locks = await addBondLocks(tx, await expectedOrderLocks(tx));
     const ledger = await auditLedger(tx, state ? addEscrowLocks(state.oracleEscrows, locks) : locks);
     const orders = await auditOrders(tx, { onChain });
     const violations = [...journal.violations, ...ledger.violations, ...orders.violations, ...onTheChain.violations];
-    return { ok: violations.length === 0, violations, counts: { ...ledger.counts, ...orders.counts, ...journal.counts, wallets: onTheChain.wallets } };
+    return { ok: violations.length === 0, violations, counts: { ...ledger.counts, ...orders.counts, ...journal.counts, wallets: onTheChain.wallets, transactions: onTheChain.transactions } };
   });
 }

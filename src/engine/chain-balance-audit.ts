@@ -1,18 +1,8 @@
-import { createPublicClient, getAddress, http, parseAbi, type Address } from 'viem';
+import { getAddress, parseAbi } from 'viem';
 import { costBaseUnits } from '../core/orders/reservation.ts';
 import { COLLATERAL } from '../settlement/types.ts';
+import type { ChainAuditTarget, ChainAuditViolation, ChainClient } from './chain-audit.ts';
 import type { EngineState } from './state/engine-state.ts';
-
-/** Where the audit reads the chain: an endpoint and the contracts whose balances the ledger mirrors. */
-export interface ChainAuditTarget {
-  url: string;
-  contracts: { collateral: Address; conditionalTokens: Address };
-}
-
-export interface ChainAuditViolation {
-  invariant: 'chain-balances' | 'chain-unreachable';
-  detail: string;
-}
 
 const BALANCE_ABI = parseAbi([
   'function balanceOf(address account) view returns (uint256)',
@@ -32,15 +22,9 @@ const IDS_PER_CALL = 500;
  * newest block, so transfers the indexer has not reached yet (fewer than CONFIRMATIONS blocks deep)
  * show as differences: audit a quiet exchange, or read its verdict with that in mind.
  */
-export async function auditChainBalances(state: EngineState, target: ChainAuditTarget): Promise<{ violations: ChainAuditViolation[]; wallets: number }> {
+export async function auditChainBalances(client: ChainClient, state: EngineState, target: ChainAuditTarget): Promise<{ violations: ChainAuditViolation[]; wallets: number }> {
   const wallets = [...new Set([...state.balances.rows()].map((r) => r.account).filter((account) => WALLET.test(account)))].sort();
   const tokenIds = [...state.ledger.markets.values()].flatMap((m) => [m.tokenId1, m.tokenId2]).sort();
-  const client = createPublicClient({ transport: http(target.url, { batch: true, retryCount: 0, timeout: 10_000 }) });
-  try {
-    await client.getBlockNumber();
-  } catch (error) {
-    return { violations: [{ invariant: 'chain-unreachable', detail: `the chain at ${target.url} did not answer (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): the ledger was not compared with it` }], wallets: 0 };
-  }
   const slack = allowedDifferences(state);
   const violations: ChainAuditViolation[] = [];
   for (const wallet of wallets) {
@@ -56,9 +40,7 @@ export async function auditChainBalances(state: EngineState, target: ChainAuditT
   return { violations, wallets: wallets.length };
 }
 
-type Client = ReturnType<typeof createPublicClient>;
-
-async function balancesOnChain(client: Client, target: ChainAuditTarget, wallet: string, tokenIds: string[]): Promise<Map<string, bigint>> {
+async function balancesOnChain(client: ChainClient, target: ChainAuditTarget, wallet: string, tokenIds: string[]): Promise<Map<string, bigint>> {
   const account = getAddress(wallet);
   const balances = new Map<string, bigint>();
   balances.set(COLLATERAL, await client.readContract({ address: target.contracts.collateral, abi: BALANCE_ABI, functionName: 'balanceOf', args: [account] }));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPublicClient, createWalletClient, decodeEventLog, encodeFunctionData, getAddress, http, type Address, type Hex } from 'viem';
+import { auditExchange } from '../../src/cli/audit-exchange.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { createPublishedEvent, type PublishedEvent } from '../helpers/catalogue.ts';
 import { get } from '../helpers/http.ts';
@@ -105,6 +106,33 @@ describe('settlement on the embedded chain (CHAIN=embedded)', { skip: storeIndep
     for (const order of [...makers, taker.body]) assert.ok(filled.includes(order.hash.toLowerCase()), `${order.hash} filled`);
     assert.equal(await tokensOnChain(alice.proxyWallet, market().tokenId1), 16n * ONE);
     await expectAuditClean(server);
+  });
+
+  it('the audit holds every settled trade to its transaction: one that names a hash not on chain, or another match\'s transaction, is named', async () => {
+    // The COMPLEMENTARY trade is alone in its transaction; the MINT's fills two other orders.
+    const trades = await alicesTrades();
+    const [moved, mint] = [trades.find((t) => t.size === '4')!, trades.find((t) => t.size === '10')!];
+    const db = server.ctx.store.db;
+    const nameTransaction = (txHash: string) => db.updateTable('trades').set({ tx_hash: txHash }).where('id', '=', moved.id).execute();
+    const chainTrades = async () => {
+      const { embedded, deployed } = server.ctx.chain;
+      const report = await auditExchange(db, { onChain: true, chain: { url: embedded!.url, contracts: deployed! } });
+      return report.violations.filter((v) => v.invariant === 'chain-trades').map((v) => v.detail).sort();
+    };
+    await server.ctx.trading.engine.tablesHoldAll();
+    try {
+      const unknown = `0x${'ab'.repeat(32)}`;
+      await nameTransaction(unknown);
+      assert.deepEqual(await chainTrades(), [`transaction ${unknown}: not on chain, named by trade ${moved.id}`]);
+      // In the MINT's transaction the moved trade's two orders filled nothing.
+      await nameTransaction(mint.txHash);
+      const breaches = await chainTrades();
+      assert.equal(breaches.length, 2, JSON.stringify(breaches));
+      for (const breach of breaches) assert.match(breach, new RegExp(`^transaction ${mint.txHash}: order 0x[0-9a-f]{64} filled 0 tokens on chain, 4000000 by its trades \\(trade ${moved.id}\\)$`));
+    } finally {
+      await nameTransaction(moved.txHash);
+    }
+    assert.deepEqual(await chainTrades(), []);
   });
 });
 
