@@ -5,12 +5,15 @@
  * one or two trades in every minute of a year (every third on token 2, the price a slow wave
  * plus a faster wiggle on a 0.001 tick): 2.4M trades, minutes to generate on PGlite. Each typical query (the repository reads
  * GET /price-history makes for market 1: the first trade, then the page of points) runs
- * BENCH_RUNS times (default 30; heavy ones fewer); p50 and p99.
+ * BENCH_RUNS times (default 30; heavy ones fewer); p50 and p99. Then what every read of a market
+ * asks of its trades (its chance and firstPriceDataAt, for markets 1 and 2), beside the query it
+ * replaced, which read every trade of the markets.
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { bucketSpan, MAX_FIDELITY, pageBuckets, type Interval } from '../src/market-data/price-buckets.ts';
 import { openStore, type Store } from '../src/store/database.ts';
+import { marketTradeMarks } from '../src/store/catalogue-stats-repository.ts';
 import { firstTradeSec, pricePoints } from '../src/store/market-data-prices-repository.ts';
 import { migrateToLatest } from '../src/store/migrate.ts';
 import { createScratchDatabase } from '../test/helpers/database.ts';
@@ -92,6 +95,20 @@ async function run(store: Store, c: Case): Promise<number> {
   return points.length;
 }
 
+const MARKED = [MARKET, '00000000-0000-4000-8000-000000000002'];
+
+/** The reference: the last trade of each market by sequence, over every trade of the markets (before 2026-12-03). */
+async function marksByEveryTrade(store: Store): Promise<number> {
+  const { rows } = await sql`SELECT DISTINCT ON (market_id) market_id, token_id, price_micros FROM trades
+    WHERE market_id IN (${sql.join(MARKED.map((id) => sql`${id}::uuid`))}) AND status <> 'FAILED' ORDER BY market_id, seq DESC`.execute(store.db);
+  return rows.length;
+}
+
+const MARK_CASES = [
+  { name: 'market marks, 2 markets: every trade read (reference)', run: marksByEveryTrade, runs: 5 },
+  { name: 'market marks, 2 markets: both ends of the index', run: async (store: Store) => (await marketTradeMarks(store.db, MARKED)).size, runs: RUNS },
+];
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function measure(label: string, store: Store): Promise<void> {
@@ -100,18 +117,22 @@ async function measure(label: string, store: Store): Promise<void> {
   const trades = await generate(store);
   console.log(`${label}: generated ${trades.toLocaleString('en')} trades (${MARKETS} markets, a year each) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   console.log(`| query | points | p50 ms | p99 ms |\n|---|---|---|---|`);
-  for (const c of CASES) {
-    await run(store, c);
-    const times: number[] = [];
-    let points = 0;
-    for (let i = 0; i < (c.runs ?? RUNS); i++) {
-      const t0 = performance.now();
-      points = await run(store, c);
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    console.log(`| ${c.name} | ${points} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 99).toFixed(1)} |`);
+  for (const c of CASES) await report(c.name, c.runs ?? RUNS, () => run(store, c));
+  for (const c of MARK_CASES) await report(c.name, c.runs, () => c.run(store));
+}
+
+/** One warm-up, then `runs` timed runs of `query`: a row of the table (what it returned, p50, p99). */
+async function report(name: string, runs: number, query: () => Promise<number>): Promise<void> {
+  await query();
+  const times: number[] = [];
+  let returned = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    returned = await query();
+    times.push(performance.now() - t0);
   }
+  times.sort((a, b) => a - b);
+  console.log(`| ${name} | ${returned} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 99).toFixed(1)} |`);
 }
 
 const pglite = await openStore({ dataDir: 'memory://' });
