@@ -1,8 +1,8 @@
 import { AUDIT_DETAILS_PER_INVARIANT } from '../settlement/index.ts';
 import type { Db } from '../store/database.ts';
-import { countOrdersAndTrades, ordersAgainstFills, tradesAgainstLedger, tradesAgainstOrders, type Breaches } from '../store/order-audit-repository.ts';
+import { countOrdersAndTrades, ordersAgainstFills, tradesAgainstLedger, tradesAgainstOrders, volumesAgainstTrades, type Breaches } from '../store/order-audit-repository.ts';
 
-export type OrderInvariant = 'orders-match-fills' | 'trades-match-orders' | 'trades-settled-once';
+export type OrderInvariant = 'orders-match-fills' | 'trades-match-orders' | 'trades-settled-once' | 'volumes-match-trades';
 
 export interface OrderAuditViolation {
   invariant: OrderInvariant;
@@ -26,7 +26,8 @@ export interface OrderAuditReport {
  * - trades-settled-once: a MINED or CONFIRMED trade has exactly one ledger transaction, with its
  *   txHash; any other has none; no trade settlement exists without its trade. With settlement on
  *   a chain (`onChain`) the txHash is the chain's, and a MATCHED trade a reorg took back keeps
- *   its one ledger transaction.
+ *   its one ledger transaction;
+ * - volumes-match-trades: the markets' kept volumes, all-time and by hour, are their trades' sums.
  * Each invariant names at most AUDIT_DETAILS_PER_INVARIANT rows and counts the rest, as the
  * ledger audit does.
  */
@@ -36,6 +37,7 @@ export async function auditOrders(db: Db, { onChain = false }: { onChain?: boole
     ['orders-match-fills', ordersAgainstFills],
     ['trades-match-orders', tradesAgainstOrders],
     ['trades-settled-once', (tx, limit) => tradesAgainstLedger(tx, limit, onChain)],
+    ['volumes-match-trades', volumesAgainstTrades],
   ];
   for (const [invariant, check] of checks) {
     const { total, rows } = await check(db, AUDIT_DETAILS_PER_INVARIANT);

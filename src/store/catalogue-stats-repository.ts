@@ -3,17 +3,32 @@ import { PRICE_ONE } from '../core/money.ts';
 import type { Db } from './database.ts';
 
 /**
- * Volume and liquidity, computed from the trading tables (EXTENSIONS.md section 11).
- * Volume: the taker notional of trades (FAILED ones undone, so left out). Liquidity: the USD
- * notional of resting orders, price × remaining size, over open orders that are in a book (not
- * waiting out a speed bump). All results are base units.
+ * Volume and liquidity (EXTENSIONS.md section 11). Volume: the taker notional of trades (FAILED
+ * ones undone, so left out), read from the sums triggers on trades keep (migration 0027: all-time
+ * per market, and per market and UTC hour), so a read does not grow with the trades. Liquidity:
+ * the USD notional of resting orders, price × remaining size, over open orders that are in a book
+ * (not waiting out a speed bump). All results are base units.
  */
 
-/** The SQL of one event's all-time volume; `eventId` is the outer query's event id column. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * The SQL of the volume of the markets `inScope` names (a condition on the markets' alias `vm`):
+ * all-time, or since `since`: the whole hours after it from the hourly sums, and the trades of
+ * its own hour from `since` on read one by one, so the window starts exactly at `since`.
+ */
+function volumeSql(inScope: RawBuilder<unknown>, since?: Date): RawBuilder<string> {
+  if (!since) return sql<string>`(SELECT COALESCE(SUM(v.volume_base_units), 0) FROM market_volume_totals v JOIN markets vm ON vm.id = v.market_id WHERE ${inScope})`;
+  const nextHour = new Date(Math.floor(since.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS);
+  return sql<string>`((SELECT COALESCE(SUM(h.volume_base_units), 0) FROM market_volume_hours h JOIN markets vm ON vm.id = h.market_id
+      WHERE ${inScope} AND h.hour >= ${nextHour})
+    + (SELECT COALESCE(SUM(t.notional_base_units), 0) FROM trades t JOIN markets vm ON vm.id = t.market_id
+      WHERE ${inScope} AND t.status <> 'FAILED' AND t.matched_at >= ${since} AND t.matched_at < ${nextHour}))`;
+}
+
+/** The SQL of one event's volume, all-time or since `since`; `eventId` is the outer query's event id column. */
 export function eventVolumeSql(eventId: RawBuilder<unknown>, since?: Date): RawBuilder<string> {
-  const window = since ? sql`AND t.matched_at >= ${since}` : sql``;
-  return sql<string>`(SELECT COALESCE(SUM(t.notional_base_units), 0) FROM trades t JOIN markets vm ON vm.id = t.market_id
-    WHERE vm.event_id = ${eventId} AND t.status <> 'FAILED' ${window})`;
+  return volumeSql(sql`vm.event_id = ${eventId}`, since);
 }
 
 /** The SQL of one event's liquidity in base units (rounded down once, after the sum). */
@@ -31,14 +46,10 @@ export interface Volume {
 /** All-time and since-`since` volume of each market (markets without trades are absent). */
 export async function marketVolumes(db: Db, marketIds: string[], since: Date): Promise<Map<string, Volume>> {
   if (marketIds.length === 0) return new Map();
-  const rows = await db.selectFrom('trades').where('market_id', 'in', marketIds).where('status', '!=', 'FAILED')
-    .select([
-      'market_id',
-      sql<string>`SUM(notional_base_units)`.as('total'),
-      sql<string>`COALESCE(SUM(notional_base_units) FILTER (WHERE matched_at >= ${since}), 0)`.as('recent'),
-    ])
-    .groupBy('market_id').execute();
-  return new Map(rows.map((r) => [r.market_id, { totalBaseUnits: BigInt(r.total), last24hBaseUnits: BigInt(r.recent) }]));
+  const { rows } = await sql<{ market_id: string; total: string; recent: string }>`
+    SELECT m.id AS market_id, ${volumeSql(sql`vm.id = m.id`)} AS total, ${volumeSql(sql`vm.id = m.id`, since)} AS recent
+    FROM unnest(${marketIds}::uuid[]) AS m(id)`.execute(db);
+  return new Map(rows.filter((r) => r.total !== '0').map((r) => [r.market_id, { totalBaseUnits: BigInt(r.total), last24hBaseUnits: BigInt(r.recent) }]));
 }
 
 /** All-time volume of one event. */

@@ -95,6 +95,27 @@ export async function countOrdersAndTrades(db: Db): Promise<{ orders: number; tr
   return { orders: Number(rows[0]!.orders), trades: Number(rows[0]!.trades) };
 }
 
+/**
+ * Markets whose kept volumes (migration 0027: all-time, and by UTC hour) are not the taker
+ * notional of their trades that are not FAILED.
+ */
+export function volumesAgainstTrades(db: Db, limit: number): Promise<Breaches> {
+  return breaches(db, limit, sql`
+    WITH traded AS (
+      SELECT market_id, date_bin('1 hour', matched_at, to_timestamp(0)) AS hour, sum(notional_base_units) AS volume
+      FROM trades WHERE status <> 'FAILED' GROUP BY 1, 2),
+    hours AS (
+      SELECT coalesce(t.market_id, h.market_id) AS market_id, coalesce(t.hour, h.hour) AS hour, coalesce(t.volume, 0) AS traded, coalesce(h.volume_base_units, 0) AS kept
+      FROM traded t FULL JOIN market_volume_hours h ON h.market_id = t.market_id AND h.hour = t.hour),
+    totals AS (
+      SELECT coalesce(t.market_id, v.market_id) AS market_id, coalesce(t.volume, 0) AS traded, coalesce(v.volume_base_units, 0) AS kept
+      FROM (SELECT market_id, sum(volume) AS volume FROM traded GROUP BY 1) t FULL JOIN market_volume_totals v ON v.market_id = t.market_id)
+    SELECT market_id::text || ' ' || to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24') AS id, 'hour volume kept ' || kept || ', its trades ' || traded AS problem
+    FROM hours WHERE kept <> traded
+    UNION ALL
+    SELECT market_id::text, 'all-time volume kept ' || kept || ', its trades ' || traded FROM totals WHERE kept <> traded`);
+}
+
 async function breaches(db: Db, limit: number, checked: RawBuilder<unknown>): Promise<Breaches> {
   const { rows } = await sql<{ id: string; problem: string; total: string }>`
     SELECT id, problem, count(*) OVER ()::text AS total

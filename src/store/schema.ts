@@ -316,11 +316,25 @@ export interface MarketsTable {
   updated_at: Date;
 }
 
+/** Markets' volumes, kept by triggers on trades (migration 0027). */
+export interface MarketVolumeTotalsTable {
+  market_id: string;
+  volume_base_units: string;
+}
+
+export interface MarketVolumeHoursTable {
+  market_id: string;
+  hour: Date;
+  volume_base_units: string;
+}
+
 export interface Database {
   settings: SettingsTable;
   users: UsersTable;
   orders: OrdersTable;
   trades: TradesTable;
+  market_volume_totals: MarketVolumeTotalsTable;
+  market_volume_hours: MarketVolumeHoursTable;
   auth_nonces: AuthNoncesTable;
   api_keys: ApiKeysTable;
   ended_sessions: EndedSessionsTable;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { auditOrders } from '../../src/engine/order-audit.ts';
 import { createPublishedEvent, insertTestTrade } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -121,6 +122,17 @@ describe('GET /markets/{id_or_slug} and its volume', () => {
     const volume = await get(server.api(`/markets/${market!.id}/volume`));
     assert.equal(volume.status, 200);
     assert.deepEqual(volume.body, { marketId: market!.id, eventId: event.id, tradeVolumeUsd: '10', tradeVolumeUsd24h: '9.5' });
+    // A trade that fails later leaves the volume; the audit holds the kept volumes to the trades.
+    const db = server.ctx.store.db;
+    await db.updateTable('trades').set({ status: 'FAILED' }).where('market_id', '=', market!.id).where('price_micros', '=', 450_000n).execute();
+    assert.deepEqual((await get(server.api(`/markets/${market!.id}/volume`))).body, { marketId: market!.id, eventId: event.id, tradeVolumeUsd: '1', tradeVolumeUsd24h: '0.5' });
+    const detail = (await get(server.api(`/events/${event.id}?includeVolume=true`))).body;
+    assert.deepEqual([detail.totalVolumeUSD, detail.markets[0].tradeVolumeUsd, detail.markets[0].tradeVolumeUsd24h], ['1', '1', '0.5']);
+    const volumeBreaches = async () => (await auditOrders(db)).violations.filter((v) => v.invariant === 'volumes-match-trades');
+    assert.deepEqual(await volumeBreaches(), []);
+    await db.updateTable('market_volume_totals').set({ volume_base_units: '5' }).where('market_id', '=', market!.id).execute();
+    assert.deepEqual((await volumeBreaches()).map((v) => v.detail), [`${market!.id}: all-time volume kept 5, its trades 1000000`]);
+    await db.updateTable('market_volume_totals').set({ volume_base_units: '1000000' }).where('market_id', '=', market!.id).execute();
     expectError(await get(server.api('/markets/not-a-uuid/volume')), 400, 'VALIDATION_FAILED');
     expectError(await get(server.api('/markets/00000000-0000-4000-8000-000000000000/volume')), 404, 'NOT_FOUND');
   });

@@ -24,6 +24,7 @@ import * as m0023 from './0023_ledger_chain_tx_hash.ts';
 import * as m0024 from './0024_chain_payouts.ts';
 import * as m0025 from './0025_chain_payment_intents.ts';
 import * as m0026 from './0026_markets_first_trade.ts';
+import * as m0027 from './0027_market_volumes.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0024_chain_payouts': m0024,
   '0025_chain_payment_intents': m0025,
   '0026_markets_first_trade': m0026,
+  '0027_market_volumes': m0027,
 };
