@@ -5,15 +5,16 @@
  * one or two trades in every minute of a year (every third on token 2, the price a slow wave
  * plus a faster wiggle on a 0.001 tick): 2.4M trades, minutes to generate on PGlite. Each typical query (the repository reads
  * GET /price-history makes for market 1: the first trade, then the page of points) runs
- * BENCH_RUNS times (default 30; heavy ones fewer); p50 and p99. Then what every read of a market
- * asks of its trades (its chance and firstPriceDataAt, for markets 1 and 2), beside the query it
- * replaced, which read every trade of the markets.
+ * BENCH_RUNS times (default 30; heavy ones fewer); p50 and p99. Then what reads of markets and
+ * events ask of their trades, for markets 1 and 2: their chance and firstPriceDataAt, and their
+ * volumes (all-time and 24 hours), each beside the query it replaced, which read every trade of
+ * the markets.
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { bucketSpan, MAX_FIDELITY, pageBuckets, type Interval } from '../src/market-data/price-buckets.ts';
 import { openStore, type Store } from '../src/store/database.ts';
-import { marketTradeMarks } from '../src/store/catalogue-stats-repository.ts';
+import { marketTradeMarks, marketVolumes } from '../src/store/catalogue-stats-repository.ts';
 import { firstTradeSec, pricePoints } from '../src/store/market-data-prices-repository.ts';
 import { migrateToLatest } from '../src/store/migrate.ts';
 import { createScratchDatabase } from '../test/helpers/database.ts';
@@ -104,9 +105,20 @@ async function marksByEveryTrade(store: Store): Promise<number> {
   return rows.length;
 }
 
+const DAY_AGO = new Date((NOW_SEC - 86_400) * 1000);
+
+/** The reference: each market's volumes summed from every trade (before 2026-12-03). */
+async function volumesByEveryTrade(store: Store): Promise<number> {
+  const { rows } = await sql`SELECT market_id, SUM(notional_base_units), COALESCE(SUM(notional_base_units) FILTER (WHERE matched_at >= ${DAY_AGO}), 0) FROM trades
+    WHERE market_id IN (${sql.join(MARKED.map((id) => sql`${id}::uuid`))}) AND status <> 'FAILED' GROUP BY market_id`.execute(store.db);
+  return rows.length;
+}
+
 const MARK_CASES = [
   { name: 'market marks, 2 markets: every trade read (reference)', run: marksByEveryTrade, runs: 5 },
   { name: 'market marks, 2 markets: both ends of the index', run: async (store: Store) => (await marketTradeMarks(store.db, MARKED)).size, runs: RUNS },
+  { name: 'market volumes, 2 markets: every trade summed (reference)', run: volumesByEveryTrade, runs: 5 },
+  { name: 'market volumes, 2 markets: kept sums, and the first hour of 24', run: async (store: Store) => (await marketVolumes(store.db, MARKED, DAY_AGO)).size, runs: RUNS },
 ];
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

@@ -13,22 +13,21 @@ import type { Db } from './database.ts';
 const HOUR_MS = 3_600_000;
 
 /**
- * The SQL of the volume of the markets `inScope` names (a condition on the markets' alias `vm`):
+ * The SQL of the volume of the markets `inScope` names (a condition on a market id column):
  * all-time, or since `since`: the whole hours after it from the hourly sums, and the trades of
  * its own hour from `since` on read one by one, so the window starts exactly at `since`.
  */
-function volumeSql(inScope: RawBuilder<unknown>, since?: Date): RawBuilder<string> {
-  if (!since) return sql<string>`(SELECT COALESCE(SUM(v.volume_base_units), 0) FROM market_volume_totals v JOIN markets vm ON vm.id = v.market_id WHERE ${inScope})`;
+function volumeSql(inScope: (marketId: RawBuilder<unknown>) => RawBuilder<unknown>, since?: Date): RawBuilder<string> {
+  if (!since) return sql<string>`(SELECT COALESCE(SUM(v.volume_base_units), 0) FROM market_volume_totals v WHERE ${inScope(sql`v.market_id`)})`;
   const nextHour = new Date(Math.floor(since.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS);
-  return sql<string>`((SELECT COALESCE(SUM(h.volume_base_units), 0) FROM market_volume_hours h JOIN markets vm ON vm.id = h.market_id
-      WHERE ${inScope} AND h.hour >= ${nextHour})
-    + (SELECT COALESCE(SUM(t.notional_base_units), 0) FROM trades t JOIN markets vm ON vm.id = t.market_id
-      WHERE ${inScope} AND t.status <> 'FAILED' AND t.matched_at >= ${since} AND t.matched_at < ${nextHour}))`;
+  return sql<string>`((SELECT COALESCE(SUM(h.volume_base_units), 0) FROM market_volume_hours h WHERE ${inScope(sql`h.market_id`)} AND h.hour >= ${nextHour})
+    + (SELECT COALESCE(SUM(t.notional_base_units), 0) FROM trades t
+      WHERE ${inScope(sql`t.market_id`)} AND t.status <> 'FAILED' AND t.matched_at >= ${since} AND t.matched_at < ${nextHour}))`;
 }
 
 /** The SQL of one event's volume, all-time or since `since`; `eventId` is the outer query's event id column. */
 export function eventVolumeSql(eventId: RawBuilder<unknown>, since?: Date): RawBuilder<string> {
-  return volumeSql(sql`vm.event_id = ${eventId}`, since);
+  return volumeSql((marketId) => sql`${marketId} IN (SELECT vm.id FROM markets vm WHERE vm.event_id = ${eventId})`, since);
 }
 
 /** The SQL of one event's liquidity in base units (rounded down once, after the sum). */
@@ -46,8 +45,9 @@ export interface Volume {
 /** All-time and since-`since` volume of each market (markets without trades are absent). */
 export async function marketVolumes(db: Db, marketIds: string[], since: Date): Promise<Map<string, Volume>> {
   if (marketIds.length === 0) return new Map();
+  const ofMarket = (marketId: RawBuilder<unknown>) => sql`${marketId} = m.id`;
   const { rows } = await sql<{ market_id: string; total: string; recent: string }>`
-    SELECT m.id AS market_id, ${volumeSql(sql`vm.id = m.id`)} AS total, ${volumeSql(sql`vm.id = m.id`, since)} AS recent
+    SELECT m.id AS market_id, ${volumeSql(ofMarket)} AS total, ${volumeSql(ofMarket, since)} AS recent
     FROM unnest(${marketIds}::uuid[]) AS m(id)`.execute(db);
   return new Map(rows.filter((r) => r.total !== '0').map((r) => [r.market_id, { totalBaseUnits: BigInt(r.total), last24hBaseUnits: BigInt(r.recent) }]));
 }
