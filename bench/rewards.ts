@@ -41,7 +41,7 @@ for (let i = 0; i < MARKETS; i += 500) {
     id, event_id: eventId, position: i + j, slug: `bench-${id}`, name: `Market ${i + j}`, description: null, icon: '', status: 'ACTIVE' as const,
     start_date: null, end_date: null, neg_risk: false, tick_size: '0.01', order_fee_rate_bps: 0, passive_order_fee_rate_bps: 0, outcome1: 'Yes', outcome2: 'No',
     condition_id: `0x${id.replaceAll('-', '')}`, question_id: null, token_id1: String(2 * (i + j) + 1), token_id2: String(2 * (i + j) + 2), ancillary_data: '',
-    proposed_at: null, proposed_price: null, first_price_data_at: null, display_timezone: null, question_index: null, created_by: operator, created_at: now, updated_at: now,
+    proposed_at: null, proposed_price: null, display_timezone: null, question_index: null, created_by: operator, created_at: now, updated_at: now,
   })));
 }
 for (const id of marketIds) {

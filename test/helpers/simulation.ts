@@ -246,7 +246,7 @@ export async function seedCatalogue(store: Store): Promise<void> {
     id: m.id, event_id: m.eventId, position: i, slug: `market-${i}`, name: `Market ${i}`, description: null, icon: '', status: 'ACTIVE' as const, start_date: now,
     end_date: null, neg_risk: m.negRisk, tick_size: m.tickSize, order_fee_rate_bps: m.orderFeeRateBps, passive_order_fee_rate_bps: m.passiveOrderFeeRateBps,
     outcome1: m.outcome1, outcome2: m.outcome2, condition_id: m.conditionId, question_id: m.conditionId, token_id1: m.tokenId1, token_id2: m.tokenId2,
-    ancillary_data: '', proposed_at: null, proposed_price: null, first_price_data_at: null, display_timezone: null, question_index: null,
+    ancillary_data: '', proposed_at: null, proposed_price: null, display_timezone: null, question_index: null,
     created_by: userIdOf(USERS[0]!), created_at: now, updated_at: now,
   }))).execute();
 }

@@ -1,5 +1,5 @@
 // A settlement sender on a test anvil, with its records persisted in a Map and its events in an array.
-import { createSettlementSender, type FillEvent, type RecordChange, recordKey, type SenderOptions, type TxRecord } from '../../../src/settlement/chain/sender/index.ts';
+import { createSettlementSender, type FillEvent, type RecordChange, recordKey, type SenderOptions, type SettlementSender, type TxRecord } from '../../../src/settlement/chain/sender/index.ts';
 import { after, before, test } from 'node:test';
 import { storeIndependent } from '../../helpers/store-independent.ts';
 import { type Anvil, startAnvil } from './anvil.ts';
@@ -13,6 +13,12 @@ const skip = storeIndependent('the chain');
 /** A test of the sender on a chain: skipped where the chain's tests do not run. */
 export const chainTest = (name: string, fn: () => Promise<void>) => test(name, { skip }, fn);
 
+/**
+ * The senders the file's tests made: stopped after the file, so that a test that fails before its
+ * own `stop` leaves no sender polling (its timer would keep the file's process, and the run, alive).
+ */
+const senders: SettlementSender<TestFill>[] = [];
+
 /** An anvil started with `args` and a Settle contract on it for the test file, stopped after it: read them inside tests. */
 export function chainPerFile(args: string[] = []) {
   const chain = {} as { anvil: Anvil; contract: SettleContract };
@@ -22,6 +28,7 @@ export function chainPerFile(args: string[] = []) {
     chain.contract = await deploySettle(chain.anvil);
   });
   after(async () => {
+    await Promise.all(senders.splice(0).map((sender) => sender.stop()));
     await chain.anvil?.stop();
   });
   return chain;
@@ -49,6 +56,7 @@ export function senderOn(anvil: Anvil, contract: SettleContract, overrides: Part
     onError: () => {},
     ...overrides,
   });
+  senders.push(sender);
   const of = <T extends FillEvent<TestFill>['type']>(type: T) => events.filter((e): e is Extract<FillEvent<TestFill>, { type: T }> => e.type === type);
   return { sender, events, store, changes, of, idsOf: (type: FillEvent<TestFill>['type']) => of(type).map((e) => e.fill.id) };
 }
