@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
+import { exchangeInfo, hmacHeaders } from '../helpers/auth-client.ts';
 import { expectError, get, request } from '../helpers/http.ts';
 import { rawHttp } from '../helpers/raw-http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -66,6 +67,17 @@ describe('security headers, strict JSON bodies, sockets per address', () => {
     const page = await get(server.api('/events?limit=2&offset=0'));
     assert.equal(page.status, 200);
     assert.ok(Array.isArray(page.body) || typeof page.body === 'object');
+  });
+
+  it('answers a body that is not application/json 415, a signed one included (it was a 401 for its HMAC)', async () => {
+    const body = JSON.stringify({ anonymous: true });
+    const { serverTime } = await exchangeInfo(server);
+    for (const [i, type] of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded'].entries()) {
+      const headers = hmacHeaders(trader.creds, 'PATCH', '/api/v1/account', body, { timestampMs: serverTime - i });
+      expectError(await request('PATCH', server.api('/account'), { headers: { ...headers, 'content-type': type }, rawBody: body }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    }
+    const signed = hmacHeaders(trader.creds, 'PATCH', '/api/v1/account', body, { timestampMs: serverTime - 3 });
+    assert.equal((await request('PATCH', server.api('/account'), { headers: { ...signed, 'content-type': 'application/json' }, rawBody: body })).status, 200);
   });
 
   it('answers oversized headers 431 with a code of its own (VALIDATION_FAILED is always 400) ', async () => {

@@ -34,6 +34,10 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     });
   });
 
+  // Bodies are JSON only: a text/plain one (fetch's default for a string body) is 415 before any
+  // check of credentials, where Fastify's own text parser left it to fail the HMAC as a 401.
+  app.removeContentTypeParser('text/plain');
+
   app.addHook('preValidation', async (request, reply) => {
     try {
       await authenticate(request, options);
