@@ -30,11 +30,6 @@ export interface ClientErrorCounter {
 }
 
 /**
- * Fastify's `clientErrorHandler`: Fastify's own answer (408 for a request that did not arrive in
- * time, 431 for oversized headers, else 400, then the connection is closed), and each counted in
- * `pmx_http_client_errors_total{reason}`: `timeout`, `headers-too-large`, `malformed`.
- */
-/**
  * The answer to a request Node's parser refused. Each code keeps one status (EXTENSIONS.md section
  * 9 fixes VALIDATION_FAILED at 400), so oversized headers, a 431, have a code of their own.
  */
@@ -45,6 +40,11 @@ function clientErrorAnswer(errorCode: string | undefined): { status: number; rea
   return { status: ERROR_STATUS[code], reason, code, message };
 }
 
+/**
+ * Fastify's `clientErrorHandler`: Fastify's own answer (408 for a request that did not arrive in
+ * time, 431 for oversized headers, else 400, then the connection is closed), and each counted in
+ * `pmx_http_client_errors_total{reason}`: `timeout`, `headers-too-large`, `malformed`.
+ */
 export function clientErrorCounter(): ClientErrorCounter {
   const counter = new Counter({ name: 'pmx_http_client_errors_total', help: 'connections closed for their client: a request not received within REQUEST_TIMEOUT_MS (timeout), oversized headers, malformed HTTP', labelNames: ['reason'] as const, registers: [] });
   return {

@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Address } from 'viem';
+import { createPublicClient, http, type Address, type PublicClient } from 'viem';
 import type { Db } from '../store/database.ts';
 import { auditChainBalances } from './chain-balance-audit.ts';
 import { auditChainTrades } from './chain-trade-audit.ts';
@@ -15,7 +15,7 @@ export interface ChainAuditViolation {
   detail: string;
 }
 
-export type ChainClient = ReturnType<typeof createPublicClient>;
+export type ChainClient = PublicClient;
 
 /**
  * The exchange against its chain (`pmx audit` on a chain; src/engine/README.md "The audit"): the
@@ -24,7 +24,7 @@ export type ChainClient = ReturnType<typeof createPublicClient>;
  * answer is a violation of its own, never a pass.
  */
 export async function auditChain(state: EngineState, db: Db, target: ChainAuditTarget): Promise<{ violations: ChainAuditViolation[]; wallets: number; transactions: number }> {
-  const client = createPublicClient({ transport: http(target.url, { batch: true, retryCount: 0, timeout: 10_000 }) });
+  const client: ChainClient = createPublicClient({ transport: http(target.url, { batch: true, retryCount: 0, timeout: 10_000 }) });
   try {
     await client.getBlockNumber();
   } catch (error) {

@@ -1,4 +1,5 @@
-import { parseAbi, parseEventLogs, TransactionReceiptNotFoundError, type Hex, type TransactionReceipt } from 'viem';
+import { parseAbi, parseEventLogs, type Hex, type TransactionReceipt } from 'viem';
+import { receiptOf } from '../settlement/chain/sender/chain-reads.ts';
 import { recordedFills, type RecordedFill } from '../store/chain-trade-audit-repository.ts';
 import type { Db } from '../store/database.ts';
 import type { ChainAuditTarget, ChainAuditViolation, ChainClient } from './chain-audit.ts';
@@ -24,26 +25,19 @@ export async function auditChainTrades(client: ChainClient, db: Db, target: Chai
     const fills = await recordedFills(db, after, TRANSACTIONS_PER_PAGE);
     if (fills.length === 0) return { violations, transactions };
     const byTransaction = new Map<string, RecordedFill[]>();
-    for (const fill of fills) byTransaction.set(fill.txHash, [...(byTransaction.get(fill.txHash) ?? []), fill]);
-    const receipts = await Promise.all([...byTransaction.keys()].map((hash) => receiptOf(client, hash as Hex)));
-    for (const [i, [txHash, recorded]] of [...byTransaction].entries()) {
-      violations.push(...transactionBreaches(txHash, recorded, receipts[i], exchanges));
+    for (const fill of fills) {
+      const recorded = byTransaction.get(fill.txHash);
+      if (recorded) recorded.push(fill);
+      else byTransaction.set(fill.txHash, [fill]);
     }
+    const breaches = await Promise.all([...byTransaction].map(async ([txHash, recorded]) => transactionBreaches(txHash, recorded, await receiptOf(client, txHash as Hex), exchanges)));
+    violations.push(...breaches.flat());
     transactions += byTransaction.size;
     after = fills.at(-1)!.txHash;
   }
 }
 
-async function receiptOf(client: ChainClient, hash: Hex): Promise<TransactionReceipt | undefined> {
-  try {
-    return await client.getTransactionReceipt({ hash });
-  } catch (error) {
-    if (error instanceof TransactionReceiptNotFoundError) return undefined;
-    throw error;
-  }
-}
-
-function transactionBreaches(txHash: string, recorded: RecordedFill[], receipt: TransactionReceipt | undefined, exchanges: Set<string>): ChainAuditViolation[] {
+function transactionBreaches(txHash: string, recorded: RecordedFill[], receipt: TransactionReceipt | null, exchanges: Set<string>): ChainAuditViolation[] {
   const breach = (detail: string): ChainAuditViolation => ({ invariant: 'chain-trades', detail: `transaction ${txHash}: ${detail}` });
   const trade = recorded[0]!.tradeId;
   if (!receipt) return [breach(`not on chain, named by trade ${trade}`)];
