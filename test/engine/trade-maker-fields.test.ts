@@ -15,9 +15,13 @@ describe("trades store the maker's side, token and price", () => {
     await server.close();
   });
 
-  const makerColumns = () => server.ctx.store.db.selectFrom('trades as t').innerJoin('orders as o', 'o.id', 't.maker_order_id')
-    .select(['t.kind', 't.maker_side', 't.maker_token_id', 't.maker_price_micros', 'o.side as order_side', 'o.token_id as order_token_id'])
-    .orderBy('t.seq').execute();
+  // The tables are the journal's projection: read them once they hold every record answered.
+  const makerColumns = async () => {
+    await server.ctx.trading.engine.tablesHoldAll();
+    return server.ctx.store.db.selectFrom('trades as t').innerJoin('orders as o', 'o.id', 't.maker_order_id')
+      .select(['t.kind', 't.maker_side', 't.maker_token_id', 't.maker_price_micros', 'o.side as order_side', 'o.token_id as order_token_id'])
+      .orderBy('t.seq').execute();
+  };
 
   it('as the engine filled them (MINT, TRANSFER, MERGE), and the migration backfills the same values', async () => {
     const market = (await createPublishedEvent(server, { markets: 1 })).markets[0]!;
