@@ -44,8 +44,12 @@ export function isOpportunity(config: RewardConfigWithMarket, nowMs: number, pau
 }
 
 export function marketRewardView(config: RewardConfigRow & { market_slug: string; market_name: string }, nowMs: number): MarketRewardView {
-  const start = Math.max(config.start_at?.getTime() ?? 0, dayStartMs(config.reward_date));
-  const accruing = start <= nowMs;
+  // Accruing: enabled, and its window, within its UTC day, open now (a disabled or ended one shows
+  // SCHEDULED in the operator's view; public lists hold opportunities only, isOpportunity).
+  const dayStart = dayStartMs(config.reward_date);
+  const start = Math.max(config.start_at?.getTime() ?? 0, dayStart);
+  const end = Math.min(config.end_at?.getTime() ?? Infinity, dayStart + DAY_MS);
+  const accruing = config.enabled && start <= nowMs && nowMs < end;
   const windows = boostsOf(config);
   // Multipliers leave normalised ("2.50" in, "2.5" out), so a window's multiplier equals currentBoostMultiplier.
   const boosts = windows.map((b) => ({ startAt: new Date(b.startMs).toISOString(), endAt: new Date(b.endMs).toISOString(), multiplier: formatMillionths(b.multiplierMicros) }));

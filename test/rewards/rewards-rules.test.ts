@@ -66,7 +66,10 @@ describe('maker rewards: boosts, pause, resolution, withdrawal, treasury shortfa
     await atMinute(60);
     assert.equal((await get(server.api(`/rewards/markets/${markets[0]!.id}/pool`))).body.currentBoostMultiplier, '1', 'the boost window is half-open');
     assert.equal((await post(server.api(`/admin/markets/${markets[1]!.id}/oracle/propose`), { outcome: 'YES' }, server.adminHeaders)).status, 200);
-    assert.equal((await putConfig(markets[2]!.id, config({ enabled: false }))).status, 200);
+    const withdrawn = await putConfig(markets[2]!.id, config({ enabled: false }));
+    assert.equal(withdrawn.status, 200);
+    // Inside its window, but disabled: the operator's view says it is not accruing.
+    assert.deepEqual([withdrawn.body.rewardStatus, withdrawn.body.accruingNow], ['SCHEDULED', false]);
     assert.equal((await get(server.api(`/rewards/markets/${markets[2]!.id}/pool`))).status, 404);
     await pause(true);
     assert.equal((await get(server.api('/rewards/markets/pools'))).body.total, 0);
