@@ -47,7 +47,7 @@ export class Announcer {
       if (added.has(marketId)) publisher.load(info, book);
       else publisher.committed(info, book, record.changes.atMs);
     }
-    for (const marketId of announcements.retiredMarkets) publisher.forget(marketId);
+    for (const marketId of announcements.retiredMarkets) publisher.forget(marketId, record.changes.atMs);
     for (const warning of warnings) logger.warn(warning.context, warning.message);
     this.queue = this.queue.then(() => this.announce(record)).catch((error) => logger.error({ err: error }, 'announcing an engine record failed'));
   }

@@ -134,10 +134,14 @@ export class BookPublisher {
     }
   }
 
-  /** Publishes the market's pending changes now and forgets its book (a market retired). */
-  forget(marketId: string): void {
+  /**
+   * Forgets the book of a market retired at `atMs` (resolved: every order of it cancelled).
+   * Subscribers see every level removed, so what they hold ends empty, not as it last traded.
+   */
+  forget(marketId: string, atMs: number): void {
     const feed = this.feeds.get(marketId);
     if (!feed) return;
+    feed.pending = { levels: [EMPTY_LEVELS, EMPTY_LEVELS], atMs };
     this.publish(feed);
     this.feeds.delete(marketId);
     this.dirty.delete(marketId);
@@ -176,21 +180,32 @@ export class BookPublisher {
     this.dirty.clear();
   }
 
-  /** One `book-change` per token whose levels differ from what was last published. */
+  /**
+   * One `book-change` per token whose levels differ from what was last published; and, for a
+   * token whose tick size changed (which neither a change nor the book's hash carries), a
+   * `book-snapshot` after it, so subscribers replace the book they hold.
+   */
   private publish(feed: MarketFeed): void {
     const { pending, info } = feed;
     if (!pending) return;
     feed.pending = undefined;
     for (const outcome of [0, 1] as const) {
+      const before = feed.published[outcome];
       const after = view(info, outcome, pending.levels[outcome], pending.atMs);
-      const changes = diffLevels(feed.published[outcome], after);
-      if (changes.length === 0) continue;
-      feed.seq[outcome] += 1;
+      const changes = diffLevels(before, after);
+      if (changes.length > 0) {
+        feed.seq[outcome] += 1;
+        this.options.events.publish('book-change', { marketId: info.id, assetId: after.asset_id, seq: feed.seq[outcome], hash: after.hash, timestampMs: pending.atMs, changes });
+      }
       feed.published[outcome] = after;
-      this.options.events.publish('book-change', { marketId: info.id, assetId: after.asset_id, seq: feed.seq[outcome], hash: after.hash, timestampMs: pending.atMs, changes });
+      if (after.tick_size !== before.tick_size) {
+        this.options.events.publish('book-snapshot', { assetId: after.asset_id, snapshot: { ...after, timestamp: this.options.clock.nowMs(), seq: feed.seq[outcome] } });
+      }
     }
   }
 }
+
+const EMPTY_LEVELS: BookLevels = { bids: [], asks: [] };
 
 function view(info: MarketTradingInfo, outcome: 0 | 1, levels: BookLevels, timestampMs: number): OrderBookResponse {
   return toOrderBook({ marketId: info.id, tokenId: outcome === 0 ? info.tokenId1 : info.tokenId2, tickSize: info.tickSize, timestampMs, bids: levels.bids, asks: levels.asks });

@@ -237,17 +237,43 @@ describe('BookPublisher: book changes in frames', () => {
     );
   });
 
-  it('forgetting a market publishes its pending changes first, then nothing more', () => {
+  it('forgetting a retired market removes every published level at once, then publishes nothing more', () => {
     const { publisher, frames, changes, info, book } = setup();
     book.set('bid', 200_000, 1_000_000n);
+    book.set('ask', 300_000, 2_000_000n);
     publisher.committed(info, book, 1);
-    publisher.forget(info.id);
-    assert.equal(changes.length, 2, 'published at once');
-    assert.equal(publisher.snapshot(info.id, 0), undefined);
-    book.set('bid', 200_000, 0n);
+    frames.advance(0);
+    const before = publisher.snapshot(info.id, 0)!;
+    book.set('bid', 250_000, 3_000_000n);
     publisher.committed(info, book, 2);
+    publisher.forget(info.id, 3);
+    // What a subscriber of the book before the retirement holds ends empty.
+    const subscriber = new Subscriber(before);
+    for (const change of changes.filter((c) => c.assetId === info.tokenId1 && c.seq > before.seq)) subscriber.apply(change);
+    assert.deepEqual([subscriber.seq, subscriber.hash], [2, bookHash(info.id, info.tokenId1, [], [])]);
+    assert.deepEqual(changes.at(-1)!.changes.map((c) => c.size), ['0', '0'], 'both levels it last showed removed, the pending one never shown');
+    assert.equal(changes.at(-1)!.timestampMs, 3);
+    assert.equal(publisher.snapshot(info.id, 0), undefined);
+    const published = changes.length;
+    book.set('bid', 200_000, 0n);
+    publisher.committed(info, book, 4);
     frames.advance(FRAME_MS);
-    assert.equal(changes.length, 2);
+    assert.equal(changes.length, published);
+  });
+
+  it('a tick size change, which no level change or hash carries, goes out as a snapshot of each token', () => {
+    const { publisher, frames, changes, snapshots, info, book } = setup();
+    book.set('bid', 200_000, 1_000_000n);
+    publisher.committed(info, book, 1);
+    frames.advance(FRAME_MS);
+    publisher.committed({ ...info, tickSize: '0.001' }, book, 2);
+    frames.advance(FRAME_MS);
+    assert.equal(changes.length, 2, 'the levels did not change');
+    assert.deepEqual(snapshots.map((s) => [s.assetId, (s.snapshot as { tick_size: string; seq: number }).tick_size, (s.snapshot as { seq: number }).seq]), [[info.tokenId1, '0.001', 1], [info.tokenId2, '0.001', 1]]);
+    assert.equal(publisher.snapshot(info.id, 0)!.tick_size, '0.001');
+    publisher.committed({ ...info, tickSize: '0.001' }, book, 3);
+    frames.advance(FRAME_MS);
+    assert.equal(snapshots.length, 2, 'once');
   });
 
   it('stop publishes every pending change, leaves no frame behind and forgets the books', () => {
