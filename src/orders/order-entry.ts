@@ -1,4 +1,4 @@
-import { checkCreateOrder, type CreateOrderInput, type OrderMarket } from '../core/orders/create-order-rules.ts';
+import { checkCreateOrder, type CreateOrderInput, type NormalizedOrder, type OrderMarket } from '../core/orders/create-order-rules.ts';
 import { orderStructOf } from '../core/orders/eip712-order.ts';
 import type { TickSize } from '../core/orders/order-price.ts';
 import { AppError, type ErrorCode, type OrderRuleCode } from '../contract/errors.ts';
@@ -46,12 +46,33 @@ export class OrderEntry {
   constructor(private readonly deps: OrderEntryDeps) {}
 
   async submit(caller: Caller, request: CreateOrderRequest): Promise<EntryOutcome> {
-    const outcome = await this.decide(caller, request);
-    this.deps.events.publish('order-decided', outcome.ok ? { accepted: true, code: null } : { accepted: false, code: outcome.error.code });
-    return outcome;
+    return this.decided(await this.prepare(caller, request).then((checked) => this.place(checked)));
   }
 
-  private async decide(caller: Caller, request: CreateOrderRequest): Promise<EntryOutcome> {
+  /**
+   * Orders of one batch go to the engine together, so they share one group commit, and in
+   * request order: their signatures are checked side by side, then every order that passed is
+   * handed to the engine before any is answered, so which of them fill, rest or are refused never
+   * depends on whose signature check ended first. A batch that cannot reach the engine at all is
+   * one 503 (EXTENSIONS.md section 12), not a list of failures.
+   */
+  async submitBatch(caller: Caller, requests: CreateOrderRequest[]): Promise<EntryOutcome[]> {
+    if (!this.deps.engine.takesCommands) throw new EngineUnavailableError();
+    const checked = await Promise.all(requests.map((request) => this.prepare(caller, request).catch(failed)));
+    const outcomes = await Promise.all(checked.map((item) => this.decided(this.place(item).catch(failed))));
+    const lostEngine = outcomes.map((outcome) => (!outcome.ok && outcome.error instanceof EngineUnavailableError ? outcome.error : undefined));
+    if (lostEngine.length > 0 && lostEngine.every((error) => error !== undefined)) throw lostEngine[0];
+    return outcomes;
+  }
+
+  private async decided(outcome: Promise<EntryOutcome> | EntryOutcome): Promise<EntryOutcome> {
+    const settled = await outcome;
+    this.deps.events.publish('order-decided', settled.ok ? { accepted: true, code: null } : { accepted: false, code: settled.error.code });
+    return settled;
+  }
+
+  /** The CreateOrder rules, the EIP-712 hash and the signature: an order ready for the engine, or its refusal. */
+  private async prepare(caller: Caller, request: CreateOrderRequest): Promise<CheckedOrder | Refusal> {
     // A node without the engine has no markets loaded: it must say 503, not "market not tradable".
     if (!this.deps.engine.takesCommands) throw new EngineUnavailableError();
     const market = this.deps.engine.reads.marketForToken(request.tokenId);
@@ -66,30 +87,37 @@ export class OrderEntry {
     if (order.signature !== '' && !(await this.deps.verifier.verify(hash, order.signature, order.signer))) {
       return refused('INVALID_SIGNATURE', `the signature does not recover to the signer ${order.signer} for order hash ${hash}`);
     }
+    return { ok: true, caller, marketId: market.id, order, hash, idempotencyKey: request.idempotencyKey ?? null };
+  }
+
+  /** Hands a checked order to the engine; its queue takes it before this returns a promise. */
+  private async place(checked: CheckedOrder | Refusal): Promise<EntryOutcome> {
+    if (!checked.ok) return checked;
+    const { caller, marketId, order, hash, idempotencyKey } = checked;
     const placed = await this.deps.engine.place({
       userId: caller.userId,
       account: caller.proxyWallet.toLowerCase(),
       apiKey: caller.apiKey ?? null,
-      marketId: market.id,
+      marketId,
       order,
       hash,
-      idempotencyKey: request.idempotencyKey ?? null,
+      idempotencyKey,
     });
     return placed.ok ? { ok: true, order: placed.order, seq: placed.seq } : { ...refused(placed.code, placed.message), seq: placed.seq };
   }
-
-  /**
-   * Orders of one batch go to the engine together, so they share one group commit. A batch that
-   * cannot reach the engine at all is one 503 (EXTENSIONS.md section 12), not a list of failures.
-   */
-  async submitBatch(caller: Caller, requests: CreateOrderRequest[]): Promise<EntryOutcome[]> {
-    if (!this.deps.engine.takesCommands) throw new EngineUnavailableError();
-    const outcomes = await Promise.all(requests.map((request) => this.submit(caller, request).catch((error: unknown) => failed(error))));
-    const lostEngine = outcomes.map((outcome) => (!outcome.ok && outcome.error instanceof EngineUnavailableError ? outcome.error : undefined));
-    if (lostEngine.length > 0 && lostEngine.every((error) => error !== undefined)) throw lostEngine[0];
-    return outcomes;
-  }
 }
+
+/** An order that passed every check before the engine. */
+interface CheckedOrder {
+  ok: true;
+  caller: Caller;
+  marketId: string;
+  order: NormalizedOrder;
+  hash: Hex;
+  idempotencyKey: string | null;
+}
+
+type Refusal = Extract<EntryOutcome, { ok: false }>;
 
 function orderMarketOf(info: MarketTradingInfo): OrderMarket {
   return {
@@ -106,10 +134,10 @@ function orderMarketOf(info: MarketTradingInfo): OrderMarket {
   };
 }
 
-const refused = (code: string, message: string): EntryOutcome => ({ ok: false, error: new AppError(code as ErrorCode | OrderRuleCode, message) });
+const refused = (code: string, message: string): Refusal => ({ ok: false, error: new AppError(code as ErrorCode | OrderRuleCode, message) });
 
 /** A batch item that threw (a full queue, a failed commit) fails alone; AppErrors keep their code. */
-function failed(error: unknown): EntryOutcome {
+function failed(error: unknown): Refusal {
   if (error instanceof AppError) return { ok: false, error };
   return refused('SERVICE_UNAVAILABLE', 'the order could not be processed; retry');
 }

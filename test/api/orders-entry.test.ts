@@ -166,6 +166,22 @@ describe('POST /orders: entry rules, signatures, idempotency', () => {
     expectError(await alice.call('POST', '/orders/batch', { orders: Array.from({ length: 51 }, () => good) }), 400, 'VALIDATION_FAILED');
   });
 
+  it('batch: the engine takes the items in request order, whichever signature check ends first', async () => {
+    // 10 of collateral, two orders reserving 6 each: the first in the request rests, the second is
+    // refused, though the first one's signature is checked on another thread and the second has none.
+    const carol = await newTrader(server, { fund: '10' });
+    const signed = await orderBody(server, carol, { tokenId: market.tokenId1, side: 'BUY', price: '0.6', size: '10' });
+    const unsigned = await orderBody(server, carol, { tokenId: market.tokenId1, side: 'BUY', price: '0.6', size: '10', signed: false });
+    const response = await carol.call('POST', '/orders/batch', { orders: [signed, unsigned, signed] });
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    const [first, second, third] = response.body.results;
+    assert.equal(first.success, true, JSON.stringify(first));
+    assert.deepEqual([second.success, third.success], [false, false]);
+    assert.match(second.error, /INSUFFICIENT_BALANCE/);
+    // The same order twice: the first in the request is the one placed.
+    assert.match(third.error, /CONFLICT/);
+  });
+
   it('GET /order-book/book and last-trade-price: 400 without token_id, 404 for unknown tokens', async () => {
     expectError(await get(server.api('/order-book/book')), 400, 'VALIDATION_FAILED');
     expectError(await get(server.api('/order-book/book?token_id=abc')), 400, 'VALIDATION_FAILED');
