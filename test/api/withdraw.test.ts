@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { genesisState } from '../../src/engine/genesis.ts';
 import { withdrawalRef } from '../../src/engine/state/balance-commands.ts';
@@ -41,6 +42,16 @@ describe('POST /account/withdraw', () => {
     assert.equal(bySession.status, 200, JSON.stringify(bySession.body));
     assert.notEqual(bySession.body.txHash, byKey.body.txHash);
     assert.deepEqual(await collateral(alice), { balance: '67.5', locked: '0', available: '67.5' });
+    await expectAuditClean(server);
+  });
+
+  it("sent to another user's wallet, the collateral arrives in that user's balance", async () => {
+    const dora = await newTrader(server, { fund: '10' });
+    const emil = await newTrader(server, { fund: '1' });
+    const response = await dora.call('POST', '/account/withdraw', await withdrawBody(server, dora, { to: getAddress(emil.proxyWallet), amount: 2_500_000n, nonce: 1n }));
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.deepEqual([(await collateral(dora)).balance, (await collateral(emil)).available], ['7.5', '3.5']);
+    // On a chain the wallet received it there too: the audit compares every wallet with the ledger.
     await expectAuditClean(server);
   });
 

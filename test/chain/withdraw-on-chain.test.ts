@@ -125,7 +125,7 @@ describe('withdrawOnChain when the send fails', () => {
       const outcome = await server.ctx.trading.engine.withdraw({ account, to: withdrawal.to, amount: withdrawal.amountBaseUnits, nonce: withdrawal.nonce });
       assert.equal(outcome.ok, true);
     };
-    await assert.rejects(withdrawOnChain(ctx, failingChain(spentOnChain), withdrawal, record), (e: unknown) => e instanceof AppError && e.statusCode === 503);
+    await assert.rejects(withdrawOnChain(ctx, failingChain(spentOnChain), withdrawal, record, WITHDRAWN), (e: unknown) => e instanceof AppError && e.statusCode === 503);
     return lines;
   }
 

@@ -1,6 +1,6 @@
 import { relayWithdrawal, type ChainOperator, type DeployedContracts, type SignedWithdrawal } from '../../chain/index.ts';
 import { AppError, badRequest } from '../../contract/errors.ts';
-import { COLLATERAL, userAccount, WITHDRAWN } from '../../settlement/index.ts';
+import { COLLATERAL, userAccount } from '../../settlement/index.ts';
 import type { AppContext } from '../context.ts';
 
 /**
@@ -8,7 +8,8 @@ import type { AppContext } from '../context.ts';
  * then relayed to the owner's proxy wallet (src/chain/wallet-withdrawal.ts); the answer is the
  * chain transaction's hash. When the send fails after the journal holds the withdrawal, the
  * wallet's nonce tells what happened: unspent on chain, nothing left the wallet, so a journaled
- * transfer back from WITHDRAWN undoes the ledger's side (the nonce stays spent in the ledger: the
+ * transfer back from where the ledger moved it (`receivedBy`: WITHDRAWN, or the receiving user's
+ * account) undoes the ledger's side (the nonce stays spent in the ledger: the
  * owner signs again with another); spent, the chain does not say, or a chain with a mempool
  * (CHAIN=rpc) where it may still be mined, the ledger keeps the withdrawal and the failure is
  * logged for an operator to check (src/chain/README.md "Withdrawals").
@@ -18,6 +19,7 @@ export async function withdrawOnChain(
   chain: { operator: ChainOperator; deployed: DeployedContracts },
   withdrawal: SignedWithdrawal,
   record: () => Promise<unknown>,
+  receivedBy: string,
 ): Promise<string> {
   // The wallet would refuse this too, but with a bare revert: checked first, the answer is the same
   // INSUFFICIENT_BALANCE as on CHAIN=none. The command checks it again, authoritatively, in the journal.
@@ -38,7 +40,7 @@ export async function withdrawOnChain(
   }
   ctx.logger.warn(details, 'a journaled withdrawal did not reach the chain: its collateral goes back to the wallet in the ledger');
   await ctx.trading.engine.transfer({
-    from: WITHDRAWN, to: account, asset: COLLATERAL, amount: withdrawal.amountBaseUnits, why: 'WITHDRAW_REVERSED', ref: `withdraw-reversed:${account}:${withdrawal.nonce}`, once: true,
+    from: receivedBy, to: account, asset: COLLATERAL, amount: withdrawal.amountBaseUnits, why: 'WITHDRAW_REVERSED', ref: `withdraw-reversed:${account}:${withdrawal.nonce}`, once: true,
   });
   throw new AppError('SERVICE_UNAVAILABLE', 'the chain did not take the withdrawal and nothing moved; sign it again with a new nonce');
 }

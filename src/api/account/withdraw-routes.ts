@@ -1,6 +1,7 @@
 import { getAddress, zeroAddress, type Hex } from 'viem';
 import { orderDomains } from '../../core/orders/eip712-order.ts';
-import { userAccount } from '../../settlement/index.ts';
+import { userAccount, WITHDRAWN } from '../../settlement/index.ts';
+import { proxyWalletsAmong } from '../../store/users-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
 import { WithdrawBody, WithdrawResponse } from '../../contract/account.ts';
@@ -43,15 +44,17 @@ export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext): void {
     const withdrawal = signedWithdrawal(caller, request.body);
     const signer = await withdrawSigner(domain, withdrawal, withdrawal.signature);
     if (signer?.toLowerCase() !== caller.address.toLowerCase()) throw new AppError('INVALID_SIGNATURE', "the signature is not the wallet owner's signature of this withdrawal");
+    // Sent to a user's wallet, the collateral stays in the exchange: the engine credits that account.
+    const toAccount = (await proxyWalletsAmong(ctx.store.db, [userAccount(withdrawal.to)])).size > 0 ? userAccount(withdrawal.to) : undefined;
     /** The engine's withdraw command, journaled: the ledger transaction's hash, or its refusal thrown. */
     const record = async (): Promise<string> => {
-      const outcome = await ctx.trading.engine.withdraw({ account: userAccount(caller.proxyWallet), to: withdrawal.to, amount: withdrawal.amountBaseUnits, nonce: withdrawal.nonce });
+      const outcome = await ctx.trading.engine.withdraw({ account: userAccount(caller.proxyWallet), to: withdrawal.to, amount: withdrawal.amountBaseUnits, nonce: withdrawal.nonce, ...(toAccount ? { toAccount } : {}) });
       if (!outcome.ok) throw new AppError(outcome.code as ErrorCode, outcome.message);
       return outcome.txHash;
     };
     const { operator, deployed } = ctx.chain;
     if (!operator || !deployed) return { txHash: await record() };
-    return { txHash: await withdrawOnChain(ctx, { operator, deployed }, withdrawal, record) };
+    return { txHash: await withdrawOnChain(ctx, { operator, deployed }, withdrawal, record, toAccount ?? WITHDRAWN) };
   });
 }
 

@@ -63,7 +63,8 @@ function encodeCommand(command: EngineCommand): Encoded {
     case 'split':
       return withChainTx(['split', command.account, command.marketId, command.amount.toString()], command.chainTxHash);
     case 'withdraw':
-      return ['withdraw', command.account, command.to, command.amount.toString(), command.nonce.toString()];
+      // The receiving account is a last field only when `to` is a user's wallet, so records without one read as before.
+      return ['withdraw', command.account, command.to, command.amount.toString(), command.nonce.toString(), ...(command.toAccount ? [command.toAccount] : [])];
     case 'merge':
       // Amounts only when given, so a merge of what is available is written as before; a chain's
       // merge always gives them (wallet-merge.ts), and its transaction hash follows them.
@@ -126,7 +127,7 @@ function decodeCommand(raw: unknown[]): EngineCommand {
     case 'split':
       return { kind, account: f[0], marketId: f[1], amount: BigInt(f[2]), ...chainTxOf(f[3]) };
     case 'withdraw':
-      return { kind, account: f[0], to: f[1], amount: BigInt(f[2]), nonce: BigInt(f[3]) };
+      return { kind, account: f[0], to: f[1], amount: BigInt(f[2]), nonce: BigInt(f[3]), ...(f[4] ? { toAccount: f[4] } : {}) };
     case 'merge':
       return f[2] ? { kind, account: f[0], marketIds: f[1], amounts: (f[2] as string[]).map(BigInt), ...chainTxOf(f[3]) } : { kind, account: f[0], marketIds: f[1] };
     case 'redeem':

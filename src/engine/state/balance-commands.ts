@@ -57,14 +57,15 @@ export const withdrawalRef = (account: string, nonce: bigint) => `withdraw:${acc
 
 /**
  * Collateral leaving the exchange: the account's available collateral moves to WITHDRAWN, so the
- * collateral held still equals all ever credited. A nonce the account used before is refused, as
+ * collateral held still equals all ever credited; sent to another user's wallet (`toAccount`), it
+ * moves to that account, as it arrives there on chain. A nonce the account used before is refused, as
  * the wallet contract refuses it (ProxyWallet.withdraw), and so is an amount above available:
  * what open orders reserve stays.
  */
-export function withdraw(ctx: ApplyContext, w: { account: string; amount: bigint; nonce: bigint }): WithdrawOutcome {
+export function withdraw(ctx: ApplyContext, w: { account: string; amount: bigint; nonce: bigint; toAccount?: string }): WithdrawOutcome {
   const ref = withdrawalRef(w.account, w.nonce);
   if (ctx.state.ledger.onceRefs.has(ref)) return failure('VALIDATION_FAILED', `nonce ${w.nonce} was already used by this wallet`);
-  const outcome = guarded(ctx, transferPosting({ from: w.account, to: WITHDRAWN, asset: COLLATERAL, amount: w.amount, kind: WITHDRAW_KIND, ref }));
+  const outcome = guarded(ctx, transferPosting({ from: w.account, to: w.toAccount ?? WITHDRAWN, asset: COLLATERAL, amount: w.amount, kind: WITHDRAW_KIND, ref }));
   if (outcome.ok) ctx.state.ledger.onceRefs.set(ref, outcome.txHash);
   return outcome;
 }

@@ -32,7 +32,8 @@ export type EngineCommand =
   /** `chainTxHash` on split, merge and redeem: the wallet's transaction when a chain moved the tokens first (src/conditional-tokens/). */
   | { kind: 'split'; account: string; marketId: string; amount: bigint; chainTxHash?: string }
   /** Collateral leaving the exchange to `to` on the owner's signature of (to, amount, nonce); each nonce once per account. */
-  | { kind: 'withdraw'; account: string; to: string; amount: bigint; nonce: bigint }
+  /** `toAccount`: the ledger account of `to` when it is a user's wallet; the collateral moves there rather than out. */
+  | { kind: 'withdraw'; account: string; to: string; amount: bigint; nonce: bigint; toAccount?: string }
   /** `amounts`, one per market, when a chain merged them first (balance-commands.ts); else what is available. */
   | { kind: 'merge'; account: string; marketIds: string[]; amounts?: bigint[]; chainTxHash?: string }
   | { kind: 'redeem'; userId: string; account: string; marketIds: string[]; chainTxHash?: string }
