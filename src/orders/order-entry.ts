@@ -1,4 +1,4 @@
-import { checkCreateOrder, type CreateOrderInput, type NormalizedOrder, type OrderMarket } from '../core/orders/create-order-rules.ts';
+import { checkCreateOrder, tokenIdViolation, type CreateOrderInput, type NormalizedOrder, type OrderMarket } from '../core/orders/create-order-rules.ts';
 import { orderStructOf } from '../core/orders/eip712-order.ts';
 import type { TickSize } from '../core/orders/order-price.ts';
 import { AppError, type ErrorCode, type OrderRuleCode } from '../contract/errors.ts';
@@ -75,6 +75,8 @@ export class OrderEntry {
   private async prepare(caller: Caller, request: CreateOrderRequest): Promise<CheckedOrder | Refusal> {
     // A node without the engine has no markets loaded: it must say 503, not "market not tradable".
     if (!this.deps.engine.takesCommands) throw new EngineUnavailableError();
+    const badTokenId = tokenIdViolation(request.tokenId);
+    if (badTokenId) return refused(badTokenId.code, badTokenId.message);
     const market = this.deps.engine.reads.marketForToken(request.tokenId);
     if (!market) return refused('MARKET_NOT_TRADABLE', `no tradable market has token ${request.tokenId} (unknown, not published, or resolved)`);
     const checked = checkCreateOrder(request, orderMarketOf(market), caller, this.deps.nowSec());

@@ -108,6 +108,8 @@ describe('POST /orders: entry rules, signatures, idempotency', () => {
   it('refuses a token of no tradable market and a malformed body with 400', async () => {
     const unknown = await orderBody(server, alice, { tokenId: '123456789', side: 'BUY', price: '0.1', size: '1', signed: false });
     expectError(await alice.call('POST', '/orders', unknown), 400, 'MARKET_NOT_TRADABLE');
+    // A token id that is no number names no token at all: the field breaks a rule.
+    for (const tokenId of ['x', '12ab', '-5', '1.5', '9'.repeat(79)]) expectError(await alice.call('POST', '/orders', { ...unknown, tokenId }), 400, 'VALIDATION_FAILED');
     expectError(await alice.call('POST', '/orders', { salt: 'x' }), 400, 'VALIDATION_FAILED');
     const badSide = await orderBody(server, alice, { tokenId: market.tokenId1, side: 'BUY', price: '0.1', size: '1', signed: false });
     expectError(await alice.call('POST', '/orders', { ...badSide, side: 2 }), 400, 'VALIDATION_FAILED');

@@ -330,6 +330,12 @@ function partiesOf(signed: SignedFields, caller: OrderCaller): { maker: Address;
 
 const sameAddress = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
+/** A token id that cannot name any token (not decimal digits, too long): VALIDATION_FAILED before any market is looked up. */
+export function tokenIdViolation(tokenId: string): OrderRuleViolation | undefined {
+  if (tokenId.length <= MAX_NUMERIC_STRING_LENGTH && DIGITS.test(tokenId)) return undefined;
+  return { code: 'VALIDATION_FAILED', message: `tokenId must be a numeric string of at most ${MAX_NUMERIC_STRING_LENGTH} decimal digits, got ${JSON.stringify(tokenId.slice(0, 100))}` };
+}
+
 function numericString(field: string, value: string): void {
   if (value.length > MAX_NUMERIC_STRING_LENGTH) fail('VALIDATION_FAILED', `${field} is ${value.length} characters long; the limit is ${MAX_NUMERIC_STRING_LENGTH}`);
   if (!DIGITS.test(value)) fail('VALIDATION_FAILED', `${field} must be a numeric string of decimal digits, got ${JSON.stringify(value)}`);
