@@ -125,6 +125,21 @@ export function ianaTimezone(value: string | null | undefined): string | null {
   }
 }
 
+/**
+ * How deep an event's free-form `metadata` may nest. Storing and serialising JSON recurse once a
+ * level (JSON.stringify, PostgreSQL's jsonb): thousands of levels overflowed a stack, or wedged
+ * the embedded database, where this refuses them with 400.
+ */
+const METADATA_MAX_DEPTH = 32;
+
+function checkMetadataDepth(metadata: object | undefined): void {
+  let level: unknown[] = metadata === undefined ? [] : [metadata];
+  for (let depth = 1; level.length > 0; depth++) {
+    if (depth > METADATA_MAX_DEPTH) throw badRequest(`metadata nests deeper than ${METADATA_MAX_DEPTH} levels`);
+    level = level.flatMap((value) => (value !== null && typeof value === 'object' ? Object.values(value) : []));
+  }
+}
+
 function checkDates(start: Date | null, end: Date | null, what: string): void {
   if (start && end && end.getTime() < start.getTime()) throw badRequest(`${what} endDate is before its startDate`);
 }
@@ -230,6 +245,7 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
       const startDate = input.startDate ? new Date(input.startDate) : at;
       const endDate = input.endDate ? new Date(input.endDate) : null;
       checkDates(startDate, endDate, 'the event');
+      checkMetadataDepth(input.metadata);
       const [slug] = await allocateSlugs([{ given: input.slug, name: input.name }], 'event', (c) => findTakenEventSlugs(db, c));
       const event: EventRow = {
         id: randomUUID(),

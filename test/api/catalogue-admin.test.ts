@@ -134,6 +134,13 @@ describe('admin catalogue', () => {
     assert.deepEqual(dup.body.markets.map((m: { slug: string }) => m.slug), ['same', 'same-2']);
   });
 
+  /** An object `depth` levels deep, the innermost holding a number. */
+  const nested = (depth: number): Record<string, unknown> => {
+    let value: Record<string, unknown> = { leaf: 1 };
+    for (let level = 2; level < depth; level++) value = { a: value };
+    return value;
+  };
+
   it('refuses unknown category and tag ids and malformed input with 400', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expectError(await admin('/admin/events', { ...eventInput(), categories: [unknown] }), 400, 'VALIDATION_FAILED');
@@ -157,8 +164,18 @@ describe('admin catalogue', () => {
       { name: 'x', description: '', markets: [{ name: 'm', speedBumpDelayMs: -1 }] },
       { name: 'x', description: '', markets: [{ name: 'm', displayTimezone: 'Mars/Base' }] },
       { name: 'x', description: '', markets: [{ name: '' }] },
+      // Metadata nested deeper than 32 levels (thousands of them once wedged the embedded database).
+      { ...eventInput(), metadata: nested(33) },
     ];
     for (const body of bad) expectError(await admin('/admin/events', body), 400, 'VALIDATION_FAILED');
+    // Deeper than JSON.stringify can write (this process's too): the body as text.
+    const depth = 5_000;
+    const deep = JSON.stringify({ ...eventInput(), metadata: 'DEEP' }).replace('"DEEP"', `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+    const deepAnswer = await fetch(server.api('/admin/events'), { method: 'POST', headers: { ...server.adminHeaders, 'content-type': 'application/json' }, body: deep });
+    assert.deepEqual([deepAnswer.status, ((await deepAnswer.json()) as { code: string }).code], [400, 'VALIDATION_FAILED']);
+    const deepest = await admin('/admin/events', { ...eventInput(), metadata: nested(32) });
+    assert.equal(deepest.status, 200, JSON.stringify(deepest.body));
+    assert.deepEqual(deepest.body.metadata, nested(32));
     expectError(await post(server.api('/admin/events'), undefined, { ...server.adminHeaders, 'content-type': 'application/json' }), 400, 'VALIDATION_FAILED');
     const raw = await fetch(server.api('/admin/events'), { method: 'POST', headers: server.adminHeaders, body: '{not json' });
     assert.equal(raw.status, 400);
