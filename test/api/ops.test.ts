@@ -62,6 +62,11 @@ describe('operations routes', () => {
     expectError(await post(server.api('/admin/clock'), { advanceMs: 1, now: moved.body.now }, server.adminHeaders), 400, 'VALIDATION_FAILED');
     expectError(await post(server.api('/admin/clock'), { now: '2000-01-01T00:00:00Z' }, server.adminHeaders), 400, 'VALIDATION_FAILED');
     expectError(await post(server.api('/admin/clock'), { advanceMs: 'soon' }, server.adminHeaders), 400, 'VALIDATION_FAILED');
+    // Never past the last date-time the API can name; the clock stays where it was.
+    expectError(await post(server.api('/admin/clock'), { advanceMs: Number.MAX_SAFE_INTEGER }, server.adminHeaders), 400, 'VALIDATION_FAILED');
+    const serverTime = (await get(server.api('/exchange'))).body.serverTime;
+    assert.ok(Math.abs(serverTime - Date.parse(moved.body.now)) < 1_000, 'unmoved');
+    assert.equal((await get(server.api('/events'))).status, 200);
   });
 
   it('refuses malformed JSON with a 400 error body', async () => {

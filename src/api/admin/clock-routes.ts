@@ -6,6 +6,9 @@ import type { TypedApp } from '../typed-app.ts';
 import { ClockBody, ClockResponse } from '../../contract/admin.ts';
 import { errorResponses } from '../../contract/common.ts';
 
+/** The last instant a date-time of this API can name (years 0001 to 9999): past it, dates stop formatting. */
+const LATEST_CLOCK_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
 /**
  * POST /admin/clock: moves the manual clock (tests); 404 on the real clock (EXTENSIONS.md section 11).
  * Every declared background job ticks at once (src/background-jobs.ts), so a test that moves time
@@ -26,6 +29,8 @@ export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
     if (!isManualClock(clock)) throw notFound('the manual clock');
     const { advanceMs, now } = request.body;
     if ((advanceMs === undefined) === (now === undefined)) throw badRequest('send exactly one of advanceMs or now');
+    const target = advanceMs !== undefined ? clock.nowMs() + advanceMs : Date.parse(now!);
+    if (!(target <= LATEST_CLOCK_MS)) throw badRequest(`the clock cannot pass ${new Date(LATEST_CLOCK_MS).toISOString()}`);
     let ms: number;
     try {
       ms = advanceMs !== undefined ? clock.advance(advanceMs) : clock.set(Date.parse(now!));
