@@ -101,6 +101,9 @@ describe('resolution: propose, dispute, settle, resolve, redeem', () => {
     assert.equal(server.ctx.trading.engine.reads.hasMarket(market.id), false);
     expectError(await placeOrder(server, bob, { tokenId: market.tokenId2, side: 'BUY', price: '0.5', size: '1' }), 400, 'MARKET_NOT_TRADABLE');
     expectError(await alice.call('POST', `/markets/${market.id}/split`, { amount: '1' }), 400, 'MARKET_NOT_TRADABLE');
+    // A resolved market takes no proposal, a user's or the operator's (EXTENSIONS.md section 9).
+    expectError(await bob.call('POST', `/markets/${market.id}/oracle/propose`, { outcome: 'NO' }), 400, 'MARKET_NOT_TRADABLE');
+    expectError(await adminPropose(market.id, 'NO'), 400, 'MARKET_NOT_TRADABLE');
 
     const view = (await get(server.api(`/markets/${market.id}`))).body;
     assert.deepEqual([view.status, view.isResolved, view.isSettled, view.marketResolvedTo], ['RESOLVED', true, true, 'YES']);

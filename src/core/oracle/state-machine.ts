@@ -65,7 +65,7 @@ export type OracleEffect =
   | { kind: 'unlock'; account: string; amount: bigint; ref: string }
   | { kind: 'pay'; from: string | 'treasury'; to: string | 'fees'; amount: bigint; why: 'BOND_FORFEIT' | 'ORACLE_REWARD' };
 
-export type OracleRefusal = 'VALIDATION_FAILED' | 'CONFLICT' | 'FORBIDDEN';
+export type OracleRefusal = 'VALIDATION_FAILED' | 'CONFLICT' | 'FORBIDDEN' | 'MARKET_NOT_TRADABLE';
 
 export type OracleResult =
   | { ok: true; state: OracleState; effects: OracleEffect[] }
@@ -111,7 +111,8 @@ export function resolveQuestion(state: OracleState, nowMs: number): OracleResult
 }
 
 function propose(marketId: string, state: OracleState, command: Extract<OracleCommand, { kind: 'propose' }>, terms: QuestionTerms, nowMs: number): OracleResult {
-  if (!terms.marketActive) return refuse('CONFLICT', 'the market is not ACTIVE');
+  // EXTENSIONS.md section 9: a market that is not ACTIVE, or is resolved, is MARKET_NOT_TRADABLE.
+  if (!terms.marketActive) return refuse('MARKET_NOT_TRADABLE', 'the market is not ACTIVE; proposals are for ACTIVE markets');
   if (state.status !== 'UNPROPOSED') return refuse('CONFLICT', `the question is ${state.status}; one proposal at a time`);
   if (command.outcome === 'YES' && terms.yesExcluded) return refuse('CONFLICT', 'another market of this negRisk event already resolved YES');
   const operator = command.by.kind === 'operator';
