@@ -4,9 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { io as connect } from 'socket.io-client';
 import type { BookSnapshot, OrderbookPriceChange } from '../../src/contract/realtime.ts';
-import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
+import { createPublishedEvent, patchMarket, type PublishedMarket } from '../helpers/catalogue.ts';
 import { createApiKey } from '../helpers/auth-client.ts';
-import { get } from '../helpers/http.ts';
+import { get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
 import { restBook, subscribeBooks, until, type Client } from './helpers.ts';
@@ -110,6 +110,28 @@ describe('real-time order books from the engine, over real sockets', () => {
       assert.ok(again.books.get(market.tokenId1)!.seq > first.books.get(market.tokenId1)!.seq);
     } finally {
       again.client.close();
+    }
+  });
+
+  it("a tick size change arrives as a snapshot of each token; a resolved market's subscribers see every level removed", async () => {
+    const resolving = (await createPublishedEvent(server, { liveness: 1 })).markets[0]!;
+    assert.equal((await placeOrder(server, traders[0]!, { tokenId: resolving.tokenId1, side: 'BUY', price: '0.3', size: '2', signed: false })).status, 200);
+    const { client, books } = await subscribe(server, [resolving.tokenId1, resolving.tokenId2]);
+    const snapshots: BookSnapshot[] = [];
+    client.on('orderbook', (snapshot) => snapshots.push(snapshot));
+    try {
+      assert.deepEqual(books.get(resolving.tokenId2)!.levels().asks, [['0.7', '2']]);
+      await patchMarket(server, resolving.id, { tickSize: '0.001' });
+      await until(() => snapshots.length === 2, 'a snapshot of each token');
+      assert.deepEqual(snapshots.map((snapshot) => [snapshot.asset_id, snapshot.tick_size]), [[resolving.tokenId1, '0.001'], [resolving.tokenId2, '0.001']]);
+
+      // An operator proposal, undisputed through its one-second window: the market resolves, its orders are cancelled.
+      assert.equal((await post(server.api(`/admin/markets/${resolving.id}/oracle/propose`), { outcome: 'YES' }, server.adminHeaders)).status, 200);
+      assert.equal((await post(server.api('/admin/clock'), { advanceMs: 2_000 }, server.adminHeaders)).status, 200);
+      await until(() => [resolving.tokenId1, resolving.tokenId2].every((tokenId) => books.get(tokenId)!.levels().bids.length + books.get(tokenId)!.levels().asks.length === 0), 'every level removed');
+      assert.deepEqual([books.get(resolving.tokenId1)!.gaps, books.get(resolving.tokenId2)!.gaps], [0, 0]);
+    } finally {
+      client.close();
     }
   });
 
