@@ -46,7 +46,9 @@ export class OrderEntry {
   constructor(private readonly deps: OrderEntryDeps) {}
 
   async submit(caller: Caller, request: CreateOrderRequest): Promise<EntryOutcome> {
-    return this.decided(await this.prepare(caller, request).then((checked) => this.place(checked)));
+    // An unsigned order reaches the engine's queue in this call's synchronous part: nothing to wait for.
+    const checked = this.check(caller, request);
+    return this.decided(this.place(checked.ok && checked.order.signature !== '' ? await this.verified(checked) : checked));
   }
 
   /**
@@ -58,21 +60,28 @@ export class OrderEntry {
    */
   async submitBatch(caller: Caller, requests: CreateOrderRequest[]): Promise<EntryOutcome[]> {
     if (!this.deps.engine.takesCommands) throw new EngineUnavailableError();
-    const checked = await Promise.all(requests.map((request) => this.prepare(caller, request).catch(failed)));
+    const checked = await Promise.all(requests.map(async (request) => {
+      try {
+        const item = this.check(caller, request);
+        return item.ok && item.order.signature !== '' ? await this.verified(item) : item;
+      } catch (error) {
+        return failed(error);
+      }
+    }));
     const outcomes = await Promise.all(checked.map((item) => this.decided(this.place(item).catch(failed))));
     const lostEngine = outcomes.map((outcome) => (!outcome.ok && outcome.error instanceof EngineUnavailableError ? outcome.error : undefined));
     if (lostEngine.length > 0 && lostEngine.every((error) => error !== undefined)) throw lostEngine[0];
     return outcomes;
   }
 
-  private async decided(outcome: Promise<EntryOutcome> | EntryOutcome): Promise<EntryOutcome> {
+  private async decided(outcome: Promise<EntryOutcome>): Promise<EntryOutcome> {
     const settled = await outcome;
     this.deps.events.publish('order-decided', settled.ok ? { accepted: true, code: null } : { accepted: false, code: settled.error.code });
     return settled;
   }
 
-  /** The CreateOrder rules, the EIP-712 hash and the signature: an order ready for the engine, or its refusal. */
-  private async prepare(caller: Caller, request: CreateOrderRequest): Promise<CheckedOrder | Refusal> {
+  /** The CreateOrder rules and the EIP-712 hash: an order ready for its signature check, or its refusal. */
+  private check(caller: Caller, request: CreateOrderRequest): CheckedOrder | Refusal {
     // A node without the engine has no markets loaded: it must say 503, not "market not tradable".
     if (!this.deps.engine.takesCommands) throw new EngineUnavailableError();
     const badTokenId = tokenIdViolation(request.tokenId);
@@ -86,10 +95,14 @@ export class OrderEntry {
       return refused('ORDER_SIGNATURE_TYPE_UNSUPPORTED', `orders of signatureType 0 (EOA) cannot settle on this exchange's chain yet: sign with signatureType 1 and maker ${caller.proxyWallet}, your proxy wallet`);
     }
     const hash = this.deps.hashOrder(orderStructOf(order), market.negRisk);
-    if (order.signature !== '' && !(await this.deps.verifier.verify(hash, order.signature, order.signer))) {
-      return refused('INVALID_SIGNATURE', `the signature does not recover to the signer ${order.signer} for order hash ${hash}`);
-    }
     return { ok: true, caller, marketId: market.id, order, hash, idempotencyKey: request.idempotencyKey ?? null };
+  }
+
+  /** A signed order whose signature recovers to its signer, off the event loop; else its refusal. */
+  private async verified(checked: CheckedOrder): Promise<CheckedOrder | Refusal> {
+    const { order, hash } = checked;
+    if (order.signature === '' || (await this.deps.verifier.verify(hash, order.signature, order.signer))) return checked;
+    return refused('INVALID_SIGNATURE', `the signature does not recover to the signer ${order.signer} for order hash ${hash}`);
   }
 
   /** Hands a checked order to the engine; its queue takes it before this returns a promise. */

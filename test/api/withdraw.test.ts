@@ -51,6 +51,9 @@ describe('POST /account/withdraw', () => {
     const response = await dora.call('POST', '/account/withdraw', await withdrawBody(server, dora, { to: getAddress(emil.proxyWallet), amount: 2_500_000n, nonce: 1n }));
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.deepEqual([(await collateral(dora)).balance, (await collateral(emil)).available], ['7.5', '3.5']);
+    // Not to the wallet itself: nothing moves.
+    expectError(await dora.call('POST', '/account/withdraw', await withdrawBody(server, dora, { to: getAddress(dora.proxyWallet), amount: USDC, nonce: 2n })), 400, 'VALIDATION_FAILED');
+    assert.equal((await collateral(dora)).balance, '7.5');
     // On a chain the wallet received it there too: the audit compares every wallet with the ledger.
     await expectAuditClean(server);
   });

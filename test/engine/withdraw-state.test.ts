@@ -44,6 +44,16 @@ describe('engine state: withdrawals', () => {
     assert.deepEqual(stateViolations(state), [], 'the collateral held, the withdrawn account included, equals all credited');
   });
 
+  it("sent to another user's wallet, moves the collateral to that account; never to the wallet itself", () => {
+    const state = new EngineState();
+    apply(state, { kind: 'credit', account: ALICE, amount: 100n, reason: 'DEPOSIT', ref: 'start' });
+    const toBob = apply(state, { kind: 'withdraw', account: ALICE, to: 'bob', amount: 40n, nonce: 1n, toAccount: 'bob' });
+    assert.equal(toBob.ok, true);
+    assert.deepEqual([collateral(state, ALICE).balance, collateral(state, 'bob').balance, collateral(state, WITHDRAWN).balance], [60n, 40n, 0n]);
+    assert.deepEqual(apply(state, { kind: 'withdraw', account: ALICE, to: ALICE, amount: 1n, nonce: 2n, toAccount: ALICE }), { ok: false, code: 'VALIDATION_FAILED', message: 'a wallet cannot withdraw to itself' });
+    assert.deepEqual(stateViolations(state), []);
+  });
+
   it('keeps spent nonces across a snapshot, per account', () => {
     const state = new EngineState();
     apply(state, { kind: 'credit', account: ALICE, amount: 100n, reason: 'DEPOSIT', ref: 'start' });

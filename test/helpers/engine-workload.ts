@@ -50,7 +50,8 @@ export type Op =
   | { kind: 'pause'; market: number; paused: boolean }
   | { kind: 'treasury'; units: number }
   | { kind: 'claim'; user: number; units: number; claim: number }
-  | { kind: 'withdraw'; user: number; units: number; nonce: number }
+  /** `toUser`: sent to that user's wallet (the collateral stays in the exchange); null, out of it. */
+  | { kind: 'withdraw'; user: number; units: number; nonce: number; toUser: number | null }
   | { kind: 'heartbeat'; user: number; timeoutMs: number }
   | { kind: 'heartbeat-off'; user: number }
   | { kind: 'session'; user: number; change: 'open' | 'close'; socket: number; resumes: number | null }
@@ -97,7 +98,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('treasury' as const), units: fc.integer({ min: 1, max: 20 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('claim' as const), user, units: fc.integer({ min: 1, max: 10 }), claim: fc.nat(5) }) },
   // Few nonces, so a run spends one twice; amounts up to all of a user's start, so some exceed available.
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), user, units: fc.integer({ min: 1, max: 1_000 }), nonce: fc.nat(3) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), user, units: fc.integer({ min: 1, max: 1_000 }), nonce: fc.nat(3), toUser: fc.option(user) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('heartbeat' as const), user, timeoutMs: fc.integer({ min: 5_000, max: 12_000 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('heartbeat-off' as const), user }) },
   {
@@ -211,7 +212,10 @@ export class WorkloadCommands {
       case 'claim':
         return one({ kind: 'transfer', from: 'system:reward-treasury', to: account(op.user), asset: 'collateral', amount: BigInt(op.units) * UNIT, why: 'REWARD', ref: `reward-claim:${op.claim}`, once: true });
       case 'withdraw':
-        return one({ kind: 'withdraw', account: account(op.user), to: '0x000000000000000000000000000000000000dead', amount: BigInt(op.units) * UNIT, nonce: BigInt(op.nonce) });
+        return one({
+          kind: 'withdraw', account: account(op.user), to: op.toUser === null ? '0x000000000000000000000000000000000000dead' : account(op.toUser), amount: BigInt(op.units) * UNIT, nonce: BigInt(op.nonce),
+          ...(op.toUser === null ? {} : { toAccount: account(op.toUser) }),
+        });
       case 'heartbeat':
         return one({ kind: 'heartbeat', apiKey: apiKeyOf(op.user), timeoutMs: op.timeoutMs });
       case 'heartbeat-off':

@@ -64,5 +64,6 @@ function signedWithdrawal(caller: Caller, body: { to: string; amount: string; no
   if (nonce >= UINT256_LIMIT) throw badRequest('nonce must be below 2^256');
   const to = getAddress(body.to.toLowerCase());
   if (to === zeroAddress) throw badRequest('to must not be the zero address');
+  if (to.toLowerCase() === caller.proxyWallet.toLowerCase()) throw badRequest('to must not be the wallet itself');
   return { owner: caller.address, wallet: caller.proxyWallet, to, amountBaseUnits: positiveAmount(body.amount), nonce, signature: body.signature as Hex };
 }

@@ -65,6 +65,7 @@ export const withdrawalRef = (account: string, nonce: bigint) => `withdraw:${acc
 export function withdraw(ctx: ApplyContext, w: { account: string; amount: bigint; nonce: bigint; toAccount?: string }): WithdrawOutcome {
   const ref = withdrawalRef(w.account, w.nonce);
   if (ctx.state.ledger.onceRefs.has(ref)) return failure('VALIDATION_FAILED', `nonce ${w.nonce} was already used by this wallet`);
+  if (w.toAccount === w.account) return failure('VALIDATION_FAILED', 'a wallet cannot withdraw to itself');
   const outcome = guarded(ctx, transferPosting({ from: w.account, to: w.toAccount ?? WITHDRAWN, asset: COLLATERAL, amount: w.amount, kind: WITHDRAW_KIND, ref }));
   if (outcome.ok) ctx.state.ledger.onceRefs.set(ref, outcome.txHash);
   return outcome;
