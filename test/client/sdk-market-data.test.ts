@@ -146,8 +146,9 @@ describe('SDK: trades, prices, activity, holders, positions, oracle and redeem',
     assert.equal(wrongToken.status, 401);
     const decided = await admin.admin.oracleDecide(market.id, 'YES');
     assert.deepEqual([decided.status, decided.finalOutcome, decided.disputed], ['RESOLVED', 'YES', true]);
+    // A resolved market takes no proposal (EXTENSIONS.md section 9).
     const again = await thrown(admin.admin.oraclePropose(market.id, 'NO'));
-    assert.deepEqual([again.status, again.code], [409, 'CONFLICT']);
+    assert.deepEqual([again.status, again.code], [400, 'MARKET_NOT_TRADABLE']);
   });
 
   it('redeems one market and a batch, with the markets it cannot redeem excluded', async () => {
