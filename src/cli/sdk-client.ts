@@ -59,7 +59,17 @@ export function run<A extends unknown[]>(body: (...args: A) => Promise<void>): (
       } else if (error instanceof OrderBuildError || error instanceof CliError) {
         console.error(`error${'code' in error ? ` ${error.code}` : ''}: ${error.message}`);
         process.exitCode = EXIT_LOCAL_ERROR;
+      } else if (unreachable(error)) {
+        console.error(`error: the exchange could not be reached (${unreachable(error)}): is it running, and are --url or PMX_URL right?`);
+        process.exitCode = EXIT_API_ERROR;
       } else throw error;
     }
   };
+}
+
+/** Why fetch could not reach the server (undici's "fetch failed", its cause the socket's error), or undefined for any other error. */
+function unreachable(error: unknown): string | undefined {
+  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return undefined;
+  const cause = error.cause as { message?: string } | undefined;
+  return cause?.message ?? 'no connection';
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Command } from 'commander';
@@ -91,6 +92,12 @@ describe('the CLI: a market from creation to redemption, through child processes
       assert.equal(results[i]!.code, code, `${args.join(' ')}: ${results[i]!.stderr}`);
       assert.match(results[i]!.stderr, message);
     });
+    // No server there: one line naming why, not a stack trace.
+    const port = await closedPort();
+    const unreachable = await pmx(['events', 'list'], { PMX_URL: `http://127.0.0.1:${port}` });
+    assert.equal(unreachable.code, 1);
+    assert.match(unreachable.stderr, new RegExp(`^error: the exchange could not be reached \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)`));
+    assert.equal(unreachable.stderr.trim().split('\n').length, 1, unreachable.stderr);
   });
 
   it('has examples in the --help of every command', () => {
@@ -104,3 +111,12 @@ describe('the CLI: a market from creation to redemption, through child processes
     }
   });
 });
+
+/** A loopback port nothing listens on: one the system gave out and took back. */
+async function closedPort(): Promise<number> {
+  const listener = createServer();
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as AddressInfo;
+  await new Promise((resolve) => listener.close(resolve));
+  return port;
+}
