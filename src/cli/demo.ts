@@ -137,7 +137,11 @@ export async function seedDemo(admin: ExchangeClient, onProgress: (done: number,
   const events: Event[] = [];
   for (const input of demoEvents(serverTime, { crypto, politics, sports, bitcoin, elections, football })) {
     let event = await publishedEvent(admin, input.slug!);
-    if (!event) [event, seeded] = [await admin.admin.publishEvent((await admin.admin.createEvent(input)).id), true];
+    if (!event) {
+      // Each market published escrows the event's oracle reward from the treasury (EXTENSIONS.md section 11): fund it first.
+      if (input.reward) await admin.admin.fundRewardTreasury(formatUnits(parseUnits(input.reward)! * BigInt(input.markets.length)));
+      [event, seeded] = [await admin.admin.publishEvent((await admin.admin.createEvent(input)).id), true];
+    }
     events.push(event);
     step();
   }
