@@ -33,6 +33,8 @@ export function clientFor(command: Command, need: 'public' | 'trader' | 'admin' 
   const profile = loadProfile();
   const { baseUrl, adminToken } = exchangeOf(command, profile);
   if (need === 'trader' && !profile) throw new CliError('not logged in: run `pmx login` first');
+  // A saved key signs only for the exchange it was made on.
+  if (need === 'trader' && profile!.url !== baseUrl) throw new CliError(`logged in to ${profile!.url}, not ${baseUrl}: run \`pmx login\` against it first`);
   if (need === 'admin' && !adminToken) throw new CliError('admin commands need --admin-token or ADMIN_TOKEN');
   return createClient({
     baseUrl,

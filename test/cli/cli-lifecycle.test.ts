@@ -94,6 +94,10 @@ describe('the CLI: a market from creation to redemption, through child processes
     });
     // No server there: one line naming why, not a stack trace.
     const port = await closedPort();
+    // A login saved for another exchange signs nothing here: said before any call.
+    const elsewhere = await pmx(['balance'], { WHO: 'someone', PMX_URL: `http://127.0.0.1:${port}` });
+    assert.equal(elsewhere.code, 2, elsewhere.stderr);
+    assert.match(elsewhere.stderr, new RegExp(`logged in to ${cli.server.url}, not http://127\\.0\\.0\\.1:${port}`));
     const unreachable = await pmx(['events', 'list'], { PMX_URL: `http://127.0.0.1:${port}` });
     assert.equal(unreachable.code, 1);
     assert.match(unreachable.stderr, new RegExp(`^error: the exchange could not be reached \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)`));
