@@ -142,7 +142,7 @@ export class MatchingEngine {
       maxBatch: options.maxBatch ?? 500,
       maxInFlight: 8,
       applied: (record, commands, appended) => this.applied(record, commands, appended),
-      durable: (record, durationMs) => this.durable(record, durationMs),
+      durable: (record, hash, durationMs) => this.durable(record, hash, durationMs),
       failed: (error) => this.rebuild(error),
     });
     this.chain = options.chainSettlement && new ChainSettlement(options.chainSettlement, {
@@ -538,9 +538,10 @@ export class MatchingEngine {
     this.snapshotter.applied(this.state, commands, () => appended.then(() => this.projected.reached(record.changes.seq)), () => this.projected.value);
   }
 
-  private durable(record: AppliedRecord, durationMs: number): void {
+  /** `hash`: the record's own, in the journal's chain (the state may be records further on by now). */
+  private durable(record: AppliedRecord, hash: string, durationMs: number): void {
     const { seq, atMs } = record.changes;
-    this.head = { seq, hash: this.state.seq === seq ? this.state.hash : this.head.hash, atMs };
+    this.head = { seq, hash, atMs };
     this.unprojected.markDurable(seq);
     this.usedHashes.add(record.changes.newOrders.map((o) => o.signed!.hash));
     this.announcer.durable(record);

@@ -30,8 +30,8 @@ export interface SequencerOptions {
   maxInFlight: number;
   /** A record was applied to the state (not durable yet; `appended` settles when it is, or rejects when it never will be): the records the tables lack take it. */
   applied(record: AppliedRecord, commands: number, appended: Promise<void>): void;
-  /** A record became durable (`durationMs` after its batch was taken): announce and project it. */
-  durable(record: AppliedRecord, durationMs: number): void;
+  /** A record became durable (`hash` its own in the journal's chain, `durationMs` after its batch was taken): announce and project it. */
+  durable(record: AppliedRecord, hash: string, durationMs: number): void;
   /**
    * The pipeline failed (an append, or a command that threw): memory is ahead of the journal. The
    * sequencer takes nothing more until this resolves, having rebuilt the state from the journal;
@@ -158,7 +158,7 @@ export class Sequencer {
       state.hash = hash;
       const appended = this.appender.append({ seq, atMs, hash, text });
       this.options.applied(applied, admitted.length, appended);
-      durable = appended.then(() => this.options.durable(applied, performance.now() - takenMs));
+      durable = appended.then(() => this.options.durable(applied, hash, performance.now() - takenMs));
     } else {
       durable = this.appender.durable();
     }
