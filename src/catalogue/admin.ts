@@ -146,13 +146,22 @@ function checkDates(start: Date | null, end: Date | null, what: string): void {
 
 const ancillaryData = (title: string, description: string | null) => `q: title: ${title}, description: ${description ?? ''}`;
 
-/** Translates a unique-index race (two operators creating the same slug at once) into 409. */
+/** How often a create whose slugs another create took meanwhile is tried again. */
+const SLUG_RACE_ATTEMPTS = 10;
+
+/**
+ * Runs a create that allocates its slugs and inserts its rows, again when another create took one
+ * of those slugs between the two (a unique-index violation): generated slugs are then allocated
+ * anew, while a given slug is found taken (409). Past the attempts, 409.
+ */
 async function slugRace<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('a slug is taken');
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      if (attempt === SLUG_RACE_ATTEMPTS) throw conflict('a slug is taken');
+    }
   }
 }
 
@@ -246,10 +255,8 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
       const endDate = input.endDate ? new Date(input.endDate) : null;
       checkDates(startDate, endDate, 'the event');
       checkMetadataDepth(input.metadata);
-      const [slug] = await allocateSlugs([{ given: input.slug, name: input.name }], 'event', (c) => findTakenEventSlugs(db, c));
-      const event: EventRow = {
+      const fields: Omit<EventRow, 'slug'> = {
         id: randomUUID(),
-        slug: slug!,
         name: input.name,
         description: input.description,
         icon: input.icon ?? '',
@@ -277,14 +284,18 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
         created_at: at,
         updated_at: at,
       };
-      const { markets, targets } = await marketRows(db, event, input.markets, 0, at);
-      await slugRace(() => db.transaction().execute(async (trx) => {
-        await insertEvent(trx, { ...event, metadata: event.metadata === null ? null : JSON.stringify(event.metadata) });
-        await assignEventTaxonomy(trx, event.id, categories, tags);
-        await insertMarkets(trx, markets);
-        await insertPriceTargets(trx, targets);
-      }));
-      return event.id;
+      await slugRace(async () => {
+        const [slug] = await allocateSlugs([{ given: input.slug, name: input.name }], 'event', (c) => findTakenEventSlugs(db, c));
+        const event: EventRow = { ...fields, slug: slug! };
+        const { markets, targets } = await marketRows(db, event, input.markets, 0, at);
+        await db.transaction().execute(async (trx) => {
+          await insertEvent(trx, { ...event, metadata: event.metadata === null ? null : JSON.stringify(event.metadata) });
+          await assignEventTaxonomy(trx, event.id, categories, tags);
+          await insertMarkets(trx, markets);
+          await insertPriceTargets(trx, targets);
+        });
+      });
+      return fields.id;
     },
 
     async addMarket(eventId, input, within) {

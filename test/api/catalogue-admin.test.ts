@@ -134,6 +134,13 @@ describe('admin catalogue', () => {
     assert.deepEqual(dup.body.markets.map((m: { slug: string }) => m.slug), ['same', 'same-2']);
   });
 
+  it('generates a slug for each of several creates at once, none refused', async () => {
+    const created = await Promise.all(Array.from({ length: 8 }, () => admin('/admin/events', { name: 'Raced name', description: '', markets: [{ name: 'Raced market' }] })));
+    for (const response of created) assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.equal(new Set(created.map((r) => r.body.slug)).size, 8);
+    assert.equal(new Set(created.map((r) => r.body.markets[0].slug)).size, 8);
+  });
+
   /** An object `depth` levels deep, the innermost holding a number. */
   const nested = (depth: number): Record<string, unknown> => {
     let value: Record<string, unknown> = { leaf: 1 };
