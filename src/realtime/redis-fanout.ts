@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { connectRedis, type RedisConnection as RedisClient } from '../shared-state/redis-commands.ts';
+import { inRedis } from '../shared-state/unavailable.ts';
 import type { RealtimeLogger } from './types.ts';
 
 export interface RedisFanout {
@@ -52,7 +53,8 @@ export async function connectRedisFanout(url: string, logger: RealtimeLogger, ke
       await subscriber.subscribe(barrierChannel, ignore);
       await subscriber.unsubscribe(barrierChannel, ignore);
     },
-    publish: (channel, message) => publisher.publish(channel, message),
+    // Bounded like every command a request waits on (a relay's announce): a frozen Redis is a 503, not a hang.
+    publish: (channel, message) => inRedis(() => publisher.publish(channel, message)),
     subscribe: (channel, listener) => subscriber.subscribe(channel, listener),
     unsubscribe: (channel, listener) => subscriber.unsubscribe(channel, listener),
     // close() lets queued commands (the adapters' unsubscribes) finish before the connection ends.

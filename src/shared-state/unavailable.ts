@@ -6,11 +6,29 @@ export class SharedStateUnavailableError extends Error {
   override name = 'SharedStateUnavailableError';
 }
 
-/** Runs a Redis operation, turning its failure into a SharedStateUnavailableError. */
-export async function inRedis<T>(operation: () => Promise<T>): Promise<T> {
+/**
+ * How long a command may wait for Redis's answer. Redis answers in well under a millisecond; one
+ * that stopped answering with its connection still open (frozen, paused, its host swapping) gives
+ * no error at all, and without a bound every signed or rate-limited request would hang with it.
+ */
+export const REDIS_ANSWER_TIMEOUT_MS = 2_000;
+
+/**
+ * Runs a Redis operation, turning its failure, or no answer within `timeoutMs`, into a
+ * SharedStateUnavailableError. A command that timed out may still be carried out by Redis later
+ * (a replay record written after its request was answered 503 refuses that exact request once
+ * more: a client signs its retry anew, with a new timestamp).
+ */
+export async function inRedis<T>(operation: () => Promise<T>, timeoutMs = REDIS_ANSWER_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const noAnswer = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
   try {
-    return await operation();
+    return await Promise.race([operation(), noAnswer]);
   } catch (error) {
     throw new SharedStateUnavailableError(`Redis is unavailable: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
   }
 }
