@@ -102,7 +102,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   await registerSecurityHeaders(app);
   registerNulGuard(app);
   const { rateLimitOrders: orders, rateLimitRequests: requests, rateLimitPublic } = ctx.config;
-  const limits = new RequestLimits(ctx.counters, ctx.clock, { orders, requests, public: rateLimitPublic });
+  const limits = new RequestLimits(ctx.sharedState.counters, ctx.clock, { orders, requests, public: rateLimitPublic });
   registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users, limits });
   const registry = registerHttpMetrics(app);
   clientErrors.register(registry);

@@ -14,7 +14,7 @@ import type { Templates } from '../templates/index.ts';
 import type { Logger } from 'pino';
 import type { BookReads } from '../book-reads.ts';
 import type { Leadership } from '../cluster/leadership.ts';
-import type { Counters } from '../shared-state/counters.ts';
+import type { SharedState } from '../shared-state/index.ts';
 import type { BackgroundJob } from '../jobs/background-job.ts';
 import type { RunningChain } from '../chain/index.ts';
 import type { ConditionalTokens } from '../conditional-tokens/index.ts';
@@ -61,8 +61,8 @@ export interface AppContext {
   readonly chain: RunningChain;
   /** Split, merge and redeem of users' positions: on a chain, through their wallets first; and resolutions reported on chain. */
   readonly conditionalTokens: ConditionalTokens;
-  /** Counters every node shares (Redis with REDIS_URL): rate limits, the claim limit. */
-  readonly counters: Counters;
+  /** What every node shares (Redis with REDIS_URL): the counters of rate limits and the claim limit, and whether Redis answers. */
+  readonly sharedState: Pick<SharedState, 'counters' | 'answers'>;
   /** Flips to true once the store is migrated and the engine has loaded its books. */
   ready: boolean;
 }

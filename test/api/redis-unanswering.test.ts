@@ -59,13 +59,16 @@ describe('a Redis that stops answering', { skip: hasRedisServer ? false : 'no re
     redis?.kill('SIGKILL');
   });
 
-  it('answers a signed request 503 SERVICE_UNAVAILABLE with Retry-After, then serves it again once Redis answers', async () => {
+  it('answers a signed request 503 SERVICE_UNAVAILABLE with Retry-After and /readyz 503, then serves both again once Redis answers', async () => {
     assert.equal((await signedAccount()).status, 200);
     redis.kill('SIGSTOP');
     const frozen = await signedAccount();
     expectError(frozen, 503, 'SERVICE_UNAVAILABLE');
     assert.ok(Number(frozen.headers.get('retry-after')) >= 1, `Retry-After ${frozen.headers.get('retry-after')}`);
+    // A load balancer trusting /readyz stops sending here while no signed request can be served.
+    expectError(await request('GET', `${server.url}/readyz`), 503, 'SERVICE_UNAVAILABLE');
     redis.kill('SIGCONT');
     assert.equal((await signedAccount()).status, 200);
+    assert.equal((await request('GET', `${server.url}/readyz`)).status, 200);
   });
 });

@@ -13,7 +13,7 @@ export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Regi
   app.get('/readyz', {
     schema: {
       tags: ['operations'],
-      summary: 'Readiness: the store answers and this node can serve order commands, itself (leader) or through the node that runs the engine (follower)',
+      summary: 'Readiness: the store (and Redis, with REDIS_URL) answers and this node can serve order commands, itself (leader) or through the node that runs the engine (follower)',
       response: {
         200: ReadySchema,
         503: NotReadySchema,
@@ -23,9 +23,9 @@ export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Regi
     const role = ctx.leadership.role;
     // A leader serves once its engine takes commands, a follower once its state is whole (README of src/engine).
     const engineServes = role === 'leader' ? ctx.trading.engine.takesCommands : ctx.trading.engine.whole;
-    if (ctx.ready && ctx.leadership.canServeCommands && engineServes && (await storeAnswers(ctx))) return { status: 'ready' as const, role, node: ctx.leadership.nodeId };
+    if (ctx.ready && ctx.leadership.canServeCommands && engineServes && (await dependenciesAnswer(ctx))) return { status: 'ready' as const, role, node: ctx.leadership.nodeId };
     // Section 12's body, inside the error body of section 9 that every non-2xx carries.
-    const message = ctx.ready ? 'this node cannot serve order commands now: the store does not answer or no node runs the matching engine' : 'the node is starting';
+    const message = ctx.ready ? 'this node cannot serve order commands now: the store or Redis does not answer, or no node runs the matching engine' : 'the node is starting';
     return reply.code(503).header('retry-after', '1').send({ ...errorBody(503, 'SERVICE_UNAVAILABLE', message), status: 'not-ready' as const, role, node: ctx.leadership.nodeId });
   });
 
@@ -35,6 +35,12 @@ export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Regi
     reply.type(registry.contentType);
     return registry.metrics();
   });
+}
+
+/** The store, and Redis when nodes share one: without it no signed request can be checked (src/shared-state). */
+async function dependenciesAnswer(ctx: AppContext): Promise<boolean> {
+  const [store, redis] = await Promise.all([storeAnswers(ctx), ctx.sharedState.answers()]);
+  return store && redis;
 }
 
 async function storeAnswers(ctx: AppContext): Promise<boolean> {

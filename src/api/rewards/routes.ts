@@ -18,7 +18,7 @@ const clamp = (value: number, max: number) => Math.min(value, max);
 /** SPEC.md section 4.7: the caller's rewards, the public pools and leaderboard, and claims. */
 export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
   const reads = ctx.rewards.reads;
-  const limiter = new ClaimRateLimiter(ctx.counters, ctx.clock);
+  const limiter = new ClaimRateLimiter(ctx.sharedState.counters, ctx.clock);
 
   api.get('/rewards/me/summary', {
     ...user,
