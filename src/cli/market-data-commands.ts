@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Activity, PriceHistoryParams, Trade, TradeActivity } from '../client/index.ts';
 import { examples, output, printJson, printTable } from './output.ts';
 import { decimal, marketNames, shortAddress, sideName } from './people.ts';
-import { clientFor, count, globals, run } from './sdk-client.ts';
+import { address, clientFor, count, globals, run } from './sdk-client.ts';
 import { marketIdOf, tokenIdOf } from './refs.ts';
 
 /** Rows of an async iterator, at most `max` of them. */
@@ -73,7 +73,7 @@ export function registerMarketDataCommands(program: Command): void {
         return;
       }
       const market = options.market ? await marketIdOf(client, options.market) : undefined;
-      const rows = await take(client.trades.all({ limit: Math.min(limit, 500), ...(market ? { market } : {}), ...(options.user ? { user: options.user } : {}) }), limit);
+      const rows = await take(client.trades.all({ limit: Math.min(limit, 500), ...(market ? { market } : {}), ...(options.user ? { user: address('--user', options.user) } : {}) }), limit);
       if (json) return printJson(rows);
       printTable(await tradeRows(rows, names), ['time', 'market', 'outcome', 'side', 'price', 'size', 'status']);
     }));
@@ -100,7 +100,7 @@ export function registerMarketDataCommands(program: Command): void {
       const type = options.type?.toUpperCase();
       if (marketId) marketId = await marketIdOf(client, marketId);
       const rows = await take(marketId
-        ? client.markets.allActivityOf(marketId, { limit: Math.min(limit, 100), ...(type ? { type: type as 'SPLIT' } : {}), ...(options.wallet ? { proxyAddress: options.wallet } : {}) })
+        ? client.markets.allActivityOf(marketId, { limit: Math.min(limit, 100), ...(type ? { type: type as 'SPLIT' } : {}), ...(options.wallet ? { proxyAddress: address('--wallet', options.wallet) } : {}) })
         : client.markets.allActivity({ limit: Math.min(limit, 100), ...(type ? { type: type as 'BUY' } : {}) }), limit);
       output(!!globals(command).json, rows, () => printMarketActivity(rows));
     }));

@@ -22,6 +22,12 @@ export function globals(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
+/** An address option (0x and 40 hex digits), or a local usage error (exit 2) naming the flag. */
+export function address(flag: string, value: string): `0x${string}` {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(value)) throw new CliError(`${flag} must be an address (0x and 40 hex digits), got "${value}"`);
+  return value as `0x${string}`;
+}
+
 /** A whole number option, or a local usage error (exit 2) naming the flag. */
 export function count(flag: string, value: string): number {
   if (!/^[0-9]+$/.test(value)) throw new CliError(`${flag} must be a whole number, got "${value}"`);

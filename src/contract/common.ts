@@ -13,7 +13,10 @@ export const ErrorBodySchema = Type.Object(
 
 export const Uuid = Type.String({ format: 'uuid' });
 export const DateTime = Type.String({ format: 'date-time' });
-export const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+/** How TypeScript (and viem) types a hex address. */
+export type HexAddress = `0x${string}`;
+/** A 20-byte hex address; typed HexAddress so SDK users hand it to viem without a cast. */
+export const Address = Type.Unsafe<HexAddress>(Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }));
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /**

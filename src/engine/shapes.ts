@@ -1,3 +1,4 @@
+import type { HexAddress } from '../contract/common.ts';
 import { formatPrice, formatUnits, priceToNumber, unitsToNumber } from '../core/money.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import type { TradeRow } from '../store/trades-repository.ts';
@@ -80,8 +81,8 @@ export interface TradeResponse {
   side: number;
   status: string;
   txHash: string | null;
-  taker: string | null;
-  maker: string | null;
+  taker: HexAddress | null;
+  maker: HexAddress | null;
   matchedAt: number;
   confirmedAt: number | null;
 }
@@ -98,8 +99,9 @@ export function toTradeResponse(row: TradeRow): TradeResponse {
     side: row.side,
     status: row.status,
     txHash: row.tx_hash,
-    taker: row.taker_wallet,
-    maker: row.maker_wallet,
+    // Wallets are written as the engine took them from checked orders: addresses.
+    taker: row.taker_wallet as HexAddress | null,
+    maker: row.maker_wallet as HexAddress | null,
     matchedAt: unixSeconds(row.matched_at),
     confirmedAt: row.confirmed_at ? unixSeconds(row.confirmed_at) : null,
   };

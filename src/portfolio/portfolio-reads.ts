@@ -1,3 +1,4 @@
+import type { HexAddress } from '../contract/common.ts';
 import { notional } from '../core/positions/position.ts';
 import { unitsToNumber } from '../core/money.ts';
 import type { LatestPriceSource } from '../market-data/event-positions.ts';
@@ -68,11 +69,12 @@ export class PortfolioReads {
    * wallet), holds. A `user` query is echoed as sent: answering with the owner's sign-in address
    * would tell anyone who knows a proxy wallet which EOA signs for it.
    */
-  async value(caller: { address: string; proxyWallet: string }, query: { user?: string; markets?: string[] }): Promise<{ user: string; value: number }> {
+  async value(caller: { address: string; proxyWallet: string }, query: { user?: HexAddress; markets?: string[] }): Promise<{ user: HexAddress; value: number }> {
     const owner = query.user ? await findUserByWallet(this.db, query.user) : undefined;
     if (query.user && !owner) return { user: query.user, value: 0 };
     const { address, proxyWallet } = owner ?? caller;
-    const user = query.user ?? address;
+    // A sign-in address is checked as an address when the user signs in.
+    const user = query.user ?? (address as HexAddress);
     const filter: PositionFilter = { account: proxyWallet.toLowerCase(), state: 'held' };
     if (query.markets) filter.marketIds = query.markets;
     const positions = await this.valuedPositions(filter);

@@ -42,7 +42,7 @@ export function orderDomain(exchange: ExchangeInfo, negRisk: boolean) {
     name: exchange.eip712.name,
     version: exchange.eip712.version,
     chainId: exchange.chainId,
-    verifyingContract: (negRisk ? exchange.negRiskVerifyingContract : exchange.eip712.verifyingContract) as `0x${string}`,
+    verifyingContract: negRisk ? exchange.negRiskVerifyingContract : exchange.eip712.verifyingContract,
   };
 }
 

@@ -31,7 +31,7 @@ export function ordersSection(ctx: ClientContext) {
   async function signer() {
     if (!ctx.account) return undefined;
     ctx.user ??= await transport.call('GET', '/account', { auth: 'jwtOrApiKey' });
-    return { account: ctx.account, proxyWallet: ctx.user!.proxyWallet as `0x${string}` };
+    return { account: ctx.account, proxyWallet: ctx.user!.proxyWallet };
   }
 
   /** A signed CreateOrder (unsigned when the client has no wallet), checked locally against the market's rules. */
