@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorBody } from '../contract/errors.ts';
 import { InsufficientBalanceError } from '../settlement/types.ts';
 import { SharedStateUnavailableError } from '../shared-state/unavailable.ts';
+import { isStoreUnavailable } from '../store/store-unavailable.ts';
 
 /** Fastify's own errors (validation, body parsing, limits) mapped onto the catalogue. */
 function fromFastifyError(error: FastifyError): { status: number; code: string; message: string } {
@@ -21,6 +22,10 @@ function fromFastifyError(error: FastifyError): { status: number; code: string; 
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof InsufficientBalanceError) error = new AppError('INSUFFICIENT_BALANCE', error.message);
   if (error instanceof SharedStateUnavailableError) error = new AppError('SERVICE_UNAVAILABLE', 'rate limits or the replay guard cannot be checked now; retry', { 'retry-after': '1' });
+  if (isStoreUnavailable(error)) {
+    request.log.warn({ err: error }, 'the database cannot be reached');
+    error = new AppError('SERVICE_UNAVAILABLE', 'the database cannot be reached now; retry shortly', { 'retry-after': '1' });
+  }
   if (error instanceof AppError) {
     reply.headers(error.headers).code(error.statusCode).send(errorBody(error.statusCode, error.code, error.message));
     return;
