@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createApiKey, exchangeInfo, hmacHeaders, signIn, type ApiCredentials } from '../helpers/auth-client.ts';
 import { expectError, request } from '../helpers/http.ts';
+import { freePort } from '../helpers/process-server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { redisReachable } from '../realtime/helpers.ts';
 
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /**
  * A Redis that stops answering while its connection stays open (SIGSTOP: a frozen process, a
