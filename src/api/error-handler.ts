@@ -22,9 +22,11 @@ function fromFastifyError(error: FastifyError): { status: number; code: string; 
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof InsufficientBalanceError) error = new AppError('INSUFFICIENT_BALANCE', error.message);
   if (error instanceof SharedStateUnavailableError) error = new AppError('SERVICE_UNAVAILABLE', 'rate limits or the replay guard cannot be checked now; retry', { 'retry-after': '1' });
+  // The socket errors it names are any network peer's (an error's cause is read too): a chain RPC
+  // refusing its connection is named the same way, and said so rather than blamed on the database.
   if (isStoreUnavailable(error)) {
-    request.log.warn({ err: error }, 'the database cannot be reached');
-    error = new AppError('SERVICE_UNAVAILABLE', 'the database cannot be reached now; retry shortly', { 'retry-after': '1' });
+    request.log.warn({ err: error }, 'the database, or another service the request needs, cannot be reached');
+    error = new AppError('SERVICE_UNAVAILABLE', 'the database, or another service this request needs, cannot be reached now; retry shortly', { 'retry-after': '1' });
   }
   if (error instanceof AppError) {
     reply.headers(error.headers).code(error.statusCode).send(errorBody(error.statusCode, error.code, error.message));
