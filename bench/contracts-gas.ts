@@ -3,8 +3,9 @@
  * extra maker fill (the mean over ten more), and how many fills one transaction holds: within 30M
  * gas, and within the 128 KiB that a geth-based node's pool accepts for one transaction.
  * Every order is a fresh order of a distinct account (cold storage, the costly case), with fees
- * on both sides; every party an EOA, then every party a proxy wallet, then proxy wallets whose
- * orders are unsigned (an API key's, settled on the operator's word). Then N single-maker
+ * on both sides; every party a proxy wallet, whose owner signs as the EOA (type 0: the default of
+ * order builders; the assets are the wallet's all the same), then as the wallet (type 1), then
+ * leaves its orders unsigned (an API key's, settled on the operator's word). Then N single-maker
  * COMPLEMENTARY matches in one matchOrdersBatch against the same N sent as N matchOrders (the same
  * orders from the same chain state: the chain is reverted to a snapshot in between). Last, the gas
  * of deploying one proxy wallet.
@@ -22,9 +23,9 @@ const FEE_BPS = 100n;
 const BATCH_SIZES = [2, 5, 10, 20];
 
 type FillType = 'COMPLEMENTARY' | 'MINT' | 'MERGE';
-/** Who trades: EOAs signing (type 0), proxy wallets whose owners sign (type 1), or proxy wallets' unsigned orders. */
+/** How the wallets' owners sign: as the EOA (type 0), as the wallet (type 1), or not at all (an API key's unsigned orders). */
 type Parties = 'EOA' | 'wallet' | 'unsigned wallet';
-const PARTIES_LABEL: Record<Parties, string> = { EOA: '', wallet: ', proxy wallets', 'unsigned wallet': ', proxy wallets, unsigned' };
+const PARTIES_LABEL: Record<Parties, string> = { EOA: ', type 0', wallet: ', type 1', 'unsigned wallet': ', unsigned' };
 
 let accounts = 0;
 
@@ -58,16 +59,6 @@ try {
 }
 
 
-/** A fresh funded, approved account holding collateral and complete sets. */
-async function trader(chain: ExchangeChain, market: Market): Promise<LocalAccount> {
-  const account = privateKeyToAccount(keccak256(toHex(`gas bench trader ${accounts++}`)));
-  await chain.anvil.testClient.setBalance({ address: account.address, value: 10n ** 18n });
-  await chain.approveExchanges(account);
-  await chain.giveSets(account, market, 1_000n * ONE);
-  await chain.mint(account.address, 1_000n * ONE);
-  return account;
-}
-
 /** A fresh owner of a deployed proxy wallet holding collateral and complete sets (split by the operator). */
 async function walletTrader(chain: ExchangeChain, market: Market): Promise<LocalAccount> {
   const owner = privateKeyToAccount(keccak256(toHex(`gas bench wallet owner ${accounts++}`)));
@@ -83,9 +74,8 @@ async function walletTrader(chain: ExchangeChain, market: Market): Promise<Local
  */
 async function matchArgs(chain: ExchangeChain, market: Market, type: FillType, makers: number, parties: Parties): Promise<MatchArgs> {
   const order = async (params: { tokenId: bigint; side: 'BUY' | 'SELL'; priceMicros: bigint; size: bigint }) => {
-    if (parties === 'EOA') return chain.signOrder({ ...params, signer: await trader(chain, market), feeRateBps: FEE_BPS });
-    const wallet = { ...params, signer: await walletTrader(chain, market), signatureType: 1 as const, feeRateBps: FEE_BPS };
-    return parties === 'wallet' ? chain.signOrder(wallet) : chain.unsignedOrder(wallet);
+    const wallet = { ...params, signer: await walletTrader(chain, market), signatureType: parties === 'EOA' ? (0 as const) : (1 as const), feeRateBps: FEE_BPS };
+    return parties === 'unsigned wallet' ? chain.unsignedOrder(wallet) : chain.signOrder(wallet);
   };
   const takerSide = type === 'MERGE' ? 'SELL' : 'BUY';
   const makerSide = type === 'COMPLEMENTARY' ? 'SELL' : takerSide;
@@ -105,7 +95,7 @@ async function matchCost(chain: ExchangeChain, { takerOrder, makerOrders, takerF
   return { gas: receipt.gasUsed, bytes: BigInt((input.length - 2) / 2) };
 }
 
-/** Total gas of `n` single-maker COMPLEMENTARY matches of EOAs sent one by one, and of the same matches in one batch from the same state. */
+/** Total gas of `n` single-maker COMPLEMENTARY matches of type 0 orders sent one by one, and of the same matches in one batch from the same state. */
 async function batchCost(chain: ExchangeChain, market: Market, n: number): Promise<{ separate: bigint; batched: bigint; batchBytes: bigint }> {
   const matches: MatchArgs[] = [];
   for (let i = 0; i < n; i++) matches.push(await matchArgs(chain, market, 'COMPLEMENTARY', 1, 'EOA'));

@@ -24,7 +24,6 @@ interface ExchangeErrors {
     error OrderExpired(bytes32 orderHash);
     error InvalidNonce(bytes32 orderHash);
     error InvalidSignature(bytes32 orderHash);
-    error UnsignedOrderNeedsWallet(bytes32 orderHash);
     error UnsignedOrderNotAllowed(bytes32 orderHash);
     error MakerIsNotSigner(bytes32 orderHash);
     error MakerIsNotSignersWallet(bytes32 orderHash);

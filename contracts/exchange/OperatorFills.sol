@@ -24,17 +24,23 @@ abstract contract OperatorFills is Trading {
         if (cost > size) revert PriceAboveOne(orderHash);
         uint256 fee = order.feeRateBps == 0 ? 0 : _fee(_makerRate(order.feeRateBps, market.makerFeeRateBps), cost, size);
 
-        if (buying) {
-            collateral.safeTransferFrom(order.maker, msg.sender, cost);
-            if (fee != 0) collateral.safeTransferFrom(order.maker, feeReceiver, fee);
-            conditionalTokens.safeTransferFrom(msg.sender, order.maker, order.tokenId, size, "");
-        } else {
-            conditionalTokens.safeTransferFrom(order.maker, msg.sender, order.tokenId, size, "");
-            collateral.safeTransferFrom(msg.sender, order.maker, cost - fee);
-            if (fee != 0) collateral.safeTransferFrom(msg.sender, feeReceiver, fee);
-        }
+        _exchangeWithOperator(order, cost, size, fee);
         (uint256 makerAssetId, uint256 takerAssetId) = _assetIds(order);
         emit OrderFilled(orderHash, order.maker, msg.sender, makerAssetId, takerAssetId, fillAmount, taking, fee);
+    }
+
+    /// The order's side against the operator's: from and to the signer's wallet (Signatures._fundsOf).
+    function _exchangeWithOperator(Order calldata order, uint256 cost, uint256 size, uint256 fee) private {
+        address funds = _fundsOf(order);
+        if (order.side == Side.BUY) {
+            collateral.safeTransferFrom(funds, msg.sender, cost);
+            if (fee != 0) collateral.safeTransferFrom(funds, feeReceiver, fee);
+            conditionalTokens.safeTransferFrom(msg.sender, funds, order.tokenId, size, "");
+        } else {
+            conditionalTokens.safeTransferFrom(funds, msg.sender, order.tokenId, size, "");
+            collateral.safeTransferFrom(msg.sender, funds, cost - fee);
+            if (fee != 0) collateral.safeTransferFrom(msg.sender, feeReceiver, fee);
+        }
     }
 
     function fillOrders(Order[] calldata orders, uint256[] calldata fillAmounts) external {

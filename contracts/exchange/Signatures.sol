@@ -16,14 +16,15 @@ interface IProxyWalletOperatorTrading {
 }
 
 /// Order hashing under the domain {name, "1", chainId, this address} and the signature check. The
-/// signer signs with its own key (ECDSA); what differs by type is who may be the maker: the
-/// signer itself (EOA), or the signer's proxy wallet from the factory (types 1 and 2), which must
-/// already be deployed since the exchange moves its funds through the wallet's approvals.
+/// signer signs with its own key (ECDSA). Every order settles from the signer's proxy wallet from
+/// the factory, which must already be deployed since the exchange moves its funds through the
+/// wallet's approvals: the exchange keeps one account per user, its wallet. What differs by type is
+/// only who is named maker: the signer itself (0, EOA: what order builders sign by default, so
+/// their orders settle unchanged) or the wallet (1, and 2 treated as 1).
 ///
 /// An order with an empty signature is one an API key placed without signing (EXTENSIONS.md
-/// section 11). Only operators settle orders, so it settles on the operator's word, and only for a
-/// proxy wallet whose owner left `operatorTrading` on: an EOA has no such switch, so its orders
-/// always need its signature.
+/// section 11). Only operators settle orders, so it settles on the operator's word, and only from
+/// a wallet whose owner left `operatorTrading` on.
 abstract contract Signatures is Nonces, EIP712 {
     address public immutable proxyWalletFactory;
     bytes32 internal immutable walletInitCodeHash;
@@ -63,19 +64,24 @@ abstract contract Signatures is Nonces, EIP712 {
         return ProxyWalletAddress.compute(proxyWalletFactory, owner, walletInitCodeHash);
     }
 
+    /// Where an order's assets come from and go to: the signer's wallet, which an order of type 1
+    /// or 2 names as its maker and an order of type 0 names through its signer.
+    function _fundsOf(Order calldata order) internal view returns (address) {
+        return order.signatureType == SignatureType.EOA ? walletOf(order.signer) : order.maker;
+    }
+
     function _checkSignature(bytes32 orderHash, Order calldata order) internal view {
-        bool unsigned = order.signature.length == 0;
+        address wallet = walletOf(order.signer);
         if (order.signatureType == SignatureType.EOA) {
-            if (unsigned) revert UnsignedOrderNeedsWallet(orderHash);
             if (order.maker != order.signer) revert MakerIsNotSigner(orderHash);
-        } else {
-            if (order.maker != walletOf(order.signer)) revert MakerIsNotSignersWallet(orderHash);
-            if (order.maker.code.length == 0) revert ProxyWalletNotDeployed(order.maker);
-            if (unsigned) {
-                // The maker is the factory's wallet at the signer's address, so this reads a real switch.
-                if (!IProxyWalletOperatorTrading(order.maker).operatorTrading()) revert UnsignedOrderNotAllowed(orderHash);
-                return;
-            }
+        } else if (order.maker != wallet) {
+            revert MakerIsNotSignersWallet(orderHash);
+        }
+        if (wallet.code.length == 0) revert ProxyWalletNotDeployed(wallet);
+        if (order.signature.length == 0) {
+            // The wallet is the factory's at the signer's address, so this reads a real switch.
+            if (!IProxyWalletOperatorTrading(wallet).operatorTrading()) revert UnsignedOrderNotAllowed(orderHash);
+            return;
         }
         (address recovered, ECDSA.RecoverError recoverError,) = ECDSA.tryRecover(orderHash, order.signature);
         if (recoverError != ECDSA.RecoverError.NoError || recovered != order.signer) revert InvalidSignature(orderHash);

@@ -129,14 +129,14 @@ abstract contract Trading is OrderBook, ERC1155Holder {
     function _moveMakerSide(Order calldata takerOrder, Order calldata makerOrder, Fill memory fill, Totals memory totals) private returns (uint256 payout) {
         bool complementary = makerOrder.tokenId == takerOrder.tokenId;
         if (makerOrder.side == Side.BUY) {
-            collateral.safeTransferFrom(makerOrder.maker, address(this), fill.cost + fill.makerFee);
+            collateral.safeTransferFrom(_fundsOf(makerOrder), address(this), fill.cost + fill.makerFee);
             if (!complementary) return fill.size;
-            conditionalTokens.safeTransferFrom(takerOrder.maker, makerOrder.maker, makerOrder.tokenId, fill.size, "");
+            conditionalTokens.safeTransferFrom(_fundsOf(takerOrder), _fundsOf(makerOrder), makerOrder.tokenId, fill.size, "");
             totals.takerMakingSent += fill.size;
             return 0;
         }
-        address tokensTo = complementary ? takerOrder.maker : address(this);
-        conditionalTokens.safeTransferFrom(makerOrder.maker, tokensTo, makerOrder.tokenId, fill.size, "");
+        address tokensTo = complementary ? _fundsOf(takerOrder) : address(this);
+        conditionalTokens.safeTransferFrom(_fundsOf(makerOrder), tokensTo, makerOrder.tokenId, fill.size, "");
         if (complementary) totals.takerTakingSent += fill.size;
         payout = fill.cost - fill.makerFee;
     }
@@ -181,10 +181,10 @@ abstract contract Trading is OrderBook, ERC1155Holder {
 
     function _takeFromTaker(Order calldata takerOrder, Totals memory totals) private {
         if (takerOrder.side == Side.BUY) {
-            collateral.safeTransferFrom(takerOrder.maker, address(this), totals.takerMaking + totals.takerFee);
+            collateral.safeTransferFrom(_fundsOf(takerOrder), address(this), totals.takerMaking + totals.takerFee);
         } else {
             uint256 tokens = totals.takerMaking - totals.takerMakingSent;
-            if (tokens != 0) conditionalTokens.safeTransferFrom(takerOrder.maker, address(this), takerOrder.tokenId, tokens, "");
+            if (tokens != 0) conditionalTokens.safeTransferFrom(_fundsOf(takerOrder), address(this), takerOrder.tokenId, tokens, "");
         }
     }
 
@@ -205,8 +205,9 @@ abstract contract Trading is OrderBook, ERC1155Holder {
     /// A buyer is paid in its tokens, a seller in collateral.
     function _pay(Order calldata order, uint256 amount) private {
         if (amount == 0) return;
-        if (order.side == Side.BUY) conditionalTokens.safeTransferFrom(address(this), order.maker, order.tokenId, amount, "");
-        else collateral.safeTransfer(order.maker, amount);
+        address to = _fundsOf(order);
+        if (order.side == Side.BUY) conditionalTokens.safeTransferFrom(address(this), to, order.tokenId, amount, "");
+        else collateral.safeTransfer(to, amount);
     }
 
     function _assetIds(Order calldata order) internal pure returns (uint256 makerAssetId, uint256 takerAssetId) {

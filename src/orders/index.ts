@@ -61,7 +61,7 @@ export function createTrading(deps: TradingDeps): Trading {
   const hashOrder = createMarketOrderHasher(deps.config);
   return {
     engine,
-    orderEntry: new OrderEntry({ engine, verifier, hashOrder, events: deps.events, settlesOnChain: deps.chainSettlement !== undefined, nowSec: () => Math.floor(deps.clock.nowMs() / 1000) }),
+    orderEntry: new OrderEntry({ engine, verifier, hashOrder, events: deps.events, nowSec: () => Math.floor(deps.clock.nowMs() / 1000) }),
     orderCancels: new OrderCancels(engine),
     orderQueries: new OrderQueries(deps.db, deps.orderMarkets, new OrderCursorCodec(deps.cursorSecret)),
     markets: deps.markets,

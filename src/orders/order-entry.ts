@@ -17,12 +17,6 @@ export interface OrderEntryDeps {
   verifier: SignatureVerifier;
   hashOrder(order: ReturnType<typeof orderStructOf>, negRisk: boolean): Hex;
   nowSec(): number;
-  /**
-   * Trades settle on a chain (CHAIN embedded or rpc). There an order of signatureType 0 would
-   * settle from the sign-in address while the engine reserves and moves the proxy wallet's
-   * balances, so it is refused up front rather than matched and FAILED at settlement.
-   */
-  settlesOnChain: boolean;
   /** Where each decision is announced ('order-decided'), for the exchange metrics. */
   events: DomainEvents;
 }
@@ -91,9 +85,6 @@ export class OrderEntry {
     const checked = checkCreateOrder(request, orderMarketOf(market), caller, this.deps.nowSec());
     if (!checked.ok) return refused(checked.violation.code, checked.violation.message);
     const order = checked.order;
-    if (this.deps.settlesOnChain && order.signatureType === 0) {
-      return refused('ORDER_SIGNATURE_TYPE_UNSUPPORTED', `orders of signatureType 0 (EOA) cannot settle on this exchange's chain yet: sign with signatureType 1 and maker ${caller.proxyWallet}, your proxy wallet`);
-    }
     const hash = this.deps.hashOrder(orderStructOf(order), market.negRisk);
     return { ok: true, caller, marketId: market.id, order, hash, idempotencyKey: request.idempotencyKey ?? null };
   }
@@ -111,6 +102,7 @@ export class OrderEntry {
     const { caller, marketId, order, hash, idempotencyKey } = checked;
     const placed = await this.deps.engine.place({
       userId: caller.userId,
+      // Every order settles from the proxy wallet, an EOA-signed one (type 0) too (contracts/README.md "Signature types").
       account: caller.proxyWallet.toLowerCase(),
       apiKey: caller.apiKey ?? null,
       marketId,

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
-import { startTestServer, TEST_CHAIN, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
 
 describe('POST /orders: entry rules, signatures, idempotency', () => {
@@ -66,20 +66,13 @@ describe('POST /orders: entry rules, signatures, idempotency', () => {
     assert.equal(response.body.outcome, 'No');
   });
 
-  it('takes an EOA-signed order (signatureType 0) on the simulated chain, and refuses it up front on a real one', async () => {
+  it('takes an EOA-signed order (signatureType 0): the EOA is its maker, the proxy wallet its funds', async () => {
     const response = await placeOrder(server, bob, { tokenId: market.tokenId1, side: 'BUY', price: '0.05', size: '10', signatureType: 0 });
-    if (TEST_CHAIN === 'none') {
-      assert.equal(response.status, 200, JSON.stringify(response.body));
-      assert.equal(response.body.signatureType, 0);
-      assert.equal(response.body.maker.toLowerCase(), bob.address.toLowerCase());
-      assert.equal((await bob.call('GET', '/account/balance')).body.collateral.locked, '0.5');
-      assert.equal((await bob.call('POST', `/orders/${response.body.id}/cancel`)).status, 200);
-      return;
-    }
-    // On a chain it would settle from the sign-in address, which holds nothing: refused before it rests, nothing locked.
-    expectError(response, 400, 'ORDER_SIGNATURE_TYPE_UNSUPPORTED');
-    assert.match(response.body.message, new RegExp(bob.proxyWallet, 'i'));
-    assert.equal((await bob.call('GET', '/account/balance')).body.collateral.locked, '0');
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.equal(response.body.signatureType, 0);
+    assert.equal(response.body.maker.toLowerCase(), bob.address.toLowerCase());
+    assert.equal((await bob.call('GET', '/account/balance')).body.collateral.locked, '0.5');
+    assert.equal((await bob.call('POST', `/orders/${response.body.id}/cancel`)).status, 200);
   });
 
   it('refuses a signature that does not recover to the signer', async () => {

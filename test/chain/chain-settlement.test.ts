@@ -108,6 +108,25 @@ describe('settlement on the embedded chain (CHAIN=embedded)', { skip: storeIndep
     await expectAuditClean(server);
   });
 
+  it('orders signed as the EOA (signatureType 0, order builders\' default) settle from the signer\'s proxy wallet, as the ledger reserves them', async () => {
+    const walletTokens = await tokensOnChain(alice.proxyWallet, market().tokenId1);
+    const walletCollateral = await collateralOnChain(bob.proxyWallet);
+    const maker = await placeOrder(server, alice, { tokenId: market().tokenId1, side: 'SELL', price: '0.45', size: '2', signatureType: 0 });
+    assert.equal(maker.status, 200, JSON.stringify(maker.body));
+    assert.equal(maker.body.maker.toLowerCase(), alice.address.toLowerCase(), 'the order names the EOA as maker');
+    const taker = await placeOrder(server, bob, { tokenId: market().tokenId1, side: 'BUY', price: '0.45', size: '2', signatureType: 0 });
+    assert.equal(taker.body.status, 'EXECUTED', JSON.stringify(taker.body));
+    await server.ctx.trading.engine.settle();
+    const trade = (await alicesTrades()).find((t) => t.size === '2');
+    assert.equal(trade?.status, 'CONFIRMED', JSON.stringify(trade));
+    const filled = await filledOrderHashes(trade.txHash);
+    for (const order of [maker.body, taker.body]) assert.ok(filled.includes(order.hash.toLowerCase()), `${order.hash} filled`);
+    assert.equal(await tokensOnChain(alice.proxyWallet, market().tokenId1), walletTokens - 2n * ONE);
+    assert.equal(await collateralOnChain(bob.proxyWallet), walletCollateral - 900_000n);
+    for (const eoa of [alice.address, bob.address]) assert.equal(await collateralOnChain(eoa), 0n, 'nothing moved from or to the EOA');
+    await expectAuditClean(server);
+  });
+
   it('the audit holds every settled trade to its transaction: one that names a hash not on chain, or another match\'s transaction, is named', async () => {
     // The COMPLEMENTARY trade is alone in its transaction; the MINT's fills two other orders.
     const trades = await alicesTrades();

@@ -46,7 +46,8 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
     assert.equal(await revertOfPair(await buy(), await sell({ nonce: 1n })), 'InvalidNonce');
     assert.equal(await revertOfPair(await buy(), await sell({ maker: buyer.address })), 'MakerIsNotSigner');
     assert.equal(await revertOfPair(await buy(), await sell({ signatureType: 1, maker: stranger.address })), 'MakerIsNotSignersWallet');
-    assert.equal(await revertOfPair(await buy(), await sell({ signatureType: 1 })), 'ProxyWalletNotDeployed');
+    assert.equal(await revertOfPair(await buy(), await sell({ signatureType: 1, signer: stranger })), 'ProxyWalletNotDeployed');
+    assert.equal(await revertOfPair(await buy(), await sell({ signer: stranger })), 'ProxyWalletNotDeployed', 'an EOA order settles from the wallet too');
     assert.equal(await revertOfPair(await buy(), await sell({ negRisk: true })), 'InvalidSignature', 'signed for the other exchange');
     const forged = { ...(await sell()), signature: (await buy()).signature };
     assert.equal(await revertOfPair(await buy(), forged), 'InvalidSignature');
@@ -158,7 +159,7 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
     await chain.mint(operator.address, 50n * ONE);
     const nonce = await chain.read<bigint>(exchange(), ABIS.exchange, 'nonces', [seller.address]);
     const [sellOrder, buyOrder] = [await sell({ nonce, feeRateBps: 100n }), await buy({ feeRateBps: 100n })];
-    const parties = [seller.address, buyer.address, operator.address, feeReceiver];
+    const parties = [await chain.walletOf(seller.address), await chain.walletOf(buyer.address), operator.address, feeReceiver];
     const held = () => Promise.all(parties.map(async (address) => [await chain.collateralOf(address), await chain.tokensOf(address, market.yes)]));
     const before = await held();
     assert.equal(await chain.revertOf(buyer, exchange(), ABIS.exchange, 'fillOrder', [sellOrder, 4n * ONE]), 'NotOperator');
@@ -177,12 +178,12 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
 
   it('settles a neg-risk market on the neg-risk exchange, under its own domain', async () => {
     const negRisk = await chain.createMarket(true);
-    await chain.giveSets(seller, negRisk, 10n * ONE);
+    await chain.giveWalletSets(seller, negRisk, 10n * ONE);
     const maker = await chain.signOrder({ signer: seller, tokenId: negRisk.yes, side: 'SELL', priceMicros: 300_000n, size: 10n * ONE, negRisk: true });
     const taker = await chain.signOrder({ signer: buyer, tokenId: negRisk.yes, side: 'BUY', priceMicros: 300_000n, size: 10n * ONE, negRisk: true });
     assert.equal(await chain.matchRevert(taker, [maker], 3n * ONE, [10n * ONE]), 'TokenNotRegistered', 'not on the main exchange');
     assert.equal(await chain.read(chain.contracts.negRiskExchange, ABIS.exchange, 'nonces', [seller.address]), 0n, 'nonces are per exchange');
     await chain.match(taker, [maker], 3n * ONE, [10n * ONE], chain.contracts.negRiskExchange);
-    assert.equal(await chain.tokensOf(buyer.address, negRisk.yes), 10n * ONE);
+    assert.equal(await chain.tokensOf(await chain.walletOf(buyer.address), negRisk.yes), 10n * ONE);
   });
 });

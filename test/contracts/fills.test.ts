@@ -17,6 +17,8 @@ describe('matchOrders fills', { skip: storeIndependent('the chain') }, () => {
   let chain: ExchangeChain;
   let market: Market;
   let traders: HDAccount[];
+  /** Where each trader's assets are: its proxy wallet, whatever type its orders are signed as. */
+  const walletOf = new Map<Address, Address>();
   const TAKER_BPS = 200n;
   const MAKER_BPS = 100n;
 
@@ -24,7 +26,10 @@ describe('matchOrders fills', { skip: storeIndependent('the chain') }, () => {
     chain = await startExchangeChain();
     market = await chain.createMarket();
     traders = [3, 4, 5, 6, 7].map((i) => chain.anvil.account(i));
-    for (const trader of traders) await chain.fundTrader(trader, market, 1_000n * ONE);
+    for (const trader of traders) {
+      await chain.fundTrader(trader, market, 1_000n * ONE);
+      walletOf.set(trader.address, await chain.walletOf(trader.address));
+    }
   });
   after(() => chain?.stop());
 
@@ -113,18 +118,19 @@ describe('matchOrders fills', { skip: storeIndependent('the chain') }, () => {
   }
 
   function party(trader: HDAccount, tokenId: bigint, side: 'BUY' | 'SELL', priceMicros: bigint, size: bigint, feeBps: bigint): Party {
-    return { address: trader.address, tokenId, side, priceMicros, size, feeBps };
+    return { address: walletOf.get(trader.address)!, tokenId, side, priceMicros, size, feeBps };
   }
 
+  /** Makers sign as their wallet (type 1), takers as themselves (type 0): both settle from the wallet. */
   async function maker(trader: HDAccount, tokenId: bigint, side: 'BUY' | 'SELL', priceMicros: bigint, size: bigint) {
-    const order = await chain.signOrder({ signer: trader, tokenId, side, priceMicros, size, feeRateBps: MAKER_BPS });
+    const order = await chain.signOrder({ signer: trader, tokenId, side, priceMicros, size, feeRateBps: MAKER_BPS, signatureType: 1 });
     const fill = side === 'BUY' ? (priceMicros * size) / ONE : size;
     return { order, party: party(trader, tokenId, side, priceMicros, size, MAKER_BPS), fill };
   }
 
   async function taker(trader: HDAccount, tokenId: bigint, side: 'BUY' | 'SELL', limitMicros: bigint, size: bigint) {
     const order = await chain.signOrder({ signer: trader, tokenId, side, priceMicros: limitMicros, size, feeRateBps: TAKER_BPS });
-    return { order, party: { address: trader.address, tokenId, side, feeBps: TAKER_BPS } };
+    return { order, party: { address: walletOf.get(trader.address)!, tokenId, side, feeBps: TAKER_BPS } };
   }
 
   /** [trader index, YES or NO, side, price in micros, size in whole tokens] */

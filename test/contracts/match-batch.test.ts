@@ -38,10 +38,11 @@ describe('matchOrdersBatch', { skip: storeIndependent('the chain') }, () => {
     return { takerOrder, makerOrders: [makerOrder], takerFillAmount: takerOrder.makerAmount, makerFillAmounts: [makerOrder.makerAmount] };
   }
 
-  /** Every balance the matches can touch: each trader's, the fee receiver's, ConditionalTokens' lock and the exchange's. */
+  /** Every balance the matches can touch: each trader's wallet's, the fee receiver's, ConditionalTokens' lock and the exchange's. */
   async function balances() {
     const { contracts, feeReceiver } = chain;
-    const addresses: Address[] = [...traders.map((trader) => trader.address), feeReceiver, contracts.conditionalTokens, contracts.exchange];
+    const wallets = await Promise.all(traders.map((trader) => chain.walletOf(trader.address)));
+    const addresses: Address[] = [...wallets, feeReceiver, contracts.conditionalTokens, contracts.exchange];
     return Promise.all(addresses.map(async (address) => [address, await chain.collateralOf(address), await chain.tokensOf(address, market.yes), await chain.tokensOf(address, market.no)]));
   }
 

@@ -49,20 +49,18 @@ describe('orders from the server’s hasher and from @polymarket/order-utils', {
     const maker = { ...unsigned, signature };
     const taker = await chain.signOrder({ signer: buyer, tokenId: market.yes, side: 'BUY', priceMicros: 250_000n, size: 8n * ONE });
     await chain.match(taker, [maker], 2n * ONE, [8n * ONE]);
-    assert.equal(await chain.tokensOf(buyer.address, market.yes), 108n * ONE);
+    assert.equal(await chain.tokensOf(await chain.walletOf(buyer.address), market.yes), 108n * ONE);
   });
 
   it('fills orders built and signed by @polymarket/order-utils (EOA and proxy wallet)', async () => {
     const { exchange } = chain.contracts;
     const builderFor = (account: HDAccount) => new ExchangeOrderBuilder(exchange, chain.anvil.chain.id, new Wallet(toHex(account.getHdKey().privateKey!)));
-    const sellerWallet = await chain.deployWallet(seller.address);
-    await chain.executeAsWallet(seller, sellerWallet, chain.contracts.conditionalTokens, ABIS.ctf, 'setApprovalForAll', [exchange, true]);
-    await chain.send(seller, chain.contracts.conditionalTokens, ABIS.ctf, 'safeTransferFrom', [seller.address, sellerWallet, market.no, 20n * ONE, '0x']);
+    const [sellerWallet, buyerWallet] = [await chain.walletOf(seller.address), await chain.walletOf(buyer.address)];
     const maker = await utilsOrder(builderFor(seller), sellerWallet, seller.address, market.no, 20n * ONE, 9n * ONE, Side.SELL, SignatureType.POLY_PROXY);
     const taker = await utilsOrder(builderFor(buyer), buyer.address, buyer.address, market.no, 9n * ONE, 20n * ONE, Side.BUY, SignatureType.EOA);
     const before = await chain.collateralOf(sellerWallet);
     await chain.match(toContractOrder(taker), [toContractOrder(maker)], 9n * ONE, [20n * ONE]);
-    assert.equal(await chain.tokensOf(buyer.address, market.no), 120n * ONE);
+    assert.equal(await chain.tokensOf(buyerWallet, market.no), 120n * ONE, 'the EOA order settled from the signer’s wallet');
     assert.equal((await chain.collateralOf(sellerWallet)) - before, 9n * ONE);
   });
 });

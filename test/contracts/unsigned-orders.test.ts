@@ -47,9 +47,16 @@ describe('unsigned orders', { skip: storeIndependent('the chain') }, () => {
     assert.equal(await chain.collateralOf(wallet), 100n * ONE, 'bought and sold back at 0.40, no fees');
   });
 
-  it('refuses an unsigned order of an EOA, or of a wallet that is not the signer’s or not deployed', async () => {
-    const eoa = await chain.unsignedOrder({ signer: counterparty, tokenId: market.yes, side: 'SELL', priceMicros: 400_000n, size: 10n * ONE });
-    assert.equal(await chain.matchRevert(await unsigned('BUY'), [eoa], cost, [10n * ONE]), 'UnsignedOrderNeedsWallet');
+  it('settles an unsigned order of type 0 (EOA) from its signer’s wallet, as one of type 1', async () => {
+    const eoa = await chain.unsignedOrder({ signer: owner, signatureType: 0, tokenId: market.yes, side: 'BUY', priceMicros: 400_000n, size: 10n * ONE });
+    assert.equal(eoa.maker, owner.address);
+    await chain.match(eoa, [await against('SELL')], cost, [10n * ONE]);
+    assert.equal(await chain.tokensOf(wallet, market.yes), 10n * ONE);
+    await chain.match(await against('BUY'), [await unsigned('SELL')], cost, [10n * ONE]);
+    assert.equal(await chain.collateralOf(wallet), 100n * ONE);
+  });
+
+  it('refuses an unsigned order of a wallet that is not the signer’s or not deployed', async () => {
     assert.equal(await chain.matchRevert(await unsigned('BUY', { maker: stranger.address }), [await against('SELL')], cost, [10n * ONE]), 'MakerIsNotSignersWallet');
     assert.equal(await chain.matchRevert(await unsigned('BUY', { signer: stranger }), [await against('SELL')], cost, [10n * ONE]), 'ProxyWalletNotDeployed');
     const garbled = { ...(await unsigned('BUY')), signature: '0x01' as const };

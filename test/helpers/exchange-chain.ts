@@ -117,11 +117,22 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
     await send(account, contracts.conditionalTokens, abi.ctf, 'splitPosition', [contracts.collateral, ZERO_BYTES32, market.conditionId, [1n, 2n], amount]);
   }
 
-  /** An EOA ready to trade a market: both exchanges approved, `amount` of both tokens and `amount` of collateral. */
+  /**
+   * A trader ready to trade a market: its proxy wallet deployed (approving both exchanges as it is
+   * made) and holding `amount` of both tokens and `amount` of collateral. Orders of every type
+   * settle from the signer's wallet, EOA ones (type 0) included.
+   */
   async function fundTrader(account: LocalAccount, market: Market, amount: bigint): Promise<void> {
-    await approveExchanges(account);
+    const wallet = await deployWallet(account.address);
+    await giveWalletSets(account, market, amount);
+    await mint(wallet, amount);
+  }
+
+  /** Puts `amount` of both tokens of a market in the account's wallet (split by the account, then sent there). */
+  async function giveWalletSets(account: LocalAccount, market: Market, amount: bigint): Promise<void> {
+    await send(account, contracts.collateral, abi.collateral, 'approve', [contracts.conditionalTokens, MAX_UINT256]);
     await giveSets(account, market, amount);
-    await mint(account.address, amount);
+    await send(account, contracts.conditionalTokens, abi.ctf, 'safeBatchTransferFrom', [account.address, await walletOf(account.address), [market.yes, market.no], [amount, amount], '0x']);
   }
 
   async function signOrder(params: OrderParams): Promise<SignedOrder> {
@@ -235,6 +246,7 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
     mint,
     approveExchanges,
     giveSets,
+    giveWalletSets,
     fundTrader,
     signOrder,
     unsignedOrder,

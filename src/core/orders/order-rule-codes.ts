@@ -18,7 +18,6 @@ export const ORDER_RULE_CODES = {
   ORDER_FEE_RATE_MISMATCH: 'feeRateBps was sent and is not the market\'s orderFeeRateBps',
   ORDER_POST_ONLY_NOT_GTC: 'postOnly is true on an order that is not GTC',
   ORDER_EXPIRED: 'expiration is neither 0 nor after the server\'s current time',
-  ORDER_SIGNATURE_TYPE_UNSUPPORTED: 'signatureType 0 (EOA) on an exchange that settles on a chain (CHAIN embedded or rpc): such an order settles from the sign-in address, for which the exchange keeps no account yet; sign with signatureType 1 and the proxy wallet as maker',
   ORDER_SIGNATURE_REQUIRED: 'an order without a signature from a proxy wallet whose owner turned operator trading off on chain (ProxyWallet.setOperatorTrading(false)): the wallet settles only orders its owner signs',
 } as const;
 

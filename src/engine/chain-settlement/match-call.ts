@@ -48,7 +48,8 @@ export function matchFillOf(trades: readonly EngineTrade[], orders: ReadonlyMap<
   const orderIdsByWallet = new Map<string, string[]>();
   for (const row of [taker, ...makerOrders]) {
     orderIdByHash.set(row.hash.toLowerCase(), row.id);
-    const wallet = row.maker.toLowerCase();
+    // The wallet the order settles from (an EOA-signed order's maker is the EOA, its funds the wallet's).
+    const wallet = row.account.toLowerCase();
     orderIdsByWallet.set(wallet, [...(orderIdsByWallet.get(wallet) ?? []), row.id]);
   }
   return { id: first.taker.orderId, tradeIds: trades.map((t) => t.id), negRisk, call, orderIdByHash, orderIdsByWallet };
