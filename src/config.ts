@@ -33,7 +33,13 @@ export interface Config {
    * at CHAIN_RPC_URL, with OPERATOR_KEY, the two settlement keys and the four deployed addresses
    * configured (`pmx deploy` prints them).
    */
-  readonly chain: 'none' | 'embedded' | 'rpc';
+  readonly chain: ChainKind;
+  /**
+   * CHAIN is unset and nothing else decides it (no contract address configured): `chain` is then
+   * the default, `embedded`, which the boot settles against the store (src/chain-choice.ts): a
+   * store keeps the kind it ran on, and one made on `none` before the default changed stays there.
+   */
+  readonly chainByDefault: boolean;
   /** CHAIN_RPC_URL: the JSON-RPC endpoint of CHAIN=rpc (it may carry a provider's key: never published). */
   readonly chainRpcUrl: string | undefined;
   /**
@@ -275,10 +281,16 @@ function chainIdOf(read: (n: string) => string | undefined): number {
 /** What only CHAIN=rpc reads: the chain's URL, the keys that send on it, and the factory it may pin. */
 const RPC_ONLY_VARIABLES = ['CHAIN_RPC_URL', 'SETTLEMENT_KEY', 'NEG_RISK_SETTLEMENT_KEY', 'PROXY_WALLET_FACTORY_ADDRESS'] as const;
 
+export const CHAIN_KINDS = ['none', 'embedded', 'rpc'] as const;
+export type ChainKind = (typeof CHAIN_KINDS)[number];
+
 /** CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys and CONFIRMATIONS, and what each kind of chain needs of the others. */
-function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations'> {
-  // `none` until settlement runs on the chain; then `embedded`, as EXTENSIONS.md section 10 says (src/chain/README.md).
-  const kind = oneOf(read, 'CHAIN', 'none', ['none', 'embedded', 'rpc'] as const);
+function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainByDefault' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations'> {
+  // Unset, `embedded` (EXTENSIONS.md section 10), except that contract addresses configured without
+  // CHAIN name the simulated layer's order domain, as they did before `embedded` was the default.
+  const configuredAddresses = CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) !== undefined);
+  const chainByDefault = read('CHAIN') === undefined && configuredAddresses.length === 0;
+  const kind = oneOf(read, 'CHAIN', configuredAddresses.length > 0 ? 'none' : 'embedded', CHAIN_KINDS);
   const chainRpcUrl = optionalUrl(read, 'CHAIN_RPC_URL', ['http:', 'https:']);
   const operatorKey = privateKey(read, 'OPERATOR_KEY');
   const settlementKey = privateKey(read, 'SETTLEMENT_KEY');
@@ -297,11 +309,10 @@ function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 
   }
   if (kind === 'embedded') {
     // A configured address beside the deployed one would sign orders for a contract that is not there.
-    const configured = CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) !== undefined);
-    if (configured.length > 0) throw new ConfigError(`CHAIN=embedded deploys its own contracts and uses their addresses: unset ${configured.join(', ')} (they are for CHAIN=rpc or CHAIN=none)`);
+    if (configuredAddresses.length > 0) throw new ConfigError(`CHAIN=embedded deploys its own contracts and uses their addresses: unset ${configuredAddresses.join(', ')} (they are for CHAIN=rpc or CHAIN=none)`);
   }
   const settlementKeys = settlementKey && negRiskSettlementKey ? { exchange: settlementKey, negRisk: negRiskSettlementKey } : undefined;
-  return { chain: kind, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations };
+  return { chain: kind, chainByDefault, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations };
 }
 
 /** A secp256k1 private key as 0x and 64 hex digits; the message never repeats the value. */

@@ -34,6 +34,7 @@ import type { Db } from './store/database.ts';
 import { createEmbeddedAutovacuum } from './store/embedded-autovacuum.ts';
 import { openAndMigrate } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
+import { withChainOfStore } from './chain-choice.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
 import { holdNodePresence, type NodePresence } from './store/node-presence.ts';
@@ -82,15 +83,15 @@ export async function startServer(configured: Config, options: StartOptions = {}
     { databaseUrl: configured.databaseUrl, dataDir: configured.dataDir, idleInTransactionTimeoutMs: configured.failoverTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
     (line) => logger.info(line),
   );
-  // A node on a shared PostgreSQL without Redis would hold its own replay guard, rate limits,
-  // nonces and revocations: beside a running node it must not join (issue 38).
-  if (configured.databaseUrl && !configured.redisUrl && (await anotherNodeRuns(store.db, configured.failoverTimeoutMs).catch(async (error: unknown) => {
+  const onChain = await (async () => {
+    const decided = await withChainOfStore(configured, store.db, logger);
+    const refusal = await whyNotBesideOtherNodes(decided, store.db);
+    if (refusal) throw new ConfigError(refusal);
+    return decided;
+  })().catch(async (error: unknown) => {
     await store.close();
     throw error;
-  }))) {
-    await store.close();
-    throw new ConfigError('another node runs the engine on this DATABASE_URL and REDIS_URL is not set: without Redis this node would not share the replay guard, rate limits, sign-in nonces or revocations with it. Set the same REDIS_URL on every node');
-  }
+  });
   let trading: Trading | undefined;
   let leadership: Leadership | undefined;
   let presence: NodePresence | undefined;
@@ -110,8 +111,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
   try {
     // Before any service reads the contract addresses: with CHAIN=embedded they are the deployed ones.
     const chainStartedAt = performance.now();
-    chain = await startChain(configured, { template: chainTemplateFiles(buildOutput), logger });
-    const config = withDeployedContracts(configured, chain.deployed);
+    chain = await startChain(onChain, { template: chainTemplateFiles(buildOutput), logger });
+    const config = withDeployedContracts(onChain, chain.deployed);
     logger.info(`${describeChain(chain, config)} (ready in ${Math.round(performance.now() - chainStartedAt)} ms)`);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
@@ -340,4 +341,17 @@ function listenOrigins(config: Config, port: number): string[] {
 function advertisedUrl(host: string, port: number): string {
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   return `http://${reachable}:${port}`;
+}
+
+/**
+ * Why this node must not join the nodes already running on its DATABASE_URL, if it must not. Without
+ * Redis it would hold its own replay guard, rate limits, nonces and revocations (issue 38). On the
+ * embedded chain it would settle on an anvil of its own, which holds none of the wallets the
+ * others' chain holds (src/chain/README.md "One node").
+ */
+async function whyNotBesideOtherNodes(config: Config, db: Db): Promise<string | undefined> {
+  if (!config.databaseUrl || (config.redisUrl && config.chain !== 'embedded')) return undefined;
+  if (!(await anotherNodeRuns(db, config.failoverTimeoutMs))) return undefined;
+  if (!config.redisUrl) return 'another node runs the engine on this DATABASE_URL and REDIS_URL is not set: without Redis this node would not share the replay guard, rate limits, sign-in nonces or revocations with it. Set the same REDIS_URL on every node';
+  return 'another node runs the engine on this DATABASE_URL and this one would start its own embedded chain (CHAIN=embedded, the default), which holds none of the other nodes\' wallets: several nodes settle on one chain they all reach, CHAIN=rpc (or CHAIN=none)';
 }

@@ -127,11 +127,13 @@ export function buildProgram(): Command {
       const { migrateToLatest } = await import('../store/migrate.ts');
       const { auditExchange } = await import('./audit-exchange.ts');
       const { reachAuditChain } = await import('./audit-chain-target.ts');
-      const config = loadConfig({ argv: process.argv.slice(2) });
-      const store = await openStore(config);
+      const { chainKindOf } = await import('../chain-choice.ts');
+      const configured = loadConfig({ argv: process.argv.slice(2) });
+      const store = await openStore(configured);
       let ok = false;
       try {
         await migrateToLatest(store.db);
+        const config = { ...configured, chain: await chainKindOf(configured, store.db) };
         // Trades settle on the chain, embedded or rpc (src/engine/README.md "Settlement on a chain"); the ledger is checked against it.
         const chain = await reachAuditChain(config);
         const report = await auditExchange(store.db, { onChain: config.chain !== 'none', ...(chain ? { chain: chain.target } : {}) }).finally(() => chain?.close());

@@ -13,6 +13,11 @@ export async function getSetting(db: Db, key: string): Promise<string | undefine
   return row?.value;
 }
 
+/** Stores `value` under `key`, replacing any value there. */
+export async function setSetting(db: Db, key: string, value: string): Promise<void> {
+  await db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+}
+
 /** Deletes `key` (a generated key replaced by a configured one). */
 export async function deleteSetting(db: Db, key: string): Promise<void> {
   await db.deleteFrom('settings').where('key', '=', key).execute();

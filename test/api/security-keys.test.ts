@@ -12,7 +12,7 @@ const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.
 import { createApiKey, signedRequest, signIn } from '../helpers/auth-client.ts';
 import { expectError, post } from '../helpers/http.ts';
 import { freePort } from '../helpers/process-server.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, TEST_CHAIN, type TestServer } from '../helpers/server.ts';
 import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 
 const KEY_1 = '11'.repeat(32);
@@ -139,7 +139,7 @@ async function bootOutput(env: Record<string, string>, args: string[] = []): Pro
   const port = await freePort();
   ensureBuild();
   const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'warn', CLOCK: 'real', DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', API_KEY_ENCRYPTION_KEY: '', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'warn', CLOCK: 'real', DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', API_KEY_ENCRYPTION_KEY: '', CHAIN: TEST_CHAIN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

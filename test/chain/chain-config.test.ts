@@ -22,9 +22,9 @@ function refuses(source: Record<string, string>, mentions: RegExp): ConfigError 
 }
 
 describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys, CONFIRMATIONS)', () => {
-  it('defaults to no chain, one confirmation, no operator key', () => {
+  it('defaults to the embedded chain (EXTENSIONS.md section 10), one confirmation, no operator key', () => {
     const config = parseConfig({});
-    assert.equal(config.chain, 'none');
+    assert.deepEqual([config.chain, config.chainByDefault], ['embedded', true]);
     assert.equal(config.confirmations, 1);
     assert.equal(config.chainRpcUrl, undefined);
     assert.equal(config.operatorKey, undefined);
@@ -98,5 +98,11 @@ describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlemen
 
   it('refuses configured contract addresses beside the contracts embedded deploys', () => {
     refuses({ CHAIN: 'embedded', EXCHANGE_ADDRESS: DEPLOYED.EXCHANGE_ADDRESS }, /CHAIN=embedded deploys its own contracts.*EXCHANGE_ADDRESS/);
+  });
+
+  it('takes CHAIN as set, and contract addresses without CHAIN as the simulated layer\'s domain, as before embedded was the default', () => {
+    for (const chain of ['none', 'embedded'] as const) assert.deepEqual([parseConfig({ CHAIN: chain }).chain, parseConfig({ CHAIN: chain }).chainByDefault], [chain, false]);
+    const addressed = parseConfig({ EXCHANGE_ADDRESS: DEPLOYED.EXCHANGE_ADDRESS });
+    assert.deepEqual([addressed.chain, addressed.chainByDefault], ['none', false]);
   });
 });

@@ -11,12 +11,12 @@ describe('pmx serve: what it says while it boots', () => {
   before(() => ensureBuild());
   after(() => killPrograms());
 
-  it('names each boot step and the signature backend, then serves, as the built JavaScript npm start runs', async () => {
+  it('names each boot step, the chain and the signature backend, then serves, as the built JavaScript npm start runs: on the embedded chain by default', async () => {
     const start = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start as string;
     assert.match(start, new RegExp(`&& node (--enable-source-maps )?${BUILT_CLI} serve$`), 'npm start runs the built CLI with plain node');
     const port = await freePort();
-    // The embedded store whatever the suite runs on (an empty DATABASE_URL is unset).
-    const serve = runProgram(BUILT_CLI, ['serve', '--port', String(port), '--data-dir', 'memory://'], { LOG_LEVEL: 'info', SIGNATURE_WORKERS: '1', DATABASE_URL: '' });
+    // The embedded store and the default chain whatever the suite runs on (an empty variable is unset).
+    const serve = runProgram(BUILT_CLI, ['serve', '--port', String(port), '--data-dir', 'memory://'], { LOG_LEVEL: 'info', SIGNATURE_WORKERS: '1', DATABASE_URL: '', CHAIN: '' });
     await serve.line(/exchange listening on http:\/\/127\.0\.0\.1:/);
     const messages = serve.lines.flatMap((line) => {
       try {
@@ -25,7 +25,7 @@ describe('pmx serve: what it says while it boots', () => {
         return [];
       }
     });
-    const steps = [/^opening an in-memory PGlite database from the build's template$/, /^store open in \d+ ms$/, /^schema up to date \(checked in \d+ ms\)$/, /^order signatures: native libsecp256k1, 1 worker thread\(s\)$/, /^engine loaded 0 book\(s\) and 0 open order\(s\) in \d+ ms$/];
+    const steps = [/^opening an in-memory PGlite database from the build's template$/, /^store open in \d+ ms$/, /^schema up to date \(checked in \d+ ms\)$/, /^chain: embedded \(anvil pid \d+ at http:\/\/127\.0\.0\.1:\d+, state in memory\), chain id 31337; contracts \(deployed here\): exchange 0x[0-9a-fA-F]{40}, .* \(ready in \d+ ms\)$/, /^order signatures: native libsecp256k1, 1 worker thread\(s\)$/, /^engine loaded 0 book\(s\) and 0 open order\(s\) in \d+ ms$/];
     let at = 0;
     for (const step of steps) {
       const found = messages.findIndex((message, i) => i >= at && step.test(message));
@@ -33,6 +33,8 @@ describe('pmx serve: what it says while it boots', () => {
       at = found + 1;
     }
     assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
+    const exchange = (await (await fetch(`http://127.0.0.1:${port}/api/v1/exchange`)).json()) as { chain: { kind: string; chainId: number } };
+    assert.deepEqual([exchange.chain.kind, exchange.chain.chainId], ['embedded', 31337]);
     serve.interrupt();
     await serve.exit();
   });

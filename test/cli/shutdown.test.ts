@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 import { freePort } from '../helpers/process-server.ts';
-import { ADMIN_TOKEN } from '../helpers/server.ts';
+import { ADMIN_TOKEN, TEST_CHAIN } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 
 /**
@@ -34,7 +34,7 @@ async function serve(args: string[], env: Record<string, string>, ready: (lines:
   const dir = mkdtempSync(join(tmpdir(), 'pmx-stop-'));
   dirs.push(dir);
   const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args], {
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'info', SIGNATURE_WORKERS: '0', ...env },
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, ADMIN_TOKEN, LOG_LEVEL: 'info', SIGNATURE_WORKERS: '0', CHAIN: TEST_CHAIN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const served: Served = { url: `http://127.0.0.1:${port}`, child, lines: [], stderr: [] };

@@ -109,6 +109,15 @@ describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
     assert.equal((await get(`${leader.url}/readyz`)).body.role, 'leader');
   });
 
+  it('refuses to start a node on the embedded chain beside a running node, in one line: its anvil would hold none of their wallets', async () => {
+    const refused = await startProcessServer({ DATABASE_URL: database.url, REDIS_URL, SIGNATURE_WORKERS: '0', CHAIN: 'embedded' }).then(async (started) => void (await started.stop()), (error: Error) => error);
+    assert.ok(refused, 'the node started');
+    const output = refused.message.replace(/^the server exited with 1: /, '').trim();
+    assert.equal(output.split('\n').length, 1, output);
+    assert.match(output, /another node runs the engine on this DATABASE_URL and this one would start its own embedded chain.*CHAIN=rpc/);
+    assert.equal((await get(`${leader.url}/readyz`)).body.role, 'leader');
+  });
+
   it("counts a command passed on by a follower under the client's address, which only a node can vouch for (issue 38)", async () => {
     const send = (headers: Record<string, string>) => rawHttp(follower.url, `POST /api/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
     // Client X, behind the follower's proxy, sends commands without credentials until it is limited.

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { BUILT_CLI, ensureBuild } from './build.ts';
-import { ADMIN_TOKEN } from './server.ts';
+import { ADMIN_TOKEN, TEST_CHAIN } from './server.ts';
 
 export interface ProcessServer {
   url: string;
@@ -50,7 +50,7 @@ export async function spawnProcessServer(env: Record<string, string>, port?: num
   // PMX_SERVER_NODE_ARGS passes node flags to the server (say --cpu-prof to profile a bench run).
   const nodeArgs = process.env.PMX_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, cli, 'serve'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ALLOW_GENERATED_KEYS: 'true', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ALLOW_GENERATED_KEYS: 'true', CHAIN: TEST_CHAIN, ...env },
     stdio: ['ignore', process.env.PMX_DEBUG ? 'inherit' : 'ignore', 'pipe'],
   });
   let stderr = '';
