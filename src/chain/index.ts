@@ -47,7 +47,7 @@ export async function startChain(config: Config, options: { template: ChainFiles
   const { chainId } = config;
   if (config.chain === 'embedded') {
     const embedded = await EmbeddedChain.start({ chainId, exchangeName: config.exchangeName, dataDir: config.dataDir, template: options.template, logger: options.logger });
-    const operator = new ChainOperator(() => embedded.url, chainId, TEMPLATE_DEPLOYER_KEY);
+    const operator = new ChainOperator(() => embedded.url, chainId, TEMPLATE_DEPLOYER_KEY, () => mineBlock(embedded.url));
     return { kind: 'embedded', chainId, deployed: embedded.deployment.contracts, embedded, operator, close: () => embedded.close() };
   }
   if (config.chain === 'rpc') {
@@ -118,9 +118,14 @@ export async function chainSettlementSetup(chain: RunningChain, config: Config):
   const client = () => createPublicClient({ chain: exchangeChain(chain.chainId), transport: http(url(), { batch: true }), pollingInterval: 50 }) as PublicClient;
   if (!embedded) return { client, confirmations: config.confirmations, keys };
   // Anvil mines a block per transaction (automine) and none without one: the last trades' confirmations come from empty blocks.
-  const mineEmptyBlock = () => callJsonRpc<unknown>(embedded.url, 'evm_mine').then(() => {});
+  const mineEmptyBlock = () => mineBlock(embedded.url);
   // Anvil mines each transaction alone as it comes, so a batch's gas limit may be the sender's cap: one eth_call per batch
   // instead of estimateGas's binary search (about 25 executions of the batch, four fifths of anvil's work: bench/settlement.ts).
   // Not on CHAIN=rpc: on a shared chain a block's space, and the fee reserved up front, follow the gas limit.
   return { client, confirmations: config.confirmations, keys, mineEmptyBlock, simulation: 'call' };
+}
+
+/** Mines a block on the embedded anvil (with whatever transactions wait in its pool). */
+function mineBlock(url: string): Promise<void> {
+  return callJsonRpc<unknown>(url, 'evm_mine').then(() => {});
 }

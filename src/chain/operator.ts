@@ -1,4 +1,4 @@
-import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, TransactionReceiptNotFoundError, type Abi, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
+import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, TransactionReceiptNotFoundError, type Abi, type TransactionReceipt, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { exchangeChain } from './chain-definition.ts';
 
@@ -6,6 +6,8 @@ import { exchangeChain } from './chain-definition.ts';
 const MAX_QUEUED_TRANSACTIONS = 1_000;
 /** How long a sent payment may wait to be mined before the send counts as failed (and is retried: its record lets it be sent again safely). */
 const RECEIPT_TIMEOUT_MS = 60_000;
+/** How long a transaction of ours may wait on a chain that mines on demand before a block is mined for it (`flushPending`). */
+const FLUSH_AFTER_MS = 1_000;
 
 export interface ContractCall {
   readonly address: Address;
@@ -62,7 +64,16 @@ export class ChainOperator {
   private tail: Promise<unknown> = Promise.resolve();
   private queued = 0;
 
-  constructor(private readonly url: () => string, chainId: number, key: Hex) {
+  /**
+   * `flushPending` mines a block, on a chain that mines only when told (the embedded anvil). Anvil's
+   * automine can miss a transaction that became ready while it looked at its pool
+   * (foundry-rs/foundry#10122): the transaction then waits for the next one, and ours, one at a time,
+   * would wait for ever behind it. A faucet credit hung so for 233 s in CI (2026-12-04, under the
+   * load of three suites; anvil did not restart, and the hang was not reproduced alone), most likely
+   * this. So a transaction not mined within FLUSH_AFTER_MS has a block mined for it, every
+   * FLUSH_AFTER_MS.
+   */
+  constructor(private readonly url: () => string, chainId: number, key: Hex, private readonly flushPending?: () => Promise<void>) {
     this.account = privateKeyToAccount(key);
     this.address = this.account.address;
     this.chain = exchangeChain(chainId);
@@ -112,7 +123,7 @@ export class ChainOperator {
   private async sendAndWait(call: ContractCall): Promise<Hex> {
     const { wallet, reader } = this.connect();
     const hash = await wallet.writeContract({ ...call, account: this.account, chain: this.chain });
-    const receipt = await reader.waitForTransactionReceipt({ hash });
+    const receipt = await this.receiptOf(reader, hash);
     if (receipt.status !== 'success') throw new Error(`${call.functionName} reverted (transaction ${hash})`);
     return hash;
   }
@@ -134,8 +145,19 @@ export class ChainOperator {
       // "already imported", geth and most others "already known".
       if (!/already imported|already known|known transaction/i.test(error instanceof Error ? error.message : String(error))) throw error;
     }
-    const receipt = await reader.waitForTransactionReceipt({ hash: tx.hash, timeout: RECEIPT_TIMEOUT_MS });
+    const receipt = await this.receiptOf(reader, tx.hash, RECEIPT_TIMEOUT_MS);
     if (receipt.status !== 'success') throw new Error(`transaction ${tx.hash} reverted`);
+  }
+
+  /** The receipt once the transaction is mined, a block mined for it meanwhile where the chain needs one (`flushPending`). */
+  private async receiptOf(reader: PublicClient, hash: Hex, timeout?: number): Promise<TransactionReceipt> {
+    const flush = this.flushPending;
+    const flushing = flush ? setInterval(() => void flush().catch(() => {}), FLUSH_AFTER_MS) : undefined;
+    try {
+      return await reader.waitForTransactionReceipt({ hash, ...(timeout === undefined ? {} : { timeout }) });
+    } finally {
+      clearInterval(flushing);
+    }
   }
 
   /** The operator's mined nonce first, the receipt second: a transaction mined between the two reads is seen as mined, never as superseded. */

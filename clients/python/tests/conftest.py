@@ -81,6 +81,9 @@ def start_server(tmp: Path, env: dict[str, str] | None = None, args: tuple[str, 
         "FAUCET_ENABLED": "true",
         "LOG_LEVEL": "warn",
         "SIGNATURE_WORKERS": "0",
+        # The simulated settlement layer, as the rest of the suite: these tests are the client's; the
+        # chain's settlement is tested by the server's suites on CHAIN=embedded.
+        "CHAIN": "none",
         **(env or {}),
     }
     with log.open("wb") as out:

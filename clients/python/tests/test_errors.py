@@ -56,8 +56,7 @@ def two_nodes(tmp_path: Path) -> Iterator[tuple[Server, Server]]:
     name = f"pmx_python_{uuid.uuid4().hex[:10]}"
     subprocess.run(["psql", POSTGRES, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
     url = POSTGRES.rsplit("/", 1)[0] + "/" + name
-    # Several nodes settle on one chain they all reach: the embedded one belongs to one node.
-    env = {"DATABASE_URL": url, "REDIS_URL": REDIS, "CHAIN": "none", "FAILOVER_TIMEOUT_MS": "2000", "JWT_SECRET": "python-tests-jwt-secret-0123456789abcdef", "API_KEY_ENCRYPTION_KEY": "11" * 32}
+    env = {"DATABASE_URL": url, "REDIS_URL": REDIS, "FAILOVER_TIMEOUT_MS": "2000", "JWT_SECRET": "python-tests-jwt-secret-0123456789abcdef", "API_KEY_ENCRYPTION_KEY": "11" * 32}
     nodes: list[Server] = []
     try:
         nodes.append(start_server(tmp_path, env))
