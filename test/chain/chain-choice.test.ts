@@ -7,12 +7,16 @@ import { ConfigError, parseConfig } from '../../src/config.ts';
 import { getSetting, setSetting } from '../../src/store/settings-repository.ts';
 import type { Store } from '../../src/store/database.ts';
 import { openTestStore } from '../helpers/database.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 const silent = pino({ level: 'silent' });
 const byDefault = parseConfig({});
 
-/** CHAIN unset (EXTENSIONS.md section 10: embedded) settled against the store: a store keeps the chain it ran on. */
-describe('the chain a store runs on when CHAIN is unset', () => {
+/**
+ * CHAIN unset (EXTENSIONS.md section 10: embedded) settled against the store: a store keeps the
+ * chain it ran on. Two plain reads and a setting, the same on either store: run once, with the chain's files.
+ */
+describe('the chain a store runs on when CHAIN is unset', { skip: storeIndependent('the chain') }, () => {
   let store: Store;
   beforeEach(async () => {
     store = await openTestStore();

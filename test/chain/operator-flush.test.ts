@@ -7,8 +7,9 @@ import { deployExchangeContracts, TEMPLATE_DEPLOYER_KEY, type ChainDeployment } 
 import { ChainOperator } from '../../src/chain/operator.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { startAnvil, type Anvil } from '../helpers/anvil.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
-describe('the operator on a chain that left its transaction in the pool', () => {
+describe('the operator on a chain that left its transaction in the pool', { skip: storeIndependent('the chain') }, () => {
   let anvil: Anvil;
   let deployment: ChainDeployment;
 
