@@ -34,13 +34,13 @@ import type { Db } from './store/database.ts';
 import { createEmbeddedAutovacuum } from './store/embedded-autovacuum.ts';
 import { openAndMigrate } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
-import { withChainOfStore } from './chain-choice.ts';
+import { chainBesideStore, withChainOfStore } from './chain-choice.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
 import { holdNodePresence, type NodePresence } from './store/node-presence.ts';
 import { buildOutput } from './build-output.ts';
 import { chainIndexSetup } from './chain/chain-index-setup.ts';
-import { chainMarkets, chainSettlementSetup, operatorPayers, chainTemplateFiles, deployedProxyWallets, describeChain, startChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
+import { chainMarkets, chainSettlementSetup, operatorPayers, chainTemplateFiles, deployedProxyWallets, describeChain, withDeployedContracts, type RunningChain } from './chain/index.ts';
 import { deriveChainMarketIds } from './settlement/market-ids.ts';
 import { createConditionalTokens } from './conditional-tokens/index.ts';
 import { deriveProxyWallet } from './core/proxy-wallet.ts';
@@ -79,16 +79,21 @@ export async function startServer(configured: Config, options: StartOptions = {}
   // the same host name, is another node (issue 38). Every log line carries it; /readyz shows it.
   const nodeId = randomUUID();
   const logger = pino({ level: configured.logLevel }, logDestination()).child({ node: nodeId });
+  const chainToTake = chainBesideStore(configured, { template: chainTemplateFiles(buildOutput), logger });
   const store = await openAndMigrate(
     { databaseUrl: configured.databaseUrl, dataDir: configured.dataDir, idleInTransactionTimeoutMs: configured.failoverTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
     (line) => logger.info(line),
-  );
+  ).catch(async (error: unknown) => {
+    await chainToTake.discard();
+    throw error;
+  });
   const onChain = await (async () => {
     const decided = await withChainOfStore(configured, store.db, logger);
     const refusal = await whyNotBesideOtherNodes(decided, store.db);
     if (refusal) throw new ConfigError(refusal);
     return decided;
   })().catch(async (error: unknown) => {
+    await chainToTake.discard();
     await store.close();
     throw error;
   });
@@ -110,10 +115,10 @@ export async function startServer(configured: Config, options: StartOptions = {}
   let closed = false;
   try {
     // Before any service reads the contract addresses: with CHAIN=embedded they are the deployed ones.
-    const chainStartedAt = performance.now();
-    chain = await startChain(onChain, { template: chainTemplateFiles(buildOutput), logger });
+    const taken = await chainToTake.take(onChain);
+    chain = taken.chain;
     const config = withDeployedContracts(onChain, chain.deployed);
-    logger.info(`${describeChain(chain, config)} (ready in ${Math.round(performance.now() - chainStartedAt)} ms)`);
+    logger.info(`${describeChain(chain, config)} (ready in ${taken.readyMs} ms)`);
     const clock: Clock = config.clock === 'manual' ? createManualClock() : realClock;
     const operatorUserId = await getOrCreateSetting(store.db, 'operator_user_id', () => randomUUID());
     const cursorSecret = await getOrCreateSetting(store.db, 'cursor_secret', () => randomBytes(32).toString('hex'));

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { chainKindOf, withChainOfStore } from '../../src/chain-choice.ts';
@@ -7,6 +10,8 @@ import { ConfigError, parseConfig } from '../../src/config.ts';
 import { getSetting, setSetting } from '../../src/store/settings-repository.ts';
 import type { Store } from '../../src/store/database.ts';
 import { openTestStore } from '../helpers/database.ts';
+import { get } from '../helpers/http.ts';
+import { startProcessServer } from '../helpers/process-server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 
 const silent = pino({ level: 'silent' });
@@ -47,5 +52,30 @@ describe('the chain a store runs on when CHAIN is unset', { skip: storeIndepende
   it('refuses to guess for a store that ran on rpc: its variables are needed again', async () => {
     await setSetting(store.db, 'chain', 'rpc');
     await assert.rejects(chainKindOf(byDefault, store.db), (error: unknown) => error instanceof ConfigError && /CHAIN=rpc/.test(error.message));
+  });
+});
+
+/** The boot over a data directory: the embedded chain starts beside the store, and the store's choice stands. */
+describe('booting with CHAIN unset over a data directory', { skip: storeIndependent('the chain'), timeout: 120_000 }, () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'pmx-chain-choice-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const boot = async (CHAIN: string) => {
+    const server = await startProcessServer({ DATABASE_URL: '', DATA_DIR: dataDir, CHAIN });
+    try {
+      return ((await get(server.api('/exchange'))).body as { chain: { kind: string } }).chain.kind;
+    } finally {
+      await server.stop();
+    }
+  };
+
+  it('runs a new data directory on the embedded chain and keeps it there; one moved to none stays on none though its chain files remain', async () => {
+    assert.equal(await boot(''), 'embedded');
+    assert.equal(await boot(''), 'embedded', 'started beside the store, and taken');
+    assert.equal(await boot('none'), 'none');
+    assert.equal(await boot(''), 'none', 'the chain started beside the store is not the one the store chose');
   });
 });
