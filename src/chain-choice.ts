@@ -67,8 +67,8 @@ export interface ChainInWaiting {
 
 /**
  * Starts the embedded chain beside the store's opening when the store will most likely choose it,
- * so anvil's start (about 0.4 s) hides behind PGlite's: CHAIN=embedded set, or by default a new
- * in-memory store or a data directory whose chain exists. Never into a data directory the store
+ * so anvil's start (about 0.4 s) hides behind PGlite's (not on PostgreSQL): CHAIN=embedded set, or
+ * by default a new in-memory store or a data directory whose chain exists. Never into a data directory the store
  * has yet to make (absent or empty): the chain's folder would make it look taken, and PGlite would build its
  * database from nothing instead of from the build's template (3 s more, measured). The store's
  * choice stands: `take` closes a chain started for nothing and starts the one chosen.
@@ -98,10 +98,10 @@ export function chainBesideStore(config: Config, options: Parameters<typeof star
 }
 
 function likelyEmbedded(config: Config): boolean {
-  if (config.chain !== 'embedded') return false;
-  if (config.dataDir.startsWith('memory://')) return !config.databaseUrl || !config.chainByDefault;
+  // On PostgreSQL the database says what ran before, and whether another node runs beside this
+  // one (whose chain files a second anvil over the same data directory would overwrite).
+  if (config.chain !== 'embedded' || config.databaseUrl) return false;
+  if (config.dataDir.startsWith('memory://')) return true;
   if (!existsSync(config.dataDir) || readdirSync(config.dataDir).length === 0) return false;
-  if (!config.chainByDefault) return true;
-  // On PostgreSQL the database, not the data directory, says what ran before.
-  return !config.databaseUrl && readRecord(chainFilesIn(config.dataDir)) !== undefined;
+  return !config.chainByDefault || readRecord(chainFilesIn(config.dataDir)) !== undefined;
 }
