@@ -41,7 +41,7 @@ export async function chainKindOf(config: Config, db: Db, logger?: Logger): Prom
 /** The configuration with the chain this store runs on, which the store then remembers. */
 export async function withChainOfStore(config: Config, db: Db, logger: Logger): Promise<Config> {
   const kind = await chainKindOf(config, db, logger);
-  if ((await getSetting(db, CHAIN_SETTING)) !== kind) await setSetting(db, CHAIN_SETTING, kind);
+  await setSetting(db, CHAIN_SETTING, kind);
   return kind === config.chain ? config : { ...config, chain: kind };
 }
 

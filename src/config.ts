@@ -281,7 +281,7 @@ function chainIdOf(read: (n: string) => string | undefined): number {
 /** What only CHAIN=rpc reads: the chain's URL, the keys that send on it, and the factory it may pin. */
 const RPC_ONLY_VARIABLES = ['CHAIN_RPC_URL', 'SETTLEMENT_KEY', 'NEG_RISK_SETTLEMENT_KEY', 'PROXY_WALLET_FACTORY_ADDRESS'] as const;
 
-export const CHAIN_KINDS = ['none', 'embedded', 'rpc'] as const;
+const CHAIN_KINDS = ['none', 'embedded', 'rpc'] as const;
 export type ChainKind = (typeof CHAIN_KINDS)[number];
 
 /** CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys and CONFIRMATIONS, and what each kind of chain needs of the others. */
