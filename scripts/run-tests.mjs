@@ -43,7 +43,9 @@ const timeout = process.env.TEST_TIMEOUT_MS ? [`--test-timeout=${process.env.TES
 // TEST_FORCE_EXIT=true ends each file's process once its tests are done, even with a handle left
 // open (CI's embedded-chain pass: a file there has, rarely, stayed alive after passing).
 const forceExit = process.env.TEST_FORCE_EXIT === 'true' ? ['--test-force-exit'] : [];
-const result = spawnSync(process.execPath, [...runnable.nodeArgs, '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...timeout, ...forceExit, ...runnable.files], { stdio: 'inherit' });
+// TEST_TIMES_FILE also writes each file's time to that file, slowest first (scripts/test-file-times.mjs).
+const times = process.env.TEST_TIMES_FILE ? ['--test-reporter-destination=stdout', '--test-reporter=./scripts/test-file-times.mjs', `--test-reporter-destination=${process.env.TEST_TIMES_FILE}`] : [];
+const result = spawnSync(process.execPath, [...runnable.nodeArgs, '--test', '--test-reporter=spec', ...times, `--test-concurrency=${concurrency}`, ...timeout, ...forceExit, ...runnable.files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
 
 /**
