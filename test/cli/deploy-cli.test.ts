@@ -13,6 +13,7 @@ import { type Anvil, startAnvil } from '../helpers/anvil.ts';
 import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 import { freePort } from '../helpers/process-server.ts';
 import { fundedKeys } from '../helpers/rpc-chain.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
 const exec = promisify(execFile);
 
@@ -36,7 +37,7 @@ function variablesOf(stdout: string): Record<string, string> {
   }));
 }
 
-describe('pmx deploy', () => {
+describe('pmx deploy', { skip: storeIndependent('the CLI') }, () => {
   let anvil: Anvil;
   let operatorKey: Hex;
   before(async () => {

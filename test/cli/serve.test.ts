@@ -6,8 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 import { freePort } from '../helpers/process-server.ts';
 import { killPrograms, runProgram } from '../helpers/program.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
-describe('pmx serve: what it says while it boots', () => {
+describe('pmx serve: what it says while it boots', { skip: storeIndependent('the CLI') }, () => {
   before(() => ensureBuild());
   after(() => killPrograms());
 

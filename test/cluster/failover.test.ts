@@ -10,17 +10,15 @@ import { performance } from 'node:perf_hooks';
 import { auditExchange } from '../../src/cli/audit-exchange.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
+import { createScratchDatabase } from '../helpers/database.ts';
 import { get } from '../helpers/http.ts';
 import { hmacHeaders, signedRequest } from '../helpers/auth-client.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
-import { applyLevelChange, connectInbox, levels, redisReachable, type Inbox } from '../realtime/helpers.ts';
+import { applyLevelChange, connectInbox, levels, type Inbox } from '../realtime/helpers.ts';
+import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
 
-const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
-const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
-const skip = !process.env.DATABASE_URL ? 'runs with the PostgreSQL suite (DATABASE_URL)' : !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL}` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
+const skip = await severalNodesSkip();
 
 const FAILOVER_TIMEOUT_MS = 2_000;
 const KILLS = Number(process.env.FAILOVER_KILLS ?? 20);

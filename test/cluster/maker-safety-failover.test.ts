@@ -6,17 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
+import { createScratchDatabase } from '../helpers/database.ts';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { killPrograms, runProgram } from '../helpers/program.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
-import { redisReachable } from '../realtime/helpers.ts';
+import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
 
-const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
-const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
-const skip = !process.env.DATABASE_URL ? 'runs with the PostgreSQL suite (DATABASE_URL)' : !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL}` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
+const skip = await severalNodesSkip();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

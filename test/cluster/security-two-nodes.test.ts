@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
+import { createScratchDatabase } from '../helpers/database.ts';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { login, signInMessage } from '../helpers/auth-client.ts';
 import { get } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { rawHttp } from '../helpers/raw-http.ts';
-import { redisReachable } from '../realtime/helpers.ts';
+import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
 
-const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
-const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
-const skip = !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL} (set DATABASE_URL)` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
+const skip = await severalNodesSkip();
 
 const PUBLIC_LIMIT = 15;
 

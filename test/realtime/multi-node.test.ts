@@ -3,17 +3,15 @@ import { after, before, describe, it } from 'node:test';
 import type { OrderbookPriceChange } from '../../src/contract/realtime.ts';
 import type { BookLevel, BookSnapshot } from '../../src/contract/realtime.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
+import { createScratchDatabase } from '../helpers/database.ts';
 import { expectError, get } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { newTrader, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
-import { applyLevelChange, connectInbox, levels, redisReachable, restBook, type Inbox, type Received } from './helpers.ts';
+import { applyLevelChange, connectInbox, levels, restBook, type Inbox, type Received } from './helpers.ts';
+import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
 
-const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
-const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
-const skip = !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL} (set DATABASE_URL)` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
+const skip = await severalNodesSkip();
 
 /** Reads the inbox until `done` holds for what was read, and returns it all. */
 async function readUntil(inbox: Inbox, done: (read: Received[]) => boolean): Promise<Received[]> {

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bearer, exchangeInfo, hmacHeaders } from '../helpers/auth-client.ts';
-import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
+import { createScratchDatabase } from '../helpers/database.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, type Trader } from '../helpers/trader.ts';
-import { apiKeyHandshake, connectInbox, disconnection, redisReachable, refusedConnection, type Inbox } from './helpers.ts';
+import { apiKeyHandshake, connectInbox, disconnection, refusedConnection, type Inbox } from './helpers.ts';
+import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
 
-const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
-const [postgresUp, redisUp] = await Promise.all([postgresReachable(POSTGRES_URL), redisReachable(REDIS_URL)]);
-const skip = !postgresUp ? `PostgreSQL unreachable at ${POSTGRES_URL} (set DATABASE_URL)` : !redisUp ? `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL)` : false;
+const skip = await severalNodesSkip();
 
 describe('the replay guard, rate limits and revocations hold across two nodes (PostgreSQL + Redis)', { skip, timeout: 180_000 }, () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;

@@ -4,9 +4,10 @@ import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { vacuumMostDueTable, type AutovacuumPass } from '../../src/store/embedded-autovacuum.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
-/** PGlite only: on PostgreSQL the server's own autovacuum would race the passes under test. */
-describe('autovacuum of the embedded store (PGlite has no autovacuum launcher)', () => {
+/** PGlite only (it tests the embedded store whichever store the suite runs on): on PostgreSQL the server's own autovacuum would race the passes under test. */
+describe('autovacuum of the embedded store (PGlite has no autovacuum launcher)', { skip: storeIndependent('the embedded store') }, () => {
   let store: Store;
   before(async () => {
     store = await openStore({ dataDir: 'memory://' });

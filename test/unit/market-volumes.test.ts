@@ -3,17 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sql, type Kysely } from 'kysely';
-import { openStore, type Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/database.ts';
 import { columnArrays } from '../../src/store/column-arrays.ts';
-import { migrateToLatest } from '../../src/store/migrate.ts';
 import * as marketVolumes from '../../src/store/migrations/0027_market_volumes.ts';
 import { volumesAgainstTrades } from '../../src/store/order-audit-repository.ts';
 import { insertTrades, TRADE_COLUMN_TYPES, type TradeRow } from '../../src/store/trades-repository.ts';
+import { openTestStore } from '../helpers/database.ts';
 
 /**
  * The volumes triggers keep on trades (migration 0027) against the trades themselves, whatever
  * statements write them: inserts, status updates, deletes, and the projection's upserts (a trade
- * inserted or, when the table has it, moved on), in any order and batching.
+ * inserted or, when the table has it, moved on), in any order and batching, on the suite's store.
  */
 const MARKETS = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b'];
 const STATUSES = ['MATCHED', 'MINED', 'CONFIRMED', 'FAILED'] as const;
@@ -44,8 +44,7 @@ const step = fc.oneof(
 describe('market volumes kept by triggers on trades', () => {
   let store: Store;
   before(async () => {
-    store = await openStore({ dataDir: 'memory://' });
-    await migrateToLatest(store.db);
+    store = await openTestStore();
   });
   after(async () => { await store.close(); });
 

@@ -10,7 +10,7 @@ import { migrations } from '../../src/store/migrations/index.ts';
 import { templateFor, writePgliteTemplate } from '../../src/store/pglite-template.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 
-describe('the embedded database template', { skip: storeIndependent('the embedded store\'s template') }, () => {
+describe('the embedded database template', { skip: storeIndependent('the embedded store') }, () => {
   let dir: string;
   let template: string;
   before(async () => {

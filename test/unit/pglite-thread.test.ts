@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store/database.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
 
-describe("PGlite on its own thread (the embedded store's driver)", () => {
+describe("PGlite on its own thread (the embedded store's driver)", { skip: storeIndependent('the embedded store') }, () => {
   let dir: string;
   let store: Store;
   before(async () => {
