@@ -115,6 +115,10 @@ export function expireAndRelease(ctx: ApplyContext): void {
       if (!order) continue;
       order.delayedUntilMs = null;
       order.bookSeq = ctx.state.nextBookSeq++;
+      // Its new place in the acceptance order is its place among the open orders too, where a
+      // snapshot restores it (by bookSeq): cancels that walk the open orders list them in that order.
+      ctx.state.open.delete(orderId);
+      ctx.state.open.set(orderId, order);
       match(ctx, runtime, order, 'UPDATE');
     }
   }
