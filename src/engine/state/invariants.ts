@@ -17,7 +17,9 @@ import { approvalsNeeded } from './wallet-approvals.ts';
  * - an unresolved market's two tokens have equal supply, equal to the collateral in its lock;
  *   a resolved market's lock covers what its outstanding tokens pay;
  * - the collateral held equals the collateral ever credited;
- * - no open order needs an approval its wallet revoked on chain.
+ * - no open order needs an approval its wallet revoked on chain;
+ * - the open orders are listed in acceptance order (bookSeq), as a snapshot restores them: what
+ *   walks them (cancel-all, a key's cancels, retirement) answers the same live and after a restore.
  */
 export function stateViolations(state: EngineState): string[] {
   const violations: string[] = [];
@@ -27,7 +29,10 @@ export function stateViolations(state: EngineState): string[] {
     expected.set(key, (expected.get(key) ?? 0n) + amount);
   };
   const { missingApprovals } = state.chainIndex;
+  let previousBookSeq = -1n;
   for (const order of state.open.values()) {
+    if (order.bookSeq <= previousBookSeq) violations.push(`open orders: ${order.id} (bookSeq ${order.bookSeq}) listed after bookSeq ${previousBookSeq}`);
+    previousBookSeq = order.bookSeq;
     add(order.account, order.side === 'BUY' ? COLLATERAL : order.tokenId, reservationFor(termsOf(order), remainingOf(order)));
     for (const approval of approvalsNeeded(order, state.markets.get(order.marketId)!)) {
       if (missingApprovals.has(order.account, approval)) violations.push(`approvals: open order ${order.id} needs ${approval}, which ${order.account} revoked`);
