@@ -6,6 +6,7 @@ import { startServer } from '../../src/server.ts';
 import { bearer, createApiKey, exchangeInfo, hmacHeaders, signedRequest, signIn } from '../helpers/auth-client.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
 import { ADMIN_TOKEN, startTestServer, TEST_CHAIN, type TestServer } from '../helpers/server.ts';
+import { REDIS_URL } from '../realtime/helpers.ts';
 
 const BASE64URL_32_BYTES = /^[A-Za-z0-9_-]{43}$/;
 
@@ -160,7 +161,6 @@ describe('API keys with a configured encryption key', () => {
 describe('API keys across nodes sharing one PostgreSQL database', { skip: process.env.DATABASE_URL ? false : 'needs DATABASE_URL' }, () => {
   it('stops a key at once on every node when one node revokes it', async () => {
     // Nodes sharing a database share one Redis too (a node without it refuses to join: EXTENSIONS.md section 10).
-    const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
     const nodeA = await startTestServer({ REDIS_URL });
     const nodeB = await startServer(parseConfig({ PORT: '0', DATA_DIR: 'memory://', DATABASE_URL: nodeA.ctx.config.databaseUrl!, REDIS_URL, ADMIN_TOKEN, LOG_LEVEL: 'silent', CLOCK: 'manual', ALLOW_GENERATED_KEYS: 'true', CHAIN: TEST_CHAIN })).catch(async (error: unknown) => {
       await nodeA.close();

@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { decryptSecret } from '../../src/identity/api-key-crypto.ts';
 import { GENERATED_KEYS_FILE } from '../../src/identity/server-keys.ts';
-import { createScratchDatabase, postgresReachable } from '../helpers/database.ts';
+import { createScratchDatabase, POSTGRES_URL, postgresReachable } from '../helpers/database.ts';
 
-const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 import { createApiKey, signedRequest, signIn } from '../helpers/auth-client.ts';
 import { expectError, post } from '../helpers/http.ts';
 import { freePort } from '../helpers/process-server.ts';

@@ -10,11 +10,12 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { expectBuiltAuditClean } from '../helpers/build.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
 import { CROSSED_UNITS, crossPairs, expectSettledOnChain, tradesOf, untilEveryTradeSettled } from '../helpers/chain-settlement.ts';
-import { createScratchDatabase } from '../helpers/database.ts';
+import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { startRpcChain, type RpcChain } from '../helpers/rpc-chain.ts';
 import { newTrader } from '../helpers/trader.ts';
-import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
+import { REDIS_URL } from '../realtime/helpers.ts';
+import { severalNodesSkip } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 

@@ -10,13 +10,13 @@ import { performance } from 'node:perf_hooks';
 import { auditExchange } from '../../src/cli/audit-exchange.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { createScratchDatabase } from '../helpers/database.ts';
+import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { get } from '../helpers/http.ts';
 import { hmacHeaders, signedRequest } from '../helpers/auth-client.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
-import { applyLevelChange, connectInbox, levels, type Inbox } from '../realtime/helpers.ts';
-import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
+import { applyLevelChange, connectInbox, levels, type Inbox, REDIS_URL } from '../realtime/helpers.ts';
+import { severalNodesSkip } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 

@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { createScratchDatabase } from '../helpers/database.ts';
+import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { killPrograms, runProgram } from '../helpers/program.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
-import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
+import { REDIS_URL } from '../realtime/helpers.ts';
+import { severalNodesSkip } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { createScratchDatabase } from '../helpers/database.ts';
+import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { login, signInMessage } from '../helpers/auth-client.ts';
 import { get } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { rawHttp } from '../helpers/raw-http.ts';
-import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
+import { REDIS_URL } from '../realtime/helpers.ts';
+import { severalNodesSkip } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 

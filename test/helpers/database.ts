@@ -48,6 +48,9 @@ export async function openTestStore(): Promise<Store & { url?: string | undefine
   };
 }
 
+/** The PostgreSQL of tests that need one whichever store the suite runs on: the suite's, or the machine's. */
+export const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
 /** Whether a PostgreSQL answers at `url` (tests that need one skip without it). */
 export async function postgresReachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });

@@ -1,10 +1,5 @@
-import { redisReachable } from '../realtime/helpers.ts';
-import { postgresReachable } from './database.ts';
-
-/** The PostgreSQL that tests of several server processes put their scratch databases on. */
-export const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-/** The Redis those processes share. */
-export const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+import { redisReachable, REDIS_URL } from '../realtime/helpers.ts';
+import { POSTGRES_URL, postgresReachable } from './database.ts';
 
 /**
  * Why a test of several server processes on one PostgreSQL and one Redis is skipped, or false. Its

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import fc from 'fast-check';
 import type { LevelChange, OrderbookPriceChange } from '../../src/contract/realtime.ts';
-import { applyLevelChange, bookHash, connectInbox, levels, redisReachable, startRealtimeNode, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
+import { applyLevelChange, bookHash, connectInbox, levels, REDIS_URL, redisReachable, startRealtimeNode, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
 
 const levelChange: fc.Arbitrary<LevelChange> = fc.record({
   price: fc.integer({ min: 1, max: 20 }).map((ticks) => (ticks / 100).toFixed(2)),
@@ -15,7 +15,6 @@ const levelChange: fc.Arbitrary<LevelChange> = fc.record({
 /** Book changes as the engine publishes them: each one lists one to three level changes. */
 const bookChanges = fc.array(fc.array(levelChange, { minLength: 1, maxLength: 3 }), { maxLength: 30 });
 
-const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
 const redisSkip = (await redisReachable(REDIS_URL)) ? false : `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL): the relayed snapshots are not tested`;
 
 /**

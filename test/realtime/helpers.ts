@@ -238,6 +238,9 @@ export function disconnection(inbox: Inbox): Promise<string> {
 /** Decimal token ids for tests (any digits; the books decide which are known). */
 export const tokenId = (n: number): string => (10n ** 40n + BigInt(n)).toString();
 
+/** The Redis of tests that need one (REDIS_TEST_URL: CI gives each suite its own). */
+export const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+
 /** Whether a Redis answers at `url` (tests of several nodes skip without one). */
 export async function redisReachable(url: string): Promise<boolean> {
   const probe = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 2_000 } });

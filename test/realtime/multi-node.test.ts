@@ -3,13 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import type { OrderbookPriceChange } from '../../src/contract/realtime.ts';
 import type { BookLevel, BookSnapshot } from '../../src/contract/realtime.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { createScratchDatabase } from '../helpers/database.ts';
+import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { expectError, get } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { newTrader, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
-import { applyLevelChange, connectInbox, levels, restBook, type Inbox, type Received } from './helpers.ts';
-import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
+import { applyLevelChange, connectInbox, levels, restBook, type Inbox, type Received, REDIS_URL } from './helpers.ts';
+import { severalNodesSkip } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { AppError } from '../../src/contract/errors.ts';
-import { connectInbox, redisReachable, startRealtimeNode, TIMESTAMP_MS, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
+import { connectInbox, REDIS_URL, redisReachable, startRealtimeNode, TIMESTAMP_MS, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
 
-const REDIS_URL = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
 
 const reachable = await redisReachable(REDIS_URL);
 const skip = reachable ? false : `Redis unreachable at ${REDIS_URL} (set REDIS_TEST_URL): the multi-node fan-out is not tested`;

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bearer, exchangeInfo, hmacHeaders } from '../helpers/auth-client.ts';
-import { createScratchDatabase } from '../helpers/database.ts';
+import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
 import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, type Trader } from '../helpers/trader.ts';
-import { apiKeyHandshake, connectInbox, disconnection, refusedConnection, type Inbox } from './helpers.ts';
-import { POSTGRES_URL, REDIS_URL, severalNodesSkip } from '../helpers/several-nodes.ts';
+import { apiKeyHandshake, connectInbox, disconnection, refusedConnection, type Inbox, REDIS_URL } from './helpers.ts';
+import { severalNodesSkip } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 
