@@ -74,6 +74,8 @@ export interface Config {
   readonly settlementBlockMs: number;
   /** Several nodes (EXTENSIONS.md section 12): how long the engine's node may be silent before another takes over. */
   readonly failoverTimeoutMs: number;
+  /** With DATABASE_URL: the longest the server waits for PostgreSQL, for a connection or a statement's answer (src/store/database.ts). */
+  readonly databaseTimeoutMs: number;
   /** Where the other nodes send this node order commands while it runs the engine; default http://HOST:PORT. */
   readonly advertiseUrl: string | undefined;
   // Security (EXTENSIONS.md sections 2, 10 and 12; README "Security").
@@ -249,6 +251,7 @@ export function parseConfig(source: Source): Config {
     signatureWorkers: integer(read, 'SIGNATURE_WORKERS', availableParallelism(), 0, 64),
     settlementBlockMs: integer(read, 'SETTLEMENT_BLOCK_MS', 250, 0, 60_000),
     failoverTimeoutMs: integer(read, 'FAILOVER_TIMEOUT_MS', 5_000, 500, 600_000),
+    databaseTimeoutMs: integer(read, 'DATABASE_TIMEOUT_MS', 30_000, 1_000, 600_000),
     advertiseUrl: optionalUrl(read, 'ADVERTISE_URL', ['http:', 'https:']),
     publicUrls: originList(read, 'PUBLIC_URL'),
     siweDomains: hostList(read, 'SIWE_DOMAINS'),

@@ -82,7 +82,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
   const logger = pino({ level: configured.logLevel }, logDestination()).child({ node: nodeId });
   const chainToTake = chainBesideStore(configured, { template: chainTemplateFiles(buildOutput), logger });
   const store = await openAndMigrate(
-    { databaseUrl: configured.databaseUrl, dataDir: configured.dataDir, idleInTransactionTimeoutMs: configured.failoverTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
+    { databaseUrl: configured.databaseUrl, dataDir: configured.dataDir, idleInTransactionTimeoutMs: configured.failoverTimeoutMs, timeoutMs: configured.databaseTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
     (line) => logger.info(line),
   ).catch(async (error: unknown) => {
     await chainToTake.discard();

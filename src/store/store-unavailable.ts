@@ -8,8 +8,12 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
  */
 const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300)$/;
 
-/** What node-postgres says of a connection it lost or could not open (its errors carry no code). */
-const LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+/**
+ * What node-postgres says of a connection it lost or could not open (its errors carry no code),
+ * and of one closed under a statement that had no answer in time (database.ts): the transaction's
+ * rollback then finds it closed.
+ */
+const LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 /**
  * Whether an error says the database cannot be reached now (its host down or restarting, the

@@ -18,6 +18,7 @@ describe('configuration', () => {
     assert.equal(config.rewardsMinPayoutUsdc, 1);
     assert.equal(config.logLevel, 'info');
     assert.equal(config.failoverTimeoutMs, 5_000);
+    assert.equal(config.databaseTimeoutMs, 30_000);
     assert.equal(config.advertiseUrl, undefined);
     assert.deepEqual(config.siweDomains, []);
     assert.equal(config.apiKeyEncryptionKeyPrevious, undefined);
@@ -70,6 +71,7 @@ describe('configuration', () => {
       HEADER_PREFIX: 'Bad Prefix',
       TRADE_ACTIVITY_MIN_USD: '-1',
       FAILOVER_TIMEOUT_MS: '100',
+      DATABASE_TIMEOUT_MS: '500',
       ADVERTISE_URL: 'ftp://node-a',
       RATE_LIMIT_ORDERS: '3500',
       RATE_LIMIT_REQUESTS: '10/500ms',

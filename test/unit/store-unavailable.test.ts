@@ -8,7 +8,7 @@ describe('isStoreUnavailable', () => {
   it('names a database out of reach: socket errors, lost connections, a server restarting or full', () => {
     for (const error of [
       coded('ECONNREFUSED'), coded('ETIMEDOUT'), new Error('Connection terminated unexpectedly'),
-      new Error('timeout exceeded when trying to connect'), coded('57P01', 'terminating connection due to administrator command'),
+      new Error('timeout exceeded when trying to connect'), new Error('Client was closed and is not queryable'), coded('57P01', 'terminating connection due to administrator command'),
       coded('57P03', 'the database system is starting up'), coded('53300', 'too many connections'), coded('08006'),
       new AggregateError([coded('ECONNREFUSED'), coded('ECONNREFUSED')]), new Error('outer', { cause: coded('ECONNRESET') }),
     ]) assert.equal(isStoreUnavailable(error), true, String(error));

@@ -37,10 +37,19 @@ export function registerOpsRoutes(app: TypedApp, ctx: AppContext, registry: Regi
   });
 }
 
+/**
+ * A readiness probe answers within this, whatever its dependencies do: a store that stopped
+ * answering would otherwise hold the probe as long as the store's own timeout (DATABASE_TIMEOUT_MS),
+ * past the probe's patience, and a load balancer would learn nothing.
+ */
+const READINESS_WAIT_MS = 2_000;
+
 /** The store, and Redis when nodes share one: without it no signed request can be checked (src/shared-state). */
 async function dependenciesAnswer(ctx: AppContext): Promise<boolean> {
-  const [store, redis] = await Promise.all([storeAnswers(ctx), ctx.sharedState.answers()]);
-  return store && redis;
+  let timer: NodeJS.Timeout | undefined;
+  const tooLate = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READINESS_WAIT_MS)));
+  const answered = Promise.all([storeAnswers(ctx), ctx.sharedState.answers()]).then(([store, redis]) => store && redis);
+  return Promise.race([answered, tooLate]).finally(() => clearTimeout(timer));
 }
 
 async function storeAnswers(ctx: AppContext): Promise<boolean> {
