@@ -32,6 +32,13 @@ function serverThroughRelay(env: Record<string, string> = {}) {
   return setup;
 }
 
+/** Two signed bids the test places while the database is out of reach (0.4) and once it is back (0.3), signed while it answers. */
+async function twoOrders({ server, trader, market }: ReturnType<typeof serverThroughRelay>): Promise<[unknown, unknown]> {
+  assert.equal((await get(server.api('/events'))).status, 200);
+  const order = (price: string) => orderBody(server, trader, { tokenId: market.tokenId1, side: 'BUY', price, size: '10' });
+  return Promise.all([order('0.4'), order('0.3')]);
+}
+
 const untilStatus = async (url: string, status: number): Promise<JsonResponse> => {
   for (let attempt = 0; ; attempt += 1) {
     const response = await get(url);
@@ -60,10 +67,8 @@ describe('PostgreSQL out of reach', needsPostgres, () => {
   const setup = serverThroughRelay();
 
   it('answers reads, signed calls and orders 503 SERVICE_UNAVAILABLE with Retry-After while the database is cut off, and serves them once it is back', async () => {
-    const { server, trader, market, relay } = setup;
-    assert.equal((await get(server.api('/events'))).status, 200);
-    const order = (price: string) => orderBody(server, trader, { tokenId: market.tokenId1, side: 'BUY', price, size: '10' });
-    const [during, afterwards] = await Promise.all([order('0.4'), order('0.3')]);
+    const { server, trader, relay } = setup;
+    const [during, afterwards] = await twoOrders(setup);
     relay.cut();
     // Read from the tables (GET /markets of an empty catalogue is answered from the engine's memory).
     for (const path of ['/events', '/trades']) expectUnavailable(await get(server.api(path)), path);
@@ -101,10 +106,8 @@ describe('PostgreSQL that stops answering', needsPostgres, () => {
   const BOUND_MS = TIMEOUT_MS * 8;
 
   it('answers reads, signed calls, orders and /readyz 503 with Retry-After within the timeout while it is silent, and serves them on fresh connections once it answers again', async () => {
-    const { server, trader, market, relay } = setup;
-    assert.equal((await get(server.api('/events'))).status, 200);
-    const order = (price: string) => orderBody(server, trader, { tokenId: market.tokenId1, side: 'BUY', price, size: '10' });
-    const [during, afterwards] = await Promise.all([order('0.4'), order('0.3')]);
+    const { server, trader, relay } = setup;
+    const [during, afterwards] = await twoOrders(setup);
     relay.stall();
     // All at once: more requests than the pool has connections, so some wait for one.
     const stalled = await Promise.all([
