@@ -30,7 +30,26 @@ export async function keepConnection(databaseUrl: string, setUp: (client: pg.Cli
     async close() {
       closed = true;
       clearTimeout(retry);
-      await client?.end().catch(() => {});
+      if (client) await endWithin(client, END_WAIT_MS);
     },
   };
+}
+
+/**
+ * How long closing waits for PostgreSQL to see the connection end. A database that stopped
+ * answering (its network dropping every packet) never confirms it, and a node's shutdown must not
+ * wait for it: the socket is then dropped, and the session ends when PostgreSQL notices.
+ */
+const END_WAIT_MS = 1_000;
+
+async function endWithin(client: pg.Client, waitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      client.connection.stream.destroy();
+      resolve();
+    }, waitMs);
+  });
+  await Promise.race([client.end().catch(() => {}), late]);
+  clearTimeout(timer);
 }

@@ -134,4 +134,13 @@ describe('PostgreSQL that stops answering', needsPostgres, () => {
     assert.equal((await untilStatus(`${server.url}/readyz`, 200)).status, 200);
     await expectAuditClean(server);
   });
+
+  it('shuts down while it is silent in bounded time: no goodbye to the database is waited for past the timeout (releasing the lease) or a second (its kept connections)', async () => {
+    const { server, relay } = setup;
+    relay.stall();
+    const startedMs = performance.now();
+    await server.close();
+    const tookMs = performance.now() - startedMs;
+    assert.ok(tookMs < BOUND_MS, `closed after ${Math.round(tookMs)} ms`);
+  });
 });
