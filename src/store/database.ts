@@ -13,12 +13,6 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/**
- * Opens the store: PostgreSQL when a connection string is given, else PGlite under `dataDir`
- * (`memory://` keeps nothing). Both return int8 columns as bigint, so amounts never pass through
- * a float on their way out of SQL. Each store's driver is loaded only when that store is opened,
- * so a boot pays for one of them.
- */
 export interface StoreOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
@@ -29,6 +23,12 @@ export interface StoreOptions {
   pgliteTemplate?: string;
 }
 
+/**
+ * Opens the store: PostgreSQL when a connection string is given, else PGlite under `dataDir`
+ * (`memory://` keeps nothing). Both return int8 columns as bigint, so amounts never pass through
+ * a float on their way out of SQL. Each store's driver is loaded only when that store is opened,
+ * so a boot pays for one of them.
+ */
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   return openPglite(options.dataDir, options.pgliteTemplate);
