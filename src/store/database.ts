@@ -10,7 +10,19 @@ export type Db = Kysely<Database>;
 export interface Store {
   readonly db: Db;
   readonly kind: 'pglite' | 'postgres';
+  /** PostgreSQL's connection pool as it is now (/metrics reads it when scraped); PGlite has none. */
+  readonly pool?: () => PoolState;
   close(): Promise<void>;
+}
+
+export interface PoolState {
+  /** Connections open, and of them idle. */
+  readonly connections: number;
+  readonly idle: number;
+  /** Callers waiting for a connection. */
+  readonly waiting: number;
+  /** Statements that had no answer within the store's timeout, since it opened (`deadlineStatements`). */
+  readonly timedOut: number;
 }
 
 export interface StoreOptions {
@@ -82,12 +94,14 @@ async function openPostgres(connectionString: string, { idleInTransactionTimeout
   // to idle ones): PostgreSQL ends the session of a node frozen inside a transaction
   // (idle_in_transaction_session_timeout), and that node, thawing, must step down, not crash. The
   // transaction's next query fails with the error, and the pool drops the connection on release.
+  let timedOut = 0;
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    if (timeoutMs) deadlineStatements(client, timeoutMs);
+    if (timeoutMs) deadlineStatements(client, timeoutMs, () => (timedOut += 1));
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  const state = (): PoolState => ({ connections: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, timedOut });
+  return { db, kind: 'postgres', pool: state, close: () => db.destroy() };
 }
 
 /**
@@ -99,12 +113,15 @@ async function openPostgres(connectionString: string, { idleInTransactionTimeout
  * rolled back, and a statement that was only slow, not lost, may still commit, exactly as when a
  * connection breaks mid-commit (the engine rebuilds from the store after any failed write).
  */
-function deadlineStatements(client: PoolClient, timeoutMs: number): void {
+function deadlineStatements(client: PoolClient, timeoutMs: number, onTimeout: () => void): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((...args: unknown[]) => {
     const answer = query(...args);
     if (!(answer instanceof Promise)) return answer;
-    const deadline = setTimeout(() => void client.end().catch(() => {}), timeoutMs);
+    const deadline = setTimeout(() => {
+      onTimeout();
+      void client.end().catch(() => {});
+    }, timeoutMs);
     return answer.finally(() => clearTimeout(deadline));
   }) as typeof client.query;
 }

@@ -77,6 +77,12 @@ describe('exchange metrics in /metrics', () => {
     assert.equal(sample(text, 'pmx_socket_messages_total', { namespace: '/', direction: 'in' }), 1);
     // Frames may merge the three orders' book changes into fewer.
     assert.ok(sample(text, 'pmx_socket_messages_total', { namespace: '/', direction: 'out' })! >= 3, 'the snapshot, a book change and the last trade price at least');
+    // PostgreSQL's connection pool (src/api/ops/store-metrics.ts); PGlite has none.
+    if (process.env.DATABASE_URL) {
+      assert.ok(sample(text, 'pmx_store_connections', { state: 'idle' })! + sample(text, 'pmx_store_connections', { state: 'busy' })! >= 1);
+      assert.equal(sample(text, 'pmx_store_waiting'), 0);
+      assert.equal(sample(text, 'pmx_store_statements_timed_out_total'), 0);
+    } else assert.equal(sample(text, 'pmx_store_connections', { state: 'idle' }), undefined);
   });
 
   it('reads the series the Grafana dashboard queries', async () => {

@@ -4,6 +4,7 @@ import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue
 import { createScratchDatabase } from '../helpers/database.ts';
 import { expectError, get, type JsonResponse } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { metricValues } from '../helpers/metrics.ts';
 import { tcpCut, type TcpCut } from '../helpers/tcp-cut.ts';
 import { expectAuditClean, newTrader, orderBody, type Trader } from '../helpers/trader.ts';
 
@@ -124,6 +125,10 @@ describe('PostgreSQL that stops answering', needsPostgres, () => {
     relay.restore();
     // The silenced connections stay silent: a pool that kept one would never answer these.
     assert.equal((await untilStatus(server.api('/events'), 200)).status, 200);
+    // What an operator sees of it: statements cut by the timeout, no caller waiting any more.
+    const metrics = await metricValues(server, ['pmx_store_statements_timed_out_total', 'pmx_store_waiting']);
+    assert.ok(metrics.get('pmx_store_statements_timed_out_total')! >= 1, JSON.stringify([...metrics]));
+    assert.equal(metrics.get('pmx_store_waiting'), 0);
     const placed = await placeWhenBack(trader, afterwards);
     assert.equal(placed.status, 200, JSON.stringify(placed.body));
     assert.deepEqual((await trader.call('GET', '/orders')).body.map((o: { price: number }) => o.price), [0.3]);
