@@ -90,8 +90,10 @@ describe('exchange metrics in /metrics', () => {
     const dashboard = JSON.parse(await readFile(projectPath('ops/grafana/pmx.json'), 'utf8'));
     const expressions: string[] = dashboard.panels.flatMap((panel: { targets?: { expr: string }[] }) => (panel.targets ?? []).map((t) => t.expr));
     const names = new Set(expressions.flatMap((expr) => expr.match(/\bpmx_[a-z_]+|\bhttp_request_duration_seconds_[a-z]+/g) ?? []));
-    assert.ok(names.size >= 10);
     const text = await scrape();
-    for (const name of names) assert.ok(text.includes(`\n${name}`), `the dashboard reads ${name}, which /metrics does not serve`);
+    // The series of PostgreSQL's connection pool exist with DATABASE_URL only (src/api/ops/store-metrics.ts).
+    const served = [...names].filter((name) => process.env.DATABASE_URL || !name.startsWith('pmx_store_'));
+    assert.ok(served.length >= 10);
+    for (const name of served) assert.ok(text.includes(`\n${name}`), `the dashboard reads ${name}, which /metrics does not serve`);
   });
 });
