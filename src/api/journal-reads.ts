@@ -1,4 +1,5 @@
 import { AppError } from '../contract/errors.ts';
+import { within } from '../core/within.ts';
 import type { TypedApp } from './typed-app.ts';
 
 /** The longest a read waits for the tables (then 503 with Retry-After: they are behind the journal). */
@@ -47,13 +48,7 @@ export function registerJournalReads(api: TypedApp, engine: JournalReadsEngine):
 }
 
 async function withinBound(wait: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError('SERVICE_UNAVAILABLE', 'the tables are behind the engine journal; retry shortly')), MAX_WAIT_MS);
+  await within(wait, MAX_WAIT_MS, () => {
+    throw new AppError('SERVICE_UNAVAILABLE', 'the tables are behind the engine journal; retry shortly');
   });
-  try {
-    await Promise.race([wait, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { within } from '../core/within.ts';
 
 export interface KeptConnection {
   close(): Promise<void>;
@@ -30,7 +31,8 @@ export async function keepConnection(databaseUrl: string, setUp: (client: pg.Cli
     async close() {
       closed = true;
       clearTimeout(retry);
-      if (client) await endWithin(client, END_WAIT_MS);
+      const open = client;
+      if (open) await within(open.end().catch(() => {}), END_WAIT_MS, () => void open.connection.stream.destroy());
     },
   };
 }
@@ -41,15 +43,3 @@ export async function keepConnection(databaseUrl: string, setUp: (client: pg.Cli
  * wait for it: the socket is then dropped, and the session ends when PostgreSQL notices.
  */
 const END_WAIT_MS = 1_000;
-
-async function endWithin(client: pg.Client, waitMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      client.connection.stream.destroy();
-      resolve();
-    }, waitMs);
-  });
-  await Promise.race([client.end().catch(() => {}), late]);
-  clearTimeout(timer);
-}

@@ -2,6 +2,7 @@ import type { Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { errorBody } from '../../contract/errors.ts';
+import { within } from '../../core/within.ts';
 import { HealthSchema, MetricsText, NotReadySchema, ReadySchema } from '../../contract/ops.ts';
 
 /** Operational routes at the root (EXTENSIONS.md sections 7 and 11). */
@@ -46,10 +47,8 @@ const READINESS_WAIT_MS = 2_000;
 
 /** The store, and Redis when nodes share one: without it no signed request can be checked (src/shared-state). */
 async function dependenciesAnswer(ctx: AppContext): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const tooLate = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), READINESS_WAIT_MS)));
   const answered = Promise.all([storeAnswers(ctx), ctx.sharedState.answers()]).then(([store, redis]) => store && redis);
-  return Promise.race([answered, tooLate]).finally(() => clearTimeout(timer));
+  return within(answered, READINESS_WAIT_MS, () => false);
 }
 
 async function storeAnswers(ctx: AppContext): Promise<boolean> {
