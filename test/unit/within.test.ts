@@ -7,8 +7,12 @@ const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeou
 describe('within', () => {
   it("is the work's outcome when it settles in time, and late is never called", async () => {
     let called = false;
-    assert.equal(await within(after(5, 'done'), 1_000, () => ((called = true), 'late')), 'done');
-    await assert.rejects(within(Promise.reject(new Error('work failed')), 1_000, () => 'late'), /work failed/);
+    const late = () => {
+      called = true;
+      return 'late';
+    };
+    assert.equal(await within(after(5, 'done'), 1_000, late), 'done');
+    await assert.rejects(within(Promise.reject(new Error('work failed')), 1_000, late), /work failed/);
     await after(20, undefined);
     assert.equal(called, false);
   });
