@@ -13,7 +13,11 @@ import { callerOf, expectAuditClean, newTrader, orderBody } from '../helpers/tra
  * the record applied in memory and written nowhere: its callers get 503 and the node steps down.
  */
 describe('a journal append whose lease passed on', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL (DATABASE_URL): PGlite has no engine lease' }, () => {
-  const world = serverWithMarket();
+  // The lease is renewed every FAILOVER_TIMEOUT_MS / 5: at the default (a second), a renewal that
+  // ran between the test's takeover and its order deposed the node before the append could be
+  // fenced (one CI run). Ten minutes keeps the timer out of the test, so the append meets the
+  // takeover first, as a leader paused at that moment would.
+  const world = serverWithMarket({ FAILOVER_TIMEOUT_MS: '600000' });
 
   it('writes nothing, answers 503, and the node steps down', async () => {
     const { server, market } = world;

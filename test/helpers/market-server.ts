@@ -10,12 +10,12 @@ export interface MarketServer {
 /**
  * For the tests of a describe block: an in-process server with one published market, started
  * before them and closed after. Read `server` and `market` inside the tests (they are set once
- * `before` ran).
+ * `before` ran). `env` is added to the server's configuration.
  */
-export function serverWithMarket(): MarketServer {
+export function serverWithMarket(env: Record<string, string> = {}): MarketServer {
   const world = {} as { server: TestServer; market: PublishedMarket };
   before(async () => {
-    world.server = await startTestServer();
+    world.server = await startTestServer(env);
     world.market = (await createPublishedEvent(world.server)).markets[0]!;
   });
   after(async () => world.server.close());
