@@ -12,6 +12,7 @@ import type { UserAuthenticator } from '../identity/caller.ts';
 import { registerHttpMetrics } from './ops/metrics.ts';
 import { registerExchangeMetrics } from './ops/exchange-metrics.ts';
 import { registerStoreMetrics } from './ops/store-metrics.ts';
+import { registerChainMetrics } from './ops/chain-metrics.ts';
 import { registerOpsRoutes } from './ops/routes.ts';
 import { registerDocs } from './docs.ts';
 import { registerExchangeRoutes } from './exchange/routes.ts';
@@ -108,8 +109,9 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   const registry = registerHttpMetrics(app);
   clientErrors.register(registry);
   handledRequests.set(app, trackHandledRequests(app));
-  registerExchangeMetrics(registry, ctx.events, ctx.trading.engine);
+  registerExchangeMetrics(registry, ctx.events, ctx.trading.engine, ctx.clock);
   registerStoreMetrics(registry, ctx.store);
+  registerChainMetrics(registry, ctx.chain, ctx.config);
   const clusterMetrics = registerClusterMetrics(registry, ctx.leadership);
   // Before any parsing or auth: a node without the engine passes order commands on untouched.
   registerCommandForwarding(app, { clusterSecret: deps.clusterSecret, leadership: ctx.leadership, timeoutMs: Math.max(10_000, 2 * ctx.config.failoverTimeoutMs), onForwarded: clusterMetrics.forwarded });

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { createPublicClient, getAddress, http, type Address, type PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { proxyWalletAddress } from '../settlement/contracts/index.ts';
 import type { Config } from '../config.ts';
 import type { ChainFiles } from './chain-files.ts';
@@ -23,6 +24,7 @@ export { chainMarkets, type ChainMarkets, type MarketOnChain, type MarketToPrepa
 export { chainTemplateFiles } from './chain-template.ts';
 export { deployExchangeContracts } from './deployment.ts';
 export { checkRemoteChainId } from './remote-chain.ts';
+export { readChainHealth, type ChainHealth } from './chain-health.ts';
 export type { ChainDeployment, DeployedContracts } from './deployment.ts';
 
 /** The chain the server settles on (EXTENSIONS.md section 14), as the rest of the server sees it. */
@@ -93,6 +95,26 @@ export function describeChain(chain: RunningChain, config: Config): string {
   return `chain: ${where}, chain id ${chain.chainId}; contracts${chain.embedded ? ' (deployed here)' : ''}: ${contracts.join(', ')}`;
 }
 
+/** Where the chain answers JSON-RPC now (a restarted embedded anvil may answer on another port); undefined for CHAIN=none. */
+export function chainRpcUrl(chain: RunningChain, config: Config): string | undefined {
+  if (!chain.operator) return undefined;
+  return chain.embedded?.url ?? config.chainRpcUrl;
+}
+
+/**
+ * The accounts that pay the exchange's gas: the operator's (markets, wallets, payouts) and each
+ * exchange's settlement key (the trades); none for CHAIN=none.
+ */
+export function gasPayers(chain: RunningChain, config: Config): { account: string; address: Address }[] {
+  const keys = chain.embedded ? EMBEDDED_SETTLEMENT_KEYS : config.settlementKeys;
+  if (!chain.operator || !keys) return [];
+  return [
+    { account: 'operator', address: chain.operator.address },
+    { account: 'settlement', address: privateKeyToAccount(keys.exchange).address },
+    { account: 'neg-risk settlement', address: privateKeyToAccount(keys.negRisk).address },
+  ];
+}
+
 /** What the engine settles trades with on a chain: a client of it, the confirmations to wait for, and a key per exchange. */
 export interface ChainSettlementSetup {
   client(): PublicClient;
@@ -112,7 +134,7 @@ export async function chainSettlementSetup(chain: RunningChain, config: Config):
   const { embedded, operator, deployed } = chain;
   if (!operator || !deployed) return undefined;
   // Read at each start of settlement: a restarted embedded anvil may answer on another port.
-  const url = () => embedded?.url ?? config.chainRpcUrl!;
+  const url = () => chainRpcUrl(chain, config)!;
   const keys = await settlementKeys(operator, deployed, embedded ? EMBEDDED_SETTLEMENT_KEYS : config.settlementKeys!);
   // A batching transport: each look of a sender at the chain (receipts, nonce, head) is one request.
   const client = () => createPublicClient({ chain: exchangeChain(chain.chainId), transport: http(url(), { batch: true }), pollingInterval: 50 }) as PublicClient;

@@ -483,6 +483,16 @@ export class MatchingEngine {
   }
 
   /**
+   * Trades matched and not yet CONFIRMED or FAILED, and when the oldest of them was matched: what
+   * settlement still owes (every node holds it, as it follows the journal).
+   */
+  get settlementBacklog(): { trades: number; oldestMatchedAtMs: number | undefined } {
+    let oldest: number | undefined;
+    for (const trade of this.state.unsettled.values()) if (oldest === undefined || trade.matchedAtMs < oldest) oldest = trade.matchedAtMs;
+    return { trades: this.state.unsettled.size, oldestMatchedAtMs: oldest };
+  }
+
+  /**
    * How far behind the journal each follower of it is (README.md "Bounds"): records applied and
    * not durable, commands durable and not in the tables, commands and time since the last snapshot.
    */

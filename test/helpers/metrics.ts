@@ -11,3 +11,14 @@ export async function metricValues(server: { url: string }, names: readonly stri
   }
   return values;
 }
+
+/** The value of the one sample of `name` in Prometheus text whose labels include every pair given; undefined when absent. */
+export function metricSample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const pairs = new Map([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    if (Object.entries(labels).every(([key, value]) => pairs.get(key) === value)) return Number(match[3]);
+  }
+  return undefined;
+}

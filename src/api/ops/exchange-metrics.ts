@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Server } from 'socket.io';
 import type { EngineReads } from '../../engine/engine-reads.ts';
+import type { Clock } from '../../clock.ts';
 import type { DomainEvents } from '../../events/domain-events.ts';
 
 /**
@@ -16,6 +17,7 @@ export interface EngineGaugeSource {
   readonly lags: { journalRecords: number; snapshotCommands: number; snapshotAgeMs: number };
   readonly durableSeq: bigint;
   readonly usedHashFilterReady: boolean;
+  readonly settlementBacklog: { trades: number; oldestMatchedAtMs: number | undefined };
   readonly reads: Pick<EngineReads, 'bookStats'>;
 }
 
@@ -26,7 +28,7 @@ const BATCH_SECONDS_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 
 const TRADE_STATUSES = new Set(['MATCHED', 'MINED', 'CONFIRMED', 'FAILED']);
 
 /** Counters fed by the bus (the server's own: its listeners go with it), gauges read when scraped. */
-export function registerExchangeMetrics(registry: Registry, events: DomainEvents, engine: EngineGaugeSource): void {
+export function registerExchangeMetrics(registry: Registry, events: DomainEvents, engine: EngineGaugeSource, clock: Clock): void {
   const registers = [registry];
   const orders = new Counter({ name: 'pmx_orders_total', help: 'CreateOrders decided by order entry: accepted, or refused with the error code', labelNames: ['result', 'code'] as const, registers });
   const matches = new Counter({ name: 'pmx_matches_total', help: 'Fills between a taker and a maker order (one trade each)', registers });
@@ -41,6 +43,14 @@ export function registerExchangeMetrics(registry: Registry, events: DomainEvents
   new Gauge({ name: 'pmx_engine_snapshot_age_seconds', help: 'Time since the last engine snapshot written', registers, collect() { this.set(engine.lags.snapshotAgeMs / 1000); } });
   new Gauge({ name: 'pmx_engine_journal_seq', help: 'The last durable record of the engine journal', registers, collect() { this.set(Number(engine.durableSeq)); } });
   new Gauge({ name: 'pmx_engine_used_hash_filter_ready', help: '1 once the filter of used order hashes is built (until then every new order hash is looked up in the store)', registers, collect() { this.set(engine.usedHashFilterReady ? 1 : 0); } });
+  new Gauge({ name: 'pmx_settlement_unsettled_trades', help: 'Trades matched and not yet CONFIRMED or FAILED', registers, collect() { this.set(engine.settlementBacklog.trades); } });
+  new Gauge({
+    name: 'pmx_settlement_oldest_unsettled_seconds', help: 'Time since the oldest trade not yet CONFIRMED or FAILED was matched (0 with none)', registers,
+    collect() {
+      const { oldestMatchedAtMs } = engine.settlementBacklog;
+      this.set(oldestMatchedAtMs === undefined ? 0 : Math.max(0, clock.nowMs() - oldestMatchedAtMs) / 1000);
+    },
+  });
   const bookGauge = (name: string, help: string, read: (stats: ReturnType<EngineReads['bookStats']>) => number) =>
     new Gauge({ name, help, registers, collect() { this.set(read(engine.reads.bookStats())); } });
   bookGauge('pmx_books', 'Order books held by the engine (one per tradable market)', (s) => s.books);
