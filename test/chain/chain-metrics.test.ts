@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { formatEther, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
-import { crossPairs, untilEveryTradeSettled } from '../helpers/chain-settlement.ts';
+import { crossPairs, tradesOf, untilEveryTradeSettled } from '../helpers/chain-settlement.ts';
 import { get, post } from '../helpers/http.ts';
 import { metricSample } from '../helpers/metrics.ts';
 import { startRpcChain, type RpcChain } from '../helpers/rpc-chain.ts';
@@ -79,6 +79,26 @@ describe('the chain and settlement in /metrics', { skip: storeIndependent('the c
     assert.equal(metricSample(settled, 'pmx_chain_up'), 1);
     assert.equal(metricSample(settled, 'pmx_settlement_unsettled_trades'), 0);
     assert.equal(metricSample(settled, 'pmx_settlement_oldest_unsettled_seconds'), 0);
+    await expectAuditClean(server);
+  });
+
+  it('shows a settlement key out of gas, whose trades wait MATCHED (none FAILED: the traders did nothing wrong) and settle once it is funded', async () => {
+    const settler = privateKeyToAccount(rpc.keys.settlement).address;
+    const event = await createPublishedEvent(server);
+    const traders = await Promise.all([0, 1, 2, 3].map(() => newTrader(server, { fund: '100' })));
+    await rpc.anvil.testClient.setBalance({ address: settler, value: 0n });
+    await crossPairs(server, event.markets[0]!, traders);
+    // A few blocks (one a second) for the sender to try.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const statuses = new Set((await Promise.all(traders.map((t) => tradesOf(server, t)))).flat().map((t) => t.status));
+    assert.deepEqual([...statuses], ['MATCHED']);
+    const text = await scrape();
+    assert.equal(metricSample(text, 'pmx_chain_gas_balance', { account: 'settlement', address: settler }), 0);
+    assert.ok(metricSample(text, 'pmx_settlement_unsettled_trades')! > 0);
+
+    await rpc.anvil.testClient.setBalance({ address: settler, value: parseEther('1') });
+    await untilEveryTradeSettled(server, traders, 120_000);
+    assert.equal(metricSample(await scrape(), 'pmx_settlement_unsettled_trades'), 0);
     await expectAuditClean(server);
   });
 });
