@@ -1,6 +1,9 @@
 // The settlement sender on an anvil that mines each transaction at once: batching, bisection,
 // fills settled by someone else, the operator's nonce used behind the sender's back, confirmations, reorgs.
 import assert from 'node:assert/strict';
+import { createPublicClient, http, parseEther, type PublicClient } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { tcpCut } from '../../helpers/tcp-cut.ts';
 import { chainPerFile, chainTest as test, senderOn, waitFor } from './harness.ts';
 import { fills } from './settle-contract.ts';
 
@@ -148,4 +151,46 @@ test('anvil_reorg replaces the block at the same height: the fills are reorged a
   await waitFor('3 confirmed', () => of('confirmed').length === 3);
   assert.equal((await chain.contract.settledLogCounts()).get('6000'), 1);
   await sender.stop();
+});
+
+test("a key out of gas: the node's refusal reaches onError, no fill fails, and the fills settle once the key has gas", async () => {
+  const penniless = privateKeyToAccount(generatePrivateKey());
+  const refusals: string[] = [];
+  const { sender, of } = senderOn(chain.anvil, chain.contract, { account: penniless, confirmations: 0, replaceAfterMs: 300, onError: (error) => void refusals.push(String(error)) });
+  await sender.start();
+  sender.submit(fills(9000, 50));
+  await waitFor('the refusal', () => refusals.length > 0);
+  assert.match(refusals[0]!, /insufficient funds/i);
+  assert.equal(of('failed').length, 0, 'a key without gas fails no fill');
+
+  await chain.anvil.testClient.setBalance({ address: penniless.address, value: parseEther('1') });
+  await waitFor('50 mined', () => of('mined').length === 50);
+  assert.equal(of('failed').length, 0);
+  await sender.stop();
+});
+
+test('a chain that refuses every connection: failed steps wait longer each time (new fills do not cut the wait short), and the fills settle once it answers', async () => {
+  const relay = await tcpCut('127.0.0.1', Number(new URL(chain.anvil.url).port));
+  try {
+    const failures: unknown[] = [];
+    const client = createPublicClient({ chain: chain.anvil.chain, transport: http(`http://127.0.0.1:${relay.port}`, { retryCount: 0 }) }) as PublicClient;
+    const { sender, of } = senderOn(chain.anvil, chain.contract, { client, confirmations: 0, maxBackoffMs: 1_000, onError: (error) => failures.push(error) });
+    await sender.start();
+    relay.cut();
+    // Fills keep coming for two seconds: at 20 ms a poll, a sender that retried at once would try about a hundred times.
+    for (let i = 0; i < 20; i++) {
+      sender.submit(fills(9500 + i * 10, 10));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(failures.length >= 2, `the steps failed (${failures.length})`);
+    // 40, 80, 160, 320, 640 ms, then a second each: at most 7 steps in two seconds.
+    assert.ok(failures.length <= 7, `${failures.length} steps in two seconds`);
+    assert.equal(of('failed').length, 0);
+
+    relay.restore();
+    await waitFor('200 mined', () => of('mined').length === 200);
+    await sender.stop();
+  } finally {
+    await relay.close();
+  }
 });

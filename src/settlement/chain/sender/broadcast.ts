@@ -23,15 +23,21 @@ function textOf(error: unknown): string {
   return parts.join(' | ');
 }
 
-export async function broadcast(client: PublicClient, raw: Hex): Promise<{ outcome: BroadcastOutcome; error?: unknown }> {
+/**
+ * Sends a signed transaction. An `error` is also handed to `onError`: a node that refuses the
+ * transaction itself (its key without gas for it, say) leaves the record waiting for its
+ * replacement, and nothing else would tell the operator why.
+ */
+export async function broadcast(settings: { client: PublicClient; onError(error: unknown): void }, raw: Hex): Promise<{ outcome: BroadcastOutcome; error?: unknown }> {
   try {
-    await client.request({ method: 'eth_sendRawTransaction', params: [raw] });
+    await settings.client.request({ method: 'eth_sendRawTransaction', params: [raw] });
     return { outcome: 'accepted' };
   } catch (error) {
     const text = textOf(error);
     if (ALREADY_KNOWN.test(text)) return { outcome: 'accepted' };
     if (NONCE_TOO_LOW.test(text)) return { outcome: 'nonce-too-low', error };
     if (UNDERPRICED.test(text)) return { outcome: 'underpriced', error };
+    settings.onError(error);
     return { outcome: 'error', error };
   }
 }

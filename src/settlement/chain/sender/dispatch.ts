@@ -86,7 +86,7 @@ async function simulate<F extends Fill>(ctx: SenderContext<F>, batch: readonly F
  * fills if it was displaced. Later batches move past the nonces the chain has used.
  */
 async function sendNew<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[], estimatedGas: bigint, { to, data }: Call): Promise<void> {
-  const { account, client, gasMarginPercent, maxGasPerTx } = ctx.settings;
+  const { account, gasMarginPercent, maxGasPerTx } = ctx.settings;
   const withMargin = (estimatedGas * BigInt(100 + gasMarginPercent)) / 100n;
   const gas = withMargin > maxGasPerTx ? maxGasPerTx : withMargin;
   const unsigned: TxRecord = { nonce: ctx.nextNonce, fillIds: batch.map((fill) => fill.id), to, data, gas: String(gas), versions: [], mined: null };
@@ -94,7 +94,7 @@ async function sendNew<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[
   await ctx.put(trackedFrom(unsigned, ctx.settings.now(), false), { ...unsigned, versions: [version] });
   // Only once the record is durable: a failed write leaves no gap in the nonces.
   ctx.nextNonce++;
-  const { outcome } = await broadcast(client, raw);
+  const { outcome } = await broadcast(ctx.settings, raw);
   if (outcome === 'nonce-too-low') await skipUsedNonces(ctx);
 }
 

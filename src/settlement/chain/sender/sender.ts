@@ -28,6 +28,7 @@ const DEFAULTS = {
   replaceAfterMs: 10_000,
   feeBumpPercent: 20,
   pollIntervalMs: 100,
+  maxBackoffMs: 5_000,
   maxQueuedFills: 100_000,
   maxMinedReverts: 3,
   gasMarginPercent: 20,
@@ -47,9 +48,10 @@ export function createSettlementSender<F extends Fill>(options: SenderOptions<F>
   const ctx = new SenderContext(settings, feeOracle(settings.client, settings.pollIntervalMs, settings.now));
   let running = false;
   let loop: Promise<void> = Promise.resolve();
-  let wake: (() => void) | null = null;
+  /** Ends the current nap early: `stop` always does, new fills unless the nap is a backoff. */
+  let wake: { now(): void; onFills: boolean } | null = null;
 
-  const nap = (ms: number) =>
+  const nap = (ms: number, onFills = true) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
@@ -57,21 +59,26 @@ export function createSettlementSender<F extends Fill>(options: SenderOptions<F>
         wake = null;
         resolve();
       }
-      wake = done;
+      wake = { now: done, onFills };
     });
 
   async function run(): Promise<void> {
+    let failures = 0;
     while (running) {
       let more = false;
       try {
         await track(ctx);
         more = await dispatch(ctx);
+        failures = 0;
       } catch (error) {
-        // A node that is down or refusing: everything is still recorded; the next step tries again.
+        // A node that is down or refusing: everything is still recorded; the next step tries again, later each time.
+        failures += 1;
         settings.onError(error);
       }
+      if (!running) break;
+      if (failures > 0) await nap(Math.min(settings.pollIntervalMs * 2 ** failures, settings.maxBackoffMs), false);
       // More to send now: the next step at once (its look at the chain first); otherwise wait for the chain or for fills.
-      if (running && !more) await nap(settings.pollIntervalMs);
+      else if (!more) await nap(settings.pollIntervalMs);
     }
   }
 
@@ -103,11 +110,11 @@ export function createSettlementSender<F extends Fill>(options: SenderOptions<F>
       for (const fill of fills) if (ctx.fills.has(fill.id)) throw new Error(`fill ${fill.id} is already queued or in flight`);
       for (const fill of fills) ctx.fills.set(fill.id, fill);
       ctx.queue.push(...fills);
-      wake?.();
+      if (wake?.onFills) wake.now();
     },
     async stop() {
       running = false;
-      wake?.();
+      wake?.now();
       await loop;
     },
     records: () => [...ctx.tracked.values()].map(({ record }) => record),

@@ -105,5 +105,5 @@ async function rebroadcast<F extends Fill>(ctx: SenderContext<F>, tracked: Track
 /** Whatever the node answers, the next look decides from receipts and the mined nonce. */
 async function send<F extends Fill>(ctx: SenderContext<F>, tracked: Tracked, raw: `0x${string}`): Promise<void> {
   tracked.sentAtMs = ctx.settings.now();
-  await broadcast(ctx.settings.client, raw);
+  await broadcast(ctx.settings, raw);
 }

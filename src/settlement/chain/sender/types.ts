@@ -84,6 +84,12 @@ export interface SenderOptions<F extends Fill> {
   /** Fees are never raised above this (wei). */
   readonly maxFeePerGasCap?: bigint;
   readonly pollIntervalMs?: number;
+  /**
+   * Steps that fail in a row wait twice as long each time (from `pollIntervalMs`), up to this, and
+   * new fills do not cut the wait short: a chain that refuses every step (a key out of gas, a
+   * provider's rate limit, a node down) is not asked again ten times a second.
+   */
+  readonly maxBackoffMs?: number;
   /** Fills queued and not yet sent, at most; `submit` beyond it throws. */
   readonly maxQueuedFills?: number;
   /** A fill whose transactions revert on chain this many times (after passing simulation) fails. */
@@ -102,6 +108,6 @@ export interface SenderOptions<F extends Fill> {
    */
   readonly simulation?: 'estimateGas' | 'call';
   readonly now?: () => number;
-  /** A step that failed on a node error (it is retried); console.error by default. */
+  /** A step that failed on a node error (it is retried, after `maxBackoffMs`'s wait); console.error by default. */
   readonly onError?: (error: unknown) => void;
 }
