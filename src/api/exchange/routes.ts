@@ -13,6 +13,9 @@ import { RPC_PATH } from '../chain-rpc/routes.ts';
 export function registerExchangeRoutes(api: TypedApp, ctx: AppContext): void {
   const { config } = ctx;
   api.get('/exchange', {
+    // Configuration and the clock, no engine data: a client needs serverTime to sign its requests
+    // even while the tables catch up with the journal (reads of engine data wait then, up to 503).
+    config: { journalReads: 'none' },
     schema: { tags: ['exchange'], summary: 'Signing domain, collateral and server time', response: { 200: ExchangeSchema } },
   }, async (request) => ({
     chainId: config.chainId,
