@@ -33,7 +33,8 @@ export const PHONE = { width: 390, height: 844 };
  * A page that records what would be a bug: console errors, uncaught exceptions and 5xx answers.
  * A 4xx the app asked for is an answer it shows in words (a refused order, say), and Chromium logs
  * it as "Failed to load resource"; those lines are kept apart, not counted as errors, but every
- * 4xx answer is listed in `refused`, so a test can say that loading a page asked for none.
+ * 4xx answer is listed in `refused` (with its error code, once its body arrived), so a test can
+ * say that loading a page asked for none.
  */
 export interface WatchedPage {
   page: Page;
@@ -53,7 +54,12 @@ export async function watchedPage(context: BrowserContext): Promise<WatchedPage>
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
   page.on('response', (response) => {
     if (response.status() >= 500) errors.push(`${response.status()} from ${response.url()}`);
-    else if (response.status() >= 400) refused.push(`${response.status()} from ${response.request().method()} ${response.url()}`);
+    else if (response.status() >= 400) {
+      // The error's code follows when its body arrives: a failure then says why (an unknown key, a replay, the clock).
+      const answer = `${response.status()} from ${response.request().method()} ${response.url()}`;
+      const at = refused.push(answer) - 1;
+      response.json().then((body: { code?: string; message?: string }) => (refused[at] = `${answer} (${body.code}: ${body.message})`), () => {});
+    }
   });
   return { page, errors, refused };
 }
