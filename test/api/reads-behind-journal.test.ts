@@ -13,7 +13,7 @@ import { newTrader, placeOrder } from '../helpers/trader.ts';
 describe('reads while the tables are behind the journal', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL (DATABASE_URL): a second connection to hold a lock' }, () => {
   const world = serverWithMarket();
 
-  it('GET /exchange answers at once (clients sign with its serverTime); a read of market data waits for the tables', async () => {
+  it('GET /exchange (clients sign with its serverTime), sign-in, API keys and the account answer at once; a read of market data waits for the tables', async () => {
     const { server, market } = world;
     const trader = await newTrader(server, { fund: '10' });
     const locker = new pg.Client({ connectionString: server.ctx.config.databaseUrl });
@@ -28,6 +28,10 @@ describe('reads while the tables are behind the journal', { skip: process.env.DA
       const exchange = await get(server.api('/exchange'));
       assert.equal(exchange.status, 200);
       assert.equal(typeof exchange.body.serverTime, 'number');
+      // Identity reads no engine data either: a newcomer signs in, makes a key and reads its account.
+      const newcomer = await newTrader(server);
+      assert.equal((await newcomer.call('GET', '/account')).status, 200);
+      assert.equal((await newcomer.call('GET', '/auth/api-keys')).status, 200);
       assert.equal(bookAnswered, false, 'the book waits for the tables');
       await locker.query('COMMIT');
       const { status, body } = await book;

@@ -13,7 +13,7 @@ export function registerAccountRoutes(api: TypedApp, ctx: AppContext): void {
   const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apiKey: [] }];
 
   api.get('/account', {
-    config: { auth: 'jwtOrApiKey' },
+    config: { auth: 'jwtOrApiKey', journalReads: 'none' },
     schema: { tags: ['account'], summary: 'The signed-in account', security, response: { 200: AccountSchema, ...errorResponses(401) } },
   }, async (request) => {
     const user = await findUserById(ctx.store.db, requireCaller(request).userId);
@@ -22,7 +22,7 @@ export function registerAccountRoutes(api: TypedApp, ctx: AppContext): void {
   });
 
   api.patch('/account', {
-    config: { auth: 'jwtOrApiKey' },
+    config: { auth: 'jwtOrApiKey', journalReads: 'none' },
     schema: {
       tags: ['account'],
       summary: 'Change the display name, avatar or anonymity; fields not sent stay unchanged',

@@ -11,7 +11,7 @@ export function registerApiKeyRoutes(api: TypedApp, ctx: AppContext): void {
   const { apiKeys } = ctx.identity;
 
   api.post('/auth/api-keys', {
-    config: { auth: 'jwt' },
+    config: { auth: 'jwt', journalReads: 'none' },
     schema: {
       tags: ['auth'],
       summary: 'Create an API key; the secret and passphrase are shown only in this response (at most API_KEYS_PER_USER unrevoked keys, else 400)',
@@ -24,7 +24,7 @@ export function registerApiKeyRoutes(api: TypedApp, ctx: AppContext): void {
   });
 
   api.get('/auth/api-keys', {
-    config: { auth: 'jwtOrApiKey' },
+    config: { auth: 'jwtOrApiKey', journalReads: 'none' },
     schema: {
       tags: ['auth'],
       summary: "The caller's unrevoked API keys",
@@ -37,7 +37,7 @@ export function registerApiKeyRoutes(api: TypedApp, ctx: AppContext): void {
   });
 
   api.delete('/auth/api-keys/:apiKey', {
-    config: { auth: 'jwtOrApiKey' },
+    config: { auth: 'jwtOrApiKey', journalReads: 'none' },
     schema: {
       tags: ['auth'],
       summary: 'Revoke one of the caller\'s API keys; it stops working at once',

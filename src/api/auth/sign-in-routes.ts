@@ -7,12 +7,16 @@ import type { AppContext } from '../context.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { requireCaller } from './caller.ts';
 
-/** Sign-In with Ethereum (EXTENSIONS.md section 2). */
+/**
+ * Sign-In with Ethereum (EXTENSIONS.md section 2). Identity reads no engine data, so its routes
+ * (and the API keys' and the account's) never wait for the tables to catch up with the journal
+ * (src/api/journal-reads.ts): signing in works while they do.
+ */
 export function registerSignInRoutes(api: TypedApp, ctx: AppContext): void {
   const { signIn } = ctx.identity;
 
   api.get('/auth/nonce', {
-    config: { auth: 'public' },
+    config: { auth: 'public', journalReads: 'none' },
     schema: {
       tags: ['auth'],
       summary: 'A single-use sign-in nonce, valid for 10 minutes',
@@ -21,7 +25,7 @@ export function registerSignInRoutes(api: TypedApp, ctx: AppContext): void {
   }, async () => ({ nonce: await signIn.issueNonce() }));
 
   api.post('/auth/login', {
-    config: { auth: 'public' },
+    config: { auth: 'public', journalReads: 'none' },
     schema: {
       tags: ['auth'],
       summary: 'Sign in with an EIP-4361 message naming one of the exchange\'s public origins (PUBLIC_URL, SIWE_DOMAINS; unset, the origins it listens on); the first sign-in creates the account',
@@ -34,7 +38,7 @@ export function registerSignInRoutes(api: TypedApp, ctx: AppContext): void {
   });
 
   api.post('/auth/logout', {
-    config: { auth: 'jwt' },
+    config: { auth: 'jwt', journalReads: 'none' },
     schema: {
       tags: ['auth'],
       summary: 'End this session: its token is refused afterwards on every node, and its /user sockets are disconnected',
