@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { createPublicClient, getAddress, http, type Address, type PublicClient } from 'viem';
+import { createPublicClient, getAddress, http, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { proxyWalletAddress } from '../settlement/contracts/index.ts';
 import type { Config } from '../config.ts';
@@ -106,13 +106,18 @@ export function chainRpcUrl(chain: RunningChain, config: Config): string | undef
  * exchange's settlement key (the trades); none for CHAIN=none.
  */
 export function gasPayers(chain: RunningChain, config: Config): { account: string; address: Address }[] {
-  const keys = chain.embedded ? EMBEDDED_SETTLEMENT_KEYS : config.settlementKeys;
+  const keys = settlementKeysOf(chain, config);
   if (!chain.operator || !keys) return [];
   return [
     { account: 'operator', address: chain.operator.address },
     { account: 'settlement', address: privateKeyToAccount(keys.exchange).address },
     { account: 'neg-risk settlement', address: privateKeyToAccount(keys.negRisk).address },
   ];
+}
+
+/** The keys that settle trades: the embedded chain's own, or CHAIN=rpc's SETTLEMENT_KEY and NEG_RISK_SETTLEMENT_KEY. */
+function settlementKeysOf(chain: RunningChain, config: Config): { exchange: Hex; negRisk: Hex } | undefined {
+  return chain.embedded ? EMBEDDED_SETTLEMENT_KEYS : config.settlementKeys;
 }
 
 /** What the engine settles trades with on a chain: a client of it, the confirmations to wait for, and a key per exchange. */
@@ -135,7 +140,7 @@ export async function chainSettlementSetup(chain: RunningChain, config: Config):
   if (!operator || !deployed) return undefined;
   // Read at each start of settlement: a restarted embedded anvil may answer on another port.
   const url = () => chainRpcUrl(chain, config)!;
-  const keys = await settlementKeys(operator, deployed, embedded ? EMBEDDED_SETTLEMENT_KEYS : config.settlementKeys!);
+  const keys = await settlementKeys(operator, deployed, settlementKeysOf(chain, config)!);
   // A batching transport: each look of a sender at the chain (receipts, nonce, head) is one request.
   const client = () => createPublicClient({ chain: exchangeChain(chain.chainId), transport: http(url(), { batch: true }), pollingInterval: 50 }) as PublicClient;
   if (!embedded) return { client, confirmations: config.confirmations, keys };

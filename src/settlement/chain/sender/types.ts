@@ -108,6 +108,6 @@ export interface SenderOptions<F extends Fill> {
    */
   readonly simulation?: 'estimateGas' | 'call';
   readonly now?: () => number;
-  /** A step that failed on a node error (it is retried, after `maxBackoffMs`'s wait); console.error by default. */
+  /** A step that failed on a node error (it is retried after a wait that doubles, up to `maxBackoffMs`), or a transaction a node refused; console.error by default. */
   readonly onError?: (error: unknown) => void;
 }
