@@ -6,8 +6,8 @@ export async function metricValues(server: { url: string }, names: readonly stri
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const values = new Map<string, number>();
   for (const name of names) {
-    const value = text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1];
-    if (value !== undefined) values.set(name, Number(value));
+    const value = metricSample(text, name);
+    if (value !== undefined) values.set(name, value);
   }
   return values;
 }
