@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { parseGwei } from 'viem';
 
 /**
  * The server's configuration, parsed once at boot (EXTENSIONS.md section 10).
@@ -57,6 +58,11 @@ export interface Config {
   readonly proxyWalletFactoryAddress: `0x${string}` | undefined;
   /** CONFIRMATIONS: blocks after inclusion before a trade is CONFIRMED. */
   readonly confirmations: number;
+  /**
+   * MAX_FEE_PER_GAS_GWEI (in wei here): no settlement transaction is signed at a higher
+   * `maxFeePerGas`; unset, only the market's estimate (three times it, for replacements) bounds it.
+   */
+  readonly maxFeePerGasWei: bigint | undefined;
   readonly clock: 'real' | 'manual';
   readonly faucetEnabled: boolean;
   readonly hmacWindowMs: number;
@@ -288,7 +294,7 @@ const CHAIN_KINDS = ['none', 'embedded', 'rpc'] as const;
 export type ChainKind = (typeof CHAIN_KINDS)[number];
 
 /** CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys and CONFIRMATIONS, and what each kind of chain needs of the others. */
-function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainByDefault' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations'> {
+function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainByDefault' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations' | 'maxFeePerGasWei'> {
   // Unset, `embedded` (EXTENSIONS.md section 10), except that contract addresses configured without
   // CHAIN name the simulated layer's order domain, as they did before `embedded` was the default.
   const configuredAddresses = CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) !== undefined);
@@ -300,6 +306,7 @@ function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 
   const negRiskSettlementKey = privateKey(read, 'NEG_RISK_SETTLEMENT_KEY');
   const proxyWalletFactoryAddress = optionalAddress(read, 'PROXY_WALLET_FACTORY_ADDRESS');
   const confirmations = integer(read, 'CONFIRMATIONS', 1, 0, 1_000);
+  const maxFeePerGasWei = gwei(read, 'MAX_FEE_PER_GAS_GWEI');
   if (kind === 'rpc') {
     const required = [['CHAIN_RPC_URL', chainRpcUrl], ['OPERATOR_KEY', operatorKey], ['SETTLEMENT_KEY', settlementKey], ['NEG_RISK_SETTLEMENT_KEY', negRiskSettlementKey]] as const;
     const missing = [...required.filter(([, value]) => value === undefined).map(([name]) => name), ...CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) === undefined)];
@@ -315,7 +322,7 @@ function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 
     if (configuredAddresses.length > 0) throw new ConfigError(`CHAIN=embedded deploys its own contracts and uses their addresses: unset ${configuredAddresses.join(', ')} (they are for CHAIN=rpc or CHAIN=none)`);
   }
   const settlementKeys = settlementKey && negRiskSettlementKey ? { exchange: settlementKey, negRisk: negRiskSettlementKey } : undefined;
-  return { chain: kind, chainByDefault, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations };
+  return { chain: kind, chainByDefault, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations, maxFeePerGasWei };
 }
 
 /** A secp256k1 private key as 0x and 64 hex digits; the message never repeats the value. */
@@ -349,6 +356,15 @@ function decimal(read: (n: string) => string | undefined, name: string, fallback
   if (raw === undefined) return fallback;
   if (!/^\d+(\.\d{1,6})?$/.test(raw)) throw new ConfigError(`${name} must be a non-negative decimal with at most 6 decimals, got "${raw}"`);
   return Number(raw);
+}
+
+/** A positive amount of gwei, to the wei (9 decimals), as wei. */
+function gwei(read: (n: string) => string | undefined, name: string): bigint | undefined {
+  const raw = read(name);
+  if (raw === undefined) return undefined;
+  const wei = /^\d+(\.\d{1,9})?$/.test(raw) ? parseGwei(raw) : 0n;
+  if (wei === 0n) throw new ConfigError(`${name} must be a positive number of gwei with at most 9 decimals, got "${raw}"`);
+  return wei;
 }
 
 function boolean(read: (n: string) => string | undefined, name: string, fallback: boolean): boolean {

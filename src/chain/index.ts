@@ -124,6 +124,8 @@ function settlementKeysOf(chain: RunningChain, config: Config): { exchange: Hex;
 export interface ChainSettlementSetup {
   client(): PublicClient;
   confirmations: number;
+  /** MAX_FEE_PER_GAS_GWEI: the senders sign no transaction at a higher `maxFeePerGas` (wei). */
+  maxFeePerGas?: bigint;
   keys: SettlementKeys;
   /** A local chain that mines only when sent a transaction (the embedded anvil); absent where blocks come on their own. */
   mineEmptyBlock?(): Promise<void>;
@@ -143,13 +145,14 @@ export async function chainSettlementSetup(chain: RunningChain, config: Config):
   const keys = await settlementKeys(operator, deployed, settlementKeysOf(chain, config)!);
   // A batching transport: each look of a sender at the chain (receipts, nonce, head) is one request.
   const client = () => createPublicClient({ chain: exchangeChain(chain.chainId), transport: http(url(), { batch: true }), pollingInterval: 50 }) as PublicClient;
-  if (!embedded) return { client, confirmations: config.confirmations, keys };
+  const common = { client, confirmations: config.confirmations, keys, ...(config.maxFeePerGasWei ? { maxFeePerGas: config.maxFeePerGasWei } : {}) };
+  if (!embedded) return common;
   // Anvil mines a block per transaction (automine) and none without one: the last trades' confirmations come from empty blocks.
   const mineEmptyBlock = () => mineBlock(embedded.url);
   // Anvil mines each transaction alone as it comes, so a batch's gas limit may be the sender's cap: one eth_call per batch
   // instead of estimateGas's binary search (about 25 executions of the batch, four fifths of anvil's work: bench/settlement.ts).
   // Not on CHAIN=rpc: on a shared chain a block's space, and the fee reserved up front, follow the gas limit.
-  return { client, confirmations: config.confirmations, keys, mineEmptyBlock, simulation: 'call' };
+  return { ...common, mineEmptyBlock, simulation: 'call' };
 }
 
 /** Mines a block on the embedded anvil (with whatever transactions wait in its pool). */

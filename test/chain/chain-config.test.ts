@@ -21,7 +21,7 @@ function refuses(source: Record<string, string>, mentions: RegExp): ConfigError 
   return caught as ConfigError;
 }
 
-describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys, CONFIRMATIONS)', () => {
+describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys, CONFIRMATIONS, MAX_FEE_PER_GAS_GWEI)', () => {
   it('defaults to the embedded chain (EXTENSIONS.md section 10), one confirmation, no operator key', () => {
     const config = parseConfig({});
     assert.deepEqual([config.chain, config.chainByDefault], ['embedded', true]);
@@ -39,6 +39,13 @@ describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlemen
     const factory = '0x5555555555555555555555555555555555555555';
     assert.equal(parseConfig({ ...RPC, PROXY_WALLET_FACTORY_ADDRESS: factory }).proxyWalletFactoryAddress, factory);
     assert.equal(parseConfig({ CHAIN: 'embedded', CONFIRMATIONS: '0' }).chain, 'embedded');
+  });
+
+  it('takes a settlement fee cap in gwei, to the wei; none by default', () => {
+    assert.equal(parseConfig({}).maxFeePerGasWei, undefined);
+    assert.equal(parseConfig({ ...RPC, MAX_FEE_PER_GAS_GWEI: '250' }).maxFeePerGasWei, 250_000_000_000n);
+    assert.equal(parseConfig({ MAX_FEE_PER_GAS_GWEI: '0.000000001' }).maxFeePerGasWei, 1n);
+    for (const bad of ['0', '0.0', '-1', '1e3', '1.0000000001', 'lots']) refuses({ MAX_FEE_PER_GAS_GWEI: bad }, /MAX_FEE_PER_GAS_GWEI must be a positive number of gwei/);
   });
 
   it('refuses each bad value with a message naming the variable', () => {

@@ -21,6 +21,8 @@ export interface ChainSettlementOptions {
   client(): PublicClient;
   /** Blocks on top of a trade's block before it is CONFIRMED (CONFIRMATIONS). */
   confirmations: number;
+  /** MAX_FEE_PER_GAS_GWEI, in wei: no settlement transaction is signed above it. */
+  maxFeePerGas?: bigint;
   /** The standard exchange's and the neg-risk exchange's. */
   keys: { exchange: SettlementKey; negRisk: SettlementKey };
   /** Matches in one transaction at most (`matchOrdersBatch`). */
@@ -163,6 +165,7 @@ export class ChainSettlement {
       abi: SETTLEMENT_ABI,
       encode: (batch) => ({ to: exchange, data: encodeMatches(batch) }),
       confirmations: this.options.confirmations,
+      ...(this.options.maxFeePerGas ? { maxFeePerGasCap: this.options.maxFeePerGas } : {}),
       maxFillsPerTx: this.options.maxMatchesPerTx ?? 100,
       ...(this.options.pollIntervalMs ? { pollIntervalMs: this.options.pollIntervalMs } : {}),
       ...(this.options.simulation ? { simulation: this.options.simulation } : {}),

@@ -1,7 +1,7 @@
 // The settlement sender on an anvil that mines each transaction at once: batching, bisection,
 // fills settled by someone else, the operator's nonce used behind the sender's back, confirmations, reorgs.
 import assert from 'node:assert/strict';
-import { createPublicClient, http, parseEther, type PublicClient } from 'viem';
+import { createPublicClient, http, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { tcpCut } from '../../helpers/tcp-cut.ts';
 import { chainPerFile, chainTest as test, senderOn, waitFor } from './harness.ts';
@@ -153,18 +153,25 @@ test('anvil_reorg replaces the block at the same height: the fills are reorged a
   await sender.stop();
 });
 
-test("a key out of gas: the node's refusal reaches onError, no fill fails, and the fills settle once the key has gas", async () => {
+test("a key out of gas: the node's refusal reaches onError, no fill fails, the refused transaction is sent again at its own fees, and the fills settle once the key holds what those fees need", async () => {
   const penniless = privateKeyToAccount(generatePrivateKey());
   const refusals: string[] = [];
-  const { sender, of } = senderOn(chain.anvil, chain.contract, { account: penniless, confirmations: 0, replaceAfterMs: 300, onError: (error) => void refusals.push(String(error)) });
+  const { sender, of, store } = senderOn(chain.anvil, chain.contract, { account: penniless, confirmations: 0, replaceAfterMs: 100, onError: (error) => void refusals.push(String(error)) });
   await sender.start();
   sender.submit(fills(9000, 50));
   await waitFor('the refusal', () => refusals.length > 0);
   assert.match(refusals[0]!, /insufficient funds/i);
+  // Ten replacement periods: raised 20% each time, the fees would have grown 6 times over.
+  await waitFor('ten refusals more', () => refusals.length > 10);
   assert.equal(of('failed').length, 0, 'a key without gas fails no fill');
+  const [record] = [...store.values()];
+  assert.equal(record!.versions.length, 1, 'a refused transaction is not raised');
 
-  await chain.anvil.testClient.setBalance({ address: penniless.address, value: parseEther('1') });
+  // Exactly what the transaction's gas at its fee cap needs: enough for it, not for a raised one.
+  const { gas } = record!;
+  await chain.anvil.testClient.setBalance({ address: penniless.address, value: BigInt(gas) * BigInt(record!.versions[0]!.maxFeePerGas) });
   await waitFor('50 mined', () => of('mined').length === 50);
+  assert.equal(of('mined')[0]!.txHash, record!.versions[0]!.hash);
   assert.equal(of('failed').length, 0);
   await sender.stop();
 });

@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bisect, type Simulation } from '../../../src/settlement/chain/sender/bisect.ts';
-import { bumpedFees } from '../../../src/settlement/chain/sender/signer.ts';
 
 /** 10 gas per item; reverts if it holds a bad item. */
 function run(items: number[], bad: Set<number>, maxGas: bigint) {
@@ -39,11 +38,4 @@ test('a batch over the gas cap is halved; a single item over it fails as GasAbov
   const { sent } = await run(range(8), new Set(), 20n);
   assert.deepEqual(sent, [[0, 1], [2, 3], [4, 5], [6, 7]]);
   assert.deepEqual((await run([1], new Set(), 5n)).failed, [[1, 'GasAboveCap']]);
-});
-
-test('a replacement raises both fees by the bump (nodes ask at least 10%), follows a higher estimate, and stops at the cap', () => {
-  const last = { maxFeePerGas: 100n, maxPriorityFeePerGas: 10n };
-  assert.deepEqual(bumpedFees(last, { maxFeePerGas: 50n, maxPriorityFeePerGas: 5n }, 20, undefined), { maxFeePerGas: 120n, maxPriorityFeePerGas: 12n });
-  assert.deepEqual(bumpedFees(last, { maxFeePerGas: 300n, maxPriorityFeePerGas: 30n }, 20, undefined), { maxFeePerGas: 300n, maxPriorityFeePerGas: 30n });
-  assert.deepEqual(bumpedFees(last, { maxFeePerGas: 50n, maxPriorityFeePerGas: 5n }, 20, 110n), { maxFeePerGas: 110n, maxPriorityFeePerGas: 12n });
 });

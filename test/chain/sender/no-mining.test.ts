@@ -75,6 +75,43 @@ test('a transaction stuck past replaceAfterMs is replaced at the same nonce with
   await sender.stop();
 });
 
+test("a transaction stuck in the pool is raised no further than three times the market's estimate: then sent again as it is", async () => {
+  const { sender, of, store } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 50 });
+  const market = await chain.anvil.publicClient.estimateFeesPerGas();
+  await sender.start();
+  sender.submit(fills(250, 3));
+  // 20% a step: the sixth raise is 2.99 times the estimate, and a seventh would pass three times it.
+  await waitFor('six replacements', () => [...store.values()].some((record) => record.versions.length === 7));
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const [record] = [...store.values()];
+  assert.equal(record!.versions.length, 7, 'twenty replacement periods later, no more versions');
+  const fees = record!.versions.map((v) => BigInt(v.maxFeePerGas));
+  assert.equal(fees[0], market.maxFeePerGas);
+  assert.ok(fees.at(-1)! <= market.maxFeePerGas * 3n, `${fees.at(-1)} ≤ 3 × ${market.maxFeePerGas}`);
+  assert.equal(await pooled(), 1);
+  await mine();
+  await waitFor('3 confirmed', () => of('confirmed').length === 3);
+  assert.equal(of('mined')[0]!.txHash, record!.versions.at(-1)!.hash);
+  await sender.stop();
+});
+
+test('a fee cap holds the first version and every replacement', async () => {
+  const market = await chain.anvil.publicClient.estimateFeesPerGas();
+  const cap = (market.maxFeePerGas * 15n) / 10n;
+  const { sender, of, store } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 50, maxFeePerGasCap: cap });
+  await sender.start();
+  sender.submit(fills(270, 2));
+  await waitFor('three versions', () => [...store.values()].some((record) => record.versions.length === 3));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const [record] = [...store.values()];
+  // 1, 1.2 and then 1.44 of the estimate; 1.728 would pass the cap, and 1.5 is not 10% over 1.44.
+  assert.deepEqual(record!.versions.map((v) => BigInt(v.maxFeePerGas) <= cap), [true, true, true]);
+  assert.equal(record!.versions.length, 3);
+  await mine();
+  await waitFor('2 confirmed', () => of('confirmed').length === 2);
+  await sender.stop();
+});
+
 test("a transaction of the operator's key not sent by the sender replaces one of its own in the pool: the fills are sent again at the next nonce", async () => {
   const { sender, of, store, changes } = senderOn(chain.anvil, chain.contract, { confirmations: 0, replaceAfterMs: 60_000 });
   await sender.start();

@@ -10,6 +10,11 @@ export interface Tracked {
   /** Set after a resume or a reorg: broadcast the latest version again, unchanged. */
   rebroadcast: boolean;
   /**
+   * The node refused the latest version's last broadcast itself (the key without gas for it, the
+   * node down): it is sent again as it is, never raised, since no pool holds it to be replaced.
+   */
+  refused: boolean;
+  /**
    * Consecutive looks that found the nonce used and none of our versions' receipts. A node can
    * answer the nonce of a new block before its receipts (anvil does), so one look is not proof
    * that another transaction took the nonce; two are.
@@ -17,7 +22,7 @@ export interface Tracked {
   displacedLooks: number;
 }
 
-export const trackedFrom = (record: TxRecord, nowMs: number, rebroadcast: boolean): Tracked => ({ record, sentAtMs: nowMs, rebroadcast, displacedLooks: 0 });
+export const trackedFrom = (record: TxRecord, nowMs: number, rebroadcast: boolean): Tracked => ({ record, sentAtMs: nowMs, rebroadcast, refused: false, displacedLooks: 0 });
 
 type Defaulted = 'maxFillsPerTx' | 'maxGasPerTx' | 'maxInFlight' | 'confirmations' | 'replaceAfterMs' | 'feeBumpPercent' | 'pollIntervalMs' | 'maxBackoffMs' | 'maxQueuedFills' | 'maxMinedReverts' | 'gasMarginPercent' | 'simulationBlockTag' | 'simulation' | 'now' | 'onError';
 export type Settings<F extends Fill> = SenderOptions<F> & Required<Pick<SenderOptions<F>, Defaulted>>;

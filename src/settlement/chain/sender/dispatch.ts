@@ -1,11 +1,11 @@
 import type { Address, Hex } from 'viem';
 import { bisect, type Simulation } from './bisect.ts';
-import { broadcast } from './broadcast.ts';
 import { receiptOf, nonceAt } from './chain-reads.ts';
 import { type SenderContext, trackedFrom } from './context.ts';
 import { confirmIfDeep, markMined } from './inclusion.ts';
 import { isGasCapError, revertReasonOf } from './revert-reason.ts';
-import { signVersion } from './signer.ts';
+import { cappedFees, signVersion } from './signer.ts';
+import { send } from './track.ts';
 import type { Fill, RevertReason, TxRecord } from './types.ts';
 
 /**
@@ -90,11 +90,12 @@ async function sendNew<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[
   const withMargin = (estimatedGas * BigInt(100 + gasMarginPercent)) / 100n;
   const gas = withMargin > maxGasPerTx ? maxGasPerTx : withMargin;
   const unsigned: TxRecord = { nonce: ctx.nextNonce, fillIds: batch.map((fill) => fill.id), to, data, gas: String(gas), versions: [], mined: null };
-  const { version, raw } = await signVersion(account, ctx.chainId, unsigned, await ctx.currentFees());
-  await ctx.put(trackedFrom(unsigned, ctx.settings.now(), false), { ...unsigned, versions: [version] });
+  const { version, raw } = await signVersion(account, ctx.chainId, unsigned, cappedFees(await ctx.currentFees(), ctx.settings.maxFeePerGasCap));
+  const tracked = trackedFrom(unsigned, ctx.settings.now(), false);
+  await ctx.put(tracked, { ...unsigned, versions: [version] });
   // Only once the record is durable: a failed write leaves no gap in the nonces.
   ctx.nextNonce++;
-  const { outcome } = await broadcast(ctx.settings, raw);
+  const outcome = await send(ctx, tracked, raw);
   if (outcome === 'nonce-too-low') await skipUsedNonces(ctx);
 }
 

@@ -1,9 +1,9 @@
 import type { Hex, TransactionReceipt } from 'viem';
-import { broadcast } from './broadcast.ts';
+import { broadcast, type BroadcastOutcome } from './broadcast.ts';
 import { blockHashAt, nonceAt, receiptOf, receiptOfAny } from './chain-reads.ts';
 import type { SenderContext, Tracked } from './context.ts';
 import { confirmIfDeep, markMined } from './inclusion.ts';
-import { bumpedFees, feesOf, signVersion } from './signer.ts';
+import { feesOf, replacementFees, signVersion } from './signer.ts';
 import type { Fill } from './types.ts';
 
 /**
@@ -83,12 +83,16 @@ async function minedRevert<F extends Fill>(ctx: SenderContext<F>, tracked: Track
   }
 }
 
-/** Stuck: the same nonce re-signed with higher fees, persisted, then broadcast. */
+/**
+ * Stuck: the same nonce re-signed with higher fees, persisted, then broadcast. A version the node
+ * refused is sent again as it is: raising its fees while the key has no gas for them would only
+ * raise what the key must hold before anything settles (20% every `replaceAfterMs`).
+ */
 async function replace<F extends Fill>(ctx: SenderContext<F>, tracked: Tracked): Promise<void> {
   const { feeBumpPercent, maxFeePerGasCap } = ctx.settings;
   const last = feesOf(tracked.record.versions.at(-1)!);
-  const fees = bumpedFees(last, await ctx.currentFees(), feeBumpPercent, maxFeePerGasCap);
-  if (fees.maxFeePerGas === last.maxFeePerGas && fees.maxPriorityFeePerGas === last.maxPriorityFeePerGas) return rebroadcast(ctx, tracked, last);
+  const fees = tracked.refused ? null : replacementFees(last, await ctx.currentFees(), feeBumpPercent, maxFeePerGasCap);
+  if (fees === null) return rebroadcast(ctx, tracked, last);
   const { version, raw } = await signVersion(ctx.settings.account, ctx.chainId, tracked.record, fees);
   await ctx.put(tracked, { ...tracked.record, versions: [...tracked.record.versions, version] });
   await send(ctx, tracked, raw);
@@ -102,8 +106,10 @@ async function rebroadcast<F extends Fill>(ctx: SenderContext<F>, tracked: Track
   await send(ctx, tracked, raw);
 }
 
-/** Whatever the node answers, the next look decides from receipts and the mined nonce. */
-async function send<F extends Fill>(ctx: SenderContext<F>, tracked: Tracked, raw: `0x${string}`): Promise<void> {
+/** Broadcasts a version of `tracked`. Whatever the node answers, the next look decides from receipts and the mined nonce. */
+export async function send<F extends Fill>(ctx: SenderContext<F>, tracked: Tracked, raw: `0x${string}`): Promise<BroadcastOutcome> {
   tracked.sentAtMs = ctx.settings.now();
-  await broadcast(ctx.settings, raw);
+  const { outcome } = await broadcast(ctx.settings, raw);
+  tracked.refused = outcome === 'error';
+  return outcome;
 }

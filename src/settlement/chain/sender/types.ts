@@ -81,7 +81,7 @@ export interface SenderOptions<F extends Fill> {
   readonly replaceAfterMs?: number;
   /** Each replacement raises both fees by this much (nodes ask at least 10%). */
   readonly feeBumpPercent?: number;
-  /** Fees are never raised above this (wei). */
+  /** No transaction is signed at a `maxFeePerGas` above this (wei); replacements also stop at three times the market's estimate. */
   readonly maxFeePerGasCap?: bigint;
   readonly pollIntervalMs?: number;
   /**
