@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { PoolClient } from 'pg';
 import { INT8_OID, parseInt8 } from './int8.ts';
 import { templateFor } from './pglite-template.ts';
+import { namePreparedStatements } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -97,6 +98,7 @@ async function openPostgres(connectionString: string, { idleInTransactionTimeout
   let timedOut = 0;
   pool.on('connect', (client) => {
     client.on('error', () => {});
+    namePreparedStatements(client);
     if (timeoutMs) deadlineStatements(client, timeoutMs, () => (timedOut += 1));
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

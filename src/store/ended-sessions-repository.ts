@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import { prepared } from './prepared-statements.ts';
 
 /** Records an ended session (idempotent), first dropping rows whose tokens have expired anyway. */
 export async function insertEndedSession(db: Db, sessionId: string, expiresAt: Date, now: Date): Promise<void> {
@@ -8,7 +10,7 @@ export async function insertEndedSession(db: Db, sessionId: string, expiresAt: D
 
 /** Which of these sessions were ended, in one read. */
 export async function endedSessionsAmong(db: Db, sessionIds: string[]): Promise<Set<string>> {
-  const rows = await db.selectFrom('ended_sessions').select('session_id').where('session_id', 'in', sessionIds).execute();
+  const { rows } = await prepared(sql<{ session_id: string }>`SELECT session_id FROM ended_sessions WHERE session_id = ANY(${sessionIds}::text[]::uuid[])`).execute(db);
   return new Set(rows.map((row) => row.session_id));
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import { leaseCheck } from './engine-leadership-repository.ts';
+import { prepared } from './prepared-statements.ts';
 
 /** A record of the engine's journal as stored (src/engine/journal/record-codec.ts has its text). */
 export interface StoredRecord {
@@ -32,7 +33,7 @@ export async function appendRecords(db: Db, records: StoredRecord[], { leaseToke
   }
   if (notify) checks.push(sql`pg_notify('pmx_journal', ${records.at(-1)!.seq.toString()})`);
   try {
-    await sql`WITH ${sql.join(parts)} SELECT ${sql.join(checks)}`.execute(db);
+    await prepared(sql`WITH ${sql.join(parts)} SELECT ${sql.join(checks)}`).execute(db);
     return true;
   } catch (error) {
     if ((error as { code?: unknown }).code === LEASE_LOST) return false;

@@ -7,6 +7,7 @@ import type { Db } from './database.ts';
 import { insertRedemptions } from './oracle-redemptions-repository.ts';
 import { saveQuestion } from './oracle-questions-repository.ts';
 import { ORDER_COLUMN_TYPES, type OrderRow } from './orders-repository.ts';
+import { prepared } from './prepared-statements.ts';
 import type { OrderStatus } from './schema.ts';
 import { TRADE_COLUMN_TYPES, type TradeRow } from './trades-repository.ts';
 
@@ -128,7 +129,7 @@ function projectionStatement(m: ProjectionWrites, notify: boolean): RawBuilder<u
     checks.push(sql`pmx_require((SELECT count(*) FROM sealed_earlier) = ${m.sealedEarlier.length}, 'P0001', 'a block sealed a transaction the tables lack or had sealed')`);
   }
   if (notify) checks.push(sql`pg_notify('pmx_projection', ${m.last.toString()})`);
-  return sql`WITH ${sql.join(parts)} SELECT ${sql.join(checks)}`;
+  return prepared(sql`WITH ${sql.join(parts)} SELECT ${sql.join(checks)}`);
 }
 
 async function writeRareParts(tx: Db, m: ProjectionWrites): Promise<void> {
