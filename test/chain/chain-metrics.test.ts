@@ -21,8 +21,9 @@ describe('the chain and settlement in /metrics', { skip: storeIndependent('the c
   let rpc: RpcChain;
   let relay: TcpCut;
   let server: TestServer;
-  /** The head the first test's scrape saw. */
+  /** The head and the gas price the first test's scrape saw. */
   let seenHead = 0;
+  let seenGasPrice = 0;
 
   before(async () => {
     rpc = await startRpcChain(['--block-time', '1']);
@@ -56,6 +57,9 @@ describe('the chain and settlement in /metrics', { skip: storeIndependent('the c
       assert.equal(metricSample(text, 'pmx_chain_gas_balance', { account, address }), Number(formatEther(balance)), account);
     }
     assert.equal(metricSample(text, 'pmx_settlement_unsettled_trades'), 0);
+    seenGasPrice = metricSample(text, 'pmx_chain_gas_price_gwei')!;
+    assert.ok(seenGasPrice > 0 && seenGasPrice < 1_000, `${seenGasPrice} gwei`);
+    assert.equal(metricSample(text, 'pmx_chain_max_fee_per_gas_gwei'), Number.POSITIVE_INFINITY, 'no cap');
   });
 
   it('reports the trades a silent chain leaves unsettled and how long the oldest has waited, without waiting on the chain itself, then their settlement', async () => {
@@ -69,6 +73,7 @@ describe('the chain and settlement in /metrics', { skip: storeIndependent('the c
     assert.equal(metricSample(text, 'pmx_chain_up'), 0);
     assert.equal(metricSample(text, 'pmx_chain_block_number'), seenHead, 'the last head seen, while the chain does not answer');
     assert.equal(metricSample(text, 'pmx_chain_gas_balance', { account: 'settlement' }), undefined);
+    assert.equal(metricSample(text, 'pmx_chain_gas_price_gwei'), seenGasPrice, 'the last price seen');
     const unsettled = metricSample(text, 'pmx_settlement_unsettled_trades')!;
     assert.ok(unsettled > 0, 'the crossed pairs wait for the chain');
     assert.equal(metricSample(text, 'pmx_settlement_oldest_unsettled_seconds'), 90, 'by the exchange clock, since the first match');

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseGwei } from 'viem';
+import { formatGwei, parseGwei } from 'viem';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
 import { crossPairs, tradesOf, untilEveryTradeSettled } from '../helpers/chain-settlement.ts';
+import { get } from '../helpers/http.ts';
+import { metricSample } from '../helpers/metrics.ts';
 import { startRpcChain, type RpcChain } from '../helpers/rpc-chain.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
@@ -41,5 +43,11 @@ describe('a settlement fee cap', { skip: storeIndependent('the chain') }, () => 
       assert.deepEqual([sent.maxFeePerGas, sent.maxPriorityFeePerGas], [cap, cap], hash);
     }
     await expectAuditClean(server);
+  });
+
+  it('shows the cap beside the gas price in /metrics', async () => {
+    const text = String((await get(`${server.url}/metrics`)).body);
+    assert.equal(metricSample(text, 'pmx_chain_max_fee_per_gas_gwei'), 0.5);
+    assert.equal(metricSample(text, 'pmx_chain_gas_price_gwei'), Number(formatGwei(await rpc.anvil.publicClient.getGasPrice())));
   });
 });

@@ -18,7 +18,8 @@ export function metricSample(text: string, name: string, labels: Record<string, 
     const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const pairs = new Map([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
-    if (Object.entries(labels).every(([key, value]) => pairs.get(key) === value)) return Number(match[3]);
+    // Prometheus writes infinities as +Inf and -Inf.
+    if (Object.entries(labels).every(([key, value]) => pairs.get(key) === value)) return Number(match[3]!.replace(/Inf$/, 'Infinity'));
   }
   return undefined;
 }

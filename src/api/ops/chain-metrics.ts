@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
-import { formatEther } from 'viem';
+import { formatEther, formatGwei } from 'viem';
 import { chainRpcUrl, gasPayers, readChainHealth, type ChainHealth, type RunningChain } from '../../chain/index.ts';
 import type { Config } from '../../config.ts';
 
@@ -10,8 +10,9 @@ const LOOK_REUSED_MS = 1_000;
 
 /**
  * The chain in /metrics, read when scraped (nothing for CHAIN=none): whether it answers, its head,
- * and the native balance of each account that pays the exchange's gas. A settlement key out of gas
- * leaves every trade MATCHED, so operators alert on these (ops/prometheus/alerts.yml).
+ * its gas price beside the most settlement may pay (MAX_FEE_PER_GAS_GWEI), and the native balance
+ * of each account that pays the exchange's gas. A settlement key out of gas, or a chain asking more
+ * than the cap, leaves every trade MATCHED, so operators alert on these (ops/prometheus/alerts.yml).
  */
 export function registerChainMetrics(registry: Registry, chain: RunningChain, config: Config): void {
   const payers = gasPayers(chain, config);
@@ -37,6 +38,19 @@ export function registerChainMetrics(registry: Registry, chain: RunningChain, co
     async collect() {
       const seen = await health();
       if (seen) this.set(Number(seen.blockNumber));
+    },
+  });
+  new Gauge({
+    name: 'pmx_chain_gas_price_gwei', help: 'What the chain asks per gas (eth_gasPrice; the last one seen while the chain does not answer)', registers,
+    async collect() {
+      const seen = await health();
+      if (seen) this.set(Number(formatGwei(seen.gasPriceWei)));
+    },
+  });
+  new Gauge({
+    name: 'pmx_chain_max_fee_per_gas_gwei', help: 'The most a settlement transaction may pay per gas (MAX_FEE_PER_GAS_GWEI; +Inf when unset)', registers,
+    collect() {
+      this.set(config.maxFeePerGasWei === undefined ? Number.POSITIVE_INFINITY : Number(formatGwei(config.maxFeePerGasWei)));
     },
   });
   new Gauge({
