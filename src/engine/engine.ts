@@ -368,16 +368,17 @@ export class MatchingEngine {
    * chain, waits until the chain has settled every trade (confirmed or failed).
    */
   async settle(): Promise<void> {
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
     if (this.chain) {
-      const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
       while (this.running && this.state.unsettled.size > 0) await pause();
-      // The record that settled the last trade durable too, as a reader sees it.
-      const settledAt = this.state.seq;
-      while (this.running && this.head.seq < settledAt) await pause();
-      return;
+    } else {
+      await this.schedule.idle();
+      while (this.running && this.state.unsettled.size > 0) await this.submit({ kind: 'settle' });
     }
-    await this.schedule.idle();
-    while (this.running && this.state.unsettled.size > 0) await this.submit({ kind: 'settle' });
+    // The record that settled the last trade durable too, as a reader sees it: a round the
+    // schedule ran may have applied it while its append was still in flight.
+    const settledAt = this.state.seq;
+    while (this.running && this.head.seq < settledAt) await pause();
   }
 
   /** Until the ledger holds every transfer of the chain's confirmed blocks as they are now (CHAIN=embedded); at once without a chain. */
