@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { parseGwei } from 'viem';
+import { parseGwei, parseUnits } from 'viem';
 
 /**
  * The server's configuration, parsed once at boot (EXTENSIONS.md section 10).
@@ -63,6 +63,11 @@ export interface Config {
    * `maxFeePerGas`; unset, only the market's estimate (three times it, for replacements) bounds it.
    */
   readonly maxFeePerGasWei: bigint | undefined;
+  /**
+   * WITHDRAW_MIN_USDC (in base units here): the least a withdrawal may move. Each one the operator
+   * relays costs it gas, so on CHAIN=rpc the default is 1 USDC; 0 (none) on the other chains.
+   */
+  readonly withdrawMinBaseUnits: bigint;
   readonly clock: 'real' | 'manual';
   readonly faucetEnabled: boolean;
   readonly hmacWindowMs: number;
@@ -294,7 +299,7 @@ const CHAIN_KINDS = ['none', 'embedded', 'rpc'] as const;
 export type ChainKind = (typeof CHAIN_KINDS)[number];
 
 /** CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys and CONFIRMATIONS, and what each kind of chain needs of the others. */
-function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainByDefault' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations' | 'maxFeePerGasWei'> {
+function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainByDefault' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations' | 'maxFeePerGasWei' | 'withdrawMinBaseUnits'> {
   // Unset, `embedded` (EXTENSIONS.md section 10), except that contract addresses configured without
   // CHAIN name the simulated layer's order domain, as they did before `embedded` was the default.
   const configuredAddresses = CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) !== undefined);
@@ -322,7 +327,8 @@ function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 
     if (configuredAddresses.length > 0) throw new ConfigError(`CHAIN=embedded deploys its own contracts and uses their addresses: unset ${configuredAddresses.join(', ')} (they are for CHAIN=rpc or CHAIN=none)`);
   }
   const settlementKeys = settlementKey && negRiskSettlementKey ? { exchange: settlementKey, negRisk: negRiskSettlementKey } : undefined;
-  return { chain: kind, chainByDefault, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations, maxFeePerGasWei };
+  const withdrawMinBaseUnits = usdcBaseUnits(read, 'WITHDRAW_MIN_USDC', kind === 'rpc' ? '1' : '0');
+  return { chain: kind, chainByDefault, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations, maxFeePerGasWei, withdrawMinBaseUnits };
 }
 
 /** A secp256k1 private key as 0x and 64 hex digits; the message never repeats the value. */
@@ -356,6 +362,13 @@ function decimal(read: (n: string) => string | undefined, name: string, fallback
   if (raw === undefined) return fallback;
   if (!/^\d+(\.\d{1,6})?$/.test(raw)) throw new ConfigError(`${name} must be a non-negative decimal with at most 6 decimals, got "${raw}"`);
   return Number(raw);
+}
+
+/** An amount of USDC with at most 6 decimals, as base units. */
+function usdcBaseUnits(read: (n: string) => string | undefined, name: string, fallback: string): bigint {
+  const raw = read(name) ?? fallback;
+  if (!/^\d+(\.\d{1,6})?$/.test(raw)) throw new ConfigError(`${name} must be a non-negative amount of USDC with at most 6 decimals, got "${raw}"`);
+  return parseUnits(raw, 6);
 }
 
 /** A positive amount of gwei, to the wei (9 decimals), as wei. */

@@ -22,6 +22,7 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { registerAccountRoutes } from './account/routes.ts';
 import { registerBalanceRoutes } from './account/balance-routes.ts';
 import { registerWithdrawRoutes } from './account/withdraw-routes.ts';
+import { WalletRelays } from './wallet-relays.ts';
 import { registerCreditRoutes } from './admin/credit-routes.ts';
 import { registerCatalogueAdminRoutes } from './admin/catalogue-routes.ts';
 import { registerEventRoutes } from './catalogue/event-routes.ts';
@@ -121,6 +122,8 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
 
   registerOpsRoutes(app, ctx, registry);
   registerChainRpcRoutes(app, ctx);
+  // Order commands and every request that moves balances reach the engine's node (forwarded above), so its count is each wallet's.
+  const walletRelays = new WalletRelays(ctx.chain.operator !== undefined);
   await app.register(async (api: TypedApp) => {
     registerJournalReads(api, ctx.trading.engine);
     registerExchangeRoutes(api, ctx);
@@ -128,7 +131,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerAuthRoutes(api, ctx);
     registerAccountRoutes(api, ctx);
     registerBalanceRoutes(api, ctx);
-    registerWithdrawRoutes(api, ctx);
+    registerWithdrawRoutes(api, ctx, walletRelays);
     registerCreditRoutes(api, ctx);
     registerEventRoutes(api, ctx);
     registerMarketRoutes(api, ctx);
@@ -138,14 +141,14 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     registerOrderEventsRoutes(api, ctx);
     registerOrderQueryRoutes(api, ctx);
     registerOrderBookRoutes(api, ctx);
-    registerSplitRoutes(api, ctx);
+    registerSplitRoutes(api, ctx, walletRelays);
     registerTradeRoutes(api, ctx);
     registerHolderRoutes(api, ctx);
     registerActivityRoutes(api, ctx);
     registerEventPositionRoutes(api, ctx);
     registerPriceHistoryRoutes(api, ctx);
-    registerRedeemRoutes(api, ctx);
-    registerMergeRoutes(api, ctx);
+    registerRedeemRoutes(api, ctx, walletRelays);
+    registerMergeRoutes(api, ctx, walletRelays);
     registerUserActivityRoutes(api, ctx);
     registerRewardAdminRoutes(api, ctx);
     registerRewardRoutes(api, ctx);

@@ -151,3 +151,21 @@ describe('POST /account/withdraw', () => {
     assert.equal((await collateral(gina)).balance, '10');
   });
 });
+
+describe('POST /account/withdraw below WITHDRAW_MIN_USDC', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ WITHDRAW_MIN_USDC: '2' });
+  });
+  after(() => server?.close());
+
+  it('is refused, moving nothing and spending no nonce; the least itself is taken', async () => {
+    const hana = await newTrader(server, { fund: '10' });
+    const below = await hana.call('POST', '/account/withdraw', await withdrawBody(server, hana, { to: TO, amount: 1_999_999n, nonce: 1n }));
+    expectError(below, 400, 'VALIDATION_FAILED');
+    assert.match(below.body.message, /at least 2 USDC \(WITHDRAW_MIN_USDC\)/);
+    assert.equal((await hana.call('GET', '/account/balance')).body.collateral.balance, '10');
+    assert.equal((await hana.call('POST', '/account/withdraw', await withdrawBody(server, hana, { to: TO, amount: 2n * USDC, nonce: 1n }))).status, 200);
+    assert.equal((await hana.call('GET', '/account/balance')).body.collateral.balance, '8');
+  });
+});

@@ -41,6 +41,15 @@ describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlemen
     assert.equal(parseConfig({ CHAIN: 'embedded', CONFIRMATIONS: '0' }).chain, 'embedded');
   });
 
+  it('takes the least a withdrawal moves in USDC: 1 by default on CHAIN=rpc, where each costs the operator gas, none elsewhere', () => {
+    assert.equal(parseConfig({}).withdrawMinBaseUnits, 0n);
+    assert.equal(parseConfig({ CHAIN: 'none' }).withdrawMinBaseUnits, 0n);
+    assert.equal(parseConfig(RPC).withdrawMinBaseUnits, 1_000_000n);
+    assert.equal(parseConfig({ ...RPC, WITHDRAW_MIN_USDC: '0' }).withdrawMinBaseUnits, 0n);
+    assert.equal(parseConfig({ WITHDRAW_MIN_USDC: '2.5' }).withdrawMinBaseUnits, 2_500_000n);
+    for (const bad of ['-1', '0.0000001', '1e2', 'one']) refuses({ WITHDRAW_MIN_USDC: bad }, /WITHDRAW_MIN_USDC must be a non-negative amount of USDC/);
+  });
+
   it('takes a settlement fee cap in gwei, to the wei; none by default', () => {
     assert.equal(parseConfig({}).maxFeePerGasWei, undefined);
     assert.equal(parseConfig({ ...RPC, MAX_FEE_PER_GAS_GWEI: '250' }).maxFeePerGasWei, 250_000_000_000n);

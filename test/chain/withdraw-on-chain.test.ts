@@ -80,6 +80,30 @@ describe('CHAIN=embedded withdrawals', () => {
     assert.equal((await ledgerOf(carol)).balance, '10', 'the ledger moved nothing');
     assert.equal(await collateralOf(to), USDC, 'only the direct withdrawal');
   });
+
+  it("answers 429 to a wallet's ninth request while eight are being sent on chain, moving nothing for it; the eight settle", async () => {
+    const dave = await newTrader(server, { fund: '20' });
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const bodies = await Promise.all(Array.from({ length: 9 }, (_, i) => withdrawBody(server, dave, { to, amount: USDC, nonce: BigInt(i + 1) })));
+    // Blocks only when asked (the operator asks for one a second): the first eight stay in flight meanwhile.
+    await chain.request({ method: 'evm_setAutomine' as never, params: [false] as never });
+    let sending: Promise<{ status: number }>[] = [];
+    try {
+      sending = bodies.slice(0, 8).map((body) => dave.call('POST', '/account/withdraw', body));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const refused = await dave.call('POST', '/account/withdraw', bodies[8]);
+      expectError(refused, 429, 'RATE_LIMITED');
+      assert.equal(refused.headers.get('retry-after'), '1');
+    } finally {
+      await chain.request({ method: 'evm_setAutomine' as never, params: [true] as never });
+    }
+    assert.deepEqual((await Promise.all(sending)).map((answer) => answer.status), Array(8).fill(200));
+    assert.equal(await collateralOf(to), 8n * USDC);
+    assert.equal((await ledgerOf(dave)).balance, '12');
+    // Answered, the wallet sends its next.
+    assert.equal((await dave.call('POST', '/account/withdraw', bodies[8])).status, 200);
+    assert.equal(await collateralOf(to), 9n * USDC);
+  });
 });
 
 /**

@@ -1,4 +1,4 @@
-import { getAddress, zeroAddress, type Hex } from 'viem';
+import { formatUnits, getAddress, zeroAddress, type Hex } from 'viem';
 import { orderDomains } from '../../core/orders/eip712-order.ts';
 import { userAccount, WITHDRAWN } from '../../settlement/index.ts';
 import { proxyWalletsAmong } from '../../store/users-repository.ts';
@@ -13,6 +13,7 @@ import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { withdrawOnChain } from './withdraw-on-chain.ts';
 import { withdrawSigner } from './withdraw-signature.ts';
+import type { WalletRelays } from '../wallet-relays.ts';
 
 const UINT256_LIMIT = 2n ** 256n;
 
@@ -22,7 +23,7 @@ const UINT256_LIMIT = 2n ** 256n;
  * withdraw command spends the nonce and the available collateral; with the exchange's contracts on
  * chain, the signature is relayed to the wallet's own `withdraw` (withdraw-on-chain.ts).
  */
-export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext): void {
+export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext, relays: WalletRelays): void {
   const domain = orderDomains(ctx.config).exchange;
 
   api.post('/account/withdraw', {
@@ -34,14 +35,18 @@ export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext): void {
         'Signed by the sign-in address: `Withdraw(address to,uint256 amount,uint256 nonce)` under the order domain of GET /exchange ' +
         '(name EXCHANGE_NAME, version "1", chainId, verifyingContract the exchange), `amount` in base units (6 decimals). Each nonce once per wallet. ' +
         "Answers the chain transaction's hash once mined (CHAIN=none: the ledger transaction's). 400 INVALID_SIGNATURE when the signature is not the owner's, " +
-        'INSUFFICIENT_BALANCE above `available` (what open orders reserve stays), VALIDATION_FAILED for a spent nonce or a call the chain would revert; nothing moves then.',
+        'INSUFFICIENT_BALANCE above `available` (what open orders reserve stays), VALIDATION_FAILED for a spent nonce, an amount below WITHDRAW_MIN_USDC ' +
+        '(1 USDC on CHAIN=rpc, where each withdrawal costs the operator gas; none elsewhere) or a call the chain would revert; nothing moves then. ' +
+        '429 RATE_LIMITED while 8 requests of the same wallet are being sent on chain (withdrawals, splits, merges, redeems; Retry-After: 1).',
       security: [{ bearer: [] }, { apiKey: [] }],
       body: WithdrawBody,
-      response: { 200: WithdrawResponse, ...errorResponses(400, 401, 503) },
+      response: { 200: WithdrawResponse, ...errorResponses(400, 401, 429, 503) },
     },
   }, async (request) => {
     const caller = requireCaller(request);
     const withdrawal = signedWithdrawal(caller, request.body);
+    const least = ctx.config.withdrawMinBaseUnits;
+    if (withdrawal.amountBaseUnits < least) throw badRequest(`amount must be at least ${formatUnits(least, 6)} USDC (WITHDRAW_MIN_USDC)`);
     const signer = await withdrawSigner(domain, withdrawal, withdrawal.signature);
     if (signer?.toLowerCase() !== caller.address.toLowerCase()) throw new AppError('INVALID_SIGNATURE', "the signature is not the wallet owner's signature of this withdrawal");
     // Sent to a user's wallet, the collateral stays in the exchange: the engine credits that account.
@@ -54,7 +59,7 @@ export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext): void {
     };
     const { operator, deployed } = ctx.chain;
     if (!operator || !deployed) return { txHash: await record() };
-    return { txHash: await withdrawOnChain(ctx, { operator, deployed }, withdrawal, record, toAccount ?? WITHDRAWN) };
+    return { txHash: await relays.one(withdrawal.wallet, () => withdrawOnChain(ctx, { operator, deployed }, withdrawal, record, toAccount ?? WITHDRAWN)) };
   });
 }
 

@@ -5,9 +5,10 @@ import { errorResponses } from '../../contract/common.ts';
 import { BatchRedeemResponseSchema, RedeemablePositionSchema, PositionBatchBody } from '../../contract/portfolio.ts';
 import { checkPositionBatch } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
+import type { WalletRelays } from '../wallet-relays.ts';
 
 /** SPEC.md section 4.3: redeemable positions and batch redeem (API key HMAC). */
-export function registerRedeemRoutes(api: TypedApp, ctx: AppContext): void {
+export function registerRedeemRoutes(api: TypedApp, ctx: AppContext, relays: WalletRelays): void {
   api.get('/markets/redeemable-positions', {
     config: { auth: 'apiKey' },
     schema: {
@@ -25,11 +26,11 @@ export function registerRedeemRoutes(api: TypedApp, ctx: AppContext): void {
       summary: 'Redeem resolved markets in one transaction',
       security: [{ apiKey: [] }],
       body: PositionBatchBody,
-      response: { 200: BatchRedeemResponseSchema, ...errorResponses(400, 401, 503) },
+      response: { 200: BatchRedeemResponseSchema, ...errorResponses(400, 401, 429, 503) },
     },
   }, async (request) => {
     const caller = requireCaller(request);
     checkPositionBatch(request.body.marketIds, ctx.config.positionBatchMax);
-    return ctx.oracle.redemptions.redeem(caller, request.body.marketIds);
+    return relays.one(caller.proxyWallet, () => ctx.oracle.redemptions.redeem(caller, request.body.marketIds));
   });
 }

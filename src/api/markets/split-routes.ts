@@ -8,6 +8,7 @@ import { errorResponses, MarketIdParams } from '../../contract/common.ts';
 import { SplitResponse } from '../../contract/portfolio.ts';
 import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
+import type { WalletRelays } from '../wallet-relays.ts';
 
 /**
  * POST /markets/{marketId}/split (EXTENSIONS.md section 2): collateral becomes the same amount of
@@ -15,7 +16,7 @@ import type { TypedApp } from '../typed-app.ts';
  * entry, not the conditional-token operations). With a chain, the wallet splits on chain first
  * and `txHash` is that transaction's (src/conditional-tokens/).
  */
-export function registerSplitRoutes(api: TypedApp, ctx: AppContext): void {
+export function registerSplitRoutes(api: TypedApp, ctx: AppContext, relays: WalletRelays): void {
   api.post('/markets/:marketId/split', {
     config: { auth: 'apiKey', engineCommand: true },
     schema: {
@@ -24,7 +25,7 @@ export function registerSplitRoutes(api: TypedApp, ctx: AppContext): void {
       security: [{ apiKey: [] }],
       params: MarketIdParams,
       body: AmountBody,
-      response: { 200: SplitResponse, ...errorResponses(400, 401, 404, 503) },
+      response: { 200: SplitResponse, ...errorResponses(400, 401, 404, 429, 503) },
     },
   }, async (request) => {
     const caller = requireCaller(request);
@@ -34,7 +35,7 @@ export function registerSplitRoutes(api: TypedApp, ctx: AppContext): void {
     if (market.status !== 'ACTIVE' || market.is_resolved || !market.condition_id || !market.token_id1 || !market.token_id2) {
       throw new AppError('MARKET_NOT_TRADABLE', `market ${market.id} is ${market.status}; only ACTIVE markets split`);
     }
-    const split = await ctx.conditionalTokens.operations.split(caller, market.id, amount);
+    const split = await relays.one(caller.proxyWallet, () => ctx.conditionalTokens.operations.split(caller, market.id, amount));
     if (!split.ok) throw new AppError(split.code as ErrorCode, split.message);
     return { txHash: split.txHash, amount: formatUnits(amount) };
   });
