@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { parseGwei, parseUnits } from 'viem';
+import { parseGwei } from 'viem';
+import { parseUnits } from './core/money.ts';
 
 /**
  * The server's configuration, parsed once at boot (EXTENSIONS.md section 10).
@@ -364,11 +365,12 @@ function decimal(read: (n: string) => string | undefined, name: string, fallback
   return Number(raw);
 }
 
-/** An amount of USDC with at most 6 decimals, as base units. */
+/** An amount of USDC as base units, read as the API reads amounts (core/money.ts). */
 function usdcBaseUnits(read: (n: string) => string | undefined, name: string, fallback: string): bigint {
   const raw = read(name) ?? fallback;
-  if (!/^\d+(\.\d{1,6})?$/.test(raw)) throw new ConfigError(`${name} must be a non-negative amount of USDC with at most 6 decimals, got "${raw}"`);
-  return parseUnits(raw, 6);
+  const units = parseUnits(raw);
+  if (units === undefined) throw new ConfigError(`${name} must be a non-negative amount of USDC with at most 6 decimals, got "${raw}"`);
+  return units;
 }
 
 /** A positive amount of gwei, to the wei (9 decimals), as wei. */

@@ -58,8 +58,10 @@ export async function findActiveApiKey(db: Db, apiKey: string): Promise<StoredAp
   };
 }
 
-/** Which of these keys are issued and unrevoked, in one read. */
-/** Which of `apiKeys` (UUIDs) stand: asked by each request signed with a key, so one prepared statement whatever their number. */
+/**
+ * Which of these keys (UUIDs) are issued and unrevoked, in one read: asked for the requests signed
+ * with a key, so one prepared statement whatever their number.
+ */
 export async function activeApiKeysAmong(db: Db, apiKeys: string[]): Promise<Set<string>> {
   const { rows } = await prepared(sql<{ id: string }>`SELECT id FROM api_keys WHERE id = ANY(${apiKeys}::text[]::uuid[]) AND revoked_at IS NULL`).execute(db);
   return new Set(rows.map((row) => row.id));

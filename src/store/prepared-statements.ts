@@ -6,8 +6,9 @@ import type { PoolClient } from 'pg';
 const MARK = '/* pmx:prepared */ ';
 
 /**
- * Marks a statement that runs at every engine batch (the journal's append, the projection): on
- * PostgreSQL each connection parses and plans it once, then executes it by name. Such a statement's
+ * Marks a statement that runs at every engine batch (the journal's append, the projection) or for
+ * every turn of signed requests (the credential checks): on PostgreSQL each connection parses and
+ * plans it once, then executes it by name. Such a statement's
  * text must depend on nothing but its shape (values are parameters), so that its shapes are few.
  * PGlite reads the mark as the comment it is.
  */

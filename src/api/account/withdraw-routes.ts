@@ -1,4 +1,5 @@
-import { formatUnits, getAddress, zeroAddress, type Hex } from 'viem';
+import { getAddress, zeroAddress, type Hex } from 'viem';
+import { formatUnits } from '../../core/money.ts';
 import { orderDomains } from '../../core/orders/eip712-order.ts';
 import { userAccount, WITHDRAWN } from '../../settlement/index.ts';
 import { proxyWalletsAmong } from '../../store/users-repository.ts';
@@ -46,7 +47,7 @@ export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext, relays: W
     const caller = requireCaller(request);
     const withdrawal = signedWithdrawal(caller, request.body);
     const least = ctx.config.withdrawMinBaseUnits;
-    if (withdrawal.amountBaseUnits < least) throw badRequest(`amount must be at least ${formatUnits(least, 6)} USDC (WITHDRAW_MIN_USDC)`);
+    if (withdrawal.amountBaseUnits < least) throw badRequest(`amount must be at least ${formatUnits(least)} USDC (WITHDRAW_MIN_USDC)`);
     const signer = await withdrawSigner(domain, withdrawal, withdrawal.signature);
     if (signer?.toLowerCase() !== caller.address.toLowerCase()) throw new AppError('INVALID_SIGNATURE', "the signature is not the wallet owner's signature of this withdrawal");
     // Sent to a user's wallet, the collateral stays in the exchange: the engine credits that account.
