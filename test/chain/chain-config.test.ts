@@ -21,7 +21,7 @@ function refuses(source: Record<string, string>, mentions: RegExp): ConfigError 
   return caught as ConfigError;
 }
 
-describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys, CONFIRMATIONS, MAX_FEE_PER_GAS_GWEI)', () => {
+describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys, CONFIRMATIONS, MAX_FEE_PER_GAS_GWEI, WITHDRAW_MIN_USDC)', () => {
   it('defaults to the embedded chain (EXTENSIONS.md section 10), one confirmation, no operator key', () => {
     const config = parseConfig({});
     assert.deepEqual([config.chain, config.chainByDefault], ['embedded', true]);

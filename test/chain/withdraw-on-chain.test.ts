@@ -85,13 +85,19 @@ describe('CHAIN=embedded withdrawals', () => {
     const dave = await newTrader(server, { fund: '20' });
     const to = privateKeyToAccount(generatePrivateKey()).address;
     const bodies = await Promise.all(Array.from({ length: 9 }, (_, i) => withdrawBody(server, dave, { to, amount: USDC, nonce: BigInt(i + 1) })));
+    // A ninth request that, let through, would be refused for the balance (spending nothing): it is
+    // sent until the eight are all in flight, however long they take to get there on a busy machine.
+    const probe = await withdrawBody(server, dave, { to, amount: 100n * USDC, nonce: 100n });
     // Blocks only when asked (the operator asks for one a second): the first eight stay in flight meanwhile.
     await chain.request({ method: 'evm_setAutomine' as never, params: [false] as never });
     let sending: Promise<{ status: number }>[] = [];
     try {
       sending = bodies.slice(0, 8).map((body) => dave.call('POST', '/account/withdraw', body));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const refused = await dave.call('POST', '/account/withdraw', bodies[8]);
+      let refused = await dave.call('POST', '/account/withdraw', probe);
+      for (let tries = 1; refused.status !== 429 && tries < 50; tries++) {
+        expectError(refused, 400, 'INSUFFICIENT_BALANCE');
+        refused = await dave.call('POST', '/account/withdraw', probe);
+      }
       expectError(refused, 429, 'RATE_LIMITED');
       assert.equal(refused.headers.get('retry-after'), '1');
     } finally {
@@ -103,6 +109,7 @@ describe('CHAIN=embedded withdrawals', () => {
     // Answered, the wallet sends its next.
     assert.equal((await dave.call('POST', '/account/withdraw', bodies[8])).status, 200);
     assert.equal(await collateralOf(to), 9n * USDC);
+    assert.equal((await ledgerOf(dave)).balance, '11');
   });
 });
 
