@@ -108,6 +108,8 @@ export class MatchingEngine {
   private mode: 'stopped' | 'following' | 'leading' = 'stopped';
   /** Set while the state is rebuilt from the store (`rebuild`): it is ahead of the journal, so nothing of it is served. */
   private rebuilding = false;
+  /** How many times the state was replaced by the journal's: what a wait for a record to be durable checks, since a rebuild drops it. */
+  private rebuilds = 0;
   /** The last durable record: the journal's head as this engine knows it. */
   private head = { seq: 0n, hash: '', atMs: 0 };
 
@@ -369,16 +371,21 @@ export class MatchingEngine {
    */
   async settle(): Promise<void> {
     const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
-    if (this.chain) {
-      while (this.running && this.state.unsettled.size > 0) await pause();
-    } else {
-      await this.schedule.idle();
-      while (this.running && this.state.unsettled.size > 0) await this.submit({ kind: 'settle' });
+    for (;;) {
+      if (this.chain) {
+        while (this.running && this.state.unsettled.size > 0) await pause();
+      } else {
+        await this.schedule.idle();
+        while (this.running && this.state.unsettled.size > 0) await this.submit({ kind: 'settle' });
+      }
+      // The record that settled the last trade durable too, as a reader sees it: a round the
+      // schedule ran may have applied it while its append was still in flight. An append that
+      // failed never makes it so: the state rebuilt from the journal has it unsettled again.
+      const settledAt = this.state.seq;
+      const rebuilds = this.rebuilds;
+      while (this.running && this.head.seq < settledAt && this.rebuilds === rebuilds) await pause();
+      if (this.rebuilds === rebuilds) return;
     }
-    // The record that settled the last trade durable too, as a reader sees it: a round the
-    // schedule ran may have applied it while its append was still in flight.
-    const settledAt = this.state.seq;
-    while (this.running && this.head.seq < settledAt) await pause();
   }
 
   /** Until the ledger holds every transfer of the chain's confirmed blocks as they are now (CHAIN=embedded); at once without a chain. */
@@ -585,6 +592,7 @@ export class MatchingEngine {
       this.chainIndexer?.stop();
       await this.projector.stop();
       const projectedSeq = await this.reloadRetrying();
+      this.rebuilds += 1;
       for (const runtime of this.state.runtimes.values()) this.publisher.load(runtime.info, runtime.book);
       this.publisher.retain(new Set(this.state.runtimes.keys()));
       this.projector.start(projectedSeq);

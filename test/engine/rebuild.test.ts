@@ -79,4 +79,43 @@ describe('engine: the rebuild after a failed append', () => {
       await store.close();
     }
   });
+
+  it('ends a settle() that waits for a record whose append then fails: the rebuilt state is the journal’s, and the record never comes', { timeout: 60_000 }, async () => {
+    const store = await openTestStore();
+    try {
+      await seedCatalogue(store);
+      const workload = new WorkloadCommands();
+      const directory = marketsOf(workload);
+      const real = databaseEngineStore(store.db, { notify: false });
+      let held: Promise<void> | undefined;
+      let release = () => {};
+      const engine = new MatchingEngine({
+        db: store.db, clock: createManualClock(1_764_000_000_000), events: new DomainEvents(), markets: directory, logger: pino({ level: 'silent' }),
+        bookFrameMs: 0, settlementBlockMs: 3_600_000, snapshotPolicy: { everyCommands: 1_000, everyMs: Number.MAX_SAFE_INTEGER },
+        // An append held until released, then failing: the record stays in memory, not durable, meanwhile.
+        store: { ...real, append: async (...args) => {
+          if (!held) return real.append(...args);
+          await held;
+          throw new Error('the store went away');
+        } },
+      });
+      await engine.start();
+      for (const command of workload.publish()) await send(engine, command, directory);
+      const before = engine.stateHash().seq;
+      held = new Promise((resolve) => { release = resolve; });
+      const lost = engine.credit({ account: USERS[0]!, amount: 5n * UNIT, reason: 'DEPOSIT', ref: 'never durable' });
+      assert.ok(await eventually(() => engine.stateHash().seq > before, 5_000), 'the credit is applied, its append held');
+      const settled = engine.settle().then(() => 'settled' as const);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      held = undefined;
+      release();
+      await assert.rejects(lost, NotDurableError);
+      const waiting = new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 10_000).unref());
+      assert.equal(await Promise.race([settled, waiting]), 'settled');
+      assert.equal(engine.stateHash().seq, before, 'the state is the journal’s, without the lost credit');
+      await engine.stop();
+    } finally {
+      await store.close();
+    }
+  });
 });
