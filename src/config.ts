@@ -60,8 +60,9 @@ export interface Config {
   /** CONFIRMATIONS: blocks after inclusion before a trade is CONFIRMED. */
   readonly confirmations: number;
   /**
-   * MAX_FEE_PER_GAS_GWEI (in wei here): no settlement transaction is signed at a higher
-   * `maxFeePerGas`; unset, only the market's estimate (three times it, for replacements) bounds it.
+   * MAX_FEE_PER_GAS_GWEI (in wei here): no transaction of the exchange's (settlement's, the
+   * operator's) is signed at a higher `maxFeePerGas`; unset, only the market's estimate (three
+   * times it, for replacements) bounds it.
    */
   readonly maxFeePerGasWei: bigint | undefined;
   /**

@@ -49,7 +49,7 @@ export async function startChain(config: Config, options: { template: ChainFiles
   const { chainId } = config;
   if (config.chain === 'embedded') {
     const embedded = await EmbeddedChain.start({ chainId, exchangeName: config.exchangeName, dataDir: config.dataDir, template: options.template, logger: options.logger });
-    const operator = new ChainOperator(() => embedded.url, chainId, TEMPLATE_DEPLOYER_KEY, () => mineBlock(embedded.url));
+    const operator = new ChainOperator(() => embedded.url, chainId, TEMPLATE_DEPLOYER_KEY, { flushPending: () => mineBlock(embedded.url) });
     return { kind: 'embedded', chainId, deployed: embedded.deployment.contracts, embedded, operator, close: () => embedded.close() };
   }
   if (config.chain === 'rpc') {

@@ -1,6 +1,10 @@
-import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, TransactionReceiptNotFoundError, type Abi, type TransactionReceipt, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
+import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, parseTransaction, TransactionReceiptNotFoundError, type Abi, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { cappedFees, type Fees } from '../core/transaction-fees.ts';
 import { exchangeChain } from './chain-definition.ts';
+import { fateOf, untilMined, type SignedTransaction, type VersionsChain, type VersionsFate } from './until-mined.ts';
+
+export type { SignedTransaction } from './until-mined.ts';
 
 /** How many pieces of work (a transaction, or a few in a row) may wait for the operator's pipeline before a new one is refused. */
 const MAX_QUEUED_TRANSACTIONS = 1_000;
@@ -8,6 +12,16 @@ const MAX_QUEUED_TRANSACTIONS = 1_000;
 const RECEIPT_TIMEOUT_MS = 60_000;
 /** How long a transaction of ours may wait on a chain that mines on demand before a block is mined for it (`flushPending`). */
 const FLUSH_AFTER_MS = 1_000;
+/** How long a transaction waits unmined before it is replaced at higher fees (the settlement sender's default too). */
+const REPLACE_AFTER_MS = 10_000;
+/** How much a replacement raises both fees over the version it replaces (nodes ask at least 10%; the settlement sender's too). */
+const FEE_BUMP_PERCENT = 20;
+
+export interface OperatorOptions {
+  readonly flushPending?: (() => Promise<void>) | undefined;
+  readonly maxFeePerGas?: bigint | undefined;
+  readonly replaceAfterMs?: number | undefined;
+}
 
 export interface ContractCall {
   readonly address: Address;
@@ -19,30 +33,22 @@ export interface ContractCall {
 /** A call the chain would revert, and why (the contract's error name when it has one). */
 export type Simulation = { ok: true } | { ok: false; reason: string };
 
-/** A transaction of the operator's, signed and not necessarily sent: what once-payments.ts records before sending it. */
-export interface SignedTransaction {
-  readonly hash: Hex;
-  readonly nonce: number;
-  readonly raw: Hex;
-}
-
-/**
- * What became of a signed transaction: mined (successfully or reverted), or not mined and unable
- * ever to be (`superseded`: another transaction of the operator's took its nonce), or not mined
- * yet and still able to be (`unsent`: never sent, lost by the node, or waiting in a pool).
- */
-export type TransactionFate = 'mined' | 'reverted' | 'superseded' | 'unsent';
-
-/** What work run by `ChainOperator.exclusive` does on chain: each send resolves once mined. */
+/** What work run by `ChainOperator.exclusive` does on chain. */
 export interface OperatorSteps {
+  /** Signs `call` and sends it until it is mined (replaced at higher fees while it waits: until-mined.ts); the mined hash; throws when it reverted. */
   send(call: ContractCall): Promise<Hex>;
   read<T>(call: ContractCall): Promise<T>;
   simulate(call: ContractCall): Promise<Simulation>;
   /** `call` signed with the operator's next nonce, not sent. */
   sign(call: ContractCall): Promise<SignedTransaction>;
-  /** Sends a signed transaction (again: a node that knows it already is not an error); resolves once mined, throws when it reverted. */
-  broadcast(tx: SignedTransaction): Promise<void>;
-  fateOf(tx: SignedTransaction): Promise<TransactionFate>;
+  /**
+   * Sends the last of a transaction's versions (again: a node that knows it already is not an
+   * error) until one is mined, each replacement handed to `record` before it is sent; the mined
+   * version's hash, or `superseded` when another transaction took the nonce. Throws when it
+   * reverted, or when none was mined within RECEIPT_TIMEOUT_MS (the versions left to a later try).
+   */
+  broadcast(versions: readonly SignedTransaction[], record: (tx: SignedTransaction) => Promise<void>): Promise<Hex | 'superseded'>;
+  fateOf(versions: readonly SignedTransaction[]): Promise<VersionsFate>;
 }
 
 interface Clients {
@@ -71,9 +77,10 @@ export class ChainOperator {
    * would wait for ever behind it. A faucet credit hung so for 233 s in CI (2026-12-04, under the
    * load of three suites; anvil did not restart, and the hang was not reproduced alone), most likely
    * this. So a transaction not mined within FLUSH_AFTER_MS has a block mined for it, every
-   * FLUSH_AFTER_MS.
+   * FLUSH_AFTER_MS. `maxFeePerGas` (MAX_FEE_PER_GAS_GWEI) caps what any version of ours offers;
+   * `replaceAfterMs` is for tests.
    */
-  constructor(private readonly url: () => string, chainId: number, key: Hex, private readonly flushPending?: () => Promise<void>) {
+  constructor(private readonly url: () => string, chainId: number, key: Hex, private readonly options: OperatorOptions = {}) {
     this.account = privateKeyToAccount(key);
     this.address = this.account.address;
     this.chain = exchangeChain(chainId);
@@ -96,8 +103,8 @@ export class ChainOperator {
       read: (call) => this.read(call),
       simulate: (call) => this.simulate(call),
       sign: (call) => this.sign(call),
-      broadcast: (tx) => this.broadcast(tx),
-      fateOf: (tx) => this.fateOf(tx),
+      broadcast: (versions, record) => this.broadcast(versions, record),
+      fateOf: (versions) => this.fateOf(versions),
     };
     const done = this.tail.then(() => work(steps)).finally(() => this.queued--);
     // What comes next waits for this work whatever its outcome.
@@ -120,56 +127,73 @@ export class ChainOperator {
     }
   }
 
+  /** Signs and sends `call` until mined; signed again at the next nonce when another transaction took its nonce first (none of its versions ran). */
   private async sendAndWait(call: ContractCall): Promise<Hex> {
-    const { wallet, reader } = this.connect();
-    const hash = await wallet.writeContract({ ...call, account: this.account, chain: this.chain });
-    const receipt = await this.receiptOf(reader, hash);
-    if (receipt.status !== 'success') throw new Error(`${call.functionName} reverted (transaction ${hash})`);
-    return hash;
+    for (;;) {
+      const outcome = await this.until([await this.sign(call)], async () => {}, undefined);
+      if (outcome !== 'superseded') return outcome;
+    }
   }
 
+  /**
+   * Signed at the chain's mined nonce, not its pending one: a transaction of ours left in a pool
+   * (by a payment that stopped waiting, or by a process before a restart or takeover) is then
+   * replaced by this one, instead of holding it and every later one behind it for as long as the
+   * fees stay up. A payment so replaced is seen superseded and signed again (once-payments.ts).
+   */
   private async sign(call: ContractCall): Promise<SignedTransaction> {
     const { wallet, reader } = this.connect();
-    const nonce = await reader.getTransactionCount({ address: this.address, blockTag: 'pending' });
-    const request = await wallet.prepareTransactionRequest({ to: call.address, data: encodeFunctionData(call), nonce, account: this.account, chain: this.chain });
-    const raw = await wallet.signTransaction(request);
-    return { hash: keccak256(raw), nonce, raw };
+    const nonce = await reader.getTransactionCount({ address: this.address, blockTag: 'latest' });
+    const data = encodeFunctionData(call);
+    const request = await wallet.prepareTransactionRequest({ to: call.address, data, nonce, type: 'eip1559', account: this.account, chain: this.chain });
+    return this.signAt({ to: call.address, data, gas: request.gas, nonce }, cappedFees(request, this.options.maxFeePerGas));
   }
 
-  private async broadcast(tx: SignedTransaction): Promise<void> {
-    const { reader } = this.connect();
-    try {
-      await reader.request({ method: 'eth_sendRawTransaction', params: [tx.raw] });
-    } catch (error) {
-      // Sent before (the node has it in its pool): waiting for it is all there is to do. Anvil says
-      // "already imported", geth and most others "already known".
-      if (!/already imported|already known|known transaction/i.test(error instanceof Error ? error.message : String(error))) throw error;
-    }
-    const receipt = await this.receiptOf(reader, tx.hash, RECEIPT_TIMEOUT_MS);
-    if (receipt.status !== 'success') throw new Error(`transaction ${tx.hash} reverted`);
+  private async signAt(tx: { to: Address; data: Hex; gas: bigint; nonce: number }, fees: Fees): Promise<SignedTransaction> {
+    const raw = await this.connect().wallet.signTransaction({ ...tx, ...fees, type: 'eip1559', account: this.account, chain: this.chain });
+    return { hash: keccak256(raw), nonce: tx.nonce, raw };
   }
 
-  /** The receipt once the transaction is mined, a block mined for it meanwhile where the chain needs one (`flushPending`). */
-  private async receiptOf(reader: PublicClient, hash: Hex, timeout?: number): Promise<TransactionReceipt> {
-    const flush = this.flushPending;
-    const flushing = flush ? setInterval(() => void flush().catch(() => {}), FLUSH_AFTER_MS) : undefined;
-    try {
-      return await reader.waitForTransactionReceipt({ hash, ...(timeout === undefined ? {} : { timeout }) });
-    } finally {
-      clearInterval(flushing);
-    }
+  private async broadcast(versions: readonly SignedTransaction[], record: (tx: SignedTransaction) => Promise<void>): Promise<Hex | 'superseded'> {
+    return this.until(versions, record, RECEIPT_TIMEOUT_MS);
   }
 
-  /** The operator's mined nonce first, the receipt second: a transaction mined between the two reads is seen as mined, never as superseded. */
-  private async fateOf(tx: SignedTransaction): Promise<TransactionFate> {
-    const { reader } = this.connect();
-    const mined = await reader.getTransactionCount({ address: this.address, blockTag: 'latest' });
-    const receipt = await reader.getTransactionReceipt({ hash: tx.hash }).catch((error: unknown) => {
-      if (error instanceof TransactionReceiptNotFoundError) return undefined;
-      throw error;
+  private async until(versions: readonly SignedTransaction[], record: (tx: SignedTransaction) => Promise<void>, timeoutMs: number | undefined): Promise<Hex | 'superseded'> {
+    const outcome = await untilMined(this.versionsChain(), versions, record, {
+      replaceAfterMs: this.options.replaceAfterMs ?? REPLACE_AFTER_MS,
+      feeBumpPercent: FEE_BUMP_PERCENT,
+      maxFeePerGas: this.options.maxFeePerGas,
+      flushAfterMs: FLUSH_AFTER_MS,
+      timeoutMs,
     });
-    if (receipt) return receipt.status === 'success' ? 'mined' : 'reverted';
-    return mined > tx.nonce ? 'superseded' : 'unsent';
+    if (outcome === 'superseded') return outcome;
+    if (outcome.status !== 'success') throw new Error(`transaction ${outcome.transactionHash} reverted`);
+    return outcome.transactionHash;
+  }
+
+  private fateOf(versions: readonly SignedTransaction[]): Promise<VersionsFate> {
+    return fateOf(this.versionsChain(), versions);
+  }
+
+  /** Each call reaches the chain where it answers then (a restarted embedded anvil may answer on another port). */
+  private versionsChain(): VersionsChain {
+    const reader = () => this.connect().reader;
+    return {
+      sendRaw: async (tx) => {
+        await reader().request({ method: 'eth_sendRawTransaction', params: [tx.raw] });
+      },
+      minedNonce: () => reader().getTransactionCount({ address: this.address, blockTag: 'latest' }),
+      receipt: (hash) => reader().getTransactionReceipt({ hash }).catch((error: unknown) => {
+        if (error instanceof TransactionReceiptNotFoundError) return undefined;
+        throw error;
+      }),
+      marketFees: () => reader().estimateFeesPerGas({ chain: this.chain }),
+      resign: (tx, fees) => {
+        const { to, data, gas } = parseTransaction(tx.raw);
+        return this.signAt({ to: to!, data: data!, gas: gas!, nonce: tx.nonce }, fees);
+      },
+      flush: this.options.flushPending,
+    };
   }
 
   private connect(): Clients {

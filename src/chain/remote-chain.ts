@@ -20,7 +20,7 @@ export interface RemoteChain {
 export async function connectRemoteChain(config: Config): Promise<RemoteChain> {
   const url = config.chainRpcUrl!;
   await checkRemoteChainId(url, config.chainId);
-  const operator = new ChainOperator(() => url, config.chainId, config.operatorKey!);
+  const operator = new ChainOperator(() => url, config.chainId, config.operatorKey!, { maxFeePerGas: config.maxFeePerGasWei });
   const factoryOf = (exchange: Address, variable: string) => readOrRefuse<Address>(operator, { address: exchange, abi: loadArtifact('PmxExchange').abi, functionName: 'proxyWalletFactory', args: [] }, `${variable} ${exchange} is not an exchange contract on this chain (it does not answer proxyWalletFactory()); deploy one with pmx deploy`);
   const proxyWalletFactory = await factoryOf(config.exchangeAddress, 'EXCHANGE_ADDRESS');
   const negRiskFactory = await factoryOf(config.negRiskExchangeAddress, 'NEG_RISK_EXCHANGE_ADDRESS');

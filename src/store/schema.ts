@@ -162,16 +162,17 @@ export interface LedgerEntriesTable {
   reason: string;
 }
 
-/** A payout the operator's side made on chain for a ledger transaction (migration 0024). */
-/** migrations/0025_chain_payment_intents.ts: a signed payment recorded before it is sent. */
+/** migrations/0025_chain_payment_intents.ts: a signed payment recorded before it is sent, each version of it (0028). */
 export interface ChainPaymentIntentsTable {
   key: string;
+  version: Generated<number>;
   chain_tx_hash: string;
   nonce: bigint;
   raw_tx: string;
   signed_at: Generated<Date>;
 }
 
+/** A payout the operator's side made on chain for a ledger transaction (migration 0024). */
 export interface ChainPayoutsTable {
   ledger_tx_hash: string;
   /** The account credited: a wallet (lowercase) or the fee account. */

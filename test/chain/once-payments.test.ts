@@ -3,7 +3,7 @@
 // record and its sending, and a record whose nonce another transaction took.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { getAddress, type Address } from 'viem';
+import { getAddress, parseGwei, parseTransaction, type Address } from 'viem';
 import { deployExchangeContracts, TEMPLATE_DEPLOYER_KEY, type ChainDeployment } from '../../src/chain/deployment.ts';
 import type { PaymentIntents } from '../../src/chain/once-payments.ts';
 import { ChainOperator } from '../../src/chain/operator.ts';
@@ -42,6 +42,7 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     const control = { crashAfterSave: false };
     const wrapped: PaymentIntents = {
       find: (k) => stored.find(k),
+      addVersion: (k, tx) => stored.addVersion(k, tx),
       async save(k, tx) {
         await stored.save(k, tx);
         if (control.crashAfterSave) {
@@ -72,7 +73,7 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     control.crashAfterSave = true;
     await assert.rejects(pay({ to: wallet.toLowerCase(), amount: 3_000_000n, key: key() }), /crashed after the record/);
     assert.equal(await collateralOf(wallet), 0n, 'nothing was sent');
-    const recorded = await wrapped.find(key());
+    const [recorded] = await wrapped.find(key());
     assert.ok(recorded);
     assert.equal(await pay({ to: wallet.toLowerCase(), amount: 3_000_000n, key: key() }), recorded.hash, 'the same bytes, the same hash');
     assert.equal(await collateralOf(wallet), 3_000_000n);
@@ -108,13 +109,68 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     const stuckKey = key();
     control.crashAfterSave = true;
     await assert.rejects(pay({ to: wallet.toLowerCase(), amount: 2_000_000n, key: stuckKey }), /crashed after the record/);
-    const stuck = (await wrapped.find(stuckKey))!;
+    const [stuck] = await wrapped.find(stuckKey);
     // Another payment goes first with the same nonce.
     const other = newWallet();
     await pay({ to: other.toLowerCase(), amount: 1n, key: key() });
     const paid = await pay({ to: wallet.toLowerCase(), amount: 2_000_000n, key: stuckKey });
-    assert.notEqual(paid, stuck.hash);
+    assert.notEqual(paid, stuck!.hash);
     assert.equal(await collateralOf(wallet), 2_000_000n);
-    assert.equal((await wrapped.find(stuckKey))?.hash, paid, 'the record names the payment that was made');
+    assert.deepEqual((await wrapped.find(stuckKey)).map((v) => v.hash), [paid], 'the record names the payment that was made');
   });
+
+  it('replaces a payment the base fee passed in the pool, records every version before sending it, never above the cap, and pays once', async () => {
+    const { wrapped } = intents();
+    const wallet = newWallet();
+    const stuckKey = key();
+    await anvil.testClient.setAutomine(false);
+    try {
+      const offered = async () => (await pooled())?.maxFeePerGas;
+      // A base fee far above the tip (about 1 gwei), as on a busy public chain, so that fees follow it.
+      await anvil.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('100') });
+      await anvil.testClient.mine({ blocks: 1 });
+      const paying = (async () => {
+        // The cap: under the market's estimate once the base fee has risen tenfold (twice the base
+        // fee), over that base fee once a block has lowered it by 12.5%.
+        const cap = parseGwei('100') * 2n * 9n;
+        const replacing = new ChainOperator(() => anvil.rpcUrl, anvil.chain.id, TEMPLATE_DEPLOYER_KEY, { replaceAfterMs: 200, maxFeePerGas: cap });
+        const pay = operatorPayers({ kind: 'embedded', operator: replacing, deployed: deployment.contracts }, wrapped)!.reward;
+        return { cap, hash: await pay({ to: wallet.toLowerCase(), amount: 6_000_000n, key: stuckKey }) };
+      })();
+      const first = await until(offered);
+      // The next block's base fee ten times what the first version offers: it stays in the pool.
+      await anvil.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: first * 10n });
+      await anvil.testClient.mine({ blocks: 1 });
+      await until(async () => ((await wrapped.find(stuckKey)).length >= 2 ? true : undefined));
+      await anvil.testClient.mine({ blocks: 1 });
+      const { cap, hash } = await paying;
+      const versions = await wrapped.find(stuckKey);
+      assert.equal(hash, versions.at(-1)!.hash, 'the last version was mined');
+      assert.equal(new Set(versions.map((v) => v.nonce)).size, 1, 'every version has the nonce of the first');
+      const fees = versions.map((v) => parseTransaction(v.raw).maxFeePerGas!);
+      assert.equal(fees[0], first);
+      assert.ok(fees.every((fee) => fee <= cap), `${fees} under ${cap}`);
+      assert.equal(fees.at(-1), cap, 'the market asks more than the cap: the replacement offers the cap');
+    } finally {
+      await anvil.testClient.setAutomine(true);
+    }
+    assert.equal(await collateralOf(wallet), 6_000_000n);
+    assert.equal(await rewardPayer(wrapped)({ to: wallet.toLowerCase(), amount: 6_000_000n, key: stuckKey }), (await wrapped.find(stuckKey)).at(-1)!.hash, 'asked again: the mined version, nothing sent');
+    assert.equal(await collateralOf(wallet), 6_000_000n);
+  });
+
+  /** The one transaction in anvil's pool, if any. */
+  async function pooled() {
+    const [transaction] = Object.values((await anvil.testClient.getTxpoolContent()).pending).flatMap((byNonce) => Object.values(byNonce));
+    return transaction && { maxFeePerGas: BigInt(transaction.maxFeePerGas!) };
+  }
 });
+
+async function until<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+

@@ -28,7 +28,7 @@ describe('the operator on a chain that left its transaction in the pool', { skip
     const stuck = mint(new ChainOperator(() => anvil.rpcUrl, anvil.chain.id, TEMPLATE_DEPLOYER_KEY), 1n);
     assert.equal(await within(stuck, 3_000), 'waiting', 'nothing mines the transaction');
     const mine = () => anvil.testClient.mine({ blocks: 1 });
-    const flushing = new ChainOperator(() => anvil.rpcUrl, anvil.chain.id, TEMPLATE_DEPLOYER_KEY, mine);
+    const flushing = new ChainOperator(() => anvil.rpcUrl, anvil.chain.id, TEMPLATE_DEPLOYER_KEY, { flushPending: mine });
     assert.equal(await within(mint(flushing, 2n), 5_000), 'mined');
     assert.equal(await within(stuck, 1_000), 'mined', 'the block mined for the second took the first too');
   });

@@ -1,5 +1,5 @@
 import type { TransactionReceipt } from 'viem';
-import type { Fees } from './signer.ts';
+import type { Fees } from '../../../core/transaction-fees.ts';
 import type { Fill, FillEvent, RecordChange, RevertReason, SenderOptions, TxRecord } from './types.ts';
 
 /** A record and what only this process knows of it. */

@@ -4,7 +4,8 @@ import { receiptOf, nonceAt } from './chain-reads.ts';
 import { type SenderContext, trackedFrom } from './context.ts';
 import { confirmIfDeep, markMined } from './inclusion.ts';
 import { isGasCapError, revertReasonOf } from './revert-reason.ts';
-import { cappedFees, signVersion } from './signer.ts';
+import { cappedFees } from '../../../core/transaction-fees.ts';
+import { signVersion } from './signer.ts';
 import { send } from './track.ts';
 import type { Fill, RevertReason, TxRecord } from './types.ts';
 

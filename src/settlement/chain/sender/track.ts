@@ -3,7 +3,8 @@ import { broadcast, type BroadcastOutcome } from './broadcast.ts';
 import { blockHashAt, nonceAt, receiptOf, receiptOfAny } from './chain-reads.ts';
 import type { SenderContext, Tracked } from './context.ts';
 import { confirmIfDeep, markMined } from './inclusion.ts';
-import { feesOf, replacementFees, signVersion } from './signer.ts';
+import { replacementFees } from '../../../core/transaction-fees.ts';
+import { feesOf, signVersion } from './signer.ts';
 import type { Fill } from './types.ts';
 
 /**

@@ -1,0 +1,127 @@
+import { parseTransaction, type Hex, type TransactionReceipt } from 'viem';
+import { replacementFees, type Fees } from '../core/transaction-fees.ts';
+
+/** A transaction of the operator's, signed and not necessarily sent: what once-payments.ts records before sending it. */
+export interface SignedTransaction {
+  readonly hash: Hex;
+  readonly nonce: number;
+  readonly raw: Hex;
+}
+
+/**
+ * What became of the versions of one transaction (its nonce and call at rising fees, at most one
+ * of which can be mined): one mined (its receipt says whether it reverted); none mined and none
+ * able ever to be (`superseded`: another transaction took the nonce); or none mined yet and each
+ * still able to be (`unsent`: never sent, lost by the node, or waiting in a pool).
+ */
+export type VersionsFate = { kind: 'mined'; receipt: TransactionReceipt } | { kind: 'superseded' } | { kind: 'unsent' };
+
+/** What the wait needs of the chain and of the key that signs. */
+export interface VersionsChain {
+  /** Hands the node the signed bytes; throws with the node's refusal. */
+  sendRaw(tx: SignedTransaction): Promise<void>;
+  /** How many of the key's transactions are mined (the next nonce of the latest block). */
+  minedNonce(): Promise<number>;
+  receipt(hash: Hex): Promise<TransactionReceipt | undefined>;
+  /** The fees the market asks now. */
+  marketFees(): Promise<Fees>;
+  /** The same transaction (nonce, call, gas) signed at other fees. */
+  resign(tx: SignedTransaction, fees: Fees): Promise<SignedTransaction>;
+  /** Mines a block, on a chain that mines only when told (the embedded anvil: operator.ts says why). */
+  readonly flush: (() => Promise<void>) | undefined;
+}
+
+export interface WaitRules {
+  /** How long the last version waits unmined before it is replaced. */
+  readonly replaceAfterMs: number;
+  /** How much a replacement raises both fees, in percent. */
+  readonly feeBumpPercent: number;
+  /** No version is signed above this fee per gas (MAX_FEE_PER_GAS_GWEI). */
+  readonly maxFeePerGas: bigint | undefined;
+  /** How often a block is mined for the transaction where the chain needs one (`flush`). */
+  readonly flushAfterMs: number;
+  /** Past this, the wait throws (the versions stay recorded and pooled: a later wait takes them up). */
+  readonly timeoutMs: number | undefined;
+}
+
+/** The first and the longest pause between two looks at whether a version was mined. */
+const POLL_FIRST_MS = 20;
+const POLL_MAX_MS = 1_000;
+
+/**
+ * The node's answers to a send that leave the wait to go on: it has the version already; a version
+ * or another transaction took the nonce (the next look says which); or it holds a version at higher
+ * fees (an earlier try's, replaced in turn once the wait's own rise past it).
+ */
+const SEND_REFUSALS_WAITED_OUT = /already imported|already known|known transaction|nonce too low|underpriced/i;
+
+/**
+ * Sends the last of `versions` and waits until one of them is mined, replacing the last every
+ * `replaceAfterMs` at higher fees (core/transaction-fees.ts: by the bump, never above the cap nor
+ * three times the market's estimate, else the last is sent again as it is). Each new version is
+ * handed to `record` before it is sent, so whoever recorded the versions can tell later which one
+ * paid. A transaction the base fee passed in the pool would otherwise hold every later one of the
+ * key's behind it for as long as the fees stay up. The mined version's receipt, or `superseded`
+ * when another transaction took the nonce. Throws when the node refuses the first send for another
+ * reason (a key without gas, a node down); a refused replacement leaves the earlier versions to be
+ * mined, and the next round tries again.
+ */
+export async function untilMined(chain: VersionsChain, versions: readonly SignedTransaction[], record: (tx: SignedTransaction) => Promise<void>, rules: WaitRules): Promise<TransactionReceipt | 'superseded'> {
+  const all = [...versions];
+  const nonce = all[0]!.nonce;
+  const startedAt = Date.now();
+  let sentAt = startedAt;
+  let flushedAt = startedAt;
+  let pause = POLL_FIRST_MS;
+  await send(chain, all.at(-1)!, true);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, POLL_MAX_MS);
+    if ((await chain.minedNonce()) > nonce) {
+      const fate = await fateOf(chain, all);
+      if (fate.kind === 'mined') return fate.receipt;
+      if (fate.kind === 'superseded') return 'superseded';
+    }
+    const now = Date.now();
+    if (rules.timeoutMs !== undefined && now - startedAt >= rules.timeoutMs) throw new Error(`transaction ${all.at(-1)!.hash} was not mined within ${rules.timeoutMs} ms`);
+    if (chain.flush && now - flushedAt >= rules.flushAfterMs) {
+      flushedAt = now;
+      await chain.flush().catch(() => {});
+    }
+    if (now - sentAt >= rules.replaceAfterMs) {
+      sentAt = now;
+      const fees = replacementFees(feesOf(all.at(-1)!), await chain.marketFees(), rules.feeBumpPercent, rules.maxFeePerGas);
+      if (fees) {
+        const next = await chain.resign(all.at(-1)!, fees);
+        await record(next);
+        all.push(next);
+      }
+      await send(chain, all.at(-1)!, false);
+    }
+  }
+}
+
+/** The key's mined nonce first, the receipts second: a version mined between the two reads is seen as mined, never as superseded. */
+export async function fateOf(chain: VersionsChain, versions: readonly SignedTransaction[]): Promise<VersionsFate> {
+  const mined = await chain.minedNonce();
+  for (const version of versions) {
+    const receipt = await chain.receipt(version.hash);
+    if (receipt) return { kind: 'mined', receipt };
+  }
+  return mined > versions[0]!.nonce ? { kind: 'superseded' } : { kind: 'unsent' };
+}
+
+export function feesOf(tx: SignedTransaction): Fees {
+  const { maxFeePerGas, maxPriorityFeePerGas } = parseTransaction(tx.raw);
+  if (maxFeePerGas === undefined || maxPriorityFeePerGas === undefined) throw new Error(`transaction ${tx.hash} is not an EIP-1559 transaction`);
+  return { maxFeePerGas, maxPriorityFeePerGas };
+}
+
+async function send(chain: VersionsChain, tx: SignedTransaction, first: boolean): Promise<void> {
+  try {
+    await chain.sendRaw(tx);
+  } catch (error) {
+    if (SEND_REFUSALS_WAITED_OUT.test(error instanceof Error ? error.message : String(error))) return;
+    if (first) throw error;
+  }
+}
