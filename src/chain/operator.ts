@@ -1,6 +1,6 @@
 import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, parseTransaction, TransactionReceiptNotFoundError, type Abi, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { cappedFees, type Fees } from '../core/transaction-fees.ts';
+import { cappedFees, FEE_BUMP_PERCENT, REPLACE_AFTER_MS, type Fees } from '../core/transaction-fees.ts';
 import { exchangeChain } from './chain-definition.ts';
 import { fateOf, untilMined, type SignedTransaction, type VersionsChain, type VersionsFate } from './until-mined.ts';
 
@@ -12,10 +12,6 @@ const MAX_QUEUED_TRANSACTIONS = 1_000;
 const RECEIPT_TIMEOUT_MS = 60_000;
 /** How long a transaction of ours may wait on a chain that mines on demand before a block is mined for it (`flushPending`). */
 const FLUSH_AFTER_MS = 1_000;
-/** How long a transaction waits unmined before it is replaced at higher fees (the settlement sender's default too). */
-const REPLACE_AFTER_MS = 10_000;
-/** How much a replacement raises both fees over the version it replaces (nodes ask at least 10%; the settlement sender's too). */
-const FEE_BUMP_PERCENT = 20;
 
 export interface OperatorOptions {
   readonly flushPending?: (() => Promise<void>) | undefined;
@@ -130,7 +126,7 @@ export class ChainOperator {
   /** Signs and sends `call` until mined; signed again at the next nonce when another transaction took its nonce first (none of its versions ran). */
   private async sendAndWait(call: ContractCall): Promise<Hex> {
     for (;;) {
-      const outcome = await this.until([await this.sign(call)], async () => {}, undefined);
+      const outcome = await this.until([await this.sign(call)], async () => {}, undefined, call.functionName);
       if (outcome !== 'superseded') return outcome;
     }
   }
@@ -155,10 +151,11 @@ export class ChainOperator {
   }
 
   private async broadcast(versions: readonly SignedTransaction[], record: (tx: SignedTransaction) => Promise<void>): Promise<Hex | 'superseded'> {
-    return this.until(versions, record, RECEIPT_TIMEOUT_MS);
+    return this.until(versions, record, RECEIPT_TIMEOUT_MS, 'a payment');
   }
 
-  private async until(versions: readonly SignedTransaction[], record: (tx: SignedTransaction) => Promise<void>, timeoutMs: number | undefined): Promise<Hex | 'superseded'> {
+  /** `what` names the transaction in the error when it reverted. */
+  private async until(versions: readonly SignedTransaction[], record: (tx: SignedTransaction) => Promise<void>, timeoutMs: number | undefined, what: string): Promise<Hex | 'superseded'> {
     const outcome = await untilMined(this.versionsChain(), versions, record, {
       replaceAfterMs: this.options.replaceAfterMs ?? REPLACE_AFTER_MS,
       feeBumpPercent: FEE_BUMP_PERCENT,
@@ -167,7 +164,7 @@ export class ChainOperator {
       timeoutMs,
     });
     if (outcome === 'superseded') return outcome;
-    if (outcome.status !== 'success') throw new Error(`transaction ${outcome.transactionHash} reverted`);
+    if (outcome.status !== 'success') throw new Error(`${what} reverted (transaction ${outcome.transactionHash})`);
     return outcome.transactionHash;
   }
 

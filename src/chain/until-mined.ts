@@ -1,4 +1,5 @@
 import { parseTransaction, type Hex, type TransactionReceipt } from 'viem';
+import { refusalOutcome } from '../core/node-answers.ts';
 import { replacementFees, type Fees } from '../core/transaction-fees.ts';
 
 /** A transaction of the operator's, signed and not necessarily sent: what once-payments.ts records before sending it. */
@@ -47,13 +48,6 @@ export interface WaitRules {
 /** The first and the longest pause between two looks at whether a version was mined. */
 const POLL_FIRST_MS = 20;
 const POLL_MAX_MS = 1_000;
-
-/**
- * The node's answers to a send that leave the wait to go on: it has the version already; a version
- * or another transaction took the nonce (the next look says which); or it holds a version at higher
- * fees (an earlier try's, replaced in turn once the wait's own rise past it).
- */
-const SEND_REFUSALS_WAITED_OUT = /already imported|already known|known transaction|nonce too low|underpriced/i;
 
 /**
  * Sends the last of `versions` and waits until one of them is mined, replacing the last every
@@ -117,11 +111,17 @@ export function feesOf(tx: SignedTransaction): Fees {
   return { maxFeePerGas, maxPriorityFeePerGas };
 }
 
+/**
+ * A node's refusal leaves the wait to go on unless it is an `error` (core/node-answers.ts): it has
+ * the version already; a version or another transaction took the nonce (the next look says which);
+ * or it holds a version at higher fees, or the fee is under the base fee (the wait's own rise
+ * passes either). An `error` of the first send is thrown; of a replacement, the earlier versions
+ * are left to be mined.
+ */
 async function send(chain: VersionsChain, tx: SignedTransaction, first: boolean): Promise<void> {
   try {
     await chain.sendRaw(tx);
   } catch (error) {
-    if (SEND_REFUSALS_WAITED_OUT.test(error instanceof Error ? error.message : String(error))) return;
-    if (first) throw error;
+    if (first && refusalOutcome(error) === 'error') throw error;
   }
 }

@@ -4,6 +4,11 @@ export interface Fees {
   readonly maxPriorityFeePerGas: bigint;
 }
 
+/** How long a transaction waits unmined before it is replaced at higher fees (the settlement sender's default and the operator's). */
+export const REPLACE_AFTER_MS = 10_000;
+/** How much a replacement raises both fees over the version it replaces, in percent (nodes ask at least 10%). */
+export const FEE_BUMP_PERCENT = 20;
+
 /**
  * How far above the market's estimate a replacement may raise its fees. A transaction pooled at
  * three times what the market asks is not waiting for a higher fee (an earlier nonce is missing,

@@ -1,3 +1,4 @@
+import { FEE_BUMP_PERCENT, REPLACE_AFTER_MS } from '../../../core/transaction-fees.ts';
 import { recordKey, SenderContext, type Settings, trackedFrom } from './context.ts';
 import { dispatch } from './dispatch.ts';
 import { nonceAt } from './chain-reads.ts';
@@ -25,8 +26,8 @@ const DEFAULTS = {
   maxGasPerTx: 25_000_000n,
   maxInFlight: 16,
   confirmations: 1,
-  replaceAfterMs: 10_000,
-  feeBumpPercent: 20,
+  replaceAfterMs: REPLACE_AFTER_MS,
+  feeBumpPercent: FEE_BUMP_PERCENT,
   pollIntervalMs: 100,
   maxBackoffMs: 5_000,
   maxQueuedFills: 100_000,
