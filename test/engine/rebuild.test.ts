@@ -3,9 +3,10 @@ import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { createManualClock } from '../../src/clock.ts';
 import { MatchingEngine } from '../../src/engine/engine.ts';
-import { databaseEngineStore } from '../../src/engine/journal/journal-store.ts';
+import { databaseEngineStore, type EngineStore } from '../../src/engine/journal/journal-store.ts';
 import { NotDurableError, StateLoadingError } from '../../src/engine/queue-full-error.ts';
 import { DomainEvents } from '../../src/events/domain-events.ts';
+import type { Store } from '../../src/store/database.ts';
 import { openTestStore } from '../helpers/database.ts';
 import { UNIT, USERS, WorkloadCommands } from '../helpers/engine-workload.ts';
 import { FaultyStore, type FaultPoint } from '../helpers/faulty-store.ts';
@@ -18,6 +19,14 @@ async function eventually(done: () => boolean, ms: number): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return done();
+}
+
+/** An engine over `journal` (the real one, or one that fails as a test says) on the seeded store. */
+function engineOver(store: Store, journal: EngineStore, markets: ReturnType<typeof marketsOf>): MatchingEngine {
+  return new MatchingEngine({
+    db: store.db, store: journal, clock: createManualClock(1_764_000_000_000), events: new DomainEvents(), markets, logger: pino({ level: 'silent' }),
+    bookFrameMs: 0, settlementBlockMs: 3_600_000, snapshotPolicy: { everyCommands: 1_000, everyMs: Number.MAX_SAFE_INTEGER },
+  });
 }
 
 /**
@@ -45,11 +54,7 @@ describe('engine: the rebuild after a failed append', () => {
         }
         return false;
       };
-      const newEngine = (faults: boolean) => new MatchingEngine({
-        db: store.db, store: new FaultyStore(databaseEngineStore(store.db, { notify: false }), (point) => faults && fault(point)),
-        clock: createManualClock(1_764_000_000_000), events: new DomainEvents(), markets: directory, logger: pino({ level: 'silent' }),
-        bookFrameMs: 0, settlementBlockMs: 3_600_000, snapshotPolicy: { everyCommands: 1_000, everyMs: Number.MAX_SAFE_INTEGER },
-      });
+      const newEngine = (faults: boolean) => engineOver(store, new FaultyStore(databaseEngineStore(store.db, { notify: false }), (point) => faults && fault(point)), directory);
       const engine = newEngine(true);
       await engine.start();
       for (const command of workload.publish()) await send(engine, command, directory);
@@ -89,16 +94,12 @@ describe('engine: the rebuild after a failed append', () => {
       const real = databaseEngineStore(store.db, { notify: false });
       let held: Promise<void> | undefined;
       let release = () => {};
-      const engine = new MatchingEngine({
-        db: store.db, clock: createManualClock(1_764_000_000_000), events: new DomainEvents(), markets: directory, logger: pino({ level: 'silent' }),
-        bookFrameMs: 0, settlementBlockMs: 3_600_000, snapshotPolicy: { everyCommands: 1_000, everyMs: Number.MAX_SAFE_INTEGER },
-        // An append held until released, then failing: the record stays in memory, not durable, meanwhile.
-        store: { ...real, append: async (...args) => {
-          if (!held) return real.append(...args);
-          await held;
-          throw new Error('the store went away');
-        } },
-      });
+      // An append held until released, then failing: the record stays in memory, not durable, meanwhile.
+      const engine = engineOver(store, { ...real, append: async (...args) => {
+        if (!held) return real.append(...args);
+        await held;
+        throw new Error('the store went away');
+      } }, directory);
       await engine.start();
       for (const command of workload.publish()) await send(engine, command, directory);
       const before = engine.stateHash().seq;
