@@ -1,45 +1,59 @@
 import type { Hex } from 'viem';
 import type { ContractCall, OperatorSteps, SignedTransaction } from './operator.ts';
 
-/** Where signed payments are recorded before they are sent (the store's chain_payment_intents). */
+/** Where signed payments are recorded before they are sent (the store's chain_payment_intents), shared by every node. */
 export interface PaymentIntents {
-  /** The versions recorded for the key, oldest first (none when nothing was signed for it). */
+  /** Every version recorded for the key in the order signed, across its attempts (none when nothing was signed for it). */
   find(key: string): Promise<SignedTransaction[]>;
-  /** Records a new transaction for the key in place of its earlier versions (none of which can be mined). */
-  save(key: string, tx: SignedTransaction): Promise<void>;
-  /** Records a replacement of the key's transaction (its nonce at higher fees) beside its earlier versions. */
+  /**
+   * Records a new attempt (a transaction at a new nonce) as the key's version `version`, the
+   * number of versions its payer read: false, recording nothing, when another payer recorded a
+   * version since, so that of two payers of one key only one starts an attempt on what it read.
+   */
+  startAttempt(key: string, version: number, tx: SignedTransaction): Promise<boolean>;
+  /** Records a replacement of the key's last attempt (its nonce at higher fees) after its other versions. */
   addVersion(key: string, tx: SignedTransaction): Promise<void>;
 }
 
 /**
  * Sends `call` for the move that `key` names (a ledger transaction's hash) so that it is mined at
- * most once, however often it is asked for and whatever crash comes between: each version of the
- * transaction (the first, and each replacement at higher fees while it waits) is signed, recorded,
- * and only then sent. When versions are recorded, the chain says what became of them:
- * - one mined: that was the payment; its hash is the answer, and nothing is sent;
- * - none mined, their nonce still free: the last is sent again (the same bytes, so it and any copy
- *   of it in a pool are one transaction), and replaced while it waits;
- * - one reverted, or their nonce taken by another transaction: it never paid, and a new one is signed.
+ * most once, however often it is asked for, by however many nodes at once, and whatever crash
+ * comes between: each version of the transaction (the first of each attempt, and each replacement
+ * at higher fees while it waits) is signed, recorded, and only then sent. Versions are never
+ * forgotten, so the chain can always say what became of them:
+ * - one mined successfully: that was the payment; its hash is the answer, and nothing is sent;
+ * - none mined, the last attempt's nonce still free: its last version is sent again (the same
+ *   bytes, so it and any copy of it in a pool are one transaction), and replaced while it waits;
+ * - the last attempt reverted, or its nonce taken by another transaction: it never paid, and a
+ *   new attempt is signed, recorded only if no other payer recorded one since it read (else the
+ *   record is read again, and the other's attempt is what this payer sends and waits for).
  * `beforeSigning` runs only when a new transaction is needed: a check (a simulation) that must
  * not refuse a payment already made. Run inside `ChainOperator.exclusive`, so no other
- * transaction of the operator's comes between the record's reading and its sending.
+ * transaction of this node's operator comes between the record's reading and its sending.
  */
 export async function sendOnce(chain: OperatorSteps, intents: PaymentIntents, key: string, call: ContractCall, beforeSigning: () => Promise<void> = async () => {}): Promise<Hex> {
   const record = (tx: SignedTransaction) => intents.addVersion(key, tx);
-  const recorded = await intents.find(key);
-  if (recorded.length > 0) {
-    const fate = await chain.fateOf(recorded);
-    if (fate.kind === 'mined' && fate.receipt.status === 'success') return fate.receipt.transactionHash;
-    if (fate.kind === 'unsent') {
-      const sent = await chain.broadcast(recorded, record);
-      if (sent !== 'superseded') return sent;
-    }
-  }
   for (;;) {
+    const recorded = await intents.find(key);
+    if (recorded.length > 0) {
+      const fate = await chain.fateOf(recorded);
+      if (fate.kind === 'mined' && fate.receipt.status === 'success') return fate.receipt.transactionHash;
+      if (fate.kind === 'unsent') {
+        const sent = await chain.broadcast(lastAttempt(recorded), record);
+        if (sent !== 'superseded') return sent;
+        continue;
+      }
+    }
     await beforeSigning();
     const signed = await chain.sign(call);
-    await intents.save(key, signed);
+    if (!(await intents.startAttempt(key, recorded.length, signed))) continue;
     const sent = await chain.broadcast([signed], record);
     if (sent !== 'superseded') return sent;
   }
+}
+
+/** The versions of the last attempt: those at its nonce, the last recorded one's. */
+function lastAttempt(versions: readonly SignedTransaction[]): SignedTransaction[] {
+  const nonce = versions.at(-1)!.nonce;
+  return versions.filter((version) => version.nonce === nonce);
 }

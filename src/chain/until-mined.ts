@@ -95,14 +95,23 @@ export async function untilMined(chain: VersionsChain, versions: readonly Signed
   }
 }
 
-/** The key's mined nonce first, the receipts second: a version mined between the two reads is seen as mined, never as superseded. */
+/**
+ * The key's mined nonce first, the receipts second: a version mined between the two reads is seen
+ * as mined, never as superseded. `versions` in the order signed, the last at the latest attempt's
+ * nonce (a payment's record keeps its earlier attempts, once-payments.ts): a success anywhere is
+ * the answer; otherwise the last attempt's revert, or whether its nonce was taken.
+ */
 export async function fateOf(chain: VersionsChain, versions: readonly SignedTransaction[]): Promise<VersionsFate> {
   const mined = await chain.minedNonce();
+  const nonce = versions.at(-1)!.nonce;
+  let reverted: TransactionReceipt | undefined;
   for (const version of versions) {
     const receipt = await chain.receipt(version.hash);
-    if (receipt) return { kind: 'mined', receipt };
+    if (receipt?.status === 'success') return { kind: 'mined', receipt };
+    if (receipt && version.nonce === nonce) reverted = receipt;
   }
-  return mined > versions[0]!.nonce ? { kind: 'superseded' } : { kind: 'unsent' };
+  if (reverted) return { kind: 'mined', receipt: reverted };
+  return mined > nonce ? { kind: 'superseded' } : { kind: 'unsent' };
 }
 
 export function feesOf(tx: SignedTransaction): Fees {

@@ -1,4 +1,5 @@
 import type { Db } from './database.ts';
+import { isUniqueViolation } from './unique-violation.ts';
 
 type Hex = `0x${string}`;
 
@@ -9,23 +10,31 @@ export interface RecordedPayment {
   raw: Hex;
 }
 
-/** The chain_payment_intents table as chain/once-payments.ts reads and writes it: each key's versions, numbered from 0. */
+/** The chain_payment_intents table as chain/once-payments.ts reads and writes it: each key's versions, numbered from 0 in the order recorded; a number is taken once (the payers' compare-and-record). */
 export function paymentIntentsIn(db: Db) {
   const values = (tx: RecordedPayment) => ({ chain_tx_hash: tx.hash, nonce: BigInt(tx.nonce), raw_tx: tx.raw, signed_at: new Date() });
+  /** False when the number is taken already. */
+  const insertVersion = async (key: string, version: number, tx: RecordedPayment): Promise<boolean> => {
+    try {
+      await db.insertInto('chain_payment_intents').values({ key, version, ...values(tx) }).execute();
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  };
   return {
     async find(key: string): Promise<RecordedPayment[]> {
       const rows = await db.selectFrom('chain_payment_intents').select(['chain_tx_hash', 'nonce', 'raw_tx']).where('key', '=', key).orderBy('version').execute();
       return rows.map((row) => ({ hash: row.chain_tx_hash as Hex, nonce: Number(row.nonce), raw: row.raw_tx as Hex }));
     },
-    async save(key: string, tx: RecordedPayment): Promise<void> {
-      await db.transaction().execute(async (t) => {
-        await t.deleteFrom('chain_payment_intents').where('key', '=', key).execute();
-        await t.insertInto('chain_payment_intents').values({ key, version: 0, ...values(tx) }).execute();
-      });
-    },
+    startAttempt: insertVersion,
     async addVersion(key: string, tx: RecordedPayment): Promise<void> {
-      const last = await db.selectFrom('chain_payment_intents').select((e) => e.fn.max('version').as('version')).where('key', '=', key).executeTakeFirst();
-      await db.insertInto('chain_payment_intents').values({ key, version: (last?.version ?? -1) + 1, ...values(tx) }).execute();
+      // Two payers waiting on one attempt may each replace it: the later insert takes the next number.
+      for (;;) {
+        const last = await db.selectFrom('chain_payment_intents').select((e) => e.fn.max('version').as('version')).where('key', '=', key).executeTakeFirst();
+        if (await insertVersion(key, (last?.version ?? -1) + 1, tx)) return;
+      }
     },
   };
 }

@@ -1,6 +1,7 @@
 // Payments of the operator's side made at most once per ledger move, over a real anvil and a real
 // store: the crash between a payment's mining and its caller's record, between the payment's
-// record and its sending, and a record whose nonce another transaction took.
+// record and its sending, a record whose nonce another transaction took, and two nodes paying one
+// move at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getAddress, parseGwei, parseTransaction, type Address } from 'viem';
@@ -36,19 +37,20 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
   const newWallet = (): Address => getAddress(`0x${(++wallets).toString(16).padStart(40, '7')}`);
   const collateralOf = (wallet: Address) => anvil.publicClient.readContract({ address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'balanceOf', args: [wallet] }) as Promise<bigint>;
   const key = () => `0x${wallets.toString(16).padStart(64, 'e')}`;
-  /** The store's records, with a crash right after the next save (the record durable, the transaction not sent) when asked. */
+  /** The store's records, with a crash right after the next attempt's record (durable, the transaction not sent) when asked. */
   function intents() {
     const stored = paymentIntentsIn(store.db);
     const control = { crashAfterSave: false };
     const wrapped: PaymentIntents = {
       find: (k) => stored.find(k),
       addVersion: (k, tx) => stored.addVersion(k, tx),
-      async save(k, tx) {
-        await stored.save(k, tx);
+      async startAttempt(k, version, tx) {
+        if (!(await stored.startAttempt(k, version, tx))) return false;
         if (control.crashAfterSave) {
           control.crashAfterSave = false;
           throw new Error('crashed after the record');
         }
+        return true;
       },
     };
     return { wrapped, control };
@@ -89,7 +91,7 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     try {
       // The payment recorded and sent, then the process gone before its receipt.
       const recorded = await operator.exclusive((chain) => chain.sign(call));
-      await wrapped.save(pendingKey, recorded);
+      assert.ok(await wrapped.startAttempt(pendingKey, 0, recorded));
       await anvil.publicClient.request({ method: 'eth_sendRawTransaction', params: [recorded.raw] });
       const paying = pay({ to: wallet.toLowerCase(), amount: 4_000_000n, key: pendingKey });
       // The node already has it ("transaction already imported"): the payer waits for its block.
@@ -116,7 +118,47 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     const paid = await pay({ to: wallet.toLowerCase(), amount: 2_000_000n, key: stuckKey });
     assert.notEqual(paid, stuck!.hash);
     assert.equal(await collateralOf(wallet), 2_000_000n);
-    assert.deepEqual((await wrapped.find(stuckKey)).map((v) => v.hash), [paid], 'the record names the payment that was made');
+    assert.deepEqual((await wrapped.find(stuckKey)).map((v) => v.hash), [stuck!.hash, paid], 'the record keeps the attempt that never ran, then the payment that was made');
+  });
+
+  it('pays once when two nodes pay the same move at once, each having read that its first attempt can never be mined', async () => {
+    const wallet = newWallet();
+    const twoKey = key();
+    const first = intents();
+    first.control.crashAfterSave = true;
+    await assert.rejects(rewardPayer(first.wrapped)({ to: wallet.toLowerCase(), amount: 7_000_000n, key: twoKey }), /crashed after the record/);
+    await rewardPayer(first.wrapped)({ to: newWallet().toLowerCase(), amount: 1n, key: key() });
+    // Two nodes on the operator's key, over one store: each reads the record before either signs.
+    const stored = paymentIntentsIn(store.db);
+    let reads = 0;
+    let release!: () => void;
+    const bothRead = new Promise<void>((resolve) => (release = resolve));
+    const node = (): PaymentIntents => {
+      let waited = false;
+      return {
+        ...stored,
+        async find(k) {
+          const versions = await stored.find(k);
+          if (!waited) {
+            waited = true;
+            if (++reads === 2) release();
+            await bothRead;
+          }
+          return versions;
+        },
+      };
+    };
+    // The second node's cap under the first's fees, so that their new attempts differ in bytes.
+    const { maxFeePerGas } = await anvil.publicClient.estimateFeesPerGas();
+    const other = new ChainOperator(() => anvil.rpcUrl, anvil.chain.id, TEMPLATE_DEPLOYER_KEY, { maxFeePerGas: maxFeePerGas - 1n });
+    const otherPayer = operatorPayers({ kind: 'embedded', operator: other, deployed: deployment.contracts }, node())!.reward;
+    const payment = { to: wallet.toLowerCase(), amount: 7_000_000n, key: twoKey };
+    const [paidHere, paidThere] = await Promise.all([rewardPayer(node())(payment), otherPayer(payment)]);
+    assert.equal(paidHere, paidThere, 'both answer the one payment');
+    assert.equal(await collateralOf(wallet), 7_000_000n, 'paid once');
+    const versions = await stored.find(twoKey);
+    assert.equal(versions.length, 2, 'the attempt that never ran and one new attempt: the other node recorded none');
+    assert.equal(versions[1]!.hash, paidHere);
   });
 
   it('replaces a payment the base fee passed in the pool, records every version before sending it, never above the cap, and pays once', async () => {
