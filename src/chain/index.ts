@@ -15,7 +15,7 @@ import { connectRemoteChain } from './remote-chain.ts';
 import { EMBEDDED_SETTLEMENT_KEYS, settlementKeys, type SettlementKeys } from './settlement-keys.ts';
 
 export { EmbeddedChain } from './embedded-chain.ts';
-export type { ChainOperator } from './operator.ts';
+export { FateUnknownError, type ChainOperator } from './operator.ts';
 export { fundingSourceOf, fundWallet, operatorPayers, type OperatorPayers } from './wallet-funding.ts';
 export { walletPositions, type WalletPositions, type WalletOfOwner } from './wallet-positions.ts';
 export { payoutReports, type PayoutReports } from './payout-reports.ts';

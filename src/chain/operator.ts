@@ -4,7 +4,7 @@ import { cappedFees, FEE_BUMP_PERCENT, REPLACE_AFTER_MS, type Fees } from '../co
 import { exchangeChain } from './chain-definition.ts';
 import { fateOf, untilMined, type SignedTransaction, type VersionsChain, type VersionsFate } from './until-mined.ts';
 
-export type { SignedTransaction } from './until-mined.ts';
+export { FateUnknownError, type SignedTransaction } from './until-mined.ts';
 
 /** How many pieces of work (a transaction, or a few in a row) may wait for the operator's pipeline before a new one is refused. */
 const MAX_QUEUED_TRANSACTIONS = 1_000;
@@ -12,11 +12,14 @@ const MAX_QUEUED_TRANSACTIONS = 1_000;
 const RECEIPT_TIMEOUT_MS = 60_000;
 /** How long a transaction of ours may wait on a chain that mines on demand before a block is mined for it (`flushPending`). */
 const FLUSH_AFTER_MS = 1_000;
+/** How long the chain may fail to answer a sent transaction's wait before the wait gives up (until-mined.ts FateUnknownError). */
+const READ_OUTAGE_MS = 30_000;
 
 export interface OperatorOptions {
   readonly flushPending?: (() => Promise<void>) | undefined;
   readonly maxFeePerGas?: bigint | undefined;
   readonly replaceAfterMs?: number | undefined;
+  readonly readOutageMs?: number | undefined;
 }
 
 export interface ContractCall {
@@ -74,7 +77,7 @@ export class ChainOperator {
    * load of three suites; anvil did not restart, and the hang was not reproduced alone), most likely
    * this. So a transaction not mined within FLUSH_AFTER_MS has a block mined for it, every
    * FLUSH_AFTER_MS. `maxFeePerGas` (MAX_FEE_PER_GAS_GWEI) caps what any version of ours offers;
-   * `replaceAfterMs` is for tests.
+   * `replaceAfterMs` and `readOutageMs` are for tests.
    */
   constructor(private readonly url: () => string, chainId: number, key: Hex, private readonly options: OperatorOptions = {}) {
     this.account = privateKeyToAccount(key);
@@ -162,6 +165,7 @@ export class ChainOperator {
       maxFeePerGas: this.options.maxFeePerGas,
       flushAfterMs: FLUSH_AFTER_MS,
       timeoutMs,
+      readOutageMs: this.options.readOutageMs ?? READ_OUTAGE_MS,
     });
     if (outcome === 'superseded') return outcome;
     if (outcome.status !== 'success') throw new Error(`${what} reverted (transaction ${outcome.transactionHash})`);

@@ -43,6 +43,19 @@ export interface WaitRules {
   readonly flushAfterMs: number;
   /** Past this, the wait throws (the versions stay recorded and pooled: a later wait takes them up). */
   readonly timeoutMs: number | undefined;
+  /** How long the wait's looks at the chain may fail in a row before it gives up with FateUnknownError. */
+  readonly readOutageMs: number;
+}
+
+/**
+ * The transaction was handed to the chain and the chain then could not be asked what became of it
+ * for `readOutageMs`: it may be mined yet. Whoever sends it again without a record of its versions
+ * (once-payments.ts has one) may pay twice, so callers say so rather than "nothing was done".
+ */
+export class FateUnknownError extends Error {
+  constructor(readonly hashes: readonly Hex[], cause: unknown) {
+    super(`transaction ${hashes.at(-1)} was sent, and the chain could not be asked whether it was mined: it may still be (${hashes.length} version(s): ${hashes.join(', ')})`, { cause });
+  }
 }
 
 /** The first and the longest pause between two looks at whether a version was mined. */
@@ -58,7 +71,10 @@ const POLL_MAX_MS = 1_000;
  * key's behind it for as long as the fees stay up. The mined version's receipt, or `superseded`
  * when another transaction took the nonce. Throws when the node refuses the first send for another
  * reason (a key without gas, a node down); a refused replacement leaves the earlier versions to be
- * mined, and the next round tries again.
+ * mined, and the next round tries again. A look at the chain that fails (a node restarting, a
+ * provider's rate limit) is tried again at the next pause, the version neither replaced nor
+ * flushed meanwhile: after the first send the transaction may be mined whatever the wait sees, so
+ * only `readOutageMs` of failures in a row end it, with FateUnknownError.
  */
 export async function untilMined(chain: VersionsChain, versions: readonly SignedTransaction[], record: (tx: SignedTransaction) => Promise<void>, rules: WaitRules): Promise<TransactionReceipt | 'superseded'> {
   const all = [...versions];
@@ -68,31 +84,52 @@ export async function untilMined(chain: VersionsChain, versions: readonly Signed
   let flushedAt = startedAt;
   let pause = POLL_FIRST_MS;
   await send(chain, all.at(-1)!, true);
+  let failingSince: number | undefined;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(pause * 2, POLL_MAX_MS);
-    if ((await chain.minedNonce()) > nonce) {
-      const fate = await fateOf(chain, all);
-      if (fate.kind === 'mined') return fate.receipt;
-      if (fate.kind === 'superseded') return 'superseded';
+    let lookFailed: unknown;
+    try {
+      if ((await chain.minedNonce()) > nonce) {
+        const fate = await fateOf(chain, all);
+        if (fate.kind === 'mined') return fate.receipt;
+        if (fate.kind === 'superseded') return 'superseded';
+      }
+      failingSince = undefined;
+    } catch (error) {
+      lookFailed = error;
     }
     const now = Date.now();
     if (rules.timeoutMs !== undefined && now - startedAt >= rules.timeoutMs) throw new Error(`transaction ${all.at(-1)!.hash} was not mined within ${rules.timeoutMs} ms`);
+    if (lookFailed !== undefined) {
+      failingSince ??= now;
+      if (now - failingSince >= rules.readOutageMs) throw new FateUnknownError(all.map((version) => version.hash), lookFailed);
+      continue;
+    }
     if (chain.flush && now - flushedAt >= rules.flushAfterMs) {
       flushedAt = now;
       await chain.flush().catch(() => {});
     }
     if (now - sentAt >= rules.replaceAfterMs) {
       sentAt = now;
-      const fees = replacementFees(feesOf(all.at(-1)!), await chain.marketFees(), rules.feeBumpPercent, rules.maxFeePerGas);
-      if (fees) {
-        const next = await chain.resign(all.at(-1)!, fees);
-        await record(next);
-        all.push(next);
-      }
-      await send(chain, all.at(-1)!, false);
+      await replace(chain, all, record, rules).catch(() => {});
     }
   }
+}
+
+/**
+ * Signs the last version again at higher fees when the rules allow, records it, then sends it (or
+ * sends the last again as it is). A failure here (the chain's estimate unreadable, the record not
+ * written) leaves the versions as they were for the next round: nothing unrecorded is ever sent.
+ */
+async function replace(chain: VersionsChain, all: SignedTransaction[], record: (tx: SignedTransaction) => Promise<void>, rules: WaitRules): Promise<void> {
+  const fees = replacementFees(feesOf(all.at(-1)!), await chain.marketFees(), rules.feeBumpPercent, rules.maxFeePerGas);
+  if (fees) {
+    const next = await chain.resign(all.at(-1)!, fees);
+    await record(next);
+    all.push(next);
+  }
+  await send(chain, all.at(-1)!, false);
 }
 
 /**

@@ -9,7 +9,7 @@ import { buildOutput } from '../../src/build-output.ts';
 import { AppError } from '../../src/contract/errors.ts';
 import { chainTemplateFiles } from '../../src/chain/index.ts';
 import { TEMPLATE_DEPLOYER_KEY } from '../../src/chain/deployment.ts';
-import { ChainOperator, type ContractCall, type OperatorSteps } from '../../src/chain/operator.ts';
+import { ChainOperator, FateUnknownError, type ContractCall, type OperatorSteps } from '../../src/chain/operator.ts';
 
 const deployed = JSON.parse(readFileSync(chainTemplateFiles(buildOutput).deploymentFile, 'utf8')).contracts;
 const to = { owner: `0x${'34'.repeat(20)}`, wallet: `0x${'12'.repeat(20)}` } as const;
@@ -32,6 +32,17 @@ describe('creditThroughChain: a credit is on chain before the ledger takes it', 
     assert.equal(lines.length, 1);
     assert.match(lines[0]!.msg, /did not reach the chain/);
     assert.equal(lines[0]!.wallet, to.wallet);
+  });
+
+  it('answers 503 naming the transaction, and credits nothing, when the chain stopped answering after it was sent', async () => {
+    const sent = `0x${'ab'.repeat(32)}` as const;
+    const operator = { exclusive: async () => { throw new FateUnknownError([sent], new Error('fetch failed')); } };
+    const { ctx, lines } = contextWith({ operator, deployed, kind: 'rpc' });
+    let credited = false;
+    await assert.rejects(creditThroughChain(ctx, to, 5n, async () => { credited = true; }), (error: unknown) => error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE' && error.message.includes(sent) && /may hold the collateral already/.test(error.message) && /check the transaction before trying again/.test(error.message));
+    assert.equal(credited, false);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!.msg, /stopped answering/);
   });
 
   it('credits once the collateral is sent and the wallet deployed, and logs a credit refused after that', async () => {

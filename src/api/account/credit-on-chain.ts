@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { fundingSourceOf, fundWallet } from '../../chain/index.ts';
+import { FateUnknownError, fundingSourceOf, fundWallet } from '../../chain/index.ts';
 import { AppError } from '../../contract/errors.ts';
 import type { AppContext } from '../context.ts';
 
@@ -9,7 +9,10 @@ import type { AppContext } from '../context.ts';
  * on the local chain, CHAIN=embedded; transferred from the operator's treasury, its own balance, on
  * any other), and only then makes `credit`, the ledger's side. So the ledger never shows collateral
  * the chain does not hold: a chain that does not take it (down, restarting, a treasury too short)
- * is answered 503 with nothing credited, and the caller tries again. The window left is the other
+ * is answered 503 with nothing credited, and the caller tries again. A chain that stops answering
+ * once a transaction was sent (until-mined.ts FateUnknownError, after 30 s) is answered 503 too,
+ * but naming the transaction, which may yet be mined: trying again blindly could pay twice from a
+ * treasury. The window left is the other
  * way round, and harmless: on chain, then the ledger's credit refused (the engine lost its lead,
  * say). The wallet then holds more than the ledger, which no order or withdrawal can spend, and
  * `pmx audit` names it (chain-balances). On CHAIN=none, `credit` alone.
@@ -21,6 +24,10 @@ export async function creditThroughChain<T>(ctx: AppContext, to: { owner: Addres
   try {
     await fundWallet(operator, deployed, to, amountBaseUnits, fundingSourceOf(kind));
   } catch (error) {
+    if (error instanceof FateUnknownError) {
+      ctx.logger.error({ err: error, ...details, txHash: error.hashes.at(-1) }, 'a credit was sent on chain and the chain stopped answering: the wallet may hold it, the ledger does not');
+      throw new AppError('SERVICE_UNAVAILABLE', `the credit's transaction ${error.hashes.at(-1)} was sent, and the chain stopped answering before it was seen mined: the wallet may hold the collateral already, and nothing was credited in the ledger; check the transaction before trying again`);
+    }
     ctx.logger.warn({ err: error, ...details }, 'a credit did not reach the chain: nothing was credited');
     throw new AppError('SERVICE_UNAVAILABLE', `the chain did not take the credit, so nothing was credited; try again (${reasonOf(error)})`);
   }
