@@ -1,5 +1,6 @@
 import type { Hex } from 'viem';
 import type { ContractCall, OperatorSteps, SignedTransaction } from './operator.ts';
+import { latestNonce } from './until-mined.ts';
 
 /** Where signed payments are recorded before they are sent (the store's chain_payment_intents), shared by every node. */
 export interface PaymentIntents {
@@ -11,7 +12,7 @@ export interface PaymentIntents {
    * version since, so that of two payers of one key only one starts an attempt on what it read.
    */
   startAttempt(key: string, version: number, tx: SignedTransaction): Promise<boolean>;
-  /** Records a replacement of the key's last attempt (its nonce at higher fees) after its other versions. */
+  /** Records a replacement of one of the key's attempts (its nonce at higher fees) after every version recorded. */
   addVersion(key: string, tx: SignedTransaction): Promise<void>;
 }
 
@@ -22,9 +23,9 @@ export interface PaymentIntents {
  * at higher fees while it waits) is signed, recorded, and only then sent. Versions are never
  * forgotten, so the chain can always say what became of them:
  * - one mined successfully: that was the payment; its hash is the answer, and nothing is sent;
- * - none mined, the last attempt's nonce still free: its last version is sent again (the same
+ * - none mined, the latest attempt's nonce still free: its last version is sent again (the same
  *   bytes, so it and any copy of it in a pool are one transaction), and replaced while it waits;
- * - the last attempt reverted, or its nonce taken by another transaction: it never paid, and a
+ * - the latest attempt reverted, or its nonce taken by another transaction: it never paid, and a
  *   new attempt is signed, recorded only if no other payer recorded one since it read (else the
  *   record is read again, and the other's attempt is what this payer sends and waits for).
  * `beforeSigning` runs only when a new transaction is needed: a check (a simulation) that must
@@ -52,8 +53,8 @@ export async function sendOnce(chain: OperatorSteps, intents: PaymentIntents, ke
   }
 }
 
-/** The versions of the last attempt: those at its nonce, the last recorded one's. */
+/** The versions of the latest attempt: those at the highest nonce (until-mined.ts `latestNonce`). */
 function lastAttempt(versions: readonly SignedTransaction[]): SignedTransaction[] {
-  const nonce = versions.at(-1)!.nonce;
+  const nonce = latestNonce(versions);
   return versions.filter((version) => version.nonce === nonce);
 }

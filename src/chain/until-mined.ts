@@ -134,13 +134,13 @@ async function replace(chain: VersionsChain, all: SignedTransaction[], record: (
 
 /**
  * The key's mined nonce first, the receipts second: a version mined between the two reads is seen
- * as mined, never as superseded. `versions` in the order signed, the last at the latest attempt's
- * nonce (a payment's record keeps its earlier attempts, once-payments.ts): a success anywhere is
- * the answer; otherwise the last attempt's revert, or whether its nonce was taken.
+ * as mined, never as superseded. `versions` may span attempts (a payment's record keeps its
+ * earlier ones, once-payments.ts), the latest at the highest nonce: a success anywhere is the
+ * answer; otherwise the latest attempt's revert, or whether its nonce was taken.
  */
 export async function fateOf(chain: VersionsChain, versions: readonly SignedTransaction[]): Promise<VersionsFate> {
   const mined = await chain.minedNonce();
-  const nonce = versions.at(-1)!.nonce;
+  const nonce = latestNonce(versions);
   let reverted: TransactionReceipt | undefined;
   for (const version of versions) {
     const receipt = await chain.receipt(version.hash);
@@ -149,6 +149,16 @@ export async function fateOf(chain: VersionsChain, versions: readonly SignedTran
   }
   if (reverted) return { kind: 'mined', receipt: reverted };
   return mined > nonce ? { kind: 'superseded' } : { kind: 'unsent' };
+}
+
+/**
+ * The nonce of the latest attempt among `versions`: the highest, since a new attempt is signed only
+ * once the one before can never be mined (its nonce taken, or mined and reverted), at the chain's
+ * mined nonce, past it. Not the last recorded: a replacement of an older attempt, signed by a payer
+ * still waiting on it, may be recorded after a newer attempt.
+ */
+export function latestNonce(versions: readonly SignedTransaction[]): number {
+  return Math.max(...versions.map((version) => version.nonce));
 }
 
 export function feesOf(tx: SignedTransaction): Fees {
