@@ -70,6 +70,13 @@ export interface Config {
    * relays costs it gas, so on CHAIN=rpc the default is 1 USDC; 0 (none) on the other chains.
    */
   readonly withdrawMinBaseUnits: bigint;
+  /**
+   * WALLET_RELAYS_PER_HOUR: how many transactions the operator relays for one wallet (withdraw,
+   * split, merge, redeem) in any rolling hour, across nodes with REDIS_URL; 0, no limit. Each costs
+   * the operator gas, and a split and merge in a loop cost the user nothing, so on CHAIN=rpc the
+   * default is 60; 0 on the other chains.
+   */
+  readonly walletRelaysPerHour: number;
   readonly clock: 'real' | 'manual';
   readonly faucetEnabled: boolean;
   readonly hmacWindowMs: number;
@@ -301,7 +308,7 @@ const CHAIN_KINDS = ['none', 'embedded', 'rpc'] as const;
 export type ChainKind = (typeof CHAIN_KINDS)[number];
 
 /** CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys and CONFIRMATIONS, and what each kind of chain needs of the others. */
-function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainByDefault' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations' | 'maxFeePerGasWei' | 'withdrawMinBaseUnits'> {
+function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainByDefault' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations' | 'maxFeePerGasWei' | 'withdrawMinBaseUnits' | 'walletRelaysPerHour'> {
   // Unset, `embedded` (EXTENSIONS.md section 10), except that contract addresses configured without
   // CHAIN name the simulated layer's order domain, as they did before `embedded` was the default.
   const configuredAddresses = CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) !== undefined);
@@ -330,7 +337,8 @@ function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 
   }
   const settlementKeys = settlementKey && negRiskSettlementKey ? { exchange: settlementKey, negRisk: negRiskSettlementKey } : undefined;
   const withdrawMinBaseUnits = usdcBaseUnits(read, 'WITHDRAW_MIN_USDC', kind === 'rpc' ? '1' : '0');
-  return { chain: kind, chainByDefault, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations, maxFeePerGasWei, withdrawMinBaseUnits };
+  const walletRelaysPerHour = integer(read, 'WALLET_RELAYS_PER_HOUR', kind === 'rpc' ? 60 : 0, 0, 1_000_000);
+  return { chain: kind, chainByDefault, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations, maxFeePerGasWei, withdrawMinBaseUnits, walletRelaysPerHour };
 }
 
 /** A secp256k1 private key as 0x and 64 hex digits; the message never repeats the value. */

@@ -8,6 +8,7 @@ import { registerSecurityHeaders } from './security-headers.ts';
 import { registerCompilers } from './validation.ts';
 import { registerAuth } from './auth/plugin.ts';
 import { RequestLimits } from './limits/request-limits.ts';
+import { RollingLimit } from './limits/rolling-limit.ts';
 import type { UserAuthenticator } from '../identity/caller.ts';
 import { registerHttpMetrics } from './ops/metrics.ts';
 import { registerExchangeMetrics } from './ops/exchange-metrics.ts';
@@ -123,7 +124,9 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   registerOpsRoutes(app, ctx, registry);
   registerChainRpcRoutes(app, ctx);
   // Order commands and every request that moves balances reach the engine's node (forwarded above), so its count is each wallet's.
-  const walletRelays = new WalletRelays(ctx.chain.operator !== undefined);
+  const relaysPerHour = ctx.config.walletRelaysPerHour;
+  const hourlyRelays = relaysPerHour > 0 ? new RollingLimit(ctx.sharedState.counters, ctx.clock, { counted: 'relays', limit: relaysPerHour, windowMs: 3_600_000, refusal: `this wallet had ${relaysPerHour} transactions relayed on chain in the last hour, the most WALLET_RELAYS_PER_HOUR allows (the operator pays each one's gas)` }) : undefined;
+  const walletRelays = new WalletRelays(ctx.chain.operator !== undefined, hourlyRelays);
   await app.register(async (api: TypedApp) => {
     registerJournalReads(api, ctx.trading.engine);
     registerExchangeRoutes(api, ctx);

@@ -1,4 +1,5 @@
 import { AppError } from '../contract/errors.ts';
+import type { RollingLimit } from './limits/rolling-limit.ts';
 
 /**
  * A wallet's requests that have the operator relay transactions for it on chain (withdraw, split,
@@ -9,12 +10,18 @@ import { AppError } from '../contract/errors.ts';
  */
 const MAX_RELAYS_PER_WALLET = 8;
 
-/** Counts each wallet's relaying requests on this node, and refuses one beyond the bound (429, Retry-After: 1). */
+/**
+ * Counts each wallet's relaying requests on this node, and refuses one beyond the bound (429,
+ * Retry-After: 1). The bound holds what a wallet has the operator send at once, not how much gas
+ * it makes the operator pay in all: a split and a merge of one another in a loop cost the user
+ * nothing. So `hourly` (WALLET_RELAYS_PER_HOUR, across nodes) bounds that, refusing with the
+ * seconds until the wallet's oldest relay of the hour leaves it.
+ */
 export class WalletRelays {
   private readonly inFlight = new Map<string, number>();
 
   /** `onChain`: whether these requests relay at all (not on CHAIN=none, where nothing is counted). */
-  constructor(private readonly onChain: boolean) {}
+  constructor(private readonly onChain: boolean, private readonly hourly: RollingLimit | undefined = undefined) {}
 
   async one<T>(wallet: string, work: () => Promise<T>): Promise<T> {
     if (!this.onChain) return work();
@@ -25,6 +32,7 @@ export class WalletRelays {
     }
     this.inFlight.set(key, count + 1);
     try {
+      await this.hourly?.take(key);
       return await work();
     } finally {
       const left = this.inFlight.get(key)! - 1;

@@ -21,7 +21,7 @@ function refuses(source: Record<string, string>, mentions: RegExp): ConfigError 
   return caught as ConfigError;
 }
 
-describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys, CONFIRMATIONS, MAX_FEE_PER_GAS_GWEI, WITHDRAW_MIN_USDC)', () => {
+describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys, CONFIRMATIONS, MAX_FEE_PER_GAS_GWEI, WITHDRAW_MIN_USDC, WALLET_RELAYS_PER_HOUR)', () => {
   it('defaults to the embedded chain (EXTENSIONS.md section 10), one confirmation, no operator key', () => {
     const config = parseConfig({});
     assert.deepEqual([config.chain, config.chainByDefault], ['embedded', true]);
@@ -39,6 +39,15 @@ describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlemen
     const factory = '0x5555555555555555555555555555555555555555';
     assert.equal(parseConfig({ ...RPC, PROXY_WALLET_FACTORY_ADDRESS: factory }).proxyWalletFactoryAddress, factory);
     assert.equal(parseConfig({ CHAIN: 'embedded', CONFIRMATIONS: '0' }).chain, 'embedded');
+  });
+
+  it('takes how many transactions the operator relays for a wallet an hour: 60 by default on CHAIN=rpc, no limit elsewhere', () => {
+    assert.equal(parseConfig({}).walletRelaysPerHour, 0);
+    assert.equal(parseConfig({ CHAIN: 'none' }).walletRelaysPerHour, 0);
+    assert.equal(parseConfig(RPC).walletRelaysPerHour, 60);
+    assert.equal(parseConfig({ ...RPC, WALLET_RELAYS_PER_HOUR: '0' }).walletRelaysPerHour, 0);
+    assert.equal(parseConfig({ WALLET_RELAYS_PER_HOUR: '500' }).walletRelaysPerHour, 500);
+    for (const bad of ['-1', '1.5', 'many']) refuses({ WALLET_RELAYS_PER_HOUR: bad }, /WALLET_RELAYS_PER_HOUR/);
   });
 
   it('takes the least a withdrawal moves in USDC: 1 by default on CHAIN=rpc, where each costs the operator gas, none elsewhere', () => {

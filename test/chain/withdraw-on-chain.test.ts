@@ -113,6 +113,32 @@ describe('CHAIN=embedded withdrawals', () => {
   });
 });
 
+// WALLET_RELAYS_PER_HOUR (src/api/wallet-relays.ts): what a wallet makes the operator pay gas for.
+describe("a wallet's relays an hour on CHAIN=embedded", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ CHAIN: 'embedded', WALLET_RELAYS_PER_HOUR: '2' });
+  });
+  after(async () => {
+    await expectAuditClean(server);
+    await server.close();
+  });
+
+  it('answers 429 with the seconds until the hour frees one, moving nothing, once the wallet had its relays of the hour', async () => {
+    const erin = await newTrader(server, { fund: '10' });
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    for (const nonce of [1n, 2n]) assert.equal((await erin.call('POST', '/account/withdraw', await withdrawBody(server, erin, { to, amount: USDC, nonce }))).status, 200);
+    const refused = await erin.call('POST', '/account/withdraw', await withdrawBody(server, erin, { to, amount: USDC, nonce: 3n }));
+    expectError(refused, 429, 'RATE_LIMITED');
+    assert.match(refused.body.message, /WALLET_RELAYS_PER_HOUR/);
+    const waitSeconds = Number(refused.headers.get('retry-after'));
+    assert.ok(waitSeconds > 3_500 && waitSeconds <= 3_600, `Retry-After ${waitSeconds}`);
+    assert.equal((await erin.call('GET', '/account/balance')).body.collateral.balance, '8', 'the third moved nothing');
+    const frank = await newTrader(server, { fund: '2' });
+    assert.equal((await frank.call('POST', '/account/withdraw', await withdrawBody(server, frank, { to, amount: USDC, nonce: 1n }))).status, 200, "another wallet's budget is its own");
+  });
+});
+
 /**
  * The send failing after the journal holds the withdrawal (withdraw-on-chain.ts), with an operator
  * whose chain simulates the call, then fails the send, then says whether the nonce was spent.

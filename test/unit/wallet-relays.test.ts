@@ -1,7 +1,11 @@
-// A wallet's requests relayed on chain, at most eight at once on a node (src/api/wallet-relays.ts).
+// A wallet's requests relayed on chain, at most eight at once on a node, and at most
+// WALLET_RELAYS_PER_HOUR in any rolling hour (src/api/wallet-relays.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { RollingLimit } from '../../src/api/limits/rolling-limit.ts';
 import { WalletRelays } from '../../src/api/wallet-relays.ts';
+import { createManualClock } from '../../src/clock.ts';
+import { MemoryCounters } from '../../src/shared-state/counters.ts';
 import type { AppError } from '../../src/contract/errors.ts';
 
 const WALLET = '0x00000000000000000000000000000000000000aA';
@@ -37,4 +41,24 @@ test('off a chain nothing is counted', async () => {
   assert.equal(await relays.one(WALLET, async () => 'eleventh'), 'eleventh');
   for (const request of requests) request.release();
   await Promise.all(running);
+});
+
+test("a wallet's relays beyond its hourly budget are 429 until its oldest of the hour leaves it; refused ones do not count, another wallet's are not held", async () => {
+  const clock = createManualClock(1_000_000);
+  const hourly = new RollingLimit(new MemoryCounters(), clock, { counted: 'relays', limit: 2, windowMs: 3_600_000, refusal: 'two an hour' });
+  const relays = new WalletRelays(true, hourly);
+  const relayed: string[] = [];
+  const relay = (wallet: string, what: string) => relays.one(wallet, async () => { relayed.push(what); return what; });
+  await relay(WALLET, 'first');
+  clock.advance(20 * 60_000);
+  await relay(WALLET.toLowerCase(), 'second');
+  const refusedAfter = async (seconds: number) => assert.rejects(relay(WALLET, 'refused'), (error: AppError) => error.statusCode === 429 && error.code === 'RATE_LIMITED' && error.headers['retry-after'] === String(seconds) && /two an hour/.test(error.message));
+  await refusedAfter(40 * 60);
+  assert.equal(await relay(OTHER, 'other'), 'other');
+  clock.advance(40 * 60_000 - 1_000);
+  await refusedAfter(1);
+  clock.advance(1_000);
+  assert.equal(await relay(WALLET, 'third'), 'third', 'the first left the hour');
+  await refusedAfter(20 * 60);
+  assert.deepEqual(relayed, ['first', 'second', 'other', 'third'], 'nothing refused was sent');
 });

@@ -8,7 +8,7 @@ import {
   UserRewardsSummary,
 } from '../../contract/rewards.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { ClaimRateLimiter } from './claim-rate-limit.ts';
+import { RollingLimit } from '../limits/rolling-limit.ts';
 
 const user = { config: { auth: 'jwtOrApiKey' as const } };
 const userSecurity: Record<string, string[]>[] = [{ bearer: [] }, { apiKey: [] }];
@@ -18,7 +18,8 @@ const clamp = (value: number, max: number) => Math.min(value, max);
 /** SPEC.md section 4.7: the caller's rewards, the public pools and leaderboard, and claims. */
 export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
   const reads = ctx.rewards.reads;
-  const limiter = new ClaimRateLimiter(ctx.sharedState.counters, ctx.clock);
+  // The claim limit (SPEC.md section 8, EXTENSIONS.md section 5): six a minute per user.
+  const limiter = new RollingLimit(ctx.sharedState.counters, ctx.clock, { counted: 'claims', limit: 6, windowMs: 60_000, refusal: 'at most 6 claims per minute' });
 
   api.get('/rewards/me/summary', {
     ...user,
@@ -74,7 +75,7 @@ export function registerRewardRoutes(api: TypedApp, ctx: AppContext): void {
     schema: { tags: ['rewards'], summary: 'Claim every claimable reward row (asynchronous payout)', security: userSecurity, response: { 200: ClaimResponse, ...errorResponses(401, 429, 503) } },
   }, async (request) => {
     const caller = requireCaller(request);
-    await limiter.check(caller.userId);
+    await limiter.take(caller.userId);
     return ctx.rewards.claims.claim({ userId: caller.userId, proxyWallet: caller.proxyWallet });
   });
 }
