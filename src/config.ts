@@ -71,10 +71,11 @@ export interface Config {
    */
   readonly withdrawMinBaseUnits: bigint;
   /**
-   * WALLET_RELAYS_PER_HOUR: how many transactions the operator relays for one wallet (withdraw,
-   * split, merge, redeem) in any rolling hour, across nodes with REDIS_URL; 0, no limit. Each costs
-   * the operator gas, and a split and merge in a loop cost the user nothing, so on CHAIN=rpc the
-   * default is 60; 0 on the other chains.
+   * WALLET_RELAYS_PER_HOUR: how many requests that have the operator relay a transaction for one
+   * wallet (withdraw, split, merge, redeem) may start in any rolling hour, whatever the chain then
+   * answers, across nodes with REDIS_URL; 0, no limit. Each relay costs the operator gas, and a
+   * split and merge in a loop cost the user nothing, so on CHAIN=rpc the default is 60; 0 on the
+   * other chains.
    */
   readonly walletRelaysPerHour: number;
   readonly clock: 'real' | 'manual';
