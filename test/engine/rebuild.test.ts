@@ -29,6 +29,18 @@ function engineOver(store: Store, journal: EngineStore, markets: ReturnType<type
   });
 }
 
+/** A fresh store with the catalogue seeded and the workload's markets, for `body`; closed after it. */
+async function onSeededStore(body: (store: Store, workload: WorkloadCommands, directory: ReturnType<typeof marketsOf>) => Promise<void>): Promise<void> {
+  const store = await openTestStore();
+  try {
+    await seedCatalogue(store);
+    const workload = new WorkloadCommands();
+    await body(store, workload, marketsOf(workload));
+  } finally {
+    await store.close();
+  }
+}
+
 /**
  * A failed append leaves the engine's memory ahead of its journal (README.md "Recovery"): the
  * engine rebuilds its state from the store, serving nothing of it meanwhile, and tries the store
@@ -36,11 +48,7 @@ function engineOver(store: Store, journal: EngineStore, markets: ReturnType<type
  */
 describe('engine: the rebuild after a failed append', () => {
   it('serves nothing while it rebuilds, tries the store until it answers, then takes commands on the journal’s state', { timeout: 60_000 }, async () => {
-    const store = await openTestStore();
-    try {
-      await seedCatalogue(store);
-      const workload = new WorkloadCommands();
-      const directory = marketsOf(workload);
+    await onSeededStore(async (store, workload, directory) => {
       let failNextAppend = false;
       let failingReads = 0;
       const fault = (point: FaultPoint) => {
@@ -80,17 +88,11 @@ describe('engine: the rebuild after a failed append', () => {
       await recovered.start();
       assert.deepEqual(recovered.stateHash(), live);
       await recovered.stop();
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('ends a settle() that waits for a record whose append then fails: the rebuilt state is the journal’s, and the record never comes', { timeout: 60_000 }, async () => {
-    const store = await openTestStore();
-    try {
-      await seedCatalogue(store);
-      const workload = new WorkloadCommands();
-      const directory = marketsOf(workload);
+    await onSeededStore(async (store, workload, directory) => {
       const real = databaseEngineStore(store.db, { notify: false });
       let held: Promise<void> | undefined;
       let release = () => {};
@@ -115,8 +117,6 @@ describe('engine: the rebuild after a failed append', () => {
       assert.equal(await Promise.race([settled, waiting]), 'settled');
       assert.equal(engine.stateHash().seq, before, 'the state is the journal’s, without the lost credit');
       await engine.stop();
-    } finally {
-      await store.close();
-    }
+    });
   });
 });
