@@ -12,7 +12,7 @@ import { operatorPayers } from '../../src/chain/wallet-funding.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { paymentIntentsIn } from '../../src/store/chain-payment-intents-repository.ts';
 import type { Store } from '../../src/store/database.ts';
-import { startAnvil, type Anvil } from '../helpers/anvil.ts';
+import { pooledTransaction, startAnvil, type Anvil } from '../helpers/anvil.ts';
 import { openTestStore } from '../helpers/database.ts';
 
 describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
@@ -167,7 +167,6 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     const stuckKey = key();
     await anvil.testClient.setAutomine(false);
     try {
-      const offered = async () => (await pooled())?.maxFeePerGas;
       // A base fee far above the tip (about 1 gwei), as on a busy public chain, so that fees follow it.
       await anvil.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('100') });
       await anvil.testClient.mine({ blocks: 1 });
@@ -179,7 +178,7 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
         const pay = operatorPayers({ kind: 'embedded', operator: replacing, deployed: deployment.contracts }, wrapped)!.reward;
         return { cap, hash: await pay({ to: wallet.toLowerCase(), amount: 6_000_000n, key: stuckKey }) };
       })();
-      const first = await until(offered);
+      const first = BigInt((await pooledTransaction(anvil)).maxFeePerGas!);
       // The next block's base fee ten times what the first version offers: it stays in the pool.
       await anvil.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: first * 10n });
       await anvil.testClient.mine({ blocks: 1 });
@@ -200,12 +199,6 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     assert.equal(await rewardPayer(wrapped)({ to: wallet.toLowerCase(), amount: 6_000_000n, key: stuckKey }), (await wrapped.find(stuckKey)).at(-1)!.hash, 'asked again: the mined version, nothing sent');
     assert.equal(await collateralOf(wallet), 6_000_000n);
   });
-
-  /** The one transaction in anvil's pool, if any. */
-  async function pooled() {
-    const [transaction] = Object.values((await anvil.testClient.getTxpoolContent()).pending).flatMap((byNonce) => Object.values(byNonce));
-    return transaction && { maxFeePerGas: BigInt(transaction.maxFeePerGas!) };
-  }
 });
 
 async function until<T>(read: () => Promise<T | undefined>): Promise<T> {

@@ -6,7 +6,7 @@ import { parseGwei } from 'viem';
 import { deployExchangeContracts, TEMPLATE_DEPLOYER_KEY, type ChainDeployment } from '../../src/chain/deployment.ts';
 import { ChainOperator } from '../../src/chain/operator.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
-import { startAnvil, type Anvil } from '../helpers/anvil.ts';
+import { pooledTransaction, startAnvil, type Anvil } from '../helpers/anvil.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 
 describe("the operator's fees", { skip: storeIndependent('the chain') }, () => {
@@ -24,7 +24,7 @@ describe("the operator's fees", { skip: storeIndependent('the chain') }, () => {
   it('are mined in a block whose base fee rose 75% since the send (five full blocks of 12.5%)', async () => {
     const operator = new ChainOperator(() => anvil.rpcUrl, anvil.chain.id, TEMPLATE_DEPLOYER_KEY);
     const mint = operator.exclusive((chain) => chain.send({ address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'mint', args: [anvil.account(5).address, 1n] }));
-    const offered = await pooledMaxFee(anvil);
+    const offered = BigInt((await pooledTransaction(anvil)).maxFeePerGas!);
     const { baseFeePerGas } = await anvil.publicClient.getBlock({ blockTag: 'pending' });
     assert.ok(offered >= baseFeePerGas! * 2n, `${offered} offered at a base fee of ${baseFeePerGas}`);
     await anvil.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: (baseFeePerGas! * 175n) / 100n });
@@ -32,12 +32,3 @@ describe("the operator's fees", { skip: storeIndependent('the chain') }, () => {
     await mint;
   });
 });
-
-/** The `maxFeePerGas` of the one transaction in anvil's pool, once it is there. */
-async function pooledMaxFee(anvil: Anvil): Promise<bigint> {
-  for (;;) {
-    const [transaction] = Object.values((await anvil.testClient.getTxpoolContent()).pending).flatMap((byNonce) => Object.values(byNonce));
-    if (transaction) return BigInt(transaction.maxFeePerGas!);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

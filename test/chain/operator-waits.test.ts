@@ -7,11 +7,10 @@
 //   the wait says the fate is unknown (FateUnknownError) instead of failing as if nothing was sent.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Hex } from 'viem';
 import { deployExchangeContracts, TEMPLATE_DEPLOYER_KEY, type ChainDeployment } from '../../src/chain/deployment.ts';
 import { ChainOperator, FateUnknownError, type OperatorOptions } from '../../src/chain/operator.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
-import { startAnvil, type Anvil } from '../helpers/anvil.ts';
+import { pooledTransaction, startAnvil, type Anvil } from '../helpers/anvil.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 
 /** Nothing listens on port 1. */
@@ -33,14 +32,6 @@ describe('the operator waiting for its transaction on a chain that mines only wh
   const mint = (operator: ChainOperator, amount: bigint) =>
     operator.exclusive((chain) => chain.send({ address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'mint', args: [anvil.account(5).address, amount] }));
   const within = <T>(work: Promise<T>, ms: number) => Promise.race([work.then(() => 'mined' as const), new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), ms))]);
-  /** The hash of the one transaction in anvil's pool, once there is one. */
-  async function pooledHash(): Promise<Hex> {
-    for (;;) {
-      const [pooled] = Object.values((await anvil.testClient.getTxpoolContent()).pending).flatMap((byNonce) => Object.values(byNonce));
-      if (pooled) return pooled.hash;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 
   it('waits for ever without a way to mine, and is mined within seconds with one', async () => {
     const stuck = mint(operatorOver({ url: anvil.rpcUrl }), 1n);
@@ -53,7 +44,7 @@ describe('the operator waiting for its transaction on a chain that mines only wh
   it('answers the mined transaction when the chain answers again within the bound', async () => {
     const reach = { url: anvil.rpcUrl };
     const sending = mint(operatorOver(reach, { readOutageMs: 10_000 }), 3n);
-    const sent = await pooledHash();
+    const sent = (await pooledTransaction(anvil)).hash;
     reach.url = DEAD_URL;
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     reach.url = anvil.rpcUrl;
@@ -65,7 +56,7 @@ describe('the operator waiting for its transaction on a chain that mines only wh
   it('past the bound, says the transaction was sent and may still be mined, naming it; and it may', async () => {
     const reach = { url: anvil.rpcUrl };
     const sending = mint(operatorOver(reach, { readOutageMs: 300 }), 4n);
-    const sent = await pooledHash();
+    const sent = (await pooledTransaction(anvil)).hash;
     reach.url = DEAD_URL;
     await assert.rejects(sending, (error: unknown) => error instanceof FateUnknownError && error.hashes.at(-1) === sent && /may still be/.test(error.message));
     await anvil.testClient.mine({ blocks: 1 });

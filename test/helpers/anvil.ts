@@ -52,6 +52,15 @@ export async function startAnvil(args: readonly string[] = []): Promise<Anvil> {
   };
 }
 
+/** The one transaction in the anvil's pool (its pending part), once there is one. */
+export async function pooledTransaction(anvil: Anvil) {
+  for (;;) {
+    const [pooled] = Object.values((await anvil.testClient.getTxpoolContent()).pending).flatMap((byNonce) => Object.values(byNonce));
+    if (pooled) return pooled;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const anvilChain = (rpcUrl: string) => defineChain({ id: CHAIN_ID, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
 type AnvilChain = ReturnType<typeof anvilChain>;
 
