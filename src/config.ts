@@ -60,6 +60,14 @@ export interface Config {
   /** CONFIRMATIONS: blocks after inclusion before a trade is CONFIRMED. */
   readonly confirmations: number;
   /**
+   * SETTLEMENT_GATHER_MS: a settlement transaction that is not full (100 matches) leaves at most
+   * once every this many milliseconds per exchange, taking the matches made meanwhile: fewer,
+   * larger transactions (each costs the server and the chain a simulation, a signature, a journal
+   * record, receipts and a block, and on a public chain the first fill's gas) for at most this much
+   * more time from MATCHED to MINED. 0 sends whatever waits at every step.
+   */
+  readonly settlementGatherMs: number;
+  /**
    * MAX_FEE_PER_GAS_GWEI (in wei here): no transaction of the exchange's (settlement's, the
    * operator's) is signed at a higher `maxFeePerGas`; unset, only the market's estimate (three
    * times it, for replacements) bounds it.
@@ -309,7 +317,7 @@ const CHAIN_KINDS = ['none', 'embedded', 'rpc'] as const;
 export type ChainKind = (typeof CHAIN_KINDS)[number];
 
 /** CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys and CONFIRMATIONS, and what each kind of chain needs of the others. */
-function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainByDefault' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations' | 'maxFeePerGasWei' | 'withdrawMinBaseUnits' | 'walletRelaysPerHour'> {
+function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 'chainByDefault' | 'chainRpcUrl' | 'operatorKey' | 'settlementKeys' | 'proxyWalletFactoryAddress' | 'confirmations' | 'settlementGatherMs' | 'maxFeePerGasWei' | 'withdrawMinBaseUnits' | 'walletRelaysPerHour'> {
   // Unset, `embedded` (EXTENSIONS.md section 10), except that contract addresses configured without
   // CHAIN name the simulated layer's order domain, as they did before `embedded` was the default.
   const configuredAddresses = CONTRACT_ADDRESS_VARIABLES.filter((name) => read(name) !== undefined);
@@ -321,6 +329,7 @@ function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 
   const negRiskSettlementKey = privateKey(read, 'NEG_RISK_SETTLEMENT_KEY');
   const proxyWalletFactoryAddress = optionalAddress(read, 'PROXY_WALLET_FACTORY_ADDRESS');
   const confirmations = integer(read, 'CONFIRMATIONS', 1, 0, 1_000);
+  const settlementGatherMs = integer(read, 'SETTLEMENT_GATHER_MS', 500, 0, 60_000);
   const maxFeePerGasWei = gwei(read, 'MAX_FEE_PER_GAS_GWEI');
   if (kind === 'rpc') {
     const required = [['CHAIN_RPC_URL', chainRpcUrl], ['OPERATOR_KEY', operatorKey], ['SETTLEMENT_KEY', settlementKey], ['NEG_RISK_SETTLEMENT_KEY', negRiskSettlementKey]] as const;
@@ -339,7 +348,7 @@ function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 
   const settlementKeys = settlementKey && negRiskSettlementKey ? { exchange: settlementKey, negRisk: negRiskSettlementKey } : undefined;
   const withdrawMinBaseUnits = usdcBaseUnits(read, 'WITHDRAW_MIN_USDC', kind === 'rpc' ? '1' : '0');
   const walletRelaysPerHour = integer(read, 'WALLET_RELAYS_PER_HOUR', kind === 'rpc' ? 60 : 0, 0, 1_000_000);
-  return { chain: kind, chainByDefault, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations, maxFeePerGasWei, withdrawMinBaseUnits, walletRelaysPerHour };
+  return { chain: kind, chainByDefault, chainRpcUrl, operatorKey, settlementKeys, proxyWalletFactoryAddress, confirmations, settlementGatherMs, maxFeePerGasWei, withdrawMinBaseUnits, walletRelaysPerHour };
 }
 
 /** A secp256k1 private key as 0x and 64 hex digits; the message never repeats the value. */

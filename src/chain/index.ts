@@ -145,7 +145,7 @@ export async function chainSettlementSetup(chain: RunningChain, config: Config):
   const keys = await settlementKeys(operator, deployed, settlementKeysOf(chain, config)!);
   // A batching transport: each look of a sender at the chain (receipts, nonce, head) is one request.
   const client = () => createPublicClient({ chain: exchangeChain(chain.chainId), transport: http(url(), { batch: true }), pollingInterval: 50 }) as PublicClient;
-  const common = { client, confirmations: config.confirmations, keys, ...(config.maxFeePerGasWei ? { maxFeePerGas: config.maxFeePerGasWei } : {}) };
+  const common = { client, confirmations: config.confirmations, gatherMs: config.settlementGatherMs, keys, ...(config.maxFeePerGasWei ? { maxFeePerGas: config.maxFeePerGasWei } : {}) };
   if (!embedded) return common;
   // Anvil mines a block per transaction (automine) and none without one: the last trades' confirmations come from empty blocks.
   const mineEmptyBlock = () => mineBlock(embedded.url);

@@ -21,7 +21,7 @@ function refuses(source: Record<string, string>, mentions: RegExp): ConfigError 
   return caught as ConfigError;
 }
 
-describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys, CONFIRMATIONS, MAX_FEE_PER_GAS_GWEI, WITHDRAW_MIN_USDC, WALLET_RELAYS_PER_HOUR)', () => {
+describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlement keys, CONFIRMATIONS, SETTLEMENT_GATHER_MS, MAX_FEE_PER_GAS_GWEI, WITHDRAW_MIN_USDC, WALLET_RELAYS_PER_HOUR)', () => {
   it('defaults to the embedded chain (EXTENSIONS.md section 10), one confirmation, no operator key', () => {
     const config = parseConfig({});
     assert.deepEqual([config.chain, config.chainByDefault], ['embedded', true]);
@@ -48,6 +48,13 @@ describe('chain configuration (CHAIN, CHAIN_RPC_URL, OPERATOR_KEY, the settlemen
     assert.equal(parseConfig({ ...RPC, WALLET_RELAYS_PER_HOUR: '0' }).walletRelaysPerHour, 0);
     assert.equal(parseConfig({ WALLET_RELAYS_PER_HOUR: '500' }).walletRelaysPerHour, 500);
     for (const bad of ['-1', '1.5', 'many']) refuses({ WALLET_RELAYS_PER_HOUR: bad }, /WALLET_RELAYS_PER_HOUR/);
+  });
+
+  it('takes how long a settlement transaction that is not full gathers matches: 500 ms by default, 0 to 60 s', () => {
+    assert.equal(parseConfig({}).settlementGatherMs, 500);
+    assert.equal(parseConfig({ ...RPC, SETTLEMENT_GATHER_MS: '2000' }).settlementGatherMs, 2000);
+    assert.equal(parseConfig({ SETTLEMENT_GATHER_MS: '0' }).settlementGatherMs, 0);
+    for (const bad of ['-1', '60001', '0.5', 'soon']) refuses({ SETTLEMENT_GATHER_MS: bad }, /SETTLEMENT_GATHER_MS/);
   });
 
   it('takes the least a withdrawal moves in USDC: 1 by default on CHAIN=rpc, where each costs the operator gas, none elsewhere', () => {

@@ -27,6 +27,8 @@ export interface ChainSettlementOptions {
   keys: { exchange: SettlementKey; negRisk: SettlementKey };
   /** Matches in one transaction at most (`matchOrdersBatch`). */
   maxMatchesPerTx?: number;
+  /** A transaction that is not full leaves at most once every this many milliseconds (SETTLEMENT_GATHER_MS; the sender's `gatherMs`). */
+  gatherMs?: number;
   pollIntervalMs?: number;
   /** How the senders simulate a batch (src/settlement/chain/sender/README.md): `call` on the embedded chain. */
   simulation?: 'estimateGas' | 'call';
@@ -167,6 +169,7 @@ export class ChainSettlement {
       confirmations: this.options.confirmations,
       ...(this.options.maxFeePerGas ? { maxFeePerGasCap: this.options.maxFeePerGas } : {}),
       maxFillsPerTx: this.options.maxMatchesPerTx ?? 100,
+      ...(this.options.gatherMs ? { gatherMs: this.options.gatherMs } : {}),
       ...(this.options.pollIntervalMs ? { pollIntervalMs: this.options.pollIntervalMs } : {}),
       ...(this.options.simulation ? { simulation: this.options.simulation } : {}),
       onEvent: (event) => this.heard(event),

@@ -38,6 +38,31 @@ test('fills are batched in journal order, at most maxFillsPerTx per transaction,
   await sender.stop();
 });
 
+test('with gatherMs, a batch that is not full waits for it from the last one and takes the fills that came meanwhile; a full batch goes at once', async () => {
+  let nowMs = 1_000_000;
+  const { sender, of } = senderOn(chain.anvil, chain.contract, { maxFillsPerTx: 5, gatherMs: 500, now: () => nowMs });
+  await sender.start();
+  const batchesMined = () => [...new Set(of('mined').map((e) => e.txHash))].map((hash) => of('mined').filter((e) => e.txHash === hash).map((e) => e.fill.id));
+  sender.submit(fills(7000, 1));
+  await waitFor('the first fill mined at once', () => of('mined').length === 1);
+  sender.submit(fills(7001, 1));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  sender.submit(fills(7002, 1));
+  // Many steps of the loop (every 20 ms) pass while the clock stands: nothing is due.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(of('mined').length, 1);
+  nowMs += 500;
+  await waitFor('the gathered two mined', () => of('mined').length === 3);
+  sender.submit(fills(7003, 6));
+  await waitFor('a full batch mined without the clock moving', () => of('mined').length === 8);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(of('mined').length, 8);
+  nowMs += 500;
+  await waitFor('the last one mined', () => of('mined').length === 9);
+  assert.deepEqual(batchesMined(), [['7000'], ['7001', '7002'], ['7003', '7004', '7005', '7006', '7007'], ['7008']]);
+  await sender.stop();
+});
+
 test('a batch above maxGasPerTx is halved until each transaction fits', async () => {
   const maxGasPerTx = 1_500_000n;
   const { sender, of } = senderOn(chain.anvil, chain.contract, { confirmations: 0, maxGasPerTx });

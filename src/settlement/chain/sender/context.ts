@@ -24,7 +24,7 @@ export interface Tracked {
 
 export const trackedFrom = (record: TxRecord, nowMs: number, rebroadcast: boolean): Tracked => ({ record, sentAtMs: nowMs, rebroadcast, refused: false, displacedLooks: 0 });
 
-type Defaulted = 'maxFillsPerTx' | 'maxGasPerTx' | 'maxInFlight' | 'confirmations' | 'replaceAfterMs' | 'feeBumpPercent' | 'pollIntervalMs' | 'maxBackoffMs' | 'maxQueuedFills' | 'maxMinedReverts' | 'gasMarginPercent' | 'simulationBlockTag' | 'simulation' | 'now' | 'onError';
+type Defaulted = 'maxFillsPerTx' | 'maxGasPerTx' | 'gatherMs' | 'maxInFlight' | 'confirmations' | 'replaceAfterMs' | 'feeBumpPercent' | 'pollIntervalMs' | 'maxBackoffMs' | 'maxQueuedFills' | 'maxMinedReverts' | 'gasMarginPercent' | 'simulationBlockTag' | 'simulation' | 'now' | 'onError';
 export type Settings<F extends Fill> = SenderOptions<F> & Required<Pick<SenderOptions<F>, Defaulted>>;
 
 /** The state the dispatcher and the tracker share. One loop runs both, so no two steps interleave on a record. */
@@ -36,6 +36,8 @@ export class SenderContext<F extends Fill> {
   /** Every fill queued or in a tracked record, by id: a fill is never in two places. */
   readonly fills = new Map<string, F>();
   readonly minedReverts = new Map<string, number>();
+  /** When the last batch left the queue (settings.now()): the next one that is not full waits `gatherMs` from it. */
+  lastBatchAtMs = -Infinity;
   nextNonce = 0;
   chainId = 0;
 
@@ -46,6 +48,13 @@ export class SenderContext<F extends Fill> {
 
   fillsOf(record: TxRecord): F[] {
     return record.fillIds.map((id) => this.fills.get(id)!);
+  }
+
+  /** Milliseconds until the queue's next batch may go (`gatherMs` from the last one, at once when it is full); Infinity with nothing queued. */
+  batchDueInMs(): number {
+    if (this.queue.length === 0) return Infinity;
+    if (this.queue.length >= this.settings.maxFillsPerTx) return 0;
+    return Math.max(0, this.lastBatchAtMs + this.settings.gatherMs - this.settings.now());
   }
 
   unminedCount(): number {

@@ -10,15 +10,16 @@ import { send } from './track.ts';
 import type { Fill, RevertReason, TxRecord } from './types.ts';
 
 /**
- * Sends the next batch of queued fills, in queue order, if fewer than `maxInFlight` transactions
- * are unmined; answers whether another could be sent at once. One batch per step, so that the
+ * Sends the next batch of queued fills, in queue order, if it is due (`gatherMs`) and fewer than
+ * `maxInFlight` transactions are unmined; answers whether another could be sent at once. One batch per step, so that the
  * tracker looks between two batches: under a backlog, mined transactions are reported as they
  * are mined, not once the queue is empty or `maxInFlight` are in flight.
  */
 export async function dispatch<F extends Fill>(ctx: SenderContext<F>): Promise<boolean> {
   const { maxFillsPerTx, maxInFlight, maxGasPerTx } = ctx.settings;
-  const canSend = () => ctx.queue.length > 0 && ctx.unminedCount() < maxInFlight;
+  const canSend = () => ctx.batchDueInMs() === 0 && ctx.unminedCount() < maxInFlight;
   if (canSend()) {
+    ctx.lastBatchAtMs = ctx.settings.now();
     const batch = ctx.queue.splice(0, maxFillsPerTx);
     const handled = new Set<string>();
     const encoded = encodedOnce(ctx.settings.encode);

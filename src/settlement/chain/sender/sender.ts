@@ -24,6 +24,7 @@ export interface SettlementSender<F extends Fill> {
 const DEFAULTS = {
   maxFillsPerTx: 200,
   maxGasPerTx: 25_000_000n,
+  gatherMs: 0,
   maxInFlight: 16,
   confirmations: 1,
   replaceAfterMs: REPLACE_AFTER_MS,
@@ -63,6 +64,9 @@ export function createSettlementSender<F extends Fill>(options: SenderOptions<F>
       wake = { now: done, onFills };
     });
 
+  /** The wait of a step that could send nothing: the poll interval, or less when a gathered batch falls due sooner. */
+  const idleMs = () => (ctx.unminedCount() < settings.maxInFlight ? Math.min(settings.pollIntervalMs, ctx.batchDueInMs()) : settings.pollIntervalMs);
+
   async function run(): Promise<void> {
     let failures = 0;
     while (running) {
@@ -79,7 +83,7 @@ export function createSettlementSender<F extends Fill>(options: SenderOptions<F>
       if (!running) break;
       if (failures > 0) await nap(Math.min(settings.pollIntervalMs * 2 ** failures, settings.maxBackoffMs), false);
       // More to send now: the next step at once (its look at the chain first); otherwise wait for the chain or for fills.
-      else if (!more) await nap(settings.pollIntervalMs);
+      else if (!more) await nap(idleMs());
     }
   }
 
@@ -111,7 +115,7 @@ export function createSettlementSender<F extends Fill>(options: SenderOptions<F>
       for (const fill of fills) if (ctx.fills.has(fill.id)) throw new Error(`fill ${fill.id} is already queued or in flight`);
       for (const fill of fills) ctx.fills.set(fill.id, fill);
       ctx.queue.push(...fills);
-      if (wake?.onFills) wake.now();
+      if (wake?.onFills && ctx.batchDueInMs() === 0) wake.now();
     },
     async stop() {
       running = false;

@@ -73,6 +73,14 @@ export interface SenderOptions<F extends Fill> {
   readonly logIndexesOf?: (logs: Log[], fills: readonly F[]) => ReadonlyMap<string, number>;
   readonly maxFillsPerTx?: number;
   readonly maxGasPerTx?: bigint;
+  /**
+   * A batch of fewer than `maxFillsPerTx` fills is sent at most once every `gatherMs`: fills that
+   * arrive meanwhile wait and join the next one, so a steady flow goes out in a few larger
+   * transactions, not one per step (each costs a simulation, a signature, a record, a broadcast,
+   * receipts and a block, and on a public chain the first fill's gas). A full batch goes at once.
+   * 0 (the default) sends whatever is queued at every step.
+   */
+  readonly gatherMs?: number;
   /** Transactions sent and not yet mined, at most. */
   readonly maxInFlight?: number;
   /** Blocks built on top of the inclusion block before `confirmed`; 0 confirms at inclusion. */
