@@ -216,7 +216,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     const books = engineNodeBookReads(engine.reads, relay, runsEngine);
     const embeddedAutovacuum = store.kind === 'pglite' ? createEmbeddedAutovacuum(store.db, logger) : undefined;
     const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, embeddedAutovacuum, logger });
-    const ctx: AppContext = { config, clock, store, logger, sharedState: shared, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, chain, conditionalTokens, ready: false };
+    const ctx: AppContext = { config, clock, store, logger, sharedState: shared, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, chain, conditionalTokens, payers, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, quietRequestLogs: options.demo === true, clusterSecret: await getOrCreateSetting(store.db, 'cluster_forwarding_secret', () => randomBytes(32).toString('hex')) });
     const realtime = await attachRealtime(app.server, {
       events,

@@ -16,7 +16,8 @@ import { EMBEDDED_SETTLEMENT_KEYS, settlementKeys, type SettlementKeys } from '.
 
 export { EmbeddedChain } from './embedded-chain.ts';
 export { FateUnknownError, type ChainOperator } from './operator.ts';
-export { fundingSourceOf, fundWallet, operatorPayers, type OperatorPayers } from './wallet-funding.ts';
+export { fundingSourceOf, fundWallet, fundWalletOnce, operatorPayers, type OperatorPayers } from './wallet-funding.ts';
+export { PaymentConflictError } from './once-payments.ts';
 export { walletPositions, type WalletPositions, type WalletOfOwner } from './wallet-positions.ts';
 export { payoutReports, type PayoutReports } from './payout-reports.ts';
 export { relayWithdrawal, type SignedWithdrawal, type WithdrawalRelay } from './wallet-withdrawal.ts';

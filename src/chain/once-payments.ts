@@ -1,4 +1,4 @@
-import type { Hex } from 'viem';
+import { encodeFunctionData, parseTransaction, type Hex } from 'viem';
 import type { ContractCall, OperatorSteps, SignedTransaction } from './operator.ts';
 import { latestNonce } from './until-mined.ts';
 
@@ -37,6 +37,7 @@ export async function sendOnce(chain: OperatorSteps, intents: PaymentIntents, ke
   for (;;) {
     const recorded = await intents.find(key);
     if (recorded.length > 0) {
+      if (!isCallOf(recorded[0]!, call)) throw new PaymentConflictError(`the payment ${key} was recorded for another call (another recipient or amount): a key names one payment`);
       const fate = await chain.fateOf(recorded);
       if (fate.kind === 'mined' && fate.receipt.status === 'success') return fate.receipt.transactionHash;
       if (fate.kind === 'unsent') {
@@ -51,6 +52,18 @@ export async function sendOnce(chain: OperatorSteps, intents: PaymentIntents, ke
     const sent = await chain.broadcast([signed], record);
     if (sent !== 'superseded') return sent;
   }
+}
+
+/**
+ * Asked to pay a key with another call than the one recorded for it (an idempotency key sent again
+ * with another amount or recipient): nothing is sent, whatever became of the recorded one.
+ */
+export class PaymentConflictError extends Error {}
+
+/** Whether a recorded transaction makes `call`: the same contract, function and arguments. */
+function isCallOf(recorded: SignedTransaction, call: ContractCall): boolean {
+  const tx = parseTransaction(recorded.raw);
+  return tx.to?.toLowerCase() === call.address.toLowerCase() && tx.data === encodeFunctionData(call);
 }
 
 /** The versions of the latest attempt: those at the highest nonce (until-mined.ts `latestNonce`). */

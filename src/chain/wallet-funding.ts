@@ -28,6 +28,17 @@ export function fundWallet(operator: ChainOperator, deployed: DeployedContracts,
 }
 
 /**
+ * Puts a credit on chain once per key (admin credits with an idempotency key): the collateral paid
+ * as `pay` pays (a payer of `operatorPayers`: recorded before it is sent, so asked again, after a
+ * crash or an answer lost, it sends nothing more), then the owner's proxy wallet deployed if it is
+ * not yet.
+ */
+export async function fundWalletOnce(operator: ChainOperator, deployed: DeployedContracts, pay: OperatorPayers['reward'], to: { owner: Address; wallet: Address }, amountBaseUnits: bigint, key: string): Promise<void> {
+  await pay({ to: to.wallet, amount: amountBaseUnits, key });
+  await operator.exclusive((chain) => deployWalletIfMissing(chain, deployed, to.owner));
+}
+
+/**
  * Pays collateral from the operator's side to a ledger account's wallet (its lowercase address),
  * for a move the ledger made (`key`, its transaction's hash): a reward claim, an oracle reward.
  * Minted or transferred as `source` says, the wallet left as it is (collateral sent to a wallet

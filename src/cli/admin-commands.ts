@@ -10,9 +10,10 @@ import { marketIdOf } from './refs.ts';
 /** Operator commands through the SDK's admin section (they need --admin-token or ADMIN_TOKEN). */
 export function registerAdminCommands(program: Command): void {
   program.command('credit <address> <amount>').description("deposit collateral for a user's sign-in address")
-    .addHelpText('after', examples(['ADMIN_TOKEN=… pmx credit 0xAbc… 1000']))
-    .action(run(async (address: string, amount: string, _options: unknown, command: Command) => {
-      const result = await clientFor(command, 'admin').admin.credit(address, amount);
+    .option('--idempotency-key <uuid>', 'credit once per key: after a timeout or an error, run the command again with the same key')
+    .addHelpText('after', examples(['ADMIN_TOKEN=… pmx credit 0xAbc… 1000', 'ADMIN_TOKEN=… pmx credit 0xAbc… 1000 --idempotency-key 0b0e6d2c-3f0a-4e55-9a51-1c2d3e4f5a6b']))
+    .action(run(async (address: string, amount: string, options: { idempotencyKey?: string }, command: Command) => {
+      const result = await clientFor(command, 'admin').admin.credit(address, amount, options);
       output(!!globals(command).json, result, () => console.log(`${result.address} now holds ${decimal(result.balance)} USDC`));
     }));
 

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { bearer, createApiKey, signedRequest, signIn } from '../helpers/auth-client.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { expectAuditClean } from '../helpers/trader.ts';
 
 const zero = { balance: '0', locked: '0', available: '0' };
 
@@ -42,6 +44,21 @@ describe('balances, admin credits and the faucet', () => {
     assert.deepEqual(response.body, { address: wallet.address, balance: '100' });
     const user = await signIn(server, wallet);
     assert.equal((await get(server.api('/account/balance'), bearer(user.token))).body.collateral.balance, '100');
+  });
+
+  it('with an idempotencyKey, credits once per key, at once or later (on a chain, paid once there too); the key with another amount or address is 409, moving nothing', async () => {
+    const [user, other] = await Promise.all([signIn(server), signIn(server)]);
+    const body = { address: user.account.address, amount: '3', idempotencyKey: randomUUID() };
+    const answers = await Promise.all([credit(body), credit(body)]);
+    assert.deepEqual(answers.map((a) => a.status), [200, 200]);
+    assert.deepEqual((await credit(body)).body, { address: user.account.address, balance: '3' });
+    expectError(await credit({ ...body, amount: '4' }), 409, 'CONFLICT');
+    expectError(await credit({ ...body, address: other.account.address }), 409, 'CONFLICT');
+    expectError(await credit({ ...body, idempotencyKey: 'again' }), 400, 'VALIDATION_FAILED');
+    assert.deepEqual((await credit({ address: user.account.address, amount: '1' })).body.balance, '4', 'a credit without a key adds up as before');
+    assert.equal((await get(server.api('/account/balance'), bearer(user.token))).body.collateral.balance, '4');
+    assert.deepEqual((await get(server.api('/account/balance'), bearer(other.token))).body.collateral, zero);
+    await expectAuditClean(server);
   });
 
   it('refuses credits without the admin token, and malformed or zero amounts', async () => {

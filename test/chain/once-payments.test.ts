@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getAddress, parseGwei, parseTransaction, type Address } from 'viem';
 import { deployExchangeContracts, TEMPLATE_DEPLOYER_KEY, type ChainDeployment } from '../../src/chain/deployment.ts';
-import type { PaymentIntents } from '../../src/chain/once-payments.ts';
+import { PaymentConflictError, type PaymentIntents } from '../../src/chain/once-payments.ts';
 import { ChainOperator } from '../../src/chain/operator.ts';
 import { operatorPayers } from '../../src/chain/wallet-funding.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
@@ -79,6 +79,23 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     assert.ok(recorded);
     assert.equal(await pay({ to: wallet.toLowerCase(), amount: 3_000_000n, key: key() }), recorded.hash, 'the same bytes, the same hash');
     assert.equal(await collateralOf(wallet), 3_000_000n);
+  });
+
+  it('refuses a key asked for another amount or recipient, sending nothing, whether its payment was mined or only recorded', async () => {
+    const { wrapped, control } = intents();
+    const pay = rewardPayer(wrapped);
+    const [paid, other] = [newWallet(), newWallet()];
+    const minedKey = key();
+    await pay({ to: paid.toLowerCase(), amount: 2_000_000n, key: minedKey });
+    await assert.rejects(pay({ to: paid.toLowerCase(), amount: 2_000_001n, key: minedKey }), PaymentConflictError);
+    await assert.rejects(pay({ to: other.toLowerCase(), amount: 2_000_000n, key: minedKey }), PaymentConflictError);
+    const recorded = newWallet();
+    control.crashAfterSave = true;
+    await assert.rejects(pay({ to: recorded.toLowerCase(), amount: 1_000_000n, key: key() }), /crashed after the record/);
+    await assert.rejects(pay({ to: recorded.toLowerCase(), amount: 9_000_000n, key: key() }), PaymentConflictError);
+    assert.deepEqual([await collateralOf(paid), await collateralOf(other), await collateralOf(recorded)], [2_000_000n, 0n, 0n]);
+    await pay({ to: recorded.toLowerCase(), amount: 1_000_000n, key: key() });
+    assert.equal(await collateralOf(recorded), 1_000_000n);
   });
 
   it('waits for the recorded transaction when it is still in the pool (sent before the crash, not mined yet)', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -29,7 +30,9 @@ describe('the CLI: a market from creation to redemption, through child processes
     const maker = await json(['login', '--store-key'], { WHO: 'maker' });
     const taker = await json(['login'], { WHO: 'taker' });
     await json(['credit', maker.address, '100']);
-    await json(['credit', taker.address, '100']);
+    const key = randomUUID();
+    await json(['credit', taker.address, '100', '--idempotency-key', key]);
+    assert.equal((await json(['credit', taker.address, '100', '--idempotency-key', key])).balance, '100', 'the same key credits once');
     await json(['order', 'buy', market.tokenId1, '0.6', '10'], { WHO: 'maker' });
     assert.equal((await json(['order', 'buy', market.tokenId2, '0.4', '10', '--type', 'FAK'], { WHO: 'taker' })).status, 'EXECUTED');
     await cli.server.ctx.trading.engine.settle();

@@ -34,7 +34,9 @@ describe('engine: balance commands beside orders', () => {
     const refused = engine.split({ account: account(alice), marketId: market.id, amount: 7_000_000n });
     const passing = engine.credit({ account: account(bob), amount: 3_000_000n, reason: 'DEPOSIT', ref: 'test' });
     assert.deepEqual(await refused, { ok: false, code: 'INSUFFICIENT_BALANCE', message: `insufficient collateral balance: 0 available, 7000000 needed` });
-    assert.equal((await passing).balance, 3_000_000n);
+    const passed = await passing;
+    assert.ok(passed.ok);
+    assert.equal(passed.balance, 3_000_000n);
     assert.ok(records.some((commands) => commands >= 2), `both in one record: ${records}`);
     assert.equal(collateral(alice).balance, 0n);
     assert.equal(collateral(bob).balance, 3_000_000n);

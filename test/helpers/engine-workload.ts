@@ -33,7 +33,8 @@ export const MARKETS: MarketTradingInfo[] = [
 ];
 
 export type Op =
-  | { kind: 'credit'; user: number; units: number }
+  /** `key`: one of a few idempotency keys, so credits are asked again, and keys reused for other credits. */
+  | { kind: 'credit'; user: number; units: number; key?: number }
   | { kind: 'split'; user: number; market: number; units: number }
   | { kind: 'place'; user: number; market: number; outcome: 0 | 1; side: 'BUY' | 'SELL'; cents: number; units: number; type: 'GTC' | 'FOK' | 'FAK'; postOnly: boolean; expiresInSec: number }
   | { kind: 'cancel'; user: number; pick: number }
@@ -74,7 +75,7 @@ export type Op =
 const user = fc.nat(USERS.length - 1);
 const marketIndex = fc.nat(MARKETS.length - 1);
 export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('credit' as const), user, units: fc.integer({ min: 1, max: 200 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('credit' as const), user, units: fc.integer({ min: 1, max: 200 }), key: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('split' as const), user, market: marketIndex, units: fc.integer({ min: 1, max: 50 }) }) },
   {
     weight: 12,
@@ -175,7 +176,7 @@ export class WorkloadCommands {
     const one = (command: EngineCommand) => ({ commands: [command], advanceMs: 0 });
     switch (op.kind) {
       case 'credit':
-        return one({ kind: 'credit', account: account(op.user), amount: BigInt(op.units) * UNIT, reason: 'DEPOSIT', ref: `credit:${op.user}` });
+        return one({ kind: 'credit', account: account(op.user), amount: BigInt(op.units) * UNIT, reason: 'DEPOSIT', ref: `credit:${op.user}`, ...(op.key === undefined ? {} : { idempotencyKey: `key-${op.key}` }) });
       case 'split':
         return one({ kind: 'split', account: account(op.user), marketId: this.markets[op.market]!.id, amount: BigInt(op.units) * UNIT });
       case 'place':

@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
-import { FateUnknownError, fundingSourceOf, fundWallet } from '../../chain/index.ts';
+import { FateUnknownError, fundingSourceOf, fundWallet, fundWalletOnce, PaymentConflictError } from '../../chain/index.ts';
 import { AppError } from '../../contract/errors.ts';
+import { CREDIT_KEY_REUSED } from '../../engine/state/balance-commands.ts';
 import type { AppContext } from '../context.ts';
 
 /**
@@ -16,17 +17,26 @@ import type { AppContext } from '../context.ts';
  * way round, and harmless: on chain, then the ledger's credit refused (the engine lost its lead,
  * say). The wallet then holds more than the ledger, which no order or withdrawal can spend, and
  * `pmx audit` names it (chain-balances). On CHAIN=none, `credit` alone.
+ *
+ * With an idempotency key (admin credits), both sides are made once per key, so any unclear answer
+ * can be followed by the same request: the transaction is recorded before it is sent and asked
+ * again it sends nothing more (chain/once-payments.ts: once mined, its hash; still pending, the
+ * same transaction), and the ledger's credit is made once per key (the engine's `credit`). The same
+ * key with another amount or wallet is a CONFLICT on either side, and moves nothing.
  */
-export async function creditThroughChain<T>(ctx: AppContext, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint, credit: () => Promise<T>): Promise<T> {
+export async function creditThroughChain<T>(ctx: AppContext, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint, credit: () => Promise<T>, idempotencyKey?: string): Promise<T> {
   const { operator, deployed, kind } = ctx.chain;
   if (!operator || !deployed || kind === 'none') return credit();
   const details = { wallet: to.wallet, amountBaseUnits: String(amountBaseUnits) };
   try {
-    await fundWallet(operator, deployed, to, amountBaseUnits, fundingSourceOf(kind));
+    if (idempotencyKey !== undefined && ctx.payers) await fundWalletOnce(operator, deployed, ctx.payers.reward, to, amountBaseUnits, `admin-credit:${idempotencyKey}`);
+    else await fundWallet(operator, deployed, to, amountBaseUnits, fundingSourceOf(kind));
   } catch (error) {
+    if (error instanceof PaymentConflictError) throw new AppError('CONFLICT', CREDIT_KEY_REUSED);
     if (error instanceof FateUnknownError) {
       ctx.logger.error({ err: error, ...details, txHash: error.hashes.at(-1) }, 'a credit was sent on chain and the chain stopped answering: the wallet may hold it, the ledger does not');
-      throw new AppError('SERVICE_UNAVAILABLE', `the credit's transaction ${error.hashes.at(-1)} was sent, and the chain stopped answering before it was seen mined: the wallet may hold the collateral already, and nothing was credited in the ledger; check the transaction before trying again`);
+      const next = idempotencyKey === undefined ? 'check the transaction before trying again' : 'send the same request again, with the same idempotencyKey: it pays once';
+      throw new AppError('SERVICE_UNAVAILABLE', `the credit's transaction ${error.hashes.at(-1)} was sent, and the chain stopped answering before it was seen mined: the wallet may hold the collateral already, and nothing was credited in the ledger; ${next}`);
     }
     ctx.logger.warn({ err: error, ...details }, 'a credit did not reach the chain: nothing was credited');
     throw new AppError('SERVICE_UNAVAILABLE', `the chain did not take the credit, so nothing was credited; try again (${reasonOf(error)})`);

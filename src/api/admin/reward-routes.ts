@@ -1,4 +1,5 @@
 import { formatUnits } from '../../core/money.ts';
+import { engineOutcome } from '../engine-outcome.ts';
 import { RewardConfigError, RewardConfigRefused } from '../../rewards/index.ts';
 import { REWARD_TREASURY } from '../../settlement/accounts.ts';
 import type { AppContext } from '../context.ts';
@@ -64,7 +65,7 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
     },
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
-    const { balance } = await ctx.trading.engine.credit({ account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit' });
+    const { balance } = engineOutcome(await ctx.trading.engine.credit({ account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit' }));
     return { balance: formatUnits(balance) };
   });
 }

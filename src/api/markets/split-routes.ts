@@ -2,7 +2,8 @@ import { formatUnits } from '../../core/money.ts';
 import { findMarketById } from '../../store/catalogue-markets-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, notFound, type ErrorCode } from '../../contract/errors.ts';
+import { AppError, notFound } from '../../contract/errors.ts';
+import { engineOutcome } from '../engine-outcome.ts';
 import { AmountBody } from '../../contract/amount.ts';
 import { errorResponses, MarketIdParams } from '../../contract/common.ts';
 import { SplitResponse } from '../../contract/portfolio.ts';
@@ -35,8 +36,7 @@ export function registerSplitRoutes(api: TypedApp, ctx: AppContext, relays: Wall
     if (market.status !== 'ACTIVE' || market.is_resolved || !market.condition_id || !market.token_id1 || !market.token_id2) {
       throw new AppError('MARKET_NOT_TRADABLE', `market ${market.id} is ${market.status}; only ACTIVE markets split`);
     }
-    const split = await relays.one(caller.proxyWallet, () => ctx.conditionalTokens.operations.split(caller, market.id, amount));
-    if (!split.ok) throw new AppError(split.code as ErrorCode, split.message);
+    const split = engineOutcome(await relays.one(caller.proxyWallet, () => ctx.conditionalTokens.operations.split(caller, market.id, amount)));
     return { txHash: split.txHash, amount: formatUnits(amount) };
   });
 }

@@ -26,8 +26,12 @@ export function adminSection({ transport }: ClientContext) {
     /** The event becomes ACTIVE; its markets get token ids. */
     publishEvent: (eventId: string) => admin<Event>('POST', `/events/${id(eventId)}/publish`),
     patchMarket: (marketId: string, patch: MarketPatch) => admin<Market>('PATCH', `/markets/${id(marketId)}`, patch),
-    /** Deposits collateral (display units) for a sign-in address; answers the new balance. */
-    credit: (address: string, amount: string) => admin<{ address: string; balance: string }>('POST', '/credits', { address, amount }),
+    /**
+     * Deposits collateral (display units) for a sign-in address; answers the new balance. With an
+     * `idempotencyKey` (a UUID), once per key: after a timeout or a 503, call again with the same key.
+     */
+    credit: (address: string, amount: string, { idempotencyKey }: { idempotencyKey?: string } = {}) =>
+      admin<{ address: string; balance: string }>('POST', '/credits', { address, amount, ...(idempotencyKey ? { idempotencyKey } : {}) }),
     /** The operator's proposal: no bond, any time, the same dispute window as a user's. */
     oraclePropose: (marketId: string, outcome: OracleOutcome) => admin<Resolution>('POST', `/markets/${id(marketId)}/oracle/propose`, { outcome }),
     /** Decides a DISPUTED question; the market resolves at once. */

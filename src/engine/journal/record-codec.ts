@@ -56,7 +56,8 @@ function encodeCommand(command: EngineCommand): Encoded {
     case 'market':
       return ['market', command.info];
     case 'credit':
-      return ['credit', command.account, command.amount.toString(), command.reason, command.ref];
+      // The key is a last field only when given, so records without one read as before.
+      return ['credit', command.account, command.amount.toString(), command.reason, command.ref, ...(command.idempotencyKey === undefined ? [] : [command.idempotencyKey])];
     case 'transfer':
       return ['transfer', command.from, command.to, command.asset, command.amount.toString(), command.why, command.ref, command.once];
     // The chain's transaction hash is a last field only when a chain moved the tokens first, so records without one read as before.
@@ -121,7 +122,7 @@ function decodeCommand(raw: unknown[]): EngineCommand {
     case 'market':
       return { kind, info: f[0] };
     case 'credit':
-      return { kind, account: f[0], amount: BigInt(f[1]), reason: f[2], ref: f[3] };
+      return { kind, account: f[0], amount: BigInt(f[1]), reason: f[2], ref: f[3], ...(f[4] === undefined ? {} : { idempotencyKey: f[4] }) };
     case 'transfer':
       return { kind, from: f[0], to: f[1], asset: f[2], amount: BigInt(f[3]), why: f[4], ref: f[5], once: f[6] };
     case 'split':

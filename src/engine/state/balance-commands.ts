@@ -1,6 +1,6 @@
 import { creditPosting, mergePosting, redeemPayout, redeemPosting, splitPosting, transferPosting, type Posting } from '../../settlement/embedded/postings.ts';
 import { WITHDRAWN } from '../../settlement/accounts.ts';
-import { COLLATERAL, InsufficientBalanceError, type CreditReason, type MarketTokens } from '../../settlement/types.ts';
+import { COLLATERAL, InsufficientBalanceError, type MarketTokens } from '../../settlement/types.ts';
 import type { MarketTradingInfo } from '../types.ts';
 import { failure, type ApplyContext, type EngineFailure } from './apply-context.ts';
 import type { CommandFields } from './commands.ts';
@@ -11,7 +11,8 @@ import type { CommandFields } from './commands.ts';
  * conditional-token operations split, merge and redeem. Each is one ledger transaction, applied whole or not at all:
  * a caller whose available balance does not cover it gets INSUFFICIENT_BALANCE and nothing moves.
  */
-export type CreditOutcome = { ok: true; txHash: string; balance: bigint };
+/** `replayed`: a credit with an idempotency key already made, answered with its transaction and today's balance. */
+export type CreditOutcome = { ok: true; txHash: string; balance: bigint; replayed: boolean } | EngineFailure;
 export type TransferOutcome = { ok: true; txHash: string; replayed: boolean } | EngineFailure;
 export type SplitOutcome = { ok: true; txHash: string } | EngineFailure;
 export type WithdrawOutcome = { ok: true; txHash: string } | EngineFailure;
@@ -29,10 +30,24 @@ export interface RedeemOutcome {
   excluded: { marketId: string; reason: 'not-redeemable' | 'zero-onchain-balance' }[];
 }
 
-export function credit(ctx: ApplyContext, c: { account: string; amount: bigint; reason: CreditReason; ref: string }): CreditOutcome {
-  const [txHash] = ctx.state.ledger.record([creditPosting(c.account, c.amount, c.reason, c.ref)], ctx.atMs);
-  ctx.state.ledger.credited += c.amount;
-  return { ok: true, txHash: txHash!, balance: ctx.state.balances.get(c.account, COLLATERAL).balance };
+/** The refusal of a credit whose idempotency key named another one (another account or amount). */
+export const CREDIT_KEY_REUSED = 'idempotencyKey was already used for a different credit';
+
+/**
+ * Credits collateral. With an idempotency key, once per key: asked again for the same account and
+ * amount, the answer is the first credit's transaction (and the balance now); for another, CONFLICT.
+ */
+export function credit(ctx: ApplyContext, c: CommandFields<'credit'>): CreditOutcome {
+  const { ledger, balances } = ctx.state;
+  const prior = c.idempotencyKey === undefined ? undefined : ledger.creditKeys.get(c.idempotencyKey);
+  if (prior) {
+    if (prior.account !== c.account || prior.amount !== c.amount) return failure('CONFLICT', CREDIT_KEY_REUSED);
+    return { ok: true, txHash: prior.txHash, balance: balances.get(c.account, COLLATERAL).balance, replayed: true };
+  }
+  const [txHash] = ledger.record([creditPosting(c.account, c.amount, c.reason, c.ref)], ctx.atMs);
+  ledger.credited += c.amount;
+  if (c.idempotencyKey !== undefined) ledger.creditKeys.set(c.idempotencyKey, { account: c.account, amount: c.amount, txHash: txHash! });
+  return { ok: true, txHash: txHash!, balance: balances.get(c.account, COLLATERAL).balance, replayed: false };
 }
 
 /**

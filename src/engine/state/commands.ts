@@ -27,7 +27,8 @@ export type EngineCommand =
   | { kind: 'tick' }
   | { kind: 'settle' }
   | { kind: 'market'; info: MarketTradingInfo }
-  | { kind: 'credit'; account: string; amount: bigint; reason: CreditReason; ref: string }
+  /** `idempotencyKey`: the credit is made once per key (admin credits: a retry after an unclear answer credits nothing more). */
+  | { kind: 'credit'; account: string; amount: bigint; reason: CreditReason; ref: string; idempotencyKey?: string }
   | { kind: 'transfer'; from: string; to: string; asset: string; amount: bigint; why: string; ref: string; once: boolean }
   /** `chainTxHash` on split, merge and redeem: the wallet's transaction when a chain moved the tokens first (src/conditional-tokens/). */
   | { kind: 'split'; account: string; marketId: string; amount: bigint; chainTxHash?: string }

@@ -53,6 +53,13 @@ export const MAX_BLOCK_TRANSACTIONS = 5_000;
  * did; `ledger_transactions`, `ledger_entries`, `ledger_blocks` and `ledger_markets` are its
  * projection.
  */
+/** What a credit made with an idempotency key was: the same key asks for the same credit, or is refused. */
+export interface KeyedCredit {
+  readonly account: string;
+  readonly amount: bigint;
+  readonly txHash: string;
+}
+
 export class Ledger {
   nextSeq = 1n;
   head: ChainHead = { number: 0n, hash: GENESIS_HASH };
@@ -65,6 +72,8 @@ export class Ledger {
    * withdrawals (a wallet's nonce, spent once).
    */
   readonly onceRefs = new Map<string, string>();
+  /** Credits made with an idempotency key, by key: a credit asked again with its key is answered, not made again. */
+  readonly creditKeys = new Map<string, KeyedCredit>();
   /** All collateral ever credited (deposits, the faucet, the treasury): what the exchange must hold. */
   credited = 0n;
   private sink: LedgerSink | undefined;

@@ -22,7 +22,8 @@ import type { Approval } from './wallet-approvals.ts';
  * cancel-on-disconnect sockets, `X` an MMP setting with its window and freeze, `S` a settlement
  * sender's live transaction record (CHAIN≠none), `I` the chain index's cursor, shortfalls and the
  * approvals wallets revoked (only once it has indexed a block: a state without a chain index
- * encodes as before), `E` a market's oracle reward escrowed in the reward treasury.
+ * encodes as before), `E` a market's oracle reward escrowed in the reward treasury, `K` a credit
+ * made with an idempotency key.
  *
  * v2 added `D`, `C`, `X` and an order's API key (the last field of `O`); a v1 snapshot reads as
  * a state without them, its orders placed by no key. v3 added `S` (and a trade's `inLedger`, a
@@ -31,7 +32,8 @@ import type { Approval } from './wallet-approvals.ts';
  * came later within v5: a state without escrows encodes as before, and a build before it refuses a
  * snapshot that has them (an unknown line) rather than forget them. An unsigned order's `O` line
  * ends in `,u` (also within v5, order-lines.ts): a build before it reads such an order as signed,
- * which only a build that follows operator trading (wallet-approvals.ts) tells apart.
+ * which only a build that follows operator trading (wallet-approvals.ts) tells apart. `K` came
+ * later within v5, as `E` did: a state without keyed credits encodes as before.
  */
 const FORMAT = 'pmx-engine-snapshot v5';
 const READABLE_FORMATS = new Set(['pmx-engine-snapshot v1', 'pmx-engine-snapshot v2', 'pmx-engine-snapshot v3', 'pmx-engine-snapshot v4', FORMAT]);
@@ -65,6 +67,7 @@ export function encodeSnapshot(state: EngineState): EncodedSnapshot {
   for (const trade of [...state.unsettled.values()].sort((a, b) => compareBigints(a.seq, b.seq))) out.line(`T${JSON.stringify(encodeTrade(trade))}`);
   for (const [tokenId, last] of sortedBy(state.lastTrade, ([id]) => id)) out.line(`P${tokenId},${last.price},${last.side}`);
   for (const [ref, txHash] of sortedBy(state.ledger.onceRefs, ([ref]) => ref)) out.line(`R${ref},${txHash}`);
+  for (const [key, c] of sortedBy(state.ledger.creditKeys, ([key]) => key)) out.line(`K${JSON.stringify([key, c.account, c.amount.toString(), c.txHash])}`);
   encodeSafety(state, out);
   for (const [key, tx] of sortedBy(state.chainTxs, ([key]) => key)) out.line(`S${JSON.stringify([key, tx.sender, tx.record])}`);
   const index = state.chainIndex;
@@ -170,6 +173,11 @@ function readLine(state: EngineState, line: string): void {
     case 'R': {
       const comma = body.lastIndexOf(',');
       state.ledger.onceRefs.set(body.slice(0, comma), body.slice(comma + 1));
+      return;
+    }
+    case 'K': {
+      const [key, account, amount, txHash] = JSON.parse(body) as [string, string, string, string];
+      state.ledger.creditKeys.set(key, { account, amount: BigInt(amount), txHash });
       return;
     }
     case 'D': {
