@@ -16,6 +16,17 @@ export interface PaymentIntents {
   addVersion(key: string, tx: SignedTransaction): Promise<void>;
 }
 
+export interface SendOnceOptions {
+  /** Runs only when a new transaction is needed: a check (a simulation) that must not refuse a payment already made. */
+  beforeSigning?: () => Promise<void>;
+  /**
+   * Whether the key may be paid by another call than the one first recorded for it. By default not:
+   * a key names one payment, so an idempotency key asked again for another amount is refused. A
+   * bond's fee half may: it goes to whoever receives the exchange's fees when it is signed.
+   */
+  callMayChange?: boolean;
+}
+
 /**
  * Sends `call` for the move that `key` names (a ledger transaction's hash) so that it is mined at
  * most once, however often it is asked for, by however many nodes at once, and whatever crash
@@ -28,16 +39,16 @@ export interface PaymentIntents {
  * - the latest attempt reverted, or its nonce taken by another transaction: it never paid, and a
  *   new attempt is signed, recorded only if no other payer recorded one since it read (else the
  *   record is read again, and the other's attempt is what this payer sends and waits for).
- * `beforeSigning` runs only when a new transaction is needed: a check (a simulation) that must
- * not refuse a payment already made. Run inside `ChainOperator.exclusive`, so no other
- * transaction of this node's operator comes between the record's reading and its sending.
+ * A key asked with another call than the one recorded for it is refused (PaymentConflictError),
+ * unless `callMayChange`. Run inside `ChainOperator.exclusive`, so no other transaction of this
+ * node's operator comes between the record's reading and its sending.
  */
-export async function sendOnce(chain: OperatorSteps, intents: PaymentIntents, key: string, call: ContractCall, beforeSigning: () => Promise<void> = async () => {}): Promise<Hex> {
+export async function sendOnce(chain: OperatorSteps, intents: PaymentIntents, key: string, call: ContractCall, { beforeSigning = async () => {}, callMayChange = false }: SendOnceOptions = {}): Promise<Hex> {
   const record = (tx: SignedTransaction) => intents.addVersion(key, tx);
   for (;;) {
     const recorded = await intents.find(key);
     if (recorded.length > 0) {
-      if (!isCallOf(recorded[0]!, call)) throw new PaymentConflictError(`the payment ${key} was recorded for another call (another recipient or amount): a key names one payment`);
+      if (!callMayChange && !isCallOf(recorded[0]!, call)) throw new PaymentConflictError(`the payment ${key} was recorded for another call (another recipient or amount): a key names one payment`);
       const fate = await chain.fateOf(recorded);
       if (fate.kind === 'mined' && fate.receipt.status === 'success') return fate.receipt.transactionHash;
       if (fate.kind === 'unsent') {

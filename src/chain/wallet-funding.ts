@@ -71,10 +71,12 @@ function bondPayer(operator: ChainOperator, deployed: DeployedContracts, intents
   return ({ from, to, amount, key }) => operator.exclusive(async (chain) => {
     const recipient = to === 'fees' ? await chain.read<Address>({ ...exchange, functionName: 'feeReceiver', args: [] }) : getAddress(to);
     const call = { ...wallet(from), functionName: 'payBond', args: [recipient, amount] };
-    return sendOnce(chain, intents, key, call, async () => {
+    const beforeSigning = async () => {
       const simulated = await chain.simulate(call);
       if (!simulated.ok) throw new PayoutRefusedError(`the wallet ${from} refused to pay the bond: ${simulated.reason}`);
-    });
+    };
+    // The fee receiver is read when the payment is made: one changed on the exchange since an attempt that never paid is paid instead.
+    return sendOnce(chain, intents, key, call, { beforeSigning, callMayChange: to === 'fees' });
   });
 }
 

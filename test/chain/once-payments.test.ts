@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getAddress, parseGwei, parseTransaction, type Address } from 'viem';
 import { deployExchangeContracts, TEMPLATE_DEPLOYER_KEY, type ChainDeployment } from '../../src/chain/deployment.ts';
-import { PaymentConflictError, type PaymentIntents } from '../../src/chain/once-payments.ts';
+import { PaymentConflictError, sendOnce, type PaymentIntents } from '../../src/chain/once-payments.ts';
 import { ChainOperator } from '../../src/chain/operator.ts';
 import { operatorPayers } from '../../src/chain/wallet-funding.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
@@ -136,6 +136,20 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     assert.notEqual(paid, stuck!.hash);
     assert.equal(await collateralOf(wallet), 2_000_000n);
     assert.deepEqual((await wrapped.find(stuckKey)).map((v) => v.hash), [stuck!.hash, paid], 'the record keeps the attempt that never ran, then the payment that was made');
+  });
+
+  it("with callMayChange (a bond's fee half, to whoever receives fees), pays the new call once the recorded attempt can never be mined", async () => {
+    const { wrapped, control } = intents();
+    const pay = rewardPayer(wrapped);
+    const [before, after] = [newWallet(), newWallet()];
+    const movedKey = key();
+    control.crashAfterSave = true;
+    await assert.rejects(pay({ to: before.toLowerCase(), amount: 2_000_000n, key: movedKey }), /crashed after the record/);
+    await pay({ to: newWallet().toLowerCase(), amount: 1n, key: key() });
+    const mint = (wallet: Address) => ({ address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'mint', args: [wallet, 2_000_000n] });
+    await assert.rejects(operator.exclusive((chain) => sendOnce(chain, wrapped, movedKey, mint(after))), PaymentConflictError);
+    await operator.exclusive((chain) => sendOnce(chain, wrapped, movedKey, mint(after), { callMayChange: true }));
+    assert.deepEqual([await collateralOf(before), await collateralOf(after)], [0n, 2_000_000n]);
   });
 
   it('pays once when two nodes pay the same move at once, each having read that its first attempt can never be mined', async () => {
