@@ -11,9 +11,10 @@ import type { Fill, RevertReason, TxRecord } from './types.ts';
 
 /**
  * Sends the next batch of queued fills, in queue order, if it is due (`gatherMs`) and fewer than
- * `maxInFlight` transactions are unmined; answers whether another could be sent at once. One batch per step, so that the
- * tracker looks between two batches: under a backlog, mined transactions are reported as they
- * are mined, not once the queue is empty or `maxInFlight` are in flight.
+ * `maxInFlight` transactions are unmined; answers whether another could be sent at once. One
+ * batch per step, so that the tracker looks between two batches: under a backlog, mined
+ * transactions are reported as they are mined, not once the queue is empty or `maxInFlight` are
+ * in flight.
  */
 export async function dispatch<F extends Fill>(ctx: SenderContext<F>): Promise<boolean> {
   const { maxFillsPerTx, maxInFlight, maxGasPerTx } = ctx.settings;
