@@ -90,9 +90,10 @@ export function registerRewardsCommands(program: Command): void {
     }));
 
   rewards.command('treasury <amount>').description('deposit collateral into the reward treasury every payout comes from (operator)')
+    .option('--idempotency-key <uuid>', 'deposit once per key: after a timeout or an error, run the command again with the same key')
     .addHelpText('after', examples(['ADMIN_TOKEN=… pmx rewards treasury 1000']))
-    .action(run(async (amount: string, _options: unknown, command: Command) => {
-      const result = await clientFor(command, 'admin').admin.fundRewardTreasury(amount);
+    .action(run(async (amount: string, options: { idempotencyKey?: string }, command: Command) => {
+      const result = await clientFor(command, 'admin').admin.fundRewardTreasury(amount, options);
       output(!!globals(command).json, result, () => console.log(`reward treasury holds ${result.balance}`));
     }));
 }

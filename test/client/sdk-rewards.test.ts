@@ -40,6 +40,11 @@ describe('SDK rewards and reward administration against a real server', () => {
     const saved = await admin.admin.configureRewards(market.id, config);
     assert.deepEqual([saved.marketId, saved.rewardUsdc, saved.maxDistanceFromMid, saved.minOrderSizeUsdc, saved.rewardStatus], [market.id, '14.400000', '0.05', '1.000000', 'SCHEDULED']);
     assert.deepEqual(await admin.admin.fundRewardTreasury('1000'), { balance: '1000' });
+    const idempotencyKey = crypto.randomUUID();
+    assert.deepEqual(await admin.admin.fundRewardTreasury('10', { idempotencyKey }), { balance: '1010' });
+    assert.deepEqual(await admin.admin.fundRewardTreasury('10', { idempotencyKey }), { balance: '1010' }, 'the same key deposits once');
+    const reused = await thrown(admin.admin.fundRewardTreasury('11', { idempotencyKey }));
+    assert.deepEqual([reused.status, reused.code], [409, 'CONFLICT']);
     assert.deepEqual(await admin.admin.pauseRewards(true), { paused: true });
     assert.deepEqual(await admin.admin.pauseRewards(false), { paused: false });
 

@@ -4,8 +4,7 @@ import { RewardConfigError, RewardConfigRefused } from '../../rewards/index.ts';
 import { REWARD_TREASURY } from '../../settlement/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../contract/errors.ts';
-import { RewardsPauseSchema, TreasuryBalanceSchema } from '../../contract/admin.ts';
-import { AmountBody } from '../../contract/amount.ts';
+import { RewardsPauseSchema, TreasuryBalanceSchema, TreasuryDepositBody } from '../../contract/admin.ts';
 import { errorResponses, MarketIdParams } from '../../contract/common.ts';
 import { MarketRewardDetail, RewardConfigInput } from '../../contract/rewards.ts';
 import { positiveAmount } from '../request-checks.ts';
@@ -60,12 +59,15 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
       tags: ['admin'],
       summary: 'Deposit collateral into the reward treasury',
       security: [{ bearer: [] }],
-      body: AmountBody,
-      response: { 200: TreasuryBalanceSchema, ...errorResponses(400, 401, 503) },
+      body: TreasuryDepositBody,
+      response: { 200: TreasuryBalanceSchema, ...errorResponses(400, 401, 409, 503) },
     },
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
-    const { balance } = engineOutcome(await ctx.trading.engine.credit({ account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit' }));
+    // Once per idempotencyKey, as admin credits: each deposit raises what reward payouts, which a chain pays from the operator, may take.
+    const { idempotencyKey } = request.body;
+    const deposit = { account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit', ...(idempotencyKey ? { idempotencyKey } : {}) } as const;
+    const { balance } = engineOutcome(await ctx.trading.engine.credit(deposit));
     return { balance: formatUnits(balance) };
   });
 }

@@ -44,7 +44,8 @@ export function adminSection({ transport }: ClientContext) {
     /** Pauses (or resumes) reward accrual on every market. */
     pauseRewards: (paused: boolean) => admin<RewardsPause>('POST', '/rewards/pause', { paused }),
     /** Deposits collateral (display units) into the reward treasury every payout comes from; answers its balance. */
-    fundRewardTreasury: (amount: string) => admin<TreasuryBalance>('POST', '/rewards/treasury', { amount }),
+    fundRewardTreasury: (amount: string, { idempotencyKey }: { idempotencyKey?: string } = {}) =>
+      admin<TreasuryBalance>('POST', '/rewards/treasury', { amount, ...(idempotencyKey ? { idempotencyKey } : {}) }),
     /** Records a reference price (`at` defaults to now); with PRICE_FEED=manual the only source. */
     postPrice: (input: ReferencePriceInput) => admin<ReferencePrice>('POST', '/prices', input),
     /** Recurring price-market templates (EXTENSIONS.md section 13). */
