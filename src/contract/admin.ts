@@ -176,9 +176,9 @@ export const ClockBody = Type.Object({
 });
 export const ClockResponse = Type.Object({ now: DateTime });
 
-/** POST /admin/credits: deposit collateral for the user of a sign-in address. */
 /** Makes an operator's deposit (a credit, the reward treasury's) once per key; one key names one deposit of either kind. */
-const DepositKey = Type.Optional(Type.String({ format: 'uuid', description: 'makes the deposit once per key, on the chain and in the ledger: the same request again (after a timeout or a 503) is answered with the balance now and moves nothing; the key with another address or amount is 409 CONFLICT' }));
+const DepositKey = Type.Optional(Type.String({ format: 'uuid', description: 'makes the deposit once per key (a credit on a chain: its transfer too): the same request again (after a timeout or a 503) is answered with the balance now and moves nothing; the key with another address or amount is 409 CONFLICT' }));
+/** POST /admin/credits: deposit collateral for the user of a sign-in address. */
 export const CreditBody = Type.Object({ address: Address, amount: DisplayAmount, idempotencyKey: DepositKey });
 /** POST /admin/rewards/treasury. */
 export const TreasuryDepositBody = Type.Object({ amount: DisplayAmount, idempotencyKey: DepositKey });
