@@ -10,8 +10,9 @@ import type { CommandFields } from './commands.ts';
  * deposits, the faucet, the reward treasury), transfers (reward claims), withdrawals, and the
  * conditional-token operations split, merge and redeem. Each is one ledger transaction, applied whole or not at all:
  * a caller whose available balance does not cover it gets INSUFFICIENT_BALANCE and nothing moves.
+ * A credit's `replayed`: one with an idempotency key already made, answered with its transaction
+ * and today's balance.
  */
-/** `replayed`: a credit with an idempotency key already made, answered with its transaction and today's balance. */
 export type CreditOutcome = { ok: true; txHash: string; balance: bigint; replayed: boolean } | EngineFailure;
 export type TransferOutcome = { ok: true; txHash: string; replayed: boolean } | EngineFailure;
 export type SplitOutcome = { ok: true; txHash: string } | EngineFailure;

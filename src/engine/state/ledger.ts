@@ -45,6 +45,13 @@ export interface LedgerSink {
 /** A block holds at most this many transactions; a backlog is sealed over several blocks. */
 export const MAX_BLOCK_TRANSACTIONS = 5_000;
 
+/** What a credit made with an idempotency key was: the same key asks for the same credit, or is refused. */
+export interface KeyedCredit {
+  readonly account: string;
+  readonly amount: bigint;
+  readonly txHash: string;
+}
+
 /**
  * The settlement ledger in memory (DESIGN.md "Balances are a ledger"): every balance change is a
  * transaction of entries with a sequence, a kind, a reference and a hash over them
@@ -53,13 +60,6 @@ export const MAX_BLOCK_TRANSACTIONS = 5_000;
  * did; `ledger_transactions`, `ledger_entries`, `ledger_blocks` and `ledger_markets` are its
  * projection.
  */
-/** What a credit made with an idempotency key was: the same key asks for the same credit, or is refused. */
-export interface KeyedCredit {
-  readonly account: string;
-  readonly amount: bigint;
-  readonly txHash: string;
-}
-
 export class Ledger {
   nextSeq = 1n;
   head: ChainHead = { number: 0n, hash: GENESIS_HASH };
