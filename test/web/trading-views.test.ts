@@ -246,4 +246,30 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     // Only the refused admin token's answers.
     assert.deepEqual(watched.refused.filter((answer) => !answer.startsWith('401 from GET ') || !answer.includes('/api/v1/admin/')), []);
   });
+
+  // Last: the answer it cuts off is a console error of its own.
+  it('Operate: a credit whose answer was lost, sent again from the same form, is made once', async () => {
+    await page.goto(`${server.url}/admin`);
+    const address = privateKeyToAccount(generatePrivateKey()).address;
+    let cut = 0;
+    await page.route('**/api/v1/admin/credits', async (route) => {
+      if (cut > 0) return route.continue();
+      cut += 1;
+      // The server credits; the answer never reaches the page.
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    const form = page.getByRole('form', { name: 'Credit collateral' });
+    await form.getByLabel('Sign-in address').fill(address);
+    await form.getByLabel('Amount (USDC)').fill('5');
+    const credit = form.getByRole('button', { name: 'Credit' });
+    await credit.click();
+    for (let waited = 0; cut === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await page.waitForFunction(`!document.querySelector('form[aria-label="Credit collateral"] button').disabled`);
+    assert.equal(cut, 1);
+    await credit.click();
+    await page.getByText(/Credited; balance now/).waitFor();
+    await page.unrouteAll();
+    assert.equal((await admin.admin.credit(address, '1')).balance, '6', 'the 5 credited once, then 1');
+  });
 });

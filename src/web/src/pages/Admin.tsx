@@ -4,6 +4,7 @@ import { errorText, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
+import { useDepositKey } from '../deposit-key.ts';
 
 /** The operator's token lives in sessionStorage: it goes when the tab closes. */
 const TOKEN_KEY = 'pmx.adminToken';
@@ -73,6 +74,9 @@ function Console({ admin, onForget, onRefused }: { admin: ExchangeClient; onForg
   // Drafts are read from the server (the admin's event list by status), so a reload still offers to publish them.
   const drafts = useLoad(() => admin.admin.events({ eventStatus: 'DRAFT', limit: 100, total: false, sortBy: 'createdAt', order: 'DESC' }), [admin, revision]);
   const [publishing, publish] = useAction();
+  // A deposit sent again after an error keeps its key, so one whose answer was lost is made once.
+  const creditKey = useDepositKey();
+  const treasuryKey = useDepositKey();
   const markets: Market[] = (events.data?.data ?? []).flatMap((event) => event.markets);
   // A refused token is forgotten and asked for again, rather than every form failing with 401.
   useEffect(() => {
@@ -151,13 +155,20 @@ function Console({ admin, onForget, onRefused }: { admin: ExchangeClient; onForg
 
       <div className="admin-grid">
         <Form title="Credit collateral" label="Credit" action={async (data) => {
-          const answer = await admin.admin.credit(text(data, 'address'), text(data, 'amount'));
+          const [address, amount] = [text(data, 'address'), text(data, 'amount')];
+          const answer = await admin.admin.credit(address, amount, { idempotencyKey: creditKey.keyFor(`${address.toLowerCase()} ${amount}`) });
+          creditKey.answered();
           return `Credited; balance now ${usd(answer.balance)}`;
         }}>
           <label>Sign-in address <input name="address" required pattern="^0x[0-9a-fA-F]{40}$" /></label>
           <label>Amount (USDC) <input name="amount" required inputMode="decimal" /></label>
         </Form>
-        <Form title="Reward treasury" label="Fund" action={async (data) => `Treasury now ${usd((await admin.admin.fundRewardTreasury(text(data, 'amount'))).balance)}`}>
+        <Form title="Reward treasury" label="Fund" action={async (data) => {
+          const amount = text(data, 'amount');
+          const answer = await admin.admin.fundRewardTreasury(amount, { idempotencyKey: treasuryKey.keyFor(amount) });
+          treasuryKey.answered();
+          return `Treasury now ${usd(answer.balance)}`;
+        }}>
           <label>Amount (USDC) <input name="amount" required inputMode="decimal" /></label>
         </Form>
         <Form title="Reward accrual" label="Apply" action={async (data) => ((await admin.admin.pauseRewards(data.get('paused') === 'on')).paused ? 'Rewards paused' : 'Rewards accruing')}>
