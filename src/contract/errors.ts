@@ -58,6 +58,12 @@ export class AppError extends Error {
   }
 }
 
+/** A command's outcome (the engine's: `ok`, or a refusal naming its error code), or that refusal thrown as the AppError it names. */
+export function outcomeOrThrow<T extends { ok: true }>(outcome: T | { ok: false; code: string; message: string }): T {
+  if (!outcome.ok) throw new AppError(outcome.code as ErrorCode, outcome.message);
+  return outcome;
+}
+
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const badRequest = (message: string) => new AppError('VALIDATION_FAILED', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);

@@ -1,4 +1,4 @@
-import { AppError, notFound, type ErrorCode } from '../contract/errors.ts';
+import { notFound, outcomeOrThrow } from '../contract/errors.ts';
 import { toResolutionView, type ResolutionView } from '../core/oracle/resolution-view.ts';
 import type { Caller, OracleCommand, OracleOutcome } from '../core/oracle/state-machine.ts';
 import type { MatchingEngine } from '../engine/engine.ts';
@@ -62,8 +62,7 @@ export class OracleService {
   }
 
   private async run(marketId: string, command: OracleCommand): Promise<ResolutionView> {
-    const outcome = await this.deps.engine.oracle(marketId, command, await this.terms(marketId));
-    if (!outcome.ok) throw new AppError(outcome.code as ErrorCode, outcome.message);
+    const outcome = outcomeOrThrow(await this.deps.engine.oracle(marketId, command, await this.terms(marketId)));
     return toResolutionView(marketId, outcome.state);
   }
 

@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from '../contract/errors.ts';
+import { outcomeOrThrow } from '../contract/errors.ts';
 import { userAccount } from '../settlement/accounts.ts';
 import type { PositionMarketRef } from '../store/position-market-columns.ts';
 import type { Db } from '../store/database.ts';
@@ -47,8 +47,7 @@ export class PositionMerges {
   }
 
   async merge(user: Merger, marketIds: string[]): Promise<BatchMergeResult> {
-    const outcome = await this.deps.merge(user, marketIds.map((id) => id.toLowerCase()));
-    if (!outcome.ok) throw new AppError(outcome.code as ErrorCode, outcome.message);
+    const outcome = outcomeOrThrow(await this.deps.merge(user, marketIds.map((id) => id.toLowerCase())));
     return { txHash: outcome.txHash, included: outcome.merged.map((m) => m.marketId), excluded: outcome.excluded };
   }
 }

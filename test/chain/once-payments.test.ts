@@ -35,6 +35,8 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
   });
 
   const newWallet = (): Address => getAddress(`0x${(++wallets).toString(16).padStart(40, '7')}`);
+  /** The call the operator's side pays with on the embedded chain: the collateral minted to the wallet. */
+  const mintCall = (wallet: Address, amount: bigint) => ({ address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'mint', args: [wallet, amount] });
   const collateralOf = (wallet: Address) => anvil.publicClient.readContract({ address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'balanceOf', args: [wallet] }) as Promise<bigint>;
   const key = () => `0x${wallets.toString(16).padStart(64, 'e')}`;
   /** The store's records, with a crash right after the next attempt's record (durable, the transaction not sent) when asked. */
@@ -103,7 +105,7 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     const pay = rewardPayer(wrapped);
     const wallet = newWallet();
     const pendingKey = key();
-    const call = { address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'mint', args: [wallet, 4_000_000n] };
+    const call = mintCall(wallet, 4_000_000n);
     await anvil.testClient.setAutomine(false);
     try {
       // The payment recorded and sent, then the process gone before its receipt.
@@ -146,9 +148,8 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
     control.crashAfterSave = true;
     await assert.rejects(pay({ to: before.toLowerCase(), amount: 2_000_000n, key: movedKey }), /crashed after the record/);
     await pay({ to: newWallet().toLowerCase(), amount: 1n, key: key() });
-    const mint = (wallet: Address) => ({ address: deployment.contracts.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'mint', args: [wallet, 2_000_000n] });
-    await assert.rejects(operator.exclusive((chain) => sendOnce(chain, wrapped, movedKey, mint(after))), PaymentConflictError);
-    await operator.exclusive((chain) => sendOnce(chain, wrapped, movedKey, mint(after), { callMayChange: true }));
+    await assert.rejects(operator.exclusive((chain) => sendOnce(chain, wrapped, movedKey, mintCall(after, 2_000_000n))), PaymentConflictError);
+    await operator.exclusive((chain) => sendOnce(chain, wrapped, movedKey, mintCall(after, 2_000_000n), { callMayChange: true }));
     assert.deepEqual([await collateralOf(before), await collateralOf(after)], [0n, 2_000_000n]);
   });
 

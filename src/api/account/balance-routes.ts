@@ -1,5 +1,5 @@
 import { formatUnits } from '../../core/money.ts';
-import { engineOutcome } from '../engine-outcome.ts';
+import { outcomeOrThrow } from '../../contract/errors.ts';
 import type { BalanceView } from '../../engine/engine-reads.ts';
 import { userAccount } from '../../settlement/index.ts';
 import { requireCaller } from '../auth/caller.ts';
@@ -48,7 +48,7 @@ export function registerBalanceRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => {
     const caller = requireCaller(request);
     const amount = positiveAmount(request.body.amount);
-    const credit = async () => engineOutcome(await engine.credit({ account: userAccount(caller.proxyWallet), amount, reason: 'FAUCET', ref: `faucet:${caller.userId}` }));
+    const credit = async () => outcomeOrThrow(await engine.credit({ account: userAccount(caller.proxyWallet), amount, reason: 'FAUCET', ref: `faucet:${caller.userId}` }));
     const { balance } = await creditThroughChain(ctx, { owner: caller.address, wallet: caller.proxyWallet }, amount, credit);
     return { balance: formatUnits(balance) };
   });

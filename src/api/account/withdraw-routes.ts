@@ -7,8 +7,7 @@ import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
 import { WithdrawBody, WithdrawResponse } from '../../contract/account.ts';
 import { errorResponses } from '../../contract/common.ts';
-import { AppError, badRequest } from '../../contract/errors.ts';
-import { engineOutcome } from '../engine-outcome.ts';
+import { AppError, badRequest, outcomeOrThrow } from '../../contract/errors.ts';
 import type { Caller } from '../../identity/caller.ts';
 import type { SignedWithdrawal } from '../../chain/index.ts';
 import { positiveAmount } from '../request-checks.ts';
@@ -56,7 +55,7 @@ export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext, relays: W
     /** The engine's withdraw command, journaled: the ledger transaction's hash, or its refusal thrown. */
     const record = async (): Promise<string> => {
       const outcome = await ctx.trading.engine.withdraw({ account: userAccount(caller.proxyWallet), to: withdrawal.to, amount: withdrawal.amountBaseUnits, nonce: withdrawal.nonce, ...(toAccount ? { toAccount } : {}) });
-      return engineOutcome(outcome).txHash;
+      return outcomeOrThrow(outcome).txHash;
     };
     const { operator, deployed } = ctx.chain;
     if (!operator || !deployed) return { txHash: await record() };

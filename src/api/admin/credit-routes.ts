@@ -1,4 +1,5 @@
 import { formatUnits } from '../../core/money.ts';
+import { outcomeOrThrow } from '../../contract/errors.ts';
 import { userAccount } from '../../settlement/index.ts';
 import { findOrCreateUserByAddress } from '../../store/users-repository.ts';
 import type { AppContext } from '../context.ts';
@@ -7,7 +8,6 @@ import { errorResponses } from '../../contract/common.ts';
 import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { creditThroughChain } from '../account/credit-on-chain.ts';
-import { engineOutcome } from '../engine-outcome.ts';
 
 /**
  * POST /admin/credits (EXTENSIONS.md section 3): deposits collateral for the user of a sign-in
@@ -31,7 +31,7 @@ export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
     const amount = positiveAmount(request.body.amount);
     const user = await findOrCreateUserByAddress(ctx.store.db, request.body.address, ctx.identity.proxyWalletOf);
     const { idempotencyKey } = request.body;
-    const credit = async () => engineOutcome(await ctx.trading.engine.credit({ account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}`, ...(idempotencyKey ? { idempotencyKey } : {}) }));
+    const credit = async () => outcomeOrThrow(await ctx.trading.engine.credit({ account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}`, ...(idempotencyKey ? { idempotencyKey } : {}) }));
     const { balance } = await creditThroughChain(ctx, { owner: user.address, wallet: user.proxyWallet }, amount, credit, idempotencyKey);
     return { address: user.address, balance: formatUnits(balance) };
   });

@@ -1,9 +1,8 @@
 import { formatUnits } from '../../core/money.ts';
-import { engineOutcome } from '../engine-outcome.ts';
 import { RewardConfigError, RewardConfigRefused } from '../../rewards/index.ts';
 import { REWARD_TREASURY } from '../../settlement/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, badRequest, conflict, notFound } from '../../contract/errors.ts';
+import { AppError, badRequest, conflict, notFound, outcomeOrThrow } from '../../contract/errors.ts';
 import { RewardsPauseSchema, TreasuryBalanceSchema, TreasuryDepositBody } from '../../contract/admin.ts';
 import { errorResponses, MarketIdParams } from '../../contract/common.ts';
 import { MarketRewardDetail, RewardConfigInput } from '../../contract/rewards.ts';
@@ -67,7 +66,7 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
     // Once per idempotencyKey, as admin credits: each deposit raises what reward payouts, which a chain pays from the operator, may take.
     const { idempotencyKey } = request.body;
     const deposit = { account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit', ...(idempotencyKey ? { idempotencyKey } : {}) } as const;
-    const { balance } = engineOutcome(await ctx.trading.engine.credit(deposit));
+    const { balance } = outcomeOrThrow(await ctx.trading.engine.credit(deposit));
     return { balance: formatUnits(balance) };
   });
 }

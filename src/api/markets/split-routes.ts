@@ -2,8 +2,7 @@ import { formatUnits } from '../../core/money.ts';
 import { findMarketById } from '../../store/catalogue-markets-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, notFound } from '../../contract/errors.ts';
-import { engineOutcome } from '../engine-outcome.ts';
+import { AppError, notFound, outcomeOrThrow } from '../../contract/errors.ts';
 import { AmountBody } from '../../contract/amount.ts';
 import { errorResponses, MarketIdParams } from '../../contract/common.ts';
 import { SplitResponse } from '../../contract/portfolio.ts';
@@ -36,7 +35,7 @@ export function registerSplitRoutes(api: TypedApp, ctx: AppContext, relays: Wall
     if (market.status !== 'ACTIVE' || market.is_resolved || !market.condition_id || !market.token_id1 || !market.token_id2) {
       throw new AppError('MARKET_NOT_TRADABLE', `market ${market.id} is ${market.status}; only ACTIVE markets split`);
     }
-    const split = engineOutcome(await relays.one(caller.proxyWallet, () => ctx.conditionalTokens.operations.split(caller, market.id, amount)));
+    const split = outcomeOrThrow(await relays.one(caller.proxyWallet, () => ctx.conditionalTokens.operations.split(caller, market.id, amount)));
     return { txHash: split.txHash, amount: formatUnits(amount) };
   });
 }
