@@ -134,7 +134,7 @@ export function buildProgram(): Command {
       try {
         await migrateToLatest(store.db);
         const config = { ...configured, chain: await chainKindOf(configured, store.db) };
-        // Trades settle on the chain, embedded or rpc (src/engine/README.md "Settlement on a chain"); the ledger is checked against it.
+        // Trades settle on the chain, embedded or rpc (src/engine/chain-settlement/README.md); the ledger is checked against it.
         const chain = await reachAuditChain(config);
         const report = await auditExchange(store.db, { onChain: config.chain !== 'none', ...(chain ? { chain: chain.target } : {}) }).finally(() => chain?.close());
         ok = report.ok;

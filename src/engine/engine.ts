@@ -64,7 +64,7 @@ export interface EngineOptions {
   snapshotPolicy?: SnapshotPolicy;
   /** Settles trades on a real chain (CHAIN≠none) instead of the simulated rounds. */
   chainSettlement?: ChainSettlementOptions;
-  /** Follows the chain's transfers into and out of users' wallets (CHAIN=embedded; README.md "Balances from the chain"). */
+  /** Follows the chain's transfers into and out of users' wallets (CHAIN=embedded; chain-index/README.md). */
   chainIndex?: ChainIndexOptions;
   /**
    * Hears of appends and projections as other nodes commit them (PostgreSQL's notifications,
@@ -96,7 +96,7 @@ export class MatchingEngine {
   private readonly schedule: SettlementSchedule;
   private readonly deadlines: SafetyDeadlines;
   private readonly follower: Follower;
-  /** Trades settle on a real chain (README.md "Settlement on a chain"); without it, in simulated rounds. */
+  /** Trades settle on a real chain (chain-settlement/README.md); without it, in simulated rounds. */
   private readonly chain: ChainSettlement | undefined;
   private readonly chainIndexer: ChainIndexer | undefined;
   /** How far the tables are: what this node's projector wrote, or what a standby saw. */

@@ -14,7 +14,7 @@ export interface SessionChange {
  * node over the cluster's Redis channel (as `MarketChangeRelay` carries catalogue changes). A
  * message no engine node hears is lost: an open then goes unrecorded (its orders are not guarded),
  * a close is made up for when the next engine starts, which counts every socket recorded as
- * dropped (src/engine/README.md "Market makers' safety"); it then says so on
+ * dropped (src/engine/state/README.md "Market makers' safety"); it then says so on
  * `<key>-sessions#adopted`, and every node names its live sockets again inside their grace.
  */
 export class SessionRelay {

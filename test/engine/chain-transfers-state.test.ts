@@ -13,7 +13,7 @@ import { MARKETS, USERS, WorkloadCommands } from '../helpers/engine-workload.ts'
 const UNIT = 1_000_000n;
 const START_MS = 1_700_000_000_000;
 
-/** The chain-transfers command on the state machine alone (src/engine/README.md "Balances from the chain"). */
+/** The chain-transfers command on the state machine alone (src/engine/chain-index/README.md). */
 describe('chain-transfers on the engine state', () => {
   function world() {
     const state = new EngineState();

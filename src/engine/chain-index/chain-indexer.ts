@@ -39,7 +39,7 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 const MAX_SENDERS_KEPT = 10_000;
 
 /**
- * The chain's indexer, run by the leader (src/engine/README.md "Balances from the chain"): it
+ * The chain's indexer, run by the leader (src/engine/chain-index/README.md): it
  * follows the confirmed blocks from the state's cursor, reads the transfers of collateral and
  * outcome tokens that touch users' wallets, leaves out those of transactions the exchange's own
  * keys sent, reads the approvals users' wallets give or revoke the exchanges, and journals both

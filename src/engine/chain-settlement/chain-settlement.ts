@@ -57,7 +57,7 @@ type SenderName = (typeof SENDERS)[number];
 const SETTLEMENT_ABI: Abi = [...loadArtifact('PmxExchange').abi, ...loadArtifact('LocalCollateral').abi.filter((item) => item.type === 'error')];
 
 /**
- * Settlement on a real chain, run by the leader (src/engine/README.md "Settlement on a chain"):
+ * Settlement on a real chain, run by the leader (src/engine/chain-settlement/README.md):
  * every MATCHED trade, in journal order, goes to the settlement sender of its market's exchange as
  * part of its match (one `matchOrders` per taker order); each sender's write-ahead records and what
  * the chain did with each match come back into the journal as commands. A takeover or a restart
