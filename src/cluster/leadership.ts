@@ -153,7 +153,7 @@ export class LeaseLeadership implements Leadership {
     if (!held) throw new FencedError();
   }
 
-  /** For an engine batch written in one statement that checks the lease itself (store/engine-batch-writes.ts). */
+  /** For a journal append written in one statement that checks the lease itself (store/engine-journal-repository.ts). */
   statementFence(): { token: bigint; checked(held: boolean): void } {
     const token = this.token;
     if (token === undefined) throw new FencedError();

@@ -26,8 +26,6 @@ export const CreateOrderSchema = Type.Object({
 
 export type CreateOrderBody = Static<typeof CreateOrderSchema>;
 
-export const OrderStatusSchema = Type.Union(['PENDING', 'EXECUTING', 'EXECUTED', 'CANCELLED', 'REJECTED'].map((s) => Type.Literal(s)));
-
 const orderFields = {
   id: Uuid,
   salt: Type.String(),

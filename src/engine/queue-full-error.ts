@@ -39,14 +39,3 @@ export class NotDurableError extends AppError {
   }
 }
 
-/**
- * A read refused because the tables lack commands the engine answered from its journal and the
- * engine halted before projecting them (README.md "The journal"): answering from the tables would
- * miss acknowledged orders. Safe to retry once the engine restarted.
- */
-export class UnprojectedReadsError extends AppError {
-  constructor(cause?: unknown) {
-    super('SERVICE_UNAVAILABLE', 'the engine stopped before its tables took every acknowledged order; retry once it restarted');
-    if (cause !== undefined) this.cause = cause;
-  }
-}

@@ -17,7 +17,7 @@ export interface UsedHashFilterOptions {
 }
 
 /**
- * Which order hashes the store may already hold (README.md "Used hashes"), so that a batch asks
+ * Which order hashes the store may already hold (README.md "Admission"), so that a batch asks
  * the store only about those: a hash is used once, and nearly every new order's hash is new, so
  * without it every batch made one lookup in the store that found nothing. The filter holds every
  * hash the store held when it was built, read in the background once the engine's node is up, and

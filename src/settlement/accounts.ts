@@ -5,8 +5,6 @@
 export const REWARD_TREASURY = 'system:reward-treasury';
 /** Fees that are not a market's trading fees (e.g. the fee account's half of a losing bond). */
 export const FEE_ACCOUNT = 'system:fees';
-/** Bonds of oracle proposals and disputes, held until their question settles. */
-export const BOND_ESCROW = 'system:bond-escrow';
 /**
  * Collateral users withdrew (POST /account/withdraw): value that left the exchange. It stays an
  * account rather than vanishing so that the collateral held still equals all ever credited.

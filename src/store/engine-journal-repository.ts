@@ -53,12 +53,6 @@ export async function readJournalHead(db: Db): Promise<{ seq: bigint; hash: stri
   return row ? { seq: BigInt(row.seq), hash: row.hash, atMs: row.at.getTime() } : null;
 }
 
-/** The first record kept (the journal is pruned behind its oldest snapshot); null for an empty journal. */
-export async function readJournalTail(db: Db): Promise<bigint | null> {
-  const row = await db.selectFrom('engine_journal').select('seq').orderBy('seq').limit(1).executeTakeFirst();
-  return row ? BigInt(row.seq) : null;
-}
-
 /** Deletes the records at or below `seq`. */
 export async function pruneRecords(db: Db, seq: bigint): Promise<void> {
   await db.deleteFrom('engine_journal').where('seq', '<=', seq).execute();

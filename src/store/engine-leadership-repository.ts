@@ -60,8 +60,7 @@ export async function renewEngineLease(db: Db, token: bigint, holder: string): P
  * The fence of the engine's writes, inside the caller's transaction: false when the lease has
  * passed to another node. The row stays share-locked until the commit, so a takeover (an UPDATE of
  * the row) waits for the write and no write commits after its term, while the engine's writes,
- * which only share the lock, never wait for each other: a settlement round beside the queue and
- * the order batches meanwhile (src/engine/README.md "Settlement beside the queue").
+ * which only share the lock, never wait for each other (src/cluster/README.md "The lease").
  */
 export async function checkEngineLease(db: Db, token: bigint): Promise<boolean> {
   const { rows } = await leaseCheck(token).execute(db);

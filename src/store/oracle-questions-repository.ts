@@ -65,14 +65,6 @@ export async function saveQuestion(db: Db, marketId: string, state: OracleState,
     .onConflict((oc) => oc.column('market_id').doUpdateSet(row)).execute();
 }
 
-/** Markets whose undisputed proposal's window has ended by `now`, oldest first. */
-export async function findDueProposals(db: Db, now: Date, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom('oracle_questions').select('market_id')
-    .where('status', '=', 'PROPOSED').where('dispute_ends_at', '<=', now)
-    .orderBy('dispute_ends_at').limit(limit).execute();
-  return rows.map((r) => r.market_id);
-}
-
 /** Every question holding bonds (PROPOSED or DISPUTED), for the audit's expected locks. */
 export async function findOpenQuestions(db: Db): Promise<OracleState[]> {
   const rows = await db.selectFrom('oracle_questions').selectAll().where('status', 'in', ['PROPOSED', 'DISPUTED']).execute();
@@ -88,7 +80,3 @@ export async function lockMarketRow(db: Db, marketId: string) {
   return db.selectFrom('markets').selectAll().where('id', '=', marketId).forUpdate().executeTakeFirst();
 }
 
-/** The published markets of an event (not DRAFT), each locked FOR UPDATE in id order. */
-export async function lockPublishedMarketsOfEvent(db: Db, eventId: string) {
-  return db.selectFrom('markets').selectAll().where('event_id', '=', eventId).where('status', '!=', 'DRAFT').orderBy('id').forUpdate().execute();
-}

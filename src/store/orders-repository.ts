@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import { columnArrays, type ColumnTypes } from './column-arrays.ts';
 import type { Db } from './database.ts';
-import type { OrdersTable, OrderStatus } from './schema.ts';
+import type { OrdersTable } from './schema.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
 
@@ -24,15 +24,6 @@ export type OpenOrderLine = AsText<typeof OPEN_ORDER_COLUMNS>;
 type AsText<Columns> = { [K in keyof Columns]: string };
 export type OrderDetails = Pick<OrderRow, 'id' | (typeof ORDER_DETAIL_COLUMNS)[number]>;
 
-export interface OrderFillUpdate {
-  id: string;
-  matchedBaseUnits: bigint;
-  status: OrderStatus;
-  updatedAt: Date;
-}
-
-export const ORDER_FILL_UPDATE_TYPES: ColumnTypes<OrderFillUpdate> = { id: 'uuid', matchedBaseUnits: 'bigint', status: 'text', updatedAt: 'timestamptz' };
-
 export const ORDER_COLUMN_TYPES: ColumnTypes<OrderRow> = {
   id: 'uuid', user_id: 'uuid', account: 'text', market_id: 'uuid', token_id: 'text', outcome_index: 'smallint', side: 'smallint', order_type: 'text',
   post_only: 'boolean', status: 'text', price_micros: 'bigint', size_base_units: 'bigint', matched_base_units: 'bigint', salt: 'text', maker: 'text',
@@ -41,24 +32,11 @@ export const ORDER_COLUMN_TYPES: ColumnTypes<OrderRow> = {
   delayed_until: 'timestamptz', created_at: 'timestamptz', updated_at: 'timestamptz',
 };
 
-/** One insert for a whole engine batch, its rows as column arrays (column-arrays.ts). */
+/** Rows written straight into the table, as column arrays (column-arrays.ts): for tests and benches that seed a store; the engine's projection writes its own. */
 export async function insertOrders(db: Db, rows: OrderRow[]): Promise<void> {
-  if (rows.length > 0) await ordersInsert(rows).execute(db);
-}
-
-/** The INSERT of `insertOrders`, for a statement that writes more (engine-batch-writes.ts). */
-export function ordersInsert(rows: OrderRow[]) {
+  if (rows.length === 0) return;
   const { columns, arrays } = columnArrays(rows, ORDER_COLUMN_TYPES);
-  return sql`INSERT INTO orders (${columns}) SELECT * FROM unnest(${arrays})`;
-}
-
-/** Updates matched amounts and statuses of many orders, for an engine batch's statement (engine-batch-writes.ts). */
-export function orderFillsUpdate(updates: OrderFillUpdate[]) {
-  const { arrays } = columnArrays(updates, ORDER_FILL_UPDATE_TYPES);
-  return sql`
-    UPDATE orders AS o SET matched_base_units = v.matched, status = v.status, delayed_until = NULL, updated_at = v.updated_at
-    FROM unnest(${arrays}) AS v(id, matched, status, updated_at)
-    WHERE o.id = v.id`;
+  await sql`INSERT INTO orders (${columns}) SELECT * FROM unnest(${arrays})`.execute(db);
 }
 
 /** The hashes among `hashes` that an order already carries (any status: a hash is used once). */
@@ -71,8 +49,7 @@ export async function findUsedHashes(db: Db, hashes: string[]): Promise<Set<stri
 /**
  * One chunk of the stored orders' hashes, in order after the hash `after` (from the start without
  * it), and the hash the next chunk starts after (none once the last chunk was read). Read off the
- * hashes' unique index, and sent as one text field: both drivers pay per row and field
- * (open-order-chunks-repository.ts).
+ * hashes' unique index, and sent as one text field: both drivers pay per row and field.
  */
 export async function readOrderHashChunk(db: Db, limit: number, after: string | undefined): Promise<{ hashes: string[]; next: string | undefined }> {
   const { rows } = await sql<{ hashes: string | null }>`
@@ -80,10 +57,6 @@ export async function readOrderHashChunk(db: Db, limit: number, after: string | 
     FROM (SELECT hash FROM orders ${after === undefined ? sql`` : sql`WHERE hash > ${after}`} ORDER BY hash LIMIT ${limit}) AS chunk`.execute(db);
   const hashes = rows[0]?.hashes?.split(',') ?? [];
   return { hashes, next: hashes.length === limit ? hashes.at(-1) : undefined };
-}
-
-export async function findOrderByIdempotencyKey(db: Db, userId: string, key: string): Promise<OrderRow | undefined> {
-  return db.selectFrom('orders').selectAll().where('user_id', '=', userId).where('idempotency_key', '=', key).executeTakeFirst();
 }
 
 /** The orders that carry these (user, idempotency key) pairs, in one query. */

@@ -9,7 +9,7 @@ import { callerOf, expectAuditClean, newTrader, orderBody } from '../helpers/tra
 
 /**
  * A journal record is appended in one statement that checks the engine lease itself
- * (src/engine/README.md "One engine per database, fenced"). A takeover before the append leaves
+ * (src/engine/README.md "What is durable when"). A takeover before the append leaves
  * the record applied in memory and written nowhere: its callers get 503 and the node steps down.
  */
 describe('a journal append whose lease passed on', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL (DATABASE_URL): PGlite has no engine lease' }, () => {

@@ -11,7 +11,7 @@ import { apiKeyHandshake, connectInbox } from '../realtime/helpers.ts';
 /**
  * After a restart the engine holds the open orders it loaded without their signed fields, and
  * reads those from the store the first time a batch answers or announces the order
- * (src/engine/engine-order.ts). Every answer and every `order-update` must still carry the whole
+ * (src/engine/order-details.ts). Every answer and every `order-update` must still carry the whole
  * order, exactly as it was answered when placed.
  */
 describe('orders loaded at start are answered and announced whole', () => {

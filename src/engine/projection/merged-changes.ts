@@ -16,7 +16,9 @@ export interface ProjectedTx extends LedgerTx {
  * end up holding (README.md "Projection"): an order accepted and then filled is inserted filled,
  * a trade matched and then mined is written mined, a balance row changed ten times is written
  * once as it ends, transactions and blocks are appended in order. Writing the merge is the same
- * as writing the records one by one (test/engine/projection.test.ts).
+ * as writing the records one by one: the audit checks that the tables hold exactly the replayed
+ * state, after every run of the simulation (test/engine/simulation.test.ts), whose projections
+ * merge whatever became durable meanwhile.
  */
 export interface MergedChanges extends ProjectionWrites {
   first: bigint;

@@ -44,14 +44,6 @@ export function orderRow(order: EngineOrder, signed: SignedFields): OrderRow {
   };
 }
 
-/** The signed fields of a stored order row. */
-export function signedFieldsOf(row: OrderRow): SignedFields {
-  return {
-    salt: row.salt, maker: row.maker, signer: row.signer, taker: row.taker, makerAmount: row.maker_amount, takerAmount: row.taker_amount, nonce: row.nonce,
-    signatureType: row.signature_type, signature: row.signature, hash: row.hash, idempotencyKey: row.idempotency_key,
-  };
-}
-
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 export function tradeRow(trade: EngineTrade): TradeRow {

@@ -14,7 +14,7 @@ export interface BalanceChange {
   lockedDelta: bigint;
 }
 
-/** Told of every row a command is about to change, with its value before (engine/state/effects.ts). */
+/** Told of every row a command is about to change, with its value before (record-effects.ts `balanceTouched`). */
 export type TouchListener = (account: string, asset: string, before: Readonly<BalanceRow>) => void;
 
 const ZERO: Readonly<BalanceRow> = Object.freeze({ balance: 0n, locked: 0n });

@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * `pmx_require(ok, sqlstate, message)`: raises `message` with `sqlstate` unless `ok`, else true.
- * A statement that must write everything or nothing outside a transaction (an engine batch,
- * src/store/engine-batch-writes.ts) checks its own parts with it: the error aborts the statement,
+ * A statement that must write everything or nothing outside a transaction (a journal append,
+ * src/store/engine-journal-repository.ts; a projection, engine-projection-writes.ts) checks its own parts with it: the error aborts the statement,
  * so none of its parts is written. VOLATILE (the default), so it is called for every row and
  * never folded into a constant at plan time.
  */
