@@ -7,10 +7,16 @@
  * speed (BENCH_CONNECTIONS connections), then alone again, so the loaded figures sit between two
  * quiet ones of the same server. Client, server and database share the machine's cores: under
  * full load a read also waits for a core, which the quiet runs do not.
+ *
+ * On PostgreSQL it runs a second time with the reads sent to a follower node (a second server on
+ * the same database and Redis, which applies the engine's journal as it is appended) while the
+ * orders go to the leader: how reads are kept off the engine's event loop (src/engine/README.md
+ * "What a reader sees").
  */
 import autocannon from 'autocannon';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, type BenchTrader } from './exchange-client.ts';
+import { startFollower } from './follower-node.ts';
 import { createOrderJson, orderStruct, unsignedOrderStream } from './order-stream.ts';
 import { onEachStore } from './stores.ts';
 
@@ -44,9 +50,15 @@ const percentile = (values: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 
-async function benchStore(label: string, env: Record<string, string>): Promise<Record<string, string | number>[]> {
-  const server = await startProcessServer({ ...env, LOG_LEVEL: 'warn', ...UNLIMITED });
+const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** The reads on the order-taking server itself, or (`readsOnFollower`) on a follower of it. */
+async function benchStore(label: string, storeEnv: Record<string, string>, readsOnFollower = false): Promise<Record<string, string | number>[]> {
+  const env = { ...storeEnv, LOG_LEVEL: 'warn', ...UNLIMITED, ...(readsOnFollower ? { REDIS_URL: redisUrl } : {}) };
+  const server = await startProcessServer(env);
+  let readServer = server;
   try {
+    if (readsOnFollower) readServer = await startFollower(env);
     const market = await setUpMarket(server);
     const [reader, ...placers] = [await setUpTrader(server), await setUpTrader(server), await setUpTrader(server)] as [BenchTrader, BenchTrader, BenchTrader];
     // The reader's own 50 resting orders, so GET /orders has rows to read: BUYs below 40¢, which the
@@ -57,17 +69,18 @@ async function benchStore(label: string, env: Record<string, string>): Promise<R
       const body = JSON.stringify(createOrderJson(orderStruct(restingIndices[k % restingIndices.length]!, reader, market)));
       await json(server.api('/orders'), { method: 'POST', headers: hmacHeaders(reader, 'POST', '/api/v1/orders', body), body });
     }
-    const quiet = () => readLoop(server, reader, performance.now() + DURATION_S * 1000);
+    const quiet = () => readLoop(readServer, reader, performance.now() + DURATION_S * 1000);
     const before = await quiet();
     const nextOrder = unsignedOrderStream(placers, market);
     const load = autocannon({ url: server.url, connections: CONNECTIONS, duration: DURATION_S, requests: [{ setupRequest: (request: object) => ({ ...request, ...nextOrder() }) }] });
-    const [loaded, orders] = await Promise.all([readLoop(server, reader, performance.now() + DURATION_S * 1000), load]);
+    const [loaded, orders] = await Promise.all([readLoop(readServer, reader, performance.now() + DURATION_S * 1000), load]);
     const after = await quiet();
     return READS.map((path) => {
       const quietP99 = Math.max(percentile(before[path], 99), percentile(after[path], 99));
       const loadedP99 = percentile(loaded[path], 99);
       return {
         store: label,
+        'reads on': readsOnFollower ? 'a follower' : 'the leader',
         read: `GET ${path.replace('/api/v1', '')}`,
         'quiet p50 / p99 ms (before, after)': `${percentile(before[path], 50).toFixed(1)} / ${percentile(before[path], 99).toFixed(1)}, ${percentile(after[path], 50).toFixed(1)} / ${percentile(after[path], 99).toFixed(1)}`,
         'under load p50 / p99 ms': `${percentile(loaded[path], 50).toFixed(1)} / ${loadedP99.toFixed(1)}`,
@@ -77,10 +90,14 @@ async function benchStore(label: string, env: Record<string, string>): Promise<R
       };
     });
   } finally {
+    if (readServer !== server) await readServer.stop();
     await server.stop();
   }
 }
 
-const rows = (await onEachStore((label, env) => benchStore(label, env))).flat();
+const rows = (await onEachStore(async (label, env) => [
+  ...(await benchStore(label, env)),
+  ...(label === 'PostgreSQL' ? await benchStore(label, env, true) : []),
+])).flat();
 console.log(`${CONNECTIONS} order connections, ${DURATION_S} s per phase; the quiet p99 compared is the larger of the two quiet runs`);
 console.table(rows);

@@ -15,6 +15,7 @@ import { createScratchDatabase } from '../test/helpers/database.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
 import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson } from './exchange-client.ts';
 import { seedOpenOrders } from '../test/helpers/seed-open-orders.ts';
+import { startFollower } from './follower-node.ts';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -22,11 +23,6 @@ const COUNTS = (process.env.BENCH_OPEN_ORDERS ?? '1000000').split(',').map(Numbe
 const FAILOVER_TIMEOUT_MS = 5_000;
 /** The lease of src/cluster/leadership.ts: 0.6 of the failover timeout after its last renewal. */
 const LEASE_MS = FAILOVER_TIMEOUT_MS * 0.6;
-
-async function role(node: ProcessServer): Promise<string | undefined> {
-  const answer = await fetch(`${node.url}/readyz`).then((r) => (r.ok ? r.json() : undefined), () => undefined);
-  return (answer as { role?: string } | undefined)?.role;
-}
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 6_000; i++) {
@@ -52,9 +48,8 @@ async function measure(count: number): Promise<Record<string, unknown>> {
     await seedOpenOrders(env, template.id, count);
     leader = await startProcessServer(env);
     nodes.push(leader);
-    const standby = await startProcessServer(env);
+    const standby = await startFollower(env);
     nodes.push(standby);
-    await until(async () => (await role(standby)) === 'follower', 'the standby following');
     const before = await json(standby.api(`/order-book/book?token_id=${market.tokenId1}`));
 
     await leader.crash();
