@@ -5,7 +5,7 @@
 // (dist/contracts, scripts/compile-contracts.mjs), the template a new embedded chain starts from
 // (dist/chain-template.json, those contracts deployed) and the web app
 // (dist/web, served at /). Run by `npm install` / `npm ci` (the `prepare` script) and `npm run build`.
-// With --if-stale (npm start, npm test) a part is rebuilt only when one of its inputs is newer
+// With --if-stale (npm start, demo, cli and test) a part is rebuilt only when one of its inputs is newer
 // than its output, so a fresh checkout builds once and an edited source never runs stale.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';

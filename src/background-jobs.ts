@@ -27,7 +27,7 @@ export interface BackgroundJobServices {
 export function declareBackgroundJobs(s: BackgroundJobServices): readonly BackgroundJob[] {
   return [
     {
-      // Expiries and speed bumps (the engine's own 1 s timer), settlement rounds; starting loads the books.
+      // Expiries and speed bumps (the engine's own 1 s timer), settlement rounds; starting recovers the engine's state (a standby has it already).
       name: 'engine',
       intervalMs: null,
       leaderOnly: true,

@@ -3,9 +3,11 @@ import type { OrderBookResponse } from './engine/book-view.ts';
 import type { BookRelay, LastTrade } from './realtime/index.ts';
 
 /**
- * The live books for REST (SPEC.md 4.5). Only the node that runs the matching engine holds them
- * (and the engine may move between nodes, EXTENSIONS.md section 12); the other nodes ask it through the real-time relay (src/realtime/README.md
- * "Several nodes"), and answer 503 SERVICE_UNAVAILABLE when it does not answer, never a stale book.
+ * The live books for REST (SPEC.md 4.5), as the node that runs the matching engine holds them (and
+ * the engine may move between nodes, EXTENSIONS.md section 12). A standby follows the journal but
+ * may trail it, so the other nodes ask the engine's node through the real-time relay
+ * (src/realtime/README.md "Several nodes"), and answer 503 SERVICE_UNAVAILABLE when it does not
+ * answer, never a stale book.
  */
 export interface BookReads {
   /** Undefined for a token of no tradable market. */

@@ -83,7 +83,7 @@ export interface CatalogueAdminDeps {
   operatorUserId: string;
   oracle: Address;
   collateral: Address;
-  /** A chain to prepare markets on before they are published (CHAIN=embedded); without one, the simulated ids. */
+  /** A chain to prepare markets on before they are published (CHAIN=embedded or rpc); without one, the simulated ids. */
   chain?: MarketsOnChain | undefined;
   /** Told, after the change commits, of markets that were published or patched. */
   onMarketsChanged?: ((marketIds: string[]) => Promise<void>) | undefined;

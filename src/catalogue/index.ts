@@ -30,7 +30,7 @@ export interface CatalogueOptions {
   marketRewards?: MarketRewardLookup | undefined;
   /** Markets' price targets, CLOSE_PRICE ones derived from the feed as they are read (src/prices). */
   priceTargets?: PriceTargetLookup | undefined;
-  /** The chain markets are prepared on at publish (CHAIN=embedded), whose operator is their oracle; ORACLE_ADDRESS and the simulated ids without. */
+  /** The chain markets are prepared on at publish (CHAIN=embedded or rpc), whose operator is their oracle; ORACLE_ADDRESS and the simulated ids without. */
   marketsOnChain?: MarketsOnChain | undefined;
 }
 

@@ -6,7 +6,7 @@ import { findEventRow } from '../store/catalogue-events-repository.ts';
 import { findMarketById, findMarketsOfEvents } from '../store/catalogue-markets-repository.ts';
 
 /**
- * A chain with the exchange's contracts (CHAIN=embedded; src/chain wires it at boot): markets get
+ * A chain with the exchange's contracts (CHAIN=embedded or rpc; src/server.ts wires it at boot from src/chain's `chainMarkets`): markets get
  * the ids ConditionalTokens mints, with the chain's operator as their oracle, and are prepared on
  * chain before they are published.
  */

@@ -29,9 +29,10 @@ export const TEMPLATE_DEPLOYER_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944ba
  * exchanges verifying orders under `exchangeName`; an `existing` collateral or ConditionalTokens is
  * checked and used instead of a new one. The one list of deployments: the build's chain
  * template and a data directory started without a usable template both come from here. The
- * deployer is also the operator (it sends settlements, relays wallet calls, mints as the faucet):
- * an embedded chain is a local development chain whose keys are public, reachable only on
- * loopback, and /rpc refuses what they sign. A public chain gets its own keys (CHAIN=rpc).
+ * deployer is also the operator (it relays wallet calls, mints as the faucet, prepares markets;
+ * trades are settled by keys of their own, settlement-keys.ts): an embedded chain is a local
+ * development chain whose keys are public, reachable only on loopback, and /rpc refuses what they
+ * sign. A public chain gets its own keys (CHAIN=rpc).
  */
 export async function deployExchangeContracts(rpcUrl: string, chainId: number, exchangeName: string, deployerKey: Hex = TEMPLATE_DEPLOYER_KEY, existing: ExistingContracts = {}): Promise<ChainDeployment> {
   const chain = exchangeChain(chainId);

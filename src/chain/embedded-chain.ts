@@ -42,7 +42,8 @@ export function restartDelayMs(attempt: number): number {
  * The local chain of CHAIN=embedded: an anvil child process on a loopback port, its state in
  * `<data dir>/chain/` (chain-files.ts), dumped every `stateIntervalS` and on exit. If anvil dies while the
  * server runs it is started again from that state, with backoff; `ready` says whether it answers
- * now, and the `ready` event tells settlement it can resume.
+ * now (/rpc answers 503 while it does not), and the `down` and `ready` events say when it died and
+ * answers again (tests wait on them; settlement does not: its senders keep looking at the chain).
  */
 export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
   private anvil: AnvilProcess;

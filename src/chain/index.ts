@@ -34,7 +34,7 @@ export interface RunningChain {
   readonly chainId: number;
   /** The exchange's contracts on the chain: deployed by the server (CHAIN=embedded) or configured (CHAIN=rpc); undefined for CHAIN=none. */
   readonly deployed: DeployedContracts | undefined;
-  /** The local anvil of CHAIN=embedded: its URL for /rpc, its `ready` and events for settlement. */
+  /** The local anvil of CHAIN=embedded: its URL and `ready` for /rpc, its pid for the boot log. */
   readonly embedded: EmbeddedChain | undefined;
   /** The operator's transactions on the contracts (CHAIN=embedded: the deployer's key, deployment.ts; CHAIN=rpc: OPERATOR_KEY); undefined for CHAIN=none. */
   readonly operator: ChainOperator | undefined;

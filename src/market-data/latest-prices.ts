@@ -17,8 +17,8 @@ export interface PricedToken {
  * The latest price of each token, in millionths (EXTENSIONS.md section 11): its last trade price,
  * before its first trade the midpoint of its book, with neither 0.5. A resolved market's token is
  * priced at what it pays (1 or 0, 0.5 on a TIE) since that is what the holder gets for it. The
- * engine's memory answers first; tokens it does not know (a node without the engine) are looked
- * up in the trades table, one query for all of them.
+ * engine's memory answers first; tokens it has no last trade of are looked up in the trades
+ * table, one query for all of them.
  */
 export async function latestPricesMicros(db: Db, engine: LatestPriceSource, tokens: PricedToken[]): Promise<Map<string, bigint>> {
   const prices = new Map<string, bigint>();

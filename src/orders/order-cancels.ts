@@ -18,8 +18,9 @@ export interface MarketsCancelResult {
 
 /**
  * Cancellation (SPEC.md 4.4): one order, a list of orders, or every open order of the caller in
- * some markets. Per-market cancels go to the engine as separate commands so that one market's
- * failure is reported in `failedMarkets` without holding back the others.
+ * some markets. Per-market cancels go to the engine as separate commands so that a market the
+ * engine refuses (its queue full) is reported in `failedMarkets` without holding back the others;
+ * a failed journal append fails every command after it alike.
  */
 export class OrderCancels {
   constructor(private readonly engine: MatchingEngine) {}

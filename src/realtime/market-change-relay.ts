@@ -2,11 +2,11 @@ import type { RedisFanout } from './redis-fanout.ts';
 import type { RealtimeLogger } from './types.ts';
 
 /**
- * Catalogue changes (publish, patch, add market) committed on a node without the matching engine,
- * carried to the node that runs it over the cluster's Redis channels, so an operator can send admin
- * calls to any node. The catalogue has committed before anything is sent, so the engine node reads
- * the markets from the database; a message that finds no engine node loses nothing, since the
- * engine loads every market from the database when it starts.
+ * Catalogue changes (publish, patch) committed on a node without the matching engine, carried to
+ * the node that runs it over the cluster's Redis channels, so an operator can send admin calls to
+ * any node. The catalogue has committed before anything is sent, so the engine node reads the
+ * markets from the database; a message that finds no engine node loses nothing, since a node that
+ * takes the engine records every active market that differs from its state (reconcileMarkets).
  */
 export class MarketChangeRelay {
   private readonly channel: string;

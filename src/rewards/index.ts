@@ -115,8 +115,8 @@ export function createRewards(deps: RewardsDeps): Rewards {
     },
     setPaused: (paused) => setRewardsPaused(db, paused),
     tick() {
-      // Only the node that runs the engine samples: another node sees no books and would mark
-      // minutes as handled that the engine's node has to pay.
+      // Only the node that runs the engine samples: a standby's books may trail the engine's, and
+      // its minutes would be marked handled for the engine's node to pay.
       if (!started) return Promise.resolve({ samples: 0, closedDays: 0 });
       const run = chain.then(tickOnce);
       chain = run.catch(() => undefined);

@@ -23,8 +23,8 @@ return -1`;
 
 /**
  * Counters every node shares, in Redis. Windows are numbered by the server clock, so all nodes
- * (which share one clock source, or one manual clock in tests) agree on them; keys expire in Redis
- * a window after their first use.
+ * (which share one clock source, or one manual clock in tests) agree on them; a window's key
+ * expires in Redis two windows after its first use, a log's key a window after its last use.
  */
 export class RedisCounters implements Counters {
   constructor(private readonly redis: RedisCommands, private readonly prefix: string) {}

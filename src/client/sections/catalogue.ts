@@ -32,7 +32,6 @@ export function marketsSection({ transport }: ClientContext) {
     list: (ids: readonly string[]) => transport.call<Market[]>('GET', '/markets', { query: { ids: ids.length ? [ids.join(',')] : undefined } }),
     get: (idOrSlug: string) => transport.call<Market>('GET', `/markets/${encodeURIComponent(idOrSlug)}`),
     volume: (marketId: string) => transport.call<MarketVolume>('GET', `/markets/${encodeURIComponent(marketId)}/volume`),
-    /** Collateral into the same amount of both outcome tokens; `amount` in display units ("12.5"). */
     /** Top holders of each outcome (`limit` per outcome, default 12). */
     holders: (idOrSlug: string, params: { limit?: number } = {}) => transport.call<MarketHolders>('GET', `/markets/${encodeURIComponent(idOrSlug)}/holders`, { query: params }),
     /** Trades of every market, one page (offset mode, or keyset mode when `cursor` is given). */
@@ -43,6 +42,7 @@ export function marketsSection({ transport }: ClientContext) {
     allActivity: (params: Omit<AllMarketsActivityParams, 'cursor' | 'page' | 'total'> = {}) => byCursor((cursor) => activity({ ...params, cursor })),
     /** Every row of one market's activity, through the keyset cursor. */
     allActivityOf: (marketId: string, params: Omit<MarketActivityParams, 'cursor' | 'page' | 'total'> = {}) => byCursor((cursor) => activityOf(marketId, { ...params, cursor })),
+    /** Collateral into the same amount of both outcome tokens; `amount` in display units ("12.5"). */
     split: (marketId: string, amount: string) => transport.call<{ txHash: string; amount: string }>('POST', `/markets/${encodeURIComponent(marketId)}/split`, { auth: 'apiKey', body: { amount } }),
   };
 }

@@ -25,15 +25,17 @@ export function portfolioSection({ transport }: ClientContext) {
     /** Redeems one resolved market (a batch of one). */
     redeem: (marketId: string) => batch<BatchRedeemResponse>('/markets/redeem-positions/batch', [marketId]),
     /**
-     * Redeems several resolved markets in one transaction; markets it cannot redeem come back in
-     * `excluded` with a reason. The server takes at most POSITION_BATCH_MAX ids (default 50).
+     * Redeems several resolved markets in one request (on a chain the server sends one transaction
+     * per market); markets it cannot redeem come back in `excluded` with a reason. The server
+     * takes at most POSITION_BATCH_MAX ids (default 50).
      */
     redeemMany: (marketIds: readonly string[]) => batch<BatchRedeemResponse>('/markets/redeem-positions/batch', marketIds),
     /** Active markets where the caller has both outcomes available (not reserved by orders). */
     mergeable: () => get<MergeablePosition[]>('/markets/mergeable-positions'),
     /**
-     * Merges complete sets back to collateral in each market, in one transaction: the smaller of
-     * the two available balances. Same batch limit as `redeemMany`.
+     * Merges complete sets back to collateral in each market, in one request (on a chain the server
+     * sends one transaction per market): the smaller of the two available balances. Same batch
+     * limit as `redeemMany`.
      */
     mergeMany: (marketIds: readonly string[]) => batch<BatchMergeResponse>('/markets/merge-positions/batch', marketIds),
   };

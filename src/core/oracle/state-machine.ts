@@ -1,7 +1,8 @@
 /**
  * The optimistic oracle of one market's question (EXTENSIONS.md section 4), as a pure function of
- * (state, command, now): no I/O and no clock. The caller persists the new state and applies the
- * returned ledger effects in the same transaction, so bonds, rewards and payouts move exactly when
+ * (state, command, now): no I/O and no clock. The engine applies the new state and the returned
+ * ledger effects in the same journal record (src/engine/state/oracle-commands.ts), so bonds,
+ * rewards and payouts move exactly when
  * the state changes, and a state can only pay out once (SETTLED is left only for RESOLVED).
  *
  * UNPROPOSED → PROPOSED → (window ends: tick) SETTLED → RESOLVED

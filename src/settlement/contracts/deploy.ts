@@ -5,7 +5,11 @@ import { proxyWalletInitCodeHash } from './proxy-wallet-init-code.ts';
 export interface DeployOptions {
   /** The EIP-712 domain name of both exchanges (config EXCHANGE_NAME; the server's default is "PMX Exchange"). */
   readonly exchangeName: string;
-  /** The key that sends matchOrders, relays wallet calls (split, merge, redeem) and mints on local chains. */
+  /**
+   * Made the exchanges' operator (allowed to send matchOrders; the server's settlement keys are
+   * made operators too, at boot: src/chain/settlement-keys.ts), the factory's relayer (the wallets'
+   * split, merge, redeem and bond payments) and the local collateral's minter.
+   */
   readonly operator: Address;
   /** Where trading fees go; the operator by default. */
   readonly feeReceiver?: Address;

@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type MouseE
 
 /**
  * A router of a few lines: the path is the state, `navigate` pushes it, links intercept plain
- * left clicks. The app has six pages; a routing library would cost more bytes than it saves.
+ * left clicks. The app has eight pages; a routing library would cost more bytes than it saves.
  */
 const listeners = new Set<() => void>();
 const notify = () => {

@@ -86,8 +86,9 @@ function Summary({ positions, chain, onChain }: { positions: UserPosition[] | un
  * The ledger's cash against the wallet's on chain, in words, when they differ. The ledger moves
  * when the exchange records something (a match, a credit, a withdrawal), the chain when its
  * transaction is mined, so a difference is usually funds in flight and goes away as trades
- * settle; one that lasts is a deposit the exchange has not seen yet, or a credit that never
- * reached the chain (src/chain/README.md: reconciling from the chain is still to come).
+ * settle; one that lasts is a deposit the exchange has not indexed yet (src/chain/README.md,
+ * "Balances from the chain": recorded once its block is confirmed), or a credit that never
+ * reached the chain.
  */
 function CashInFlight({ ledger, chain }: { ledger: bigint; chain: bigint }) {
   if (ledger === chain) return null;
