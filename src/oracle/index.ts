@@ -4,7 +4,6 @@ import type { Db } from '../store/database.ts';
 import { OracleService } from './oracle-service.ts';
 import { Redemptions, type RedeemCommand } from './redemption.ts';
 
-export { addBondLocks } from './bond-locks.ts';
 export type { OracleService } from './oracle-service.ts';
 export type { Redemptions, BatchRedeemResult, RedeemablePosition, RedeemCommand } from './redemption.ts';
 

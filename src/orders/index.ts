@@ -23,7 +23,6 @@ export interface Trading {
   readonly markets: MarketDirectory;
   /** The ids of an event's markets, or undefined for an unknown event. */
   eventMarketIds(eventId: string): Promise<string[] | undefined>;
-  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,7 +65,6 @@ export function createTrading(deps: TradingDeps): Trading {
     orderQueries: new OrderQueries(deps.db, deps.orderMarkets, new OrderCursorCodec(deps.cursorSecret)),
     markets: deps.markets,
     eventMarketIds: deps.eventMarketIds,
-    start: () => engine.start(),
     async stop() {
       await engine.stop();
       await verifier.close();

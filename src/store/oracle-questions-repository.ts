@@ -28,11 +28,9 @@ function toState(row: QuestionRow): OracleState {
   };
 }
 
-/** The question of a market, locked FOR UPDATE when `lock` (callers then save it in the same transaction). */
-export async function findQuestion(db: Db, marketId: string, lock = false): Promise<OracleState> {
-  let query = db.selectFrom('oracle_questions').selectAll().where('market_id', '=', marketId);
-  if (lock) query = query.forUpdate();
-  const row = await query.executeTakeFirst();
+/** The question of a market as the tables hold it (UNPROPOSED without a row). */
+export async function findQuestion(db: Db, marketId: string): Promise<OracleState> {
+  const row = await db.selectFrom('oracle_questions').selectAll().where('market_id', '=', marketId).executeTakeFirst();
   return row ? toState(row) : UNPROPOSED;
 }
 
@@ -69,14 +67,5 @@ export async function saveQuestion(db: Db, marketId: string, state: OracleState,
 export async function findOpenQuestions(db: Db): Promise<OracleState[]> {
   const rows = await db.selectFrom('oracle_questions').selectAll().where('status', 'in', ['PROPOSED', 'DISPUTED']).execute();
   return rows.map(toState);
-}
-
-/**
- * The market row locked FOR UPDATE: every oracle transaction takes it first, so two proposals (or a
- * dispute and the window's settlement) of one market run one after the other even before the
- * question has a row of its own.
- */
-export async function lockMarketRow(db: Db, marketId: string) {
-  return db.selectFrom('markets').selectAll().where('id', '=', marketId).forUpdate().executeTakeFirst();
 }
 

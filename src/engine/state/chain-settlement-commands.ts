@@ -93,7 +93,6 @@ export function applyChainFills(ctx: ApplyContext, events: readonly ChainFillEve
           trade.confirmedAtMs = ctx.atMs;
           ctx.state.unsettled.delete(trade.id);
           announceTrade(ctx, trade);
-          ctx.effects.announcements.confirmedTradeIds.push(trade.id);
         }
         break;
       case 'reorged':

@@ -89,8 +89,6 @@ export interface RecordAnnouncements {
   lastTrades: { marketId: string; assetId: string; price: string; side: 'buy' | 'sell' }[];
   /** The books the record changed, their levels as it left them (a later record changes the live ones). */
   books: { marketId: string; levels: [BookLevels, BookLevels] }[];
-  /** Trades it confirmed: their public activity rows go out once the tables hold them. */
-  confirmedTradeIds: string[];
   /** Markets it retired: their books are published empty and forgotten. */
   retiredMarkets: string[];
   /** Markets it added or changed (the publisher follows a new book, and learns a changed market's terms). */
@@ -119,7 +117,7 @@ export class RecordEffects implements LedgerSink {
   private readonly eventChanges = new Map<string, EventChange>();
   private readonly redemptions: Redemption[] = [];
   readonly balancesBefore: BalanceBefore = new Map();
-  readonly announcements: RecordAnnouncements = { orderUpdates: [], tradeUpdates: [], lastTrades: [], books: [], confirmedTradeIds: [], retiredMarkets: [], markets: [], mmpTrips: [] };
+  readonly announcements: RecordAnnouncements = { orderUpdates: [], tradeUpdates: [], lastTrades: [], books: [], retiredMarkets: [], markets: [], mmpTrips: [] };
   readonly touchedMarkets = new Set<string>();
   /** What the engine should log about the record (the state machine has no logger). */
   readonly warnings: { context: Record<string, unknown>; message: string }[] = [];

@@ -16,7 +16,7 @@ const CONFIRM_PER_ROUND = 2000;
  * the ledger seals them into a block. Returns whether another round has work.
  */
 export function settleRound(ctx: ApplyContext): { moreWork: boolean } {
-  const { state, effects } = ctx;
+  const { state } = ctx;
   const mined: EngineTrade[] = [];
   const matched: EngineTrade[] = [];
   for (const trade of state.unsettled.values()) {
@@ -28,7 +28,6 @@ export function settleRound(ctx: ApplyContext): { moreWork: boolean } {
     trade.confirmedAtMs = ctx.atMs;
     state.unsettled.delete(trade.id);
     announceTrade(ctx, trade);
-    effects.announcements.confirmedTradeIds.push(trade.id);
   }
   const hashes = state.ledger.record(matched.map((trade) => tradePosting(fillOf(ctx, trade))), ctx.atMs);
   matched.forEach((trade, i) => {
