@@ -17,9 +17,9 @@ interface PositionBatch {
   examples: string[];
 }
 
-/** `pmx redeem|merge [marketIds...] [--all | --list]`: one transaction for every named market. */
+/** `pmx redeem|merge [markets...] [--all | --list]`: one batch request for every named market (on a chain, one transaction per market). */
 function registerPositionBatch(program: Command, kind: PositionBatch): void {
-  program.command(`${kind.name} [markets...]`).description(`${kind.description} (one transaction); --all takes every ${kind.listed} market, --list shows them`)
+  program.command(`${kind.name} [markets...]`).description(`${kind.description} (one request; on a chain, one transaction per market); --all takes every ${kind.listed} market, --list shows them`)
     .option('--all', `every ${kind.listed} market`)
     .option('--list', `only list the ${kind.listed} markets`)
     .addHelpText('after', examples(kind.examples))

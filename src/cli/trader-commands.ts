@@ -153,9 +153,9 @@ export function registerTraderCommands(program: Command): void {
     .option('--depth <levels>', 'levels per side', '10')
     .addHelpText('after', examples(['pmx book 1234…', 'pmx book demo-btc-above-150k yes', 'pmx book 1234… --watch --depth 5']))
     .action(run(async (token: string, outcome: string | undefined, options: { watch?: boolean; depth: string }, command: Command) => {
+      const depth = count('--depth', options.depth);
       const client = clientFor(command);
       const tokenId = await tokenIdOf(client, token, outcome);
-      const depth = Number(options.depth);
       if (!options.watch) {
         const book = await client.book.get(tokenId);
         output(!!globals(command).json, book, () => printLadder(book.bids.slice(0, depth), book.asks.slice(0, depth)));

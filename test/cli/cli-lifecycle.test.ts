@@ -84,6 +84,7 @@ describe('the CLI: a market from creation to redemption, through child processes
       [['oracle', 'propose', '00000000-0000-4000-8000-000000000000', 'MAYBE', '--operator'], 2, /YES, NO or TIE/],
       [['redeem'], 2, /name market ids/, 'someone'],
       [['trades', '--limit', 'ten'], 2, /--limit must be a whole number/],
+      [['book', '123', '--depth', 'ten'], 2, /--depth must be a whole number/],
       [['trades', '--user', '0x12'], 2, /--user must be an address/],
       [['activity', '00000000-0000-4000-8000-000000000000', '--wallet', 'alice'], 2, /--wallet must be an address/],
       [['oracle', 'dispute', '00000000-0000-4000-8000-000000000000'], 2, /not logged in/],
