@@ -30,10 +30,12 @@ interface ExchangeErrors {
     error ProxyWalletNotDeployed(address wallet);
     error OrderIsCancelled(bytes32 orderHash);
     error FillExceedsRemaining(bytes32 orderHash, uint256 remaining);
+    error AmountTooLarge(bytes32 orderHash);
     error NotOrderOwner();
 
     // Matching
     error ZeroFillAmount();
+    error TakerAlreadyMatched(bytes32 takerOrderHash);
     error FillAmountsLengthMismatch();
     error NotAllowedCounterparty(bytes32 orderHash);
     error TokenMismatch(uint256 takerTokenId, uint256 makerTokenId);

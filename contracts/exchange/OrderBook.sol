@@ -4,24 +4,40 @@ pragma solidity ^0.8.24;
 import {Order} from "./OrderStructs.sol";
 import {Signatures} from "./Signatures.sol";
 
-/// What the chain remembers of each order: how much of its makerAmount has been filled, or that it
-/// was cancelled. One slot per order hash, so partial fills across transactions add up and nothing
-/// fills twice, whatever the operator sends.
+/// What the chain remembers of each order: how much of its makerAmount has been filled, whether it
+/// has been the taker of a match, or that it was cancelled. One slot per order hash, so partial
+/// fills across transactions add up and nothing fills twice, whatever the operator sends.
+///
+/// An order is the taker of one match at most: the server matches an incoming order once, and
+/// what is left of it then rests and fills only as a maker. The flag makes a match that is sent
+/// again (a transaction thought lost, resent under a new nonce) revert, even when its orders still
+/// have room for it, rather than settle twice. It shares the slot the taker's fill writes anyway,
+/// so it costs no storage write of its own.
 abstract contract OrderBook is Signatures {
     /// The fill state of a cancelled order: no fill amount reaches it.
     uint256 private constant CANCELLED = type(uint256).max;
+    /// Set in an order's fill state once it has been the taker of a match.
+    uint256 private constant MATCHED_AS_TAKER = 1 << 255;
+    /// The largest makerAmount an order may have: its filled amount stays clear of the flag (and of CANCELLED).
+    uint256 private constant MAX_MAKER_AMOUNT = type(uint128).max;
 
     mapping(bytes32 => uint256) private filledOf;
 
     /// (cancelled, filled): `filled` in units of the order's makerAmount.
     function orderStatus(bytes32 orderHash) external view returns (bool cancelled, uint256 filled) {
         uint256 state = filledOf[orderHash];
-        return state == CANCELLED ? (true, 0) : (false, state);
+        return state == CANCELLED ? (true, 0) : (false, state & ~MATCHED_AS_TAKER);
+    }
+
+    /// Whether the order has been the taker of a match (which it can be once).
+    function matchedAsTaker(bytes32 orderHash) external view returns (bool) {
+        uint256 state = filledOf[orderHash];
+        return state != CANCELLED && state & MATCHED_AS_TAKER != 0;
     }
 
     function remainingOf(Order calldata order) external view returns (uint256) {
         uint256 state = filledOf[hashOrder(order)];
-        return state == CANCELLED ? 0 : order.makerAmount - state;
+        return state == CANCELLED ? 0 : order.makerAmount - (state & ~MATCHED_AS_TAKER);
     }
 
     /// By the maker, or by the key that signed for it (a proxy wallet's owner).
@@ -45,13 +61,27 @@ abstract contract OrderBook is Signatures {
         _checkSignature(orderHash, order);
     }
 
-    /// Records `making` more of the order as filled.
+    /// Records `making` more of the order as filled, as a maker (or against the operator).
     function _consume(bytes32 orderHash, uint256 makerAmount, uint256 making) internal {
+        uint256 state = filledOf[orderHash];
+        filledOf[orderHash] = (state & MATCHED_AS_TAKER) | _filledAfter(orderHash, state, makerAmount, making);
+    }
+
+    /// Records `making` more of the order as filled, as the taker of a match: once per order.
+    function _consumeAsTaker(bytes32 orderHash, uint256 makerAmount, uint256 making) internal {
+        uint256 state = filledOf[orderHash];
+        if (state != CANCELLED && state & MATCHED_AS_TAKER != 0) revert TakerAlreadyMatched(orderHash);
+        filledOf[orderHash] = MATCHED_AS_TAKER | _filledAfter(orderHash, state, makerAmount, making);
+    }
+
+    /// The order's filled amount once `making` more is filled; reverts when it is cancelled or has not that much left.
+    function _filledAfter(bytes32 orderHash, uint256 state, uint256 makerAmount, uint256 making) private pure returns (uint256) {
         if (making == 0) revert ZeroFillAmount();
-        uint256 filled = filledOf[orderHash];
-        if (filled == CANCELLED) revert OrderIsCancelled(orderHash);
+        if (state == CANCELLED) revert OrderIsCancelled(orderHash);
+        if (makerAmount > MAX_MAKER_AMOUNT) revert AmountTooLarge(orderHash);
+        uint256 filled = state & ~MATCHED_AS_TAKER;
         uint256 remaining = makerAmount - filled;
         if (making > remaining) revert FillExceedsRemaining(orderHash, remaining);
-        filledOf[orderHash] = filled + making;
+        return filled + making;
     }
 }

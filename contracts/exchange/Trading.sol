@@ -79,7 +79,7 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         if (makerOrders.length != makerFillAmounts.length) revert FillAmountsLengthMismatch();
         Market storage market = _marketOf(takerOrder.tokenId);
         bytes32 takerHash = _validateOrder(takerOrder);
-        _consume(takerHash, takerOrder.makerAmount, takerFillAmount);
+        _consumeAsTaker(takerHash, takerOrder.makerAmount, takerFillAmount);
 
         Totals memory totals;
         uint256[] memory payouts = new uint256[](makerOrders.length);

@@ -4,6 +4,9 @@ import { zeroAddress } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { ABIS, type ExchangeChain, type Market, ONE, type OrderParams, startExchangeChain } from '../helpers/exchange-chain.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
+import { earlierSettlement } from '../../src/engine/chain-settlement/earlier-settlement.ts';
+import type { MatchFill } from '../../src/engine/chain-settlement/match-call.ts';
+import type { RevertReason } from '../../src/settlement/chain/sender/index.ts';
 
 /**
  * Every way matchOrders and the exchange's configuration refuse, each by its custom error, and the
@@ -66,6 +69,29 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
     assert.equal(await revertOfPair(await buy(), await sell({ taker: stranger.address })), 'NotAllowedCounterparty');
     assert.equal(await revertOfPair(await buy({ taker: stranger.address }), await sell()), 'NotAllowedCounterparty');
     assert.equal(await revertOfPair(await buy(), await sell({ taker: buyer.address })), undefined, 'the named counterparty may take it');
+  });
+
+  it('lets an order be the taker of one match only, even with room left on both sides; its rest still fills as a maker', async () => {
+    const taker = await buy({ size: 20n * ONE });
+    const maker = await sell({ size: 30n * ONE });
+    const settled = await chain.match(taker, [maker], 5n * ONE, [10n * ONE]);
+    const takerHash = await chain.read<`0x${string}`>(exchange(), ABIS.exchange, 'hashOrder', [taker]);
+    // The same match again (a transaction taken for lost and sent again): both orders have room for it.
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'remainingOf', [taker]), 5n * ONE);
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'remainingOf', [maker]), 20n * ONE);
+    assert.equal(await revertOfPair(taker, maker, 5n * ONE, 10n * ONE), 'TakerAlreadyMatched');
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'matchedAsTaker', [takerHash]), true);
+    assert.deepEqual(await chain.read(exchange(), ABIS.exchange, 'orderStatus', [takerHash]), [false, 5n * ONE]);
+    // What is left of it rests, and a later taker fills it as a maker.
+    await chain.match(await sell({ size: 10n * ONE }), [taker], 10n * ONE, [5n * ONE]);
+    assert.deepEqual(await chain.read(exchange(), ABIS.exchange, 'orderStatus', [takerHash]), [false, 10n * ONE]);
+    // The settlement sender finds the transaction that settled a match refused as already matched.
+    const earlier = earlierSettlement(chain.publicClient, exchange());
+    const fill = { takerHash } as MatchFill;
+    assert.equal(earlier.isAlreadySettled({ name: 'TakerAlreadyMatched', args: [takerHash.toUpperCase().replace('0X', '0x')], message: '' } as RevertReason, fill), true);
+    assert.equal(earlier.isAlreadySettled({ name: 'TakerAlreadyMatched', args: [`0x${'00'.repeat(32)}`], message: '' } as RevertReason, fill), false, 'another taker order');
+    assert.equal(await earlier.findSettlement(fill), settled.transactionHash);
+    assert.equal(await earlier.findSettlement({ takerHash: `0x${'ab'.repeat(32)}` } as MatchFill), null);
   });
 
   it('lets only operators match, and only while trading is not paused', async () => {

@@ -7,6 +7,7 @@ import type { OrderRow } from '../../store/orders-repository.ts';
 import { journaledChainTxChange, tradesByMatch, type ChainFillEvent, type ChainTxChange } from '../state/chain-settlement-commands.ts';
 import type { EngineState } from '../state/engine-state.ts';
 import type { EngineTrade } from '../state/types.ts';
+import { earlierSettlement } from './earlier-settlement.ts';
 import { matchFillOf, type MatchFill } from './match-call.ts';
 import { faultOrderIds } from './revert-fault.ts';
 
@@ -54,7 +55,7 @@ const SENDERS = ['exchange', 'negRisk'] as const;
 type SenderName = (typeof SENDERS)[number];
 
 /** The exchange's ABI, with the collateral's errors so a revert for an unfunded wallet names the wallet. */
-const SETTLEMENT_ABI: Abi = [...loadArtifact('PmxExchange').abi, ...loadArtifact('LocalCollateral').abi.filter((item) => item.type === 'error')];
+export const SETTLEMENT_ABI: Abi = [...loadArtifact('PmxExchange').abi, ...loadArtifact('LocalCollateral').abi.filter((item) => item.type === 'error')];
 
 /**
  * Settlement on a real chain, run by the leader (src/engine/chain-settlement/README.md):
@@ -166,6 +167,7 @@ export class ChainSettlement {
       account: privateKeyToAccount(key),
       abi: SETTLEMENT_ABI,
       encode: (batch) => ({ to: exchange, data: encodeMatches(batch) }),
+      ...earlierSettlement(client, exchange),
       confirmations: this.options.confirmations,
       ...(this.options.maxFeePerGas ? { maxFeePerGasCap: this.options.maxFeePerGas } : {}),
       maxFillsPerTx: this.options.maxMatchesPerTx ?? 100,
@@ -218,7 +220,7 @@ function senderOf(fill: MatchFill): SenderName {
 }
 
 /** One match is `matchOrders`; several go in one `matchOrdersBatch`, all or nothing (the sender bisects a batch that reverts). */
-function encodeMatches(batch: readonly MatchFill[]): Hex {
+export function encodeMatches(batch: readonly MatchFill[]): Hex {
   if (batch.length === 1) {
     const { takerOrder, makerOrders, takerFillAmount, makerFillAmounts } = batch[0]!.call;
     return encodeFunctionData({ abi: SETTLEMENT_ABI, functionName: 'matchOrders', args: [takerOrder, makerOrders, takerFillAmount, makerFillAmounts] });

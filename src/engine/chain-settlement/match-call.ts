@@ -19,6 +19,8 @@ export interface MatchCall {
 export interface MatchFill {
   /** The taker order's id: a taker order matches once, so it names its match. */
   readonly id: string;
+  /** The taker order's EIP-712 hash, which the exchange's `OrdersMatched` log and `TakerAlreadyMatched` revert name. */
+  readonly takerHash: string;
   readonly tradeIds: readonly string[];
   readonly negRisk: boolean;
   readonly call: MatchCall;
@@ -52,7 +54,7 @@ export function matchFillOf(trades: readonly EngineTrade[], orders: ReadonlyMap<
     const wallet = row.account.toLowerCase();
     orderIdsByWallet.set(wallet, [...(orderIdsByWallet.get(wallet) ?? []), row.id]);
   }
-  return { id: first.taker.orderId, tradeIds: trades.map((t) => t.id), negRisk, call, orderIdByHash, orderIdsByWallet };
+  return { id: first.taker.orderId, takerHash: taker.hash, tradeIds: trades.map((t) => t.id), negRisk, call, orderIdByHash, orderIdsByWallet };
 }
 
 /** What a party gives in the fill, in its order's makerAmount units: a BUY its cost at its own price, a SELL its tokens. */
