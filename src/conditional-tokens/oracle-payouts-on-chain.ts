@@ -12,7 +12,7 @@ export interface OraclePayers {
   bond(payment: { from: string; to: string | 'fees'; amount: bigint; key: string }): Promise<string>;
 }
 
-/** Payouts read per catch-up query; the next query reads on from the ones paid. */
+/** Payouts read per catch-up query; the next query reads on after the last of them. */
 const CATCH_UP_PAGE = 200;
 
 /**
@@ -36,7 +36,7 @@ export class OraclePayoutsOnChain {
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
 
-  constructor(private readonly deps: { db: Db; payers: OraclePayers; events: DomainEvents; now: () => Date; logger: Pick<FastifyBaseLogger, 'warn' | 'info' | 'error'> }) {}
+  constructor(private readonly deps: { db: Db; payers: OraclePayers; events: DomainEvents; now: () => Date; logger: Pick<FastifyBaseLogger, 'warn' | 'info' | 'error'>; catchUpPage?: number }) {}
 
   start(): void {
     this.stopped = false;
@@ -58,18 +58,14 @@ export class OraclePayoutsOnChain {
   private enqueue(payout: LedgerPayout): void {
     if (this.pending.has(payout.ledgerTxHash)) return;
     this.pending.add(payout.ledgerTxHash);
-    this.queue = this.queue.then(async () => void (await this.payUntilRecorded(payout))).finally(() => this.pending.delete(payout.ledgerTxHash));
+    this.queue = this.queue.then(() => this.payUntilRecorded(payout)).finally(() => this.pending.delete(payout.ledgerTxHash));
   }
 
-  /**
-   * The transfer is sent at most once per run: a failed record is retried alone. Whether the chain
-   * refused it (no record is written then).
-   */
-  private async payUntilRecorded(payout: LedgerPayout): Promise<{ refused: boolean }> {
+  /** The transfer is sent at most once per run: a failed record is retried alone. One the chain refused gets no record. */
+  private async payUntilRecorded(payout: LedgerPayout): Promise<void> {
     const { db, logger, now } = this.deps;
     const context = { ledgerTxHash: payout.ledgerTxHash, kind: payout.kind, from: payout.from, to: payout.to, amount: payout.amount.toString() };
     let chainTxHash: string | undefined;
-    let refused = false;
     await retryUntilDone(async () => {
       if (chainTxHash === undefined) {
         if (await hasChainPayout(db, payout.ledgerTxHash)) return;
@@ -78,7 +74,6 @@ export class OraclePayoutsOnChain {
         } catch (error) {
           if (!(error instanceof PayoutRefusedError)) throw error;
           logger.error({ ...context, reason: error.message }, 'an oracle payout was refused on chain; the ledger made it, the chain did not (pmx audit names the wallets)');
-          refused = true;
           return;
         }
       }
@@ -88,7 +83,6 @@ export class OraclePayoutsOnChain {
       stopped: () => this.stopped,
       failed: (error, retryInMs) => logger.warn({ err: error, ...context, retryInMs }, 'making an oracle payout on chain failed; retrying'),
     });
-    return { refused };
   }
 
   private pay(payout: LedgerPayout): Promise<string> {
@@ -99,17 +93,23 @@ export class OraclePayoutsOnChain {
     return payers.bond({ from: payout.from, to: payout.to === FEE_ACCOUNT ? 'fees' : payout.to, amount: payout.amount, key });
   }
 
+  /**
+   * Every payout without a record, oldest first, one page after another. The pages follow the
+   * ledger's sequence rather than reading the unpaid ones again, so a page of payouts that stay
+   * unpaid (refused, or being paid by an announcement meanwhile) does not end the catch-up early.
+   */
   private async catchUp(): Promise<void> {
-    const refused = new Set<string>();
+    let afterSeq = -1n;
     while (!this.stopped) {
-      const unpaid = (await listOraclePayoutsUnpaidOnChain(this.deps.db, CATCH_UP_PAGE)).filter((payout) => !this.pending.has(payout.ledgerTxHash) && !refused.has(payout.ledgerTxHash));
-      if (unpaid.length === 0) return;
-      for (const payout of unpaid) {
+      const page = await listOraclePayoutsUnpaidOnChain(this.deps.db, this.deps.catchUpPage ?? CATCH_UP_PAGE, afterSeq);
+      if (page.length === 0) return;
+      afterSeq = page.at(-1)!.seq;
+      for (const { seq: _seq, ...payout } of page) {
         if (this.stopped) return;
+        if (this.pending.has(payout.ledgerTxHash)) continue;
         this.pending.add(payout.ledgerTxHash);
-        const made = await this.payUntilRecorded(payout).finally(() => this.pending.delete(payout.ledgerTxHash));
-        // A refused payout stays without a record: this start does not read it again.
-        if (made.refused) refused.add(payout.ledgerTxHash);
+        // A refused payout stays without a record: the next start tries it again.
+        await this.payUntilRecorded(payout).finally(() => this.pending.delete(payout.ledgerTxHash));
       }
     }
   }

@@ -14,11 +14,12 @@ export interface LedgerPayout {
 }
 
 /** The oracle payouts in the ledger's tables that have no payout on chain yet, oldest first: each transaction's two collateral legs. */
-export async function listOraclePayoutsUnpaidOnChain(db: Db, limit: number): Promise<LedgerPayout[]> {
+export async function listOraclePayoutsUnpaidOnChain(db: Db, limit: number, afterSeq = -1n): Promise<(LedgerPayout & { seq: bigint })[]> {
   const rows = await db.selectFrom('ledger_transactions as t')
     .innerJoin('ledger_entries as debit', 'debit.tx_seq', 't.seq')
     .innerJoin('ledger_entries as credit', 'credit.tx_seq', 't.seq')
-    .select(['t.tx_hash', 't.kind', 'debit.account as from', 'credit.account as to', 'credit.amount'])
+    .select(['t.seq', 't.tx_hash', 't.kind', 'debit.account as from', 'credit.account as to', 'credit.amount'])
+    .where('t.seq', '>', afterSeq)
     .where('t.kind', 'in', ORACLE_PAYOUT_KINDS)
     .where('debit.asset', '=', 'collateral')
     .where('debit.amount', '<', sql<string>`0`)
@@ -28,7 +29,7 @@ export async function listOraclePayoutsUnpaidOnChain(db: Db, limit: number): Pro
     .orderBy('t.seq')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ ledgerTxHash: row.tx_hash, kind: row.kind as LedgerPayout['kind'], from: row.from, to: row.to, amount: BigInt(row.amount) }));
+  return rows.map((row) => ({ seq: BigInt(row.seq), ledgerTxHash: row.tx_hash, kind: row.kind as LedgerPayout['kind'], from: row.from, to: row.to, amount: BigInt(row.amount) }));
 }
 
 export async function hasChainPayout(db: Db, ledgerTxHash: string): Promise<boolean> {

@@ -32,7 +32,8 @@ describe('oracle payouts on chain', () => {
   const events = new DomainEvents();
   const made: unknown[] = [];
   let failNext = 0;
-  const payouts = () => new OraclePayoutsOnChain({
+  const payouts = (catchUpPage?: number) => new OraclePayoutsOnChain({
+    ...(catchUpPage ? { catchUpPage } : {}),
     db: store.db,
     events,
     now: () => new Date(),
@@ -53,8 +54,8 @@ describe('oracle payouts on chain', () => {
       },
     },
   });
-  const run = async (work: (running: OraclePayoutsOnChain) => void = () => {}) => {
-    const running = payouts();
+  const run = async (work: (running: OraclePayoutsOnChain) => void = () => {}, catchUpPage?: number) => {
+    const running = payouts(catchUpPage);
     running.start();
     work(running);
     // A retry's pause does not hold the process (a server's sockets do): the test does, meanwhile.
@@ -106,5 +107,14 @@ describe('oracle payouts on chain', () => {
     assert.deepEqual(made.slice(4), [{ reward: { to: WALLET_B, amount: 1_000_000n, key: hashOf(7) } }]);
     const refused = await store.db.selectFrom('chain_payouts').select('ledger_tx_hash').where('ledger_tx_hash', '=', hashOf(6)).executeTakeFirst();
     assert.equal(refused, undefined);
+  });
+
+  it('reads on past a whole page of payouts that stay unpaid: the ones after it are made at the same start', async () => {
+    await ledgerTransfer(store, 8, 'BOND_FORFEIT', REFUSING, WALLET_A, 1_000_000n);
+    await ledgerTransfer(store, 9, 'BOND_FORFEIT', REFUSING, WALLET_B, 1_000_000n);
+    await ledgerTransfer(store, 10, 'ORACLE_REWARD', REWARD_TREASURY, WALLET_A, 3_000_000n);
+    // Pages of two: the refused payouts 6 (from the test before), 8 and 9 fill the first pages.
+    await run(() => {}, 2);
+    assert.deepEqual(made.slice(5), [{ reward: { to: WALLET_A, amount: 3_000_000n, key: hashOf(10) } }]);
   });
 });
