@@ -180,7 +180,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
       opened: (apiKey: string, sessionId: string, resumes: string | null) => recordSession({ apiKey, change: 'open', sessionId, resumes }),
       closed: (apiKey: string, sessionId: string) => recordSession({ apiKey, change: 'close', sessionId, resumes: null }),
     };
-    // One record of payments sent on chain for ledger moves, by the rewards' claims and the oracle's payouts.
+    // One record of payments sent on chain for ledger moves: the rewards' claims, the oracle's payouts and admin credits made with an idempotency key.
     const payers = operatorPayers(chain, paymentIntentsIn(store.db));
     rewards = createRewards({
       db: store.db, clock, events, logger,

@@ -125,6 +125,8 @@ function settlementKeysOf(chain: RunningChain, config: Config): { exchange: Hex;
 export interface ChainSettlementSetup {
   client(): PublicClient;
   confirmations: number;
+  /** SETTLEMENT_GATHER_MS: a transaction that is not full leaves at most once every this many milliseconds. */
+  gatherMs: number;
   /** MAX_FEE_PER_GAS_GWEI: the senders sign no transaction at a higher `maxFeePerGas` (wei). */
   maxFeePerGas?: bigint;
   keys: SettlementKeys;
