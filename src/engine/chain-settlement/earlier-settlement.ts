@@ -1,10 +1,9 @@
-import { parseAbiItem, type Address, type Hex, type PublicClient } from 'viem';
+import { getAbiItem, type AbiEvent, type Address, type Hex, type PublicClient } from 'viem';
 import type { RevertReason } from '../../settlement/chain/sender/index.ts';
+import { loadArtifact } from '../../settlement/contracts/index.ts';
 import type { MatchFill } from './match-call.ts';
 
-const ORDERS_MATCHED = parseAbiItem(
-  'event OrdersMatched(bytes32 indexed takerOrderHash, address indexed takerOrderMaker, uint256 makerAssetId, uint256 takerAssetId, uint256 makerAmountFilled, uint256 takerAmountFilled)',
-);
+const ORDERS_MATCHED = getAbiItem({ abi: loadArtifact('PmxExchange').abi, name: 'OrdersMatched' }) as AbiEvent;
 /** Blocks asked for at once: public RPC providers refuse `eth_getLogs` over wide ranges. */
 const LOG_WINDOW = 10_000n;
 /** How far back a match's earlier settlement is looked for (about 2 days of 2 s blocks). */
@@ -24,14 +23,15 @@ export function earlierSettlement(client: PublicClient, exchange: Address) {
     async findSettlement(fill: MatchFill): Promise<Hex | null> {
       const head = await client.getBlockNumber();
       const oldest = head > LOOKBACK_BLOCKS ? head - LOOKBACK_BLOCKS : 0n;
-      for (let toBlock = head; toBlock >= oldest; toBlock -= LOG_WINDOW) {
+      // Newest blocks first: the match was most likely settled lately.
+      for (let toBlock = head; ; ) {
         const fromBlock = toBlock - oldest >= LOG_WINDOW ? toBlock - LOG_WINDOW + 1n : oldest;
         const logs = await client.getLogs({ address: exchange, event: ORDERS_MATCHED, args: { takerOrderHash: fill.takerHash as Hex }, fromBlock, toBlock });
         const found = logs.at(-1)?.transactionHash;
         if (found) return found;
-        if (fromBlock === oldest) break;
+        if (fromBlock === oldest) return null;
+        toBlock = fromBlock - 1n;
       }
-      return null;
     },
   };
 }
