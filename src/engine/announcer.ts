@@ -52,8 +52,9 @@ export class Announcer {
     this.queue = this.queue.then(() => this.announce(record)).catch((error) => logger.error({ err: error }, 'announcing an engine record failed'));
   }
 
-  /** Public activity rows of the trades a projection confirmed. */
+  /** What a projection wrote that others wait for: its ledger transactions, and the public activity rows of the trades it confirmed. */
   projected(merged: MergedChanges): void {
+    if (merged.ledgerTxs.length > 0) this.options.events.publish('ledger-projected', { transactions: merged.ledgerTxs.length });
     const confirmed = [...merged.trades.values()].filter((t) => t.status === 'CONFIRMED').map((t) => t.id);
     if (confirmed.length === 0) return;
     this.queue = this.queue.then(async () => {

@@ -23,6 +23,8 @@ export interface DomainEventMap {
   'book-snapshot': { assetId: string; snapshot: unknown };
   /** A trade printed: the last trade price of one token of the market. */
   'last-trade-price': { marketId: string; assetId: string; price: string; side: 'buy' | 'sell'; timestampMs: number };
+  /** The engine's projection wrote ledger transactions into the tables (trades mined, splits, merges, redeems, credits ...): how many. */
+  'ledger-projected': { transactions: number };
   /** A trade was confirmed: its public TradeActivity row (before the notional floor is applied). */
   'trade-activity': { eventId: string | null; notionalUsd: number; activity: unknown };
   /** The oracle's outcome resolved a market, durably (the engine's journal holds it). */

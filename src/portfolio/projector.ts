@@ -36,16 +36,13 @@ export class PositionProjector {
   }
 
   /**
-   * Catches up in the background after committed ledger work (trades mined or failed); overlapping
-   * calls coalesce. A trade just matched has moved nothing in the ledger yet: every fill announces
-   * one, and catching up on each cost two store reads per fill for nothing. The updates a batch
-   * announces together (a settlement round's confirmed and mined trades) make one catch-up: each
-   * round used to start a second one that found nothing, three reads of the store for nothing.
+   * Catches up in the background once the engine's projection wrote ledger transactions into the
+   * tables; overlapping calls coalesce. It used to follow `trade-update`, which goes out when a
+   * record is durable, before its projection: the catch-up then found nothing, and the next read
+   * did the work.
    */
   listen(events: DomainEvents): () => void {
-    return events.subscribe('trade-update', ({ trade }) => {
-      if ((trade as { status?: unknown }).status !== 'MATCHED') this.kick();
-    });
+    return events.subscribe('ledger-projected', () => this.kick());
   }
 
   /** Waits for a background catch-up in flight or about to start (tests, shutdown). */
