@@ -7,7 +7,9 @@
  *    each a batch of 1-3 resting maker orders then one taker order that takes them: MINT and
  *    COMPLEMENTARY alternately); from the first order until every trade is CONFIRMED, as the
  *    parties' `/user` sockets hear it. Fills (trades) per second and matches (taker orders, one
- *    `matchOrders` each) per second.
+ *    `matchOrders` each) per second. Beside it, the same backlog on a server with CHAIN=none
+ *    (settlement rounds in the engine's ledger): what entering those orders alone allows on this
+ *    machine, the ceiling of the settled figure.
  * 2. MATCHED → MINED at a steady rate (200 trades/s, one maker and one taker per trade): from the
  *    moment the trade's MATCHED `trade-update` arrives to the moment its MINED one does (the
  *    Trade's `matchedAt` is in whole seconds, too coarse to time this; both arrivals are on this
@@ -239,7 +241,7 @@ async function setUpTraders(server: ProcessServer, market: Market, watch: TradeW
   return { makers, takers };
 }
 
-interface BacklogResult { fills: number; matches: number; orders: number; entrySeconds: number; minedSeconds: number; confirmedSeconds: number; failed: number; chain: Awaited<ReturnType<typeof chainBetween>>; cpu: { server: number; anvil: number } }
+interface BacklogResult { fills: number; matches: number; orders: number; entrySeconds: number; minedSeconds: number; confirmedSeconds: number; failed: number; chain: Awaited<ReturnType<typeof chainBetween>> | undefined; cpu: { server: number; anvil: number } }
 
 /**
  * Groups of k = 1, 2, 3 makers' orders then one taker's, MINT and COMPLEMENTARY alternately, on
@@ -249,10 +251,10 @@ interface BacklogResult { fills: number; matches: number; orders: number; entryS
  * acknowledgement, so the book always holds what every taker sent can take: each takes k whole
  * makers, and the backlog's trades are exactly its maker orders.
  */
-async function backlog(server: ProcessServer, market: Market, traders: Traders, watch: TradeWatch): Promise<BacklogResult> {
+async function backlog(server: ProcessServer, market: Market, traders: Traders, watch: TradeWatch, onChain = true): Promise<BacklogResult> {
   const before = watch.seen.size;
   const cpuBefore = await cpu(server);
-  const fromBlock = Number(await rpc<string>(server, 'eth_blockNumber', []));
+  const fromBlock = onChain ? Number(await rpc<string>(server, 'eth_blockNumber', [])) : 0;
   let makerOrders = 0;
   let matches = 0;
   let group = 0;
@@ -278,7 +280,7 @@ async function backlog(server: ProcessServer, market: Market, traders: Traders, 
   const done = () => watch.seen.size >= expected && [...watch.seen.values()].every((s) => s.has('CONFIRMED') || s.has('FAILED'));
   if (!(await watch.until(done))) console.error(`backlog: stalled at ${watch.seen.size - before} of ${makerOrders} trades seen, ${watch.count('CONFIRMED') - MAKERS} confirmed`);
   const cpuAfter = await cpu(server);
-  const chain = await chainBetween(server, fromBlock, Number(await rpc<string>(server, 'eth_blockNumber', [])));
+  const chain = onChain ? await chainBetween(server, fromBlock, Number(await rpc<string>(server, 'eth_blockNumber', []))) : undefined;
   const last = (status: string) => Math.max(...[...watch.seen.values()].map((s) => s.get(status) ?? 0));
   return {
     fills: makerOrders, matches, orders: makerOrders + matches, entrySeconds,
@@ -373,6 +375,28 @@ const rows: Record<string, string | number>[] = [];
 const figure = (build: Build, name: string, value: string, target: string, met: boolean | undefined, notes: string) =>
   rows.push({ ...(builds.length > 1 ? { build: build.name.trim() || 'this' } : {}), figure: name, measured: value, target, met: met === undefined ? '' : met ? 'yes' : 'NO', notes });
 
+function logBacklog(label: string, b: BacklogResult): void {
+  console.log(`${label}backlog: ${b.fills} fills in ${b.matches} matches (${b.orders} orders) entered in ${b.entrySeconds.toFixed(2)} s; last MINED at ${b.minedSeconds.toFixed(2)} s, last CONFIRMED at ${b.confirmedSeconds.toFixed(2)} s; ${b.failed} FAILED`);
+  console.log(`${label}backlog CPU: server ${b.cpu.server.toFixed(1)} s (${Math.round((b.cpu.server * 1e6) / b.fills)} µs/fill), anvil ${b.cpu.anvil.toFixed(1)} s (${Math.round((b.cpu.anvil * 1e6) / b.fills)} µs/fill)`);
+}
+
+/** The same backlog on CHAIN=none: the fills a second this machine enters and settles in the engine's own ledger, the embedded chain's ceiling. */
+async function backlogWithoutChain(build: Build): Promise<void> {
+  const label = `${build.name.trim() ? `${build.name.trim()}: ` : ''}CHAIN=none `;
+  await withServer(build, { CHAIN: 'none' }, async (server) => {
+    const market = await setUpMarket(server);
+    const watch = new TradeWatch();
+    try {
+      const traders = await setUpTraders(server, market, watch, BigInt(Math.ceil(BACKLOG_FILLS / 2 / MAKERS)) * 2n * SIZE);
+      const b = await backlog(server, market, traders, watch, false);
+      logBacklog(label, b);
+      figure(build, 'backlog without a chain (CHAIN=none): fills CONFIRMED/s', String(Math.round(b.fills / b.confirmedSeconds)), '', undefined, `the same orders settled in the engine's own ledger: the ceiling of the embedded chain's backlog on this machine; server ${Math.round((b.cpu.server * 1e6) / b.fills)} µs/fill`);
+    } finally {
+      watch.close();
+    }
+  });
+}
+
 /** The backlog, then the steady rate, on one server of `build`. */
 async function settle(build: Build): Promise<void> {
   const label = build.name.trim() ? `${build.name.trim()}: ` : '';
@@ -385,9 +409,9 @@ async function settle(build: Build): Promise<void> {
       const traders = await setUpTraders(server, market, watch, sells * SIZE);
 
       const b = await backlog(server, market, traders, watch);
-      console.log(`${label}backlog: ${b.fills} fills in ${b.matches} matches (${b.orders} orders) entered in ${b.entrySeconds.toFixed(2)} s; last MINED at ${b.minedSeconds.toFixed(2)} s, last CONFIRMED at ${b.confirmedSeconds.toFixed(2)} s; ${b.failed} FAILED`);
-      console.log(`${label}backlog CPU: server ${b.cpu.server.toFixed(1)} s (${Math.round((b.cpu.server * 1e6) / b.fills)} µs/fill), anvil ${b.cpu.anvil.toFixed(1)} s (${Math.round((b.cpu.anvil * 1e6) / b.fills)} µs/fill)`);
-      console.log(`${label}backlog on chain: ${b.chain.settlementTxs} settlement transactions (${(b.matches / b.chain.settlementTxs).toFixed(1)} matches, ${(b.fills / b.chain.settlementTxs).toFixed(1)} fills, ${b.chain.gasPerTx.toLocaleString('en')} gas each on average) in ${b.chain.blocks} blocks, ${b.chain.emptyBlocks} of them empty`);
+      logBacklog(label, b);
+      const { chain } = b;
+      if (chain) console.log(`${label}backlog on chain: ${chain.settlementTxs} settlement transactions (${(b.matches / chain.settlementTxs).toFixed(1)} matches, ${(b.fills / chain.settlementTxs).toFixed(1)} fills, ${chain.gasPerTx.toLocaleString('en')} gas each on average) in ${chain.blocks} blocks, ${chain.emptyBlocks} of them empty`);
       const fillsPerSec = b.fills / b.confirmedSeconds;
       figure(build, 'backlog: fills CONFIRMED/s', String(Math.round(fillsPerSec)), '≥ 500', fillsPerSec >= 500, `${b.fills} fills, first order to last CONFIRMED ${b.confirmedSeconds.toFixed(1)} s; entry alone ${b.entrySeconds.toFixed(1)} s`);
       figure(build, 'backlog: matches CONFIRMED/s', String(Math.round(b.matches / b.confirmedSeconds)), '', undefined, `${b.matches} matchOrders (1-3 makers each)`);
@@ -426,7 +450,10 @@ async function entryRatios(build: Build): Promise<void> {
 }
 
 console.log(`load average at the start: ${loadavg().map((l) => l.toFixed(1)).join(', ')}`);
-for (const build of builds) await settle(build);
+for (const build of builds) {
+  await backlogWithoutChain(build);
+  await settle(build);
+}
 for (const build of builds) await entryRatios(build);
 
 console.log(`\n${availableParallelism()} CPUs shared by the client, the server, its PGlite thread and anvil; load average ${loadavg().map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min) at the end: a busy machine gives each process less than its core`);
