@@ -375,6 +375,9 @@ const rows: Record<string, string | number>[] = [];
 const figure = (build: Build, name: string, value: string, target: string, met: boolean | undefined, notes: string) =>
   rows.push({ ...(builds.length > 1 ? { build: build.name.trim() || 'this' } : {}), figure: name, measured: value, target, met: met === undefined ? '' : met ? 'yes' : 'NO', notes });
 
+/** Token 1 each maker needs for the COMPLEMENTARY half of `fills` (its sells), twice over. */
+const tokensEach = (fills: number): bigint => BigInt(Math.ceil(fills / 2 / MAKERS)) * 2n * SIZE;
+
 function logBacklog(label: string, b: BacklogResult): void {
   console.log(`${label}backlog: ${b.fills} fills in ${b.matches} matches (${b.orders} orders) entered in ${b.entrySeconds.toFixed(2)} s; last MINED at ${b.minedSeconds.toFixed(2)} s, last CONFIRMED at ${b.confirmedSeconds.toFixed(2)} s; ${b.failed} FAILED`);
   console.log(`${label}backlog CPU: server ${b.cpu.server.toFixed(1)} s (${Math.round((b.cpu.server * 1e6) / b.fills)} µs/fill), anvil ${b.cpu.anvil.toFixed(1)} s (${Math.round((b.cpu.anvil * 1e6) / b.fills)} µs/fill)`);
@@ -387,7 +390,7 @@ async function backlogWithoutChain(build: Build): Promise<void> {
     const market = await setUpMarket(server);
     const watch = new TradeWatch();
     try {
-      const traders = await setUpTraders(server, market, watch, BigInt(Math.ceil(BACKLOG_FILLS / 2 / MAKERS)) * 2n * SIZE);
+      const traders = await setUpTraders(server, market, watch, tokensEach(BACKLOG_FILLS));
       const b = await backlog(server, market, traders, watch, false);
       logBacklog(label, b);
       figure(build, 'backlog without a chain (CHAIN=none): fills CONFIRMED/s', String(Math.round(b.fills / b.confirmedSeconds)), '', undefined, `the same orders settled in the engine's own ledger: the ceiling of the embedded chain's backlog on this machine; server ${Math.round((b.cpu.server * 1e6) / b.fills)} µs/fill`);
@@ -404,9 +407,7 @@ async function settle(build: Build): Promise<void> {
     const market = await setUpMarket(server);
     const watch = new TradeWatch();
     try {
-      // Enough token 1 for every COMPLEMENTARY maker order of both phases, twice over.
-      const sells = BigInt(Math.ceil((BACKLOG_FILLS / 2 + (STEADY_RATE * STEADY_SECONDS) / 2) / MAKERS)) * 2n;
-      const traders = await setUpTraders(server, market, watch, sells * SIZE);
+      const traders = await setUpTraders(server, market, watch, tokensEach(BACKLOG_FILLS + STEADY_RATE * STEADY_SECONDS));
 
       const b = await backlog(server, market, traders, watch);
       logBacklog(label, b);
