@@ -123,6 +123,18 @@ export class BookPublisher {
   }
 
   /**
+   * The book as the durable records left it (what the next frame publishes, else what was last
+   * published), for REST reads; undefined for a book not followed (a market no durable record
+   * added yet). Unlike `snapshot`, it publishes nothing: polling the book does not break frames.
+   */
+  durableBook(marketId: string, outcome: 0 | 1): OrderBookResponse | undefined {
+    const feed = this.feeds.get(marketId);
+    if (!feed) return undefined;
+    const book = feed.pending ? view(feed.info, outcome, feed.pending.levels[outcome], feed.pending.atMs) : feed.published[outcome];
+    return { ...book, timestamp: this.options.clock.nowMs() };
+  }
+
+  /**
    * Every book followed, as a `book-snapshot` of each token: after a start, subscribers of any
    * node replace what they hold (after a takeover, what the previous engine node published).
    */

@@ -19,6 +19,8 @@ export class EngineReadModel implements EngineReads {
     private readonly publisher: BookPublisher,
     private readonly clock: Clock,
     private readonly unprojected: UnprojectedRecords,
+    /** Whether this node runs the engine (its publisher follows every book), rather than following the journal. */
+    private readonly leading: () => boolean,
   ) {}
 
   marketForToken(tokenId: string): MarketTradingInfo | undefined {
@@ -33,9 +35,15 @@ export class EngineReadModel implements EngineReads {
     return this.state().runtimes.has(marketId);
   }
 
+  /**
+   * Leading, the book as the durable records left it (the publisher's): a record whose append is
+   * in flight is not shown, as it could vanish, and the hash is one the socket feed reaches. A
+   * standby's state holds only durable records: its live book is that.
+   */
   orderBook(tokenId: string): OrderBookResponse | undefined {
     const found = this.state().runtimeOfToken(tokenId);
     if (!found) return undefined;
+    if (this.leading()) return this.publisher.durableBook(found.runtime.info.id, found.outcome);
     const { runtime: { info, book }, outcome } = found;
     const levels = book.levels(outcome);
     return toOrderBook({ marketId: info.id, tokenId, tickSize: info.tickSize, timestampMs: this.clock.nowMs(), bids: levels.bids, asks: levels.asks });
@@ -47,8 +55,10 @@ export class EngineReadModel implements EngineReads {
     return found && this.publisher.snapshot(found.runtime.info.id, found.outcome);
   }
 
+  /** As the durable records left it, like balances. */
   lastTradePrice(tokenId: string): LastTrade | undefined {
-    return this.state().lastTrade.get(tokenId);
+    const undurable = this.unprojected.lastTradeBeforeUndurable(tokenId);
+    return undurable.changed ? undurable.lastTrade : this.state().lastTrade.get(tokenId);
   }
 
   /**

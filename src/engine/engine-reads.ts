@@ -31,10 +31,11 @@ export interface EngineReads {
   marketOfToken(tokenId: string): { info: MarketTradingInfo; outcome: 0 | 1 } | undefined;
   /** Whether a market trades: every published, unresolved market does. */
   hasMarket(marketId: string): boolean;
-  /** The live book of a token (read your writes: every acknowledged order is in it). */
+  /** The book of a token as durable records left it (read your writes: every acknowledged order is in it, and no order not yet durable). */
   orderBook(tokenId: string): OrderBookResponse | undefined;
   /** The published book with its seq, for real-time snapshots. */
   bookSnapshot(tokenId: string): (OrderBookResponse & { seq: number }) | undefined;
+  /** As durable records left it. */
   lastTradePrice(tokenId: string): LastTrade | undefined;
   /** An account's balances, every durable change in them. */
   balances(account: string): AccountBalances;

@@ -117,7 +117,7 @@ export class MatchingEngine {
     const { db, store, events, clock, logger } = options;
     this.publisher = new BookPublisher({ events, clock, frameMs: options.bookFrameMs });
     this.details = new OrderDetails(db);
-    this.reads = new EngineReadModel(() => this.state, this.publisher, clock, this.unprojected);
+    this.reads = new EngineReadModel(() => this.state, this.publisher, clock, this.unprojected, () => this.leadingParts);
     this.announcer = new Announcer({ db, events, publisher: this.publisher, details: this.details, logger, state: () => this.state });
     this.usedHashes = new UsedHashFilter({
       readChunk: (limit, after) => readOrderHashChunk(db, limit, after),
@@ -551,7 +551,7 @@ export class MatchingEngine {
   }
 
   private applied(record: AppliedRecord, commands: number, appended: Promise<void>): void {
-    this.unprojected.add(record.changes, commands, false, record.effects.balancesBefore);
+    this.unprojected.add(record.changes, commands, false, record.effects);
     // A snapshot of this state is written only once this very record is durable and in the tables.
     this.snapshotter.applied(this.state, commands, () => appended.then(() => this.projected.reached(record.changes.seq)), () => this.projected.value);
   }

@@ -1,5 +1,6 @@
 import type { OrderRow } from '../../store/orders-repository.ts';
-import type { BalanceBefore, OrderImage, RecordChanges } from '../state/record-effects.ts';
+import type { OrderImage, RecordChanges, ValuesBefore } from '../state/record-effects.ts';
+import type { LastTrade } from '../state/types.ts';
 import { orderRow } from './rows.ts';
 
 /** A record the tables lack: applied, and durable once its append committed. */
@@ -7,8 +8,8 @@ export interface UnprojectedRecord {
   changes: RecordChanges;
   commands: number;
   durable: boolean;
-  /** Each balance row's value before the record changed it (kept until the record is durable). */
-  balancesBefore: BalanceBefore | undefined;
+  /** The balance rows' and last trades' values before the record changed them (kept until the record is durable). */
+  before: ValuesBefore | undefined;
 }
 
 /**
@@ -27,9 +28,9 @@ export class UnprojectedRecords {
   private readonly accounts = new Map<string, bigint>();
   private commandCount = 0;
 
-  add(changes: RecordChanges, commands: number, durable: boolean, balancesBefore?: BalanceBefore): void {
+  add(changes: RecordChanges, commands: number, durable: boolean, before?: ValuesBefore): void {
     const { seq } = changes;
-    this.records.push({ changes, commands, durable, balancesBefore: durable ? undefined : balancesBefore });
+    this.records.push({ changes, commands, durable, before: durable || !before ? undefined : { balancesBefore: before.balancesBefore, lastTradesBefore: before.lastTradesBefore } });
     this.commandCount += commands;
     for (const order of changes.newOrders) {
       const row = orderRow(order, order.signed!);
@@ -53,7 +54,7 @@ export class UnprojectedRecords {
     for (const record of this.records) {
       if (record.changes.seq > seq) break;
       record.durable = true;
-      record.balancesBefore = undefined;
+      record.before = undefined;
     }
   }
 
@@ -64,12 +65,23 @@ export class UnprojectedRecords {
   balancesBeforeUndurable(account: string): Map<string, { balance: bigint; locked: bigint }> {
     const before = new Map<string, { balance: bigint; locked: bigint }>();
     for (const record of this.records) {
-      if (record.durable || !record.balancesBefore) continue;
-      for (const image of record.balancesBefore.values()) {
+      if (!record.before) continue;
+      for (const image of record.before.balancesBefore.values()) {
         if (image.account === account && !before.has(image.asset)) before.set(image.asset, { balance: image.balance, locked: image.locked });
       }
     }
     return before;
+  }
+
+  /**
+   * The token's last trade as the durable records left it, where a record not durable yet changed
+   * it since (`changed`: false when none did, and the live value is the durable one).
+   */
+  lastTradeBeforeUndurable(tokenId: string): { changed: false } | { changed: true; lastTrade: LastTrade | undefined } {
+    for (const record of this.records) {
+      if (record.before?.lastTradesBefore.has(tokenId)) return { changed: true, lastTrade: record.before.lastTradesBefore.get(tokenId) };
+    }
+    return { changed: false };
   }
 
   /** The oldest durable records the tables lack, at most about `maxCommands` commands of them (at least one record). */

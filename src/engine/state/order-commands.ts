@@ -229,6 +229,7 @@ function recordLastTrade(ctx: ApplyContext, info: MarketTradingInfo, taker: Engi
     { assetId: otherToken, price: formatPrice(complementPrice(priceMicros)), side: takerSide === 'buy' ? 'sell' : 'buy' },
   ] as const;
   for (const print of prints) {
+    ctx.effects.lastTradeTouched(print.assetId, ctx.state.lastTrade.get(print.assetId));
     ctx.state.lastTrade.set(print.assetId, { price: print.price, side: print.side });
     ctx.effects.announcements.lastTrades.push({ marketId: info.id, ...print });
   }

@@ -3,7 +3,7 @@ import type { OracleState } from '../../core/oracle/state-machine.ts';
 import type { BalanceRow } from './balances.ts';
 import type { LedgerMarket, LedgerSink, LedgerTx, SealedBlock } from './ledger.ts';
 import type { MmpScope } from './maker-safety.ts';
-import type { CancelReason, EngineOrder, EngineTrade, OrderStatus } from './types.ts';
+import type { CancelReason, EngineOrder, EngineTrade, LastTrade, OrderStatus } from './types.ts';
 
 /** A balance row as a record left it (the projection writes whole rows, never deltas). */
 export interface BalanceImage extends BalanceRow {
@@ -98,6 +98,15 @@ export interface RecordAnnouncements {
 /** A balance row's value before the record first changed it: what a reader of durable state sees meanwhile. */
 export type BalanceBefore = Map<string, BalanceImage>;
 
+/** A token's last trade before the record first changed it (undefined: it had none), by token id. */
+export type LastTradeBefore = Map<string, LastTrade | undefined>;
+
+/** What a record replaced that a reader of durable state sees until the record is durable. */
+export interface ValuesBefore {
+  balancesBefore: BalanceBefore;
+  lastTradesBefore: LastTradeBefore;
+}
+
 export const balanceKey = (account: string, asset: string) => `${account}\u0000${asset}`;
 
 /**
@@ -105,7 +114,7 @@ export const balanceKey = (account: string, asset: string) => `${account}\u0000$
  * state calls its hooks (orders, trades, balances through `Balances.listen`, the ledger through
  * `Ledger.listen`), so no command needs to say what it touched twice.
  */
-export class RecordEffects implements LedgerSink {
+export class RecordEffects implements LedgerSink, ValuesBefore {
   private readonly newOrders = new Map<string, EngineOrder>();
   private readonly changedOrders = new Map<string, EngineOrder>();
   private readonly trades = new Map<string, EngineTrade>();
@@ -117,6 +126,7 @@ export class RecordEffects implements LedgerSink {
   private readonly eventChanges = new Map<string, EventChange>();
   private readonly redemptions: Redemption[] = [];
   readonly balancesBefore: BalanceBefore = new Map();
+  readonly lastTradesBefore: LastTradeBefore = new Map();
   readonly announcements: RecordAnnouncements = { orderUpdates: [], tradeUpdates: [], lastTrades: [], books: [], retiredMarkets: [], markets: [], mmpTrips: [] };
   readonly touchedMarkets = new Set<string>();
   /** What the engine should log about the record (the state machine has no logger). */
@@ -135,6 +145,11 @@ export class RecordEffects implements LedgerSink {
     const key = balanceKey(account, asset);
     if (!this.balancesBefore.has(key)) this.balancesBefore.set(key, { account, asset, balance: before.balance, locked: before.locked });
   };
+
+  /** A trade's print is about to replace the token's last trade: the first value this record replaces. */
+  lastTradeTouched(tokenId: string, before: LastTrade | undefined): void {
+    if (!this.lastTradesBefore.has(tokenId)) this.lastTradesBefore.set(tokenId, before);
+  }
 
   orderAccepted(order: EngineOrder): void {
     this.newOrders.set(order.id, order);
