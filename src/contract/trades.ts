@@ -61,7 +61,7 @@ export const TradesQuery = Type.Object({
 export const TradeActivityQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
   before: Type.Optional(EpochMicros('exclusive; not with after')),
-  after: Type.Optional(EpochMicros('exclusive; not with before')),
+  after: Type.Optional(EpochMicros('exclusive; not with before. Catch-up: a confirmed trade is listed once every trade matched before it has settled, so the newest matchedAt read misses nothing later')),
   beforeId: Type.Optional(Type.String({ format: 'uuid', description: 'requires before' })),
   eventId: Type.Optional(Uuid),
   minAmount: Type.Optional(UsdQueryAmount('notional minimum; cannot go below the platform floor')),

@@ -110,9 +110,17 @@ function activityQuery(db: Db) {
     .where('t.status', '=', 'CONFIRMED');
 }
 
-/** Confirmed trades, newest first; `limit + 1` rows. */
+/**
+ * The earliest match time of a trade not settled yet (MATCHED or MINED; none: infinity), off the
+ * partial index `trades_unsettled`. A chain confirms trades in the order of its blocks, not of
+ * their matches, so confirmed trades are shown only below it: a poll with `after` set to the
+ * newest match time it saw then misses no trade confirmed later.
+ */
+const settledBefore = sql<Date>`coalesce((select min(u.matched_at) from trades u where u.status in ('MATCHED', 'MINED')), 'infinity'::timestamptz)`;
+
+/** Confirmed trades every earlier match of which has settled, newest first; `limit + 1` rows. */
 export async function listTradeActivity(db: Db, f: TradeActivityFilter): Promise<TradeActivityRow[]> {
-  let query = activityQuery(db).where('t.notional_base_units', '>=', f.minNotionalBaseUnits);
+  let query = activityQuery(db).where('t.notional_base_units', '>=', f.minNotionalBaseUnits).where(sql<boolean>`t.matched_at < ${settledBefore}`);
   if (f.eventId !== undefined) query = query.where('m.event_id', '=', f.eventId);
   if (f.afterUs !== undefined) query = query.where(sql<boolean>`${matchedMicros} > ${f.afterUs}`);
   if (f.beforeUs !== undefined) {

@@ -180,6 +180,31 @@ describe('market data: trades, trade activity, holders', () => {
     assert.deepEqual((await activity(`?before=${all[0].matchedAt}`)).body.data.map((t: any) => t.id), [all[2].id]);
   });
 
+  it('GET /trades/activity shows a confirmed trade once every trade matched before it has settled', async () => {
+    // A chain confirms trades as their blocks come, not in match order: here trade 1, then trade 2
+    // or 3 (matched in one millisecond), is left mined and not confirmed, as the tables hold it meanwhile. A poll with `after` must not
+    // see a later match first, or it would never ask for the earlier one again.
+    const all = (await activity()).body.data;
+    const [third, second, first] = all.map((t: any) => t.id);
+    const status = (id: string, to: 'MINED' | 'CONFIRMED') => server.ctx.store.db.updateTable('trades').set({ status: to }).where('id', '=', id).execute();
+    const shown = async () => (await activity()).body.data.map((t: any) => t.id);
+    try {
+      await status(first, 'MINED');
+      assert.deepEqual(await shown(), []);
+      await status(first, 'CONFIRMED');
+      await status(second, 'MINED');
+      assert.deepEqual(await shown(), [first], 'the trade matched in the same millisecond waits for it too');
+      await status(third, 'MINED');
+      await status(second, 'CONFIRMED');
+      assert.deepEqual(await shown(), [first]);
+    } finally {
+      await status(second, 'CONFIRMED');
+      await status(third, 'CONFIRMED');
+      await status(first, 'CONFIRMED');
+    }
+    assert.deepEqual(await shown(), [third, second, first]);
+  });
+
   it('GET /trades/activity rejects bad input with 400', async () => {
     for (const query of ['?limit=0', '?limit=101', '?before=1&after=1', `?beforeId=${randomUUID()}`, '?eventId=x', '?minAmount=-1', '?minAmount=abc']) {
       expectError(await activity(query), 400, 'VALIDATION_FAILED');

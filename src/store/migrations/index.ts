@@ -26,6 +26,7 @@ import * as m0025 from './0025_chain_payment_intents.ts';
 import * as m0026 from './0026_markets_first_trade.ts';
 import * as m0027 from './0027_market_volumes.ts';
 import * as m0028 from './0028_chain_payment_versions.ts';
+import * as m0029 from './0029_unsettled_trades_by_match_time.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0026_markets_first_trade': m0026,
   '0027_market_volumes': m0027,
   '0028_chain_payment_versions': m0028,
+  '0029_unsettled_trades_by_match_time': m0029,
 };
