@@ -1,4 +1,5 @@
-"""The EIP-712 Order of EXTENSIONS.md section 1 (the CTF-exchange layout): its hash and signature.
+"""The EIP-712 Order of EXTENSIONS.md section 1 (the CTF-exchange layout): its hash and signature;
+and the Withdraw of section 14, which the wallet's owner signs under the same (ordinary) domain.
 
 The domain comes from `GET /exchange`: `eip712.verifyingContract` for ordinary markets,
 `negRiskVerifyingContract` for neg-risk ones. The digest is
@@ -20,7 +21,9 @@ ORDER_TYPE = (
     "uint256 takerAmount,uint256 expiration,uint256 nonce,uint256 feeRateBps,uint8 side,uint8 signatureType)"
 )
 _DOMAIN_TYPE = "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"
+WITHDRAW_TYPE = "Withdraw(address to,uint256 amount,uint256 nonce)"
 _ORDER_TYPE_HASH = keccak256(ORDER_TYPE.encode())
+_WITHDRAW_TYPE_HASH = keccak256(WITHDRAW_TYPE.encode())
 _DOMAIN_TYPE_HASH = keccak256(_DOMAIN_TYPE.encode())
 _MAX_UINT256 = 2**256 - 1
 ZERO_ADDRESS = "0x0000000000000000000000000000000000000000"
@@ -112,3 +115,9 @@ def order_hash(order: OrderMessage, domain: OrderDomain) -> str:
 
 def sign_order(wallet: Wallet, order: OrderMessage, domain: OrderDomain) -> str:
     return wallet.sign_digest(order_digest(order, domain))
+
+
+def withdraw_digest(to: str, amount_base_units: int, nonce: int, domain: OrderDomain) -> bytes:
+    """The digest of a Withdraw: `amount` in base units, each `nonce` once per wallet."""
+    struct_hash = keccak256(_WITHDRAW_TYPE_HASH + _address(to) + _uint(amount_base_units) + _uint(nonce))
+    return keccak256(b"\x19\x01" + domain_separator(domain) + struct_hash)

@@ -3,8 +3,9 @@ from __future__ import annotations
 from typing import TypedDict
 
 from ..amounts import DecimalLike, from_base_units, to_base_units
+from ..eip712 import order_domain, withdraw_digest
 from ..flow import Flow, M, Section, api
-from ..types import Account, Balances, FaucetResult
+from ..types import Account, Balances, FaucetResult, WithdrawResult
 
 
 class AccountPatch(TypedDict, total=False):
@@ -41,6 +42,22 @@ class AccountSection(Section[M]):
     def faucet(self, amount: DecimalLike) -> Flow[FaucetResult]:
         """Test collateral, on servers run with FAUCET_ENABLED (the demo). Not retried: it carries no key."""
         result: FaucetResult = yield from self._session.call("POST", "/account/faucet", auth="apiKey", body={"amount": _display(amount)})
+        return result
+
+    @api
+    def withdraw(self, to: str, amount: DecimalLike, nonce: int) -> Flow[WithdrawResult]:
+        """Sends collateral out of the wallet to `to` (EXTENSIONS.md section 14), answering the chain
+        transaction's hash. The client's wallet signs the EIP-712 Withdraw under GET /exchange's order
+        domain, which no API key can do for it; `nonce` is any uint256 the wallet has not withdrawn
+        with before. Not retried: a second send of the same nonce is refused."""
+        wallet = self._session.wallet
+        if wallet is None:
+            raise ValueError("a withdrawal is signed by the wallet: create the client with a wallet")
+        base_units = to_base_units(amount)
+        exchange = yield from self._session.exchange()
+        signature = wallet.sign_digest(withdraw_digest(to, base_units, nonce, order_domain(exchange, False)))
+        body = {"to": to, "amount": from_base_units(base_units), "nonce": str(nonce), "signature": signature}
+        result: WithdrawResult = yield from self._session.call("POST", "/account/withdraw", auth="jwtOrApiKey", body=body)
         return result
 
 
