@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { createPublicClient, getAddress, http, type Address, type Hex, type PublicClient } from 'viem';
+import { createPublicClient, getAddress, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { proxyWalletAddress } from '../settlement/contracts/index.ts';
 import type { Config } from '../config.ts';
@@ -8,6 +8,7 @@ import type { ChainFiles } from './chain-files.ts';
 import { chainFilesIn } from './chain-files.ts';
 import { TEMPLATE_DEPLOYER_KEY, type DeployedContracts } from './deployment.ts';
 import { EmbeddedChain } from './embedded-chain.ts';
+import { httpFollowing } from './following-transport.ts';
 import { callJsonRpc } from './json-rpc.ts';
 import { ChainOperator } from './operator.ts';
 import { exchangeChain } from './chain-definition.ts';
@@ -143,11 +144,11 @@ export interface ChainSettlementSetup {
 export async function chainSettlementSetup(chain: RunningChain, config: Config): Promise<ChainSettlementSetup | undefined> {
   const { embedded, operator, deployed } = chain;
   if (!operator || !deployed) return undefined;
-  // Read at each start of settlement: a restarted embedded anvil may answer on another port.
-  const url = () => chainRpcUrl(chain, config)!;
   const keys = await settlementKeys(operator, deployed, settlementKeysOf(chain, config)!);
-  // A batching transport: each look of a sender at the chain (receipts, nonce, head) is one request.
-  const client = () => createPublicClient({ chain: exchangeChain(chain.chainId), transport: http(url(), { batch: true }), pollingInterval: 50 }) as PublicClient;
+  // A batching transport: each look of a sender at the chain (receipts, nonce, head) is one request;
+  // to the URL of each request's moment, as a restarted embedded anvil may answer on another port.
+  const shared = createPublicClient({ chain: exchangeChain(chain.chainId), transport: httpFollowing(() => chainRpcUrl(chain, config)!), pollingInterval: 50 }) as PublicClient;
+  const client = () => shared;
   const common = { client, confirmations: config.confirmations, gatherMs: config.settlementGatherMs, keys, ...(config.maxFeePerGasWei ? { maxFeePerGas: config.maxFeePerGasWei } : {}) };
   if (!embedded) return common;
   // Anvil mines a block per transaction (automine) and none without one: the last trades' confirmations come from empty blocks.

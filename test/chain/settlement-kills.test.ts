@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -47,6 +48,34 @@ describe('settlement survives kill -9 (CHAIN=embedded)', { skip: storeIndependen
     }
   });
 
+  it('of the anvil process, restarted on another port as its own was taken: settlement follows it there', { timeout: 120_000 }, async () => {
+    const server = await startTestServer({ CHAIN: 'embedded', DATA_DIR: join(dataDir, 'anvil-moved') });
+    let blocker: Server | undefined;
+    try {
+      const { market, traders } = await fundedWorld(server);
+      const chain = server.ctx.chain.embedded!;
+      // The first restart after a crash is immediate, and takes the old port back; the second waits 250 ms.
+      const firstPid = chain.pid;
+      process.kill(firstPid, 'SIGKILL');
+      await until(() => chain.pid !== firstPid && chain.ready);
+      const port = Number(new URL(chain.url).port);
+      await crossPairs(server, market, traders);
+      process.kill(chain.pid, 'SIGKILL');
+      blocker = await occupy(port);
+      const restartedPid = chain.pid;
+      await until(() => chain.pid !== restartedPid && chain.ready);
+      assert.notEqual(Number(new URL(chain.url).port), port, 'anvil answers on another port');
+      await untilEveryTradeSettled(server, traders);
+      await server.ctx.trading.engine.settle();
+      const client = createPublicClient({ transport: http(chain.url) }) as PublicClient;
+      await expectSettledOnChain(server, client, market, traders);
+      await expectAuditClean(server);
+    } finally {
+      blocker?.close();
+      await server.close();
+    }
+  });
+
   it('of the server: the restarted server resumes its journaled transactions and settles nothing twice', { timeout: 180_000 }, async () => {
     const store = await restartedInPlaceStore('pmx-settlement-kill-');
     const env = { ...store.env, CHAIN: 'embedded', DATA_DIR: store.env.DATA_DIR ?? join(dataDir, 'server-kill') };
@@ -69,6 +98,25 @@ describe('settlement survives kill -9 (CHAIN=embedded)', { skip: storeIndependen
     }
   });
 });
+
+async function until(done: () => boolean, limitMs = 30_000): Promise<void> {
+  for (const started = Date.now(); !done(); await pause(20)) {
+    if (Date.now() - started > limitMs) assert.fail('the embedded chain did not restart');
+  }
+}
+
+/** A listener on `port` that drops every connection, taken as soon as the killed anvil let the port go. */
+async function occupy(port: number): Promise<Server> {
+  for (const started = Date.now(); ; await pause(5)) {
+    const server = createServer((socket) => socket.destroy());
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (listening) return server;
+    if (Date.now() - started > 2_000) assert.fail(`port ${port} was not let go`);
+  }
+}
 
 /** A market and four traders, funded on chain long enough ago that anvil's dump holds it. */
 async function fundedWorld(server: ApiServer): Promise<{ market: PublishedMarket; traders: Trader[] }> {
