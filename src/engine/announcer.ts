@@ -27,11 +27,13 @@ export interface AnnouncerOptions {
  * never before a record is durable: the books' levels as each record left them (BookPublisher
  * frames them), order and trade updates, last trade prices, markets added, retired and resolved. A
  * confirmed trade's public activity row, which reads the catalogue and the trader's profile, goes
- * out once the tables hold the trade (`projected`).
+ * out once `GET /trades/activity` shows it (`projected`).
  */
 export class Announcer {
   /** Records announce one after the other: an order whose details are read holds the next ones back. */
   private queue: Promise<void> = Promise.resolve();
+  /** Confirmed trades whose `trade-activity` waits for an earlier match to settle. */
+  private readonly heldActivity = new Set<string>();
 
   constructor(private readonly options: AnnouncerOptions) {}
 
@@ -52,13 +54,22 @@ export class Announcer {
     this.queue = this.queue.then(() => this.announce(record)).catch((error) => logger.error({ err: error }, 'announcing an engine record failed'));
   }
 
-  /** What a projection wrote that others wait for: its ledger transactions, and the public activity rows of the trades it confirmed. */
+  /**
+   * What a projection wrote that others wait for: its ledger transactions, and the public activity
+   * rows of confirmed trades once `GET /trades/activity` shows them. It shows a trade only once
+   * every earlier match has settled (market-data README), and a chain may confirm a later match
+   * first: such a trade is held here until a projection settles the earlier ones, so the event
+   * goes out when the row can be read, and in match order.
+   */
   projected(merged: MergedChanges): void {
     if (merged.ledgerTxs.length > 0) this.options.events.publish('ledger-projected', { transactions: merged.ledgerTxs.length });
-    const confirmed = [...merged.trades.values()].filter((t) => t.status === 'CONFIRMED').map((t) => t.id);
-    if (confirmed.length === 0) return;
+    const settled = [...merged.trades.values()].filter((t) => t.status === 'CONFIRMED' || t.status === 'FAILED');
+    if (settled.length === 0) return;
+    for (const trade of settled) if (trade.status === 'CONFIRMED') this.heldActivity.add(trade.id);
     this.queue = this.queue.then(async () => {
-      for (const row of await findTradeActivity(this.options.db, confirmed)) {
+      if (this.heldActivity.size === 0) return;
+      for (const row of await findTradeActivity(this.options.db, [...this.heldActivity])) {
+        this.heldActivity.delete(row.id);
         this.options.events.publish('trade-activity', { eventId: row.event_id, notionalUsd: unitsToNumber(row.notional_base_units), activity: toTradeActivity(row) });
       }
     }).catch((error) => this.options.logger.error({ err: error }, 'announcing confirmed trades failed'));

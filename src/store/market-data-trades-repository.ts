@@ -132,12 +132,15 @@ export async function listTradeActivity(db: Db, f: TradeActivityFilter): Promise
   return rows.map(normalise);
 }
 
-/** The activity rows of just-confirmed trades (for the live feed), in the order of `ids`. */
+/**
+ * The activity rows of confirmed trades among `ids` that `GET /trades/activity` shows now (every
+ * earlier match settled), for the live feed: oldest match first.
+ */
 export async function findTradeActivity(db: Db, ids: string[]): Promise<TradeActivityRow[]> {
   if (ids.length === 0) return [];
-  const rows = (await activityQuery(db).where('t.id', 'in', ids).execute()).map(normalise);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  const rows = await activityQuery(db).where('t.id', 'in', ids).where(sql<boolean>`t.matched_at < ${settledBefore}`)
+    .orderBy('t.matched_at', 'asc').orderBy('t.id', 'asc').execute();
+  return rows.map(normalise);
 }
 
 function normalise<T extends { matched_at_us: unknown; confirmed_at_us: unknown; price_micros: unknown; size_base_units: unknown; notional_base_units: unknown }>(row: T): T & TradeActivityRow {

@@ -219,6 +219,40 @@ describe('market data: trades, trade activity, holders', () => {
     assert.equal(feed.find((f) => f.notionalUsd === 7)?.eventId, single.event.id);
   });
 
+  it('publishes a trade-activity when its REST row can be read: a trade confirmed ahead of an earlier match waits for it', async () => {
+    const market = (await createPublishedEvent(server, { markets: 1 })).markets[0]!;
+    const mint = () => trade(alice, bob, { tokenId: market.tokenId1, side: 'BUY', price: '0.5', size: '10' }, { tokenId: market.tokenId2, side: 'BUY', price: '0.5', size: '10' });
+    const settled = async () => {
+      await settle();
+      await server.ctx.trading.engine.announced();
+      await advance(2_000);
+    };
+    const ofMarket = async () => (await trades(`?market=${market.id}`)).body.data.map((t: any) => t.id);
+    const announced = () => feed.map((f) => f.activity.id);
+    const status = (id: string, to: 'MINED' | 'CONFIRMED') => server.ctx.store.db.updateTable('trades').set({ status: to }).where('id', '=', id).execute();
+    await mint();
+    await settled();
+    const [x] = await ofMarket();
+    assert.equal(announced().at(-1), x);
+    // The tables hold x mined, as a chain that confirmed the next match first leaves it.
+    await status(x!, 'MINED');
+    let y: string | undefined;
+    try {
+      await mint();
+      await settled();
+      [y] = await ofMarket();
+      assert.equal(announced().includes(y!), false, 'held while an earlier match is unsettled');
+      assert.equal((await activity()).body.data.some((t: any) => t.id === y), false);
+    } finally {
+      await status(x!, 'CONFIRMED');
+    }
+    await mint();
+    await settled();
+    const [z] = await ofMarket();
+    assert.deepEqual(announced().slice(-2), [y, z], 'released by the next settlement, in match order');
+    assert.deepEqual((await activity()).body.data.slice(0, 3).map((t: any) => t.id), [z, y, x]);
+  });
+
   it('GET /markets/{id_or_slug}/holders ranks holders per outcome, never full wallets', async () => {
     const m1 = multi.markets[0]!;
     const { body } = await get(server.api(`/markets/${m1.slug}/holders`));
