@@ -207,9 +207,10 @@ describe('market data: market activity', () => {
 
   it('reaches only the first 1,000 rows in offset mode, and every row with cursors', async () => {
     const dave = await newTrader(server, { fund: '20' });
-    for (let i = 0; i < 1_000; i += 1) {
-      const split = await server.ctx.trading.engine.split({ account: wallet(dave), marketId: m1.id, amount: 10_000n });
-      assert.ok(split.ok);
+    // A hundred at a time: the engine journals them in a few records, not a thousand.
+    for (let i = 0; i < 1_000; i += 100) {
+      const splits = await Promise.all(Array.from({ length: 100 }, () => server.ctx.trading.engine.split({ account: wallet(dave), marketId: m1.id, amount: 10_000n })));
+      assert.ok(splits.every((split) => split.ok));
     }
     const total = 1_000 + 11;
     assert.equal((await global('?total=true')).body.total, total);
