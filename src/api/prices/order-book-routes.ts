@@ -4,7 +4,7 @@ import { errorResponses } from '../../contract/common.ts';
 import { LastTradePriceSchema, OrderBookSchema, TokenQuery } from '../../contract/prices.ts';
 import type { TypedApp } from '../typed-app.ts';
 
-/** The live book and last trade price of a token (SPEC.md 4.5), from the engine's memory (on any node). */
+/** The live book and last trade price of a token (SPEC.md 4.5), from the engine's memory (on any node), as the durable records left them. */
 export function registerOrderBookRoutes(api: TypedApp, ctx: AppContext): void {
   api.get('/order-book/book', {
     config: { auth: 'public' },
