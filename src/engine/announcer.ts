@@ -13,6 +13,9 @@ import type { AppliedRecord } from './state/apply.ts';
 import type { EngineState } from './state/engine-state.ts';
 import { toMmpTriggered, toOrderResponse, toTradeResponse } from './shapes.ts';
 
+/** Confirmed trades held back from the `trade-activity` feed at most (`Announcer.projected`). */
+const MAX_HELD_ACTIVITY = 10_000;
+
 export interface AnnouncerOptions {
   db: Db;
   events: DomainEvents;
@@ -66,6 +69,11 @@ export class Announcer {
     const settled = [...merged.trades.values()].filter((t) => t.status === 'CONFIRMED' || t.status === 'FAILED');
     if (settled.length === 0) return;
     for (const trade of settled) if (trade.status === 'CONFIRMED') this.heldActivity.add(trade.id);
+    // Bounded, should an earlier match stay unsettled for long: the oldest held get no event (their rows are shown all the same).
+    for (const id of this.heldActivity) {
+      if (this.heldActivity.size <= MAX_HELD_ACTIVITY) break;
+      this.heldActivity.delete(id);
+    }
     this.queue = this.queue.then(async () => {
       if (this.heldActivity.size === 0) return;
       for (const row of await findTradeActivity(this.options.db, [...this.heldActivity])) {
