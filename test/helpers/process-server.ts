@@ -36,15 +36,17 @@ export function freePort(): Promise<number> {
 /**
  * Starts the server; pass the `port` of a crashed one to bring it back where its clients look.
  * `cli` runs another build (a benchmark's reference: another checkout's dist/server/main.js).
+ * `readyWithinMs`: how long it may take to answer /readyz (a benchmark's start from a million
+ * orders in the tables takes longer than a test's).
  */
-export async function startProcessServer(env: Record<string, string>, port?: number, cli = BUILT_CLI): Promise<ProcessServer> {
-  const server = await spawnProcessServer(env, port, cli);
+export async function startProcessServer(env: Record<string, string>, port?: number, cli = BUILT_CLI, readyWithinMs = 60_000): Promise<ProcessServer> {
+  const server = await spawnProcessServer(env, port, cli, readyWithinMs);
   await server.ready;
   return server;
 }
 
 /** Starts the server without waiting for it: `ready` resolves once /readyz says so (a test that watches it start). */
-export async function spawnProcessServer(env: Record<string, string>, port?: number, cli = BUILT_CLI): Promise<ProcessServer & { ready: Promise<void> }> {
+export async function spawnProcessServer(env: Record<string, string>, port?: number, cli = BUILT_CLI, readyWithinMs = 60_000): Promise<ProcessServer & { ready: Promise<void> }> {
   port ??= await freePort();
   if (cli === BUILT_CLI) ensureBuild();
   // PMX_SERVER_NODE_ARGS passes node flags to the server (say --cpu-prof to profile a bench run).
@@ -57,7 +59,7 @@ export async function spawnProcessServer(env: Record<string, string>, port?: num
   child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); if (process.env.PMX_DEBUG) process.stderr.write(chunk); });
   const url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
   return {
-    ready: waitReady(url, child, () => stderr),
+    ready: waitReady(url, child, () => stderr, readyWithinMs),
     url,
     port,
     api: (path) => `${url}/api/v1${path}`,
@@ -69,8 +71,9 @@ export async function spawnProcessServer(env: Record<string, string>, port?: num
   };
 }
 
-async function waitReady(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
+async function waitReady(url: string, child: ChildProcess, stderr: () => string, withinMs: number): Promise<void> {
+  // A look every 100 ms (on top of its own time).
+  for (let attempt = 0; attempt < withinMs / 100; attempt++) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr()}`);
     const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
     if (ready) return;
