@@ -182,8 +182,9 @@ describe('market data: trades, trade activity, holders', () => {
 
   it('GET /trades/activity shows a confirmed trade once every trade matched before it has settled', async () => {
     // A chain confirms trades as their blocks come, not in match order: here trade 1, then trade 2
-    // or 3 (matched in one millisecond), is left mined and not confirmed, as the tables hold it meanwhile. A poll with `after` must not
-    // see a later match first, or it would never ask for the earlier one again.
+    // or 3 (matched in one millisecond), is left mined and not confirmed, as the tables hold it
+    // meanwhile. A poll with `after` must not see a later match first, or it would never ask for
+    // the earlier one again.
     const all = (await activity()).body.data;
     const [third, second, first] = all.map((t: any) => t.id);
     const status = (id: string, to: 'MINED' | 'CONFIRMED') => server.ctx.store.db.updateTable('trades').set({ status: to }).where('id', '=', id).execute();

@@ -60,10 +60,10 @@ describe('settlement survives kill -9 (CHAIN=embedded)', { skip: storeIndependen
       await until(() => chain.pid !== firstPid && chain.ready);
       const port = Number(new URL(chain.url).port);
       await crossPairs(server, market, traders);
-      process.kill(chain.pid, 'SIGKILL');
+      const secondPid = chain.pid;
+      process.kill(secondPid, 'SIGKILL');
       blocker = await occupy(port);
-      const restartedPid = chain.pid;
-      await until(() => chain.pid !== restartedPid && chain.ready);
+      await until(() => chain.pid !== secondPid && chain.ready);
       assert.notEqual(Number(new URL(chain.url).port), port, 'anvil answers on another port');
       await untilEveryTradeSettled(server, traders);
       await server.ctx.trading.engine.settle();
