@@ -94,6 +94,15 @@ export interface TradeActivityFilter {
 
 const matchedMicros = sql<string>`(extract(epoch from t.matched_at) * 1000000)::bigint`;
 
+/**
+ * The earliest match time of a trade not settled yet (MATCHED or MINED; none: infinity), off the
+ * partial index `trades_unsettled`. A chain confirms trades in the order of its blocks, not of
+ * their matches, so confirmed trades are shown only below it: a poll with `after` set to the
+ * newest match time it saw then misses no trade confirmed later.
+ */
+const settledBefore = sql<Date>`coalesce((select min(u.matched_at) from trades u where u.status in ('MATCHED', 'MINED')), 'infinity'::timestamptz)`;
+
+/** The confirmed trades `GET /trades/activity` shows (every earlier match settled), with what their rows show. */
 function activityQuery(db: Db) {
   return db.selectFrom('trades as t')
     .innerJoin('users as u', 'u.id', 't.taker_user_id')
@@ -107,20 +116,13 @@ function activityQuery(db: Db) {
       matchedMicros.as('matched_at_us'),
       sql<string | null>`(extract(epoch from t.confirmed_at) * 1000000)::bigint`.as('confirmed_at_us'),
     ])
-    .where('t.status', '=', 'CONFIRMED');
+    .where('t.status', '=', 'CONFIRMED')
+    .where(sql<boolean>`t.matched_at < ${settledBefore}`);
 }
-
-/**
- * The earliest match time of a trade not settled yet (MATCHED or MINED; none: infinity), off the
- * partial index `trades_unsettled`. A chain confirms trades in the order of its blocks, not of
- * their matches, so confirmed trades are shown only below it: a poll with `after` set to the
- * newest match time it saw then misses no trade confirmed later.
- */
-const settledBefore = sql<Date>`coalesce((select min(u.matched_at) from trades u where u.status in ('MATCHED', 'MINED')), 'infinity'::timestamptz)`;
 
 /** Confirmed trades every earlier match of which has settled, newest first; `limit + 1` rows. */
 export async function listTradeActivity(db: Db, f: TradeActivityFilter): Promise<TradeActivityRow[]> {
-  let query = activityQuery(db).where('t.notional_base_units', '>=', f.minNotionalBaseUnits).where(sql<boolean>`t.matched_at < ${settledBefore}`);
+  let query = activityQuery(db).where('t.notional_base_units', '>=', f.minNotionalBaseUnits);
   if (f.eventId !== undefined) query = query.where('m.event_id', '=', f.eventId);
   if (f.afterUs !== undefined) query = query.where(sql<boolean>`${matchedMicros} > ${f.afterUs}`);
   if (f.beforeUs !== undefined) {
@@ -138,8 +140,7 @@ export async function listTradeActivity(db: Db, f: TradeActivityFilter): Promise
  */
 export async function findTradeActivity(db: Db, ids: string[]): Promise<TradeActivityRow[]> {
   if (ids.length === 0) return [];
-  const rows = await activityQuery(db).where('t.id', 'in', ids).where(sql<boolean>`t.matched_at < ${settledBefore}`)
-    .orderBy('t.matched_at', 'asc').orderBy('t.id', 'asc').execute();
+  const rows = await activityQuery(db).where('t.id', 'in', ids).orderBy('t.matched_at', 'asc').orderBy('t.id', 'asc').execute();
   return rows.map(normalise);
 }
 

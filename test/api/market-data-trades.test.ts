@@ -22,6 +22,8 @@ describe('market data: trades, trade activity, holders', () => {
   const activity = (query = '') => get(server.api(`/trades/activity${query}`));
   const advance = (advanceMs: number) => post(server.api('/admin/clock'), { advanceMs }, server.adminHeaders);
   const settle = () => server.ctx.trading.engine.settle();
+  /** A trade's status in the tables alone, as a chain that confirmed a later match first leaves an earlier one. */
+  const status = (id: string, to: 'MINED' | 'CONFIRMED') => server.ctx.store.db.updateTable('trades').set({ status: to }).where('id', '=', id).execute();
 
   async function trade(maker: Trader, taker: Trader, makerSpec: Parameters<typeof placeOrder>[2], takerSpec: Parameters<typeof placeOrder>[2]) {
     assert.equal((await placeOrder(server, maker, makerSpec)).status, 200);
@@ -187,7 +189,6 @@ describe('market data: trades, trade activity, holders', () => {
     // the earlier one again.
     const all = (await activity()).body.data;
     const [third, second, first] = all.map((t: any) => t.id);
-    const status = (id: string, to: 'MINED' | 'CONFIRMED') => server.ctx.store.db.updateTable('trades').set({ status: to }).where('id', '=', id).execute();
     const shown = async () => (await activity()).body.data.map((t: any) => t.id);
     try {
       await status(first, 'MINED');
@@ -230,7 +231,6 @@ describe('market data: trades, trade activity, holders', () => {
     };
     const ofMarket = async () => (await trades(`?market=${market.id}`)).body.data.map((t: any) => t.id);
     const announced = () => feed.map((f) => f.activity.id);
-    const status = (id: string, to: 'MINED' | 'CONFIRMED') => server.ctx.store.db.updateTable('trades').set({ status: to }).where('id', '=', id).execute();
     await mint();
     await settled();
     const [x] = await ofMarket();
