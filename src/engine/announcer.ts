@@ -4,7 +4,7 @@ import { unitsToNumber } from '../core/money.ts';
 import { toTradeActivity } from '../market-data/trade-activity.ts';
 import { COLLATERAL } from '../settlement/types.ts';
 import type { Db } from '../store/database.ts';
-import { findTradeActivity } from '../store/market-data-trades-repository.ts';
+import { findTradeActivity, findUnshownTradeIds } from '../store/market-data-trades-repository.ts';
 import type { BookPublisher } from './book-publisher.ts';
 import type { OrderDetails } from './order-details.ts';
 import type { MergedChanges } from './projection/merged-changes.ts';
@@ -81,6 +81,23 @@ export class Announcer {
         this.options.events.publish('trade-activity', { eventId: row.event_id, notionalUsd: unitsToNumber(row.notional_base_units), activity: toTradeActivity(row) });
       }
     }).catch((error) => this.options.logger.error({ err: error }, 'announcing confirmed trades failed'));
+  }
+
+  /**
+   * The engine starts leading: the confirmed trades the tables do not show yet are held, as the
+   * node that led before held them, so their events go out when they are shown, whoever leads then.
+   */
+  async adoptHeld(): Promise<void> {
+    for (const id of await findUnshownTradeIds(this.options.db, MAX_HELD_ACTIVITY)) this.heldActivity.add(id);
+  }
+
+  /**
+   * The engine stopped leading (its projector stopped): what it held is the next leader's to
+   * announce, this node's own next start included, once the announcements under way went out.
+   */
+  async forgetHeld(): Promise<void> {
+    await this.queue;
+    this.heldActivity.clear();
   }
 
   /** Resolves once every announcement queued so far went out. */

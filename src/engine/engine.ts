@@ -202,6 +202,8 @@ export class MatchingEngine {
     this.head = { seq: this.state.seq, hash: this.state.hash, atMs: (await this.options.store.head())?.atMs ?? 0 };
     for (const runtime of this.state.runtimes.values()) this.publisher.load(runtime.info, runtime.book);
     this.publisher.retain(new Set(this.state.runtimes.keys()));
+    // Before the first projection: it may show trades another node held back from the live feed.
+    await this.announcer.adoptHeld().catch((error) => this.options.logger.warn({ err: error }, 'reading the confirmed trades not shown yet failed; they will get no trade-activity event'));
     this.projector.start(await this.options.store.projectedSeq());
     this.sequencer.resume();
     this.mode = 'leading';
@@ -300,6 +302,7 @@ export class MatchingEngine {
     this.snapshotter.cancel();
     await this.snapshotter.idle();
     await this.projector.stop();
+    await this.announcer.forgetHeld();
     this.publisher.stop();
     this.usedHashes.stop();
   }

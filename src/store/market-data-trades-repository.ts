@@ -144,6 +144,20 @@ export async function findTradeActivity(db: Db, ids: string[]): Promise<TradeAct
   return rows.map(normalise);
 }
 
+/**
+ * The confirmed trades `GET /trades/activity` does not show yet (an earlier match is unsettled),
+ * oldest match first, at most `limit`: what an engine that starts leading holds back from the
+ * live feed until they are shown (engine/announcer.ts). Read off `trades_by_time` from the earliest
+ * unsettled match on; none when every match has settled.
+ */
+export async function findUnshownTradeIds(db: Db, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('trades as t').select('t.id')
+    .where('t.status', '=', 'CONFIRMED')
+    .where(sql<boolean>`t.matched_at >= ${settledBefore}`)
+    .orderBy('t.matched_at', 'asc').orderBy('t.id', 'asc').limit(limit).execute();
+  return rows.map((row) => row.id);
+}
+
 function normalise<T extends { matched_at_us: unknown; confirmed_at_us: unknown; price_micros: unknown; size_base_units: unknown; notional_base_units: unknown }>(row: T): T & TradeActivityRow {
   return {
     ...row,

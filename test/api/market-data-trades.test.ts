@@ -254,6 +254,38 @@ describe('market data: trades, trade activity, holders', () => {
     assert.deepEqual((await activity()).body.data.slice(0, 3).map((t: any) => t.id), [z, y, x]);
   });
 
+  it('announces a held trade after the engine stopped and started again, as a node that takes the engine over does', async () => {
+    const market = (await createPublishedEvent(server, { markets: 1 })).markets[0]!;
+    const mint = () => trade(alice, bob, { tokenId: market.tokenId1, side: 'BUY', price: '0.5', size: '10' }, { tokenId: market.tokenId2, side: 'BUY', price: '0.5', size: '10' });
+    const settled = async () => {
+      await settle();
+      await server.ctx.trading.engine.announced();
+      await advance(2_000);
+    };
+    const newest = async () => (await trades(`?market=${market.id}`)).body.data[0].id as string;
+    const announced = () => feed.map((f) => f.activity.id);
+    await mint();
+    await settled();
+    const x = await newest();
+    await status(x, 'MINED');
+    let y: string;
+    try {
+      await mint();
+      await settled();
+      y = await newest();
+      assert.equal(announced().includes(y), false, 'held while an earlier match is unsettled');
+      // A step down and a takeover: the engine that leads next knows only what the tables hold.
+      await server.ctx.trading.engine.stop();
+      await server.ctx.trading.engine.start();
+    } finally {
+      await status(x, 'CONFIRMED');
+    }
+    await mint();
+    await settled();
+    const z = await newest();
+    assert.deepEqual(announced().slice(-2), [y, z], 'the held trade goes out with the next settlement, in match order');
+  });
+
   it('GET /markets/{id_or_slug}/holders ranks holders per outcome, never full wallets', async () => {
     const m1 = multi.markets[0]!;
     const { body } = await get(server.api(`/markets/${m1.slug}/holders`));
