@@ -1,10 +1,10 @@
 /** The web app's one current-price definition and its own-order marks (src/web/src), without a browser. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Order } from '../../src/client/index.ts';
+import type { Market, Order, TradeActivity } from '../../src/client/index.ts';
 import { ownLevels } from '../../src/web/src/own-orders.ts';
 import { estimateBuy, estimateSell } from '../../src/web/src/market-estimate.ts';
-import { currentPrice } from '../../src/web/src/price.ts';
+import { currentPrice, livePrice } from '../../src/web/src/price.ts';
 
 describe('the current price', () => {
   it('is the midpoint, or the last trade when the spread is wider than 10¢', () => {
@@ -14,6 +14,19 @@ describe('the current price', () => {
     assert.equal(currentPrice({ bestBid: 400_000n, bestAsk: 600_000n, lastTrade: undefined }), 500_000n, 'no trade yet: the midpoint still');
     assert.equal(currentPrice({ bestBid: 400_000n, bestAsk: undefined, lastTrade: 410_000n }), 410_000n);
     assert.equal(currentPrice({ bestBid: undefined, bestAsk: undefined, lastTrade: undefined }), undefined);
+  });
+});
+
+describe("a market's live price", () => {
+  const market = (chance: number, traded: boolean) => ({ id: 'm', chance, firstPriceDataAt: traded ? '2026-12-01T00:00:00Z' : null }) as Market;
+  const level = (price: string) => ({ price, size: '10' });
+  it("takes the last trade from the API's chance when the trades at hand do not have it, as a page without a trades feed does", () => {
+    assert.equal(livePrice(market(0.52, true), level('0.49'), level('0.53')), 510_000n, 'a tight book: its midpoint');
+    assert.equal(livePrice(market(0.52, true), level('0.3'), level('0.7')), 520_000n, 'a wide book: the last trade, the chance');
+    assert.equal(livePrice(market(0.5, false), level('0.3'), level('0.7')), 500_000n, 'no trade yet: the wide midpoint');
+    const trade = { marketId: 'm', price: '0.4', outcome: 'Side_B' } as TradeActivity;
+    assert.equal(livePrice(market(0.52, true), level('0.3'), level('0.7'), [trade]), 600_000n, 'a newer trade at hand wins, in outcome 1 terms');
+    assert.equal(livePrice(market(0.52, true), undefined, undefined), 520_000n);
   });
 });
 

@@ -13,6 +13,7 @@ import { seedDemo } from '../../src/cli/demo.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { get, post } from '../helpers/http.ts';
+import { newTrader, placeOrder } from '../helpers/trader.ts';
 import { launchChromium, screenshots, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 
@@ -89,6 +90,14 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
   });
 
   it('browses: the home shows every event with prices and volume, filters by category and search', async () => {
+    // "Home side wins" trades at 52¢, then rests a 49¢ bid and a 53¢ ask: its price is the book's midpoint, 51¢, on every page.
+    const homeSide = events.find((e) => e.slug === 'demo-saturday-derby')!.markets.find((m) => m.name === 'Home side wins')!;
+    const [yes, no] = await Promise.all([newTrader(server, { fund: '100' }), newTrader(server, { fund: '100' })]);
+    for (const [trader, tokenId, price] of [[yes, homeSide.tokenId1, '0.52'], [no, homeSide.tokenId2, '0.48'], [yes, homeSide.tokenId1, '0.49'], [no, homeSide.tokenId2, '0.47']] as const) {
+      const placed = await placeOrder(server, trader, { tokenId: tokenId!, side: 'BUY', price, size: '10' });
+      assert.equal(placed.status, 200, JSON.stringify(placed.body));
+    }
+    await server.ctx.trading.engine.settle();
     const page = await open();
     await page.goto(server.url);
     await page.getByTestId('event-card').nth(2).waitFor();
@@ -106,9 +115,12 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await page.goto(server.url);
     await page.getByTestId('event-card').nth(2).waitFor();
     await screenshots(page, 'home');
+    const derby = page.getByTestId('event-card').filter({ hasText: 'Saturday derby' });
+    await until(async () => /Home side wins\s+51%/.test(await derby.innerText()), 'the card shows the midpoint of the live book');
     await page.getByRole('link', { name: 'Saturday derby: match props' }).click();
     await page.getByRole('heading', { name: 'Saturday derby: match props' }).waitFor();
     assert.equal(await page.locator('.event-markets tbody tr').count(), 3, 'a multi-market event lists its questions');
+    await until(async () => /Home side wins\s+51%/.test(await page.locator('.event-markets tbody tr').first().innerText()), 'the event page shows the same price');
     await screenshots(page, 'event');
   });
 

@@ -34,10 +34,11 @@ const best = (level: Level | undefined) => (level ? units(level.price) : undefin
 
 /**
  * The current price of `market`'s outcome 1 from its live book (`bid`, `ask`: outcome 1's best
- * levels) and its trades (newest first), falling back to the API's `chance` (the last trade's
- * price, 0.5 before any).
+ * levels) and its trades (newest first). A market whose last trade is not among them has it in
+ * the API's `chance` (the last trade's price, 0.5 before any: `firstPriceDataAt` says which).
  */
-export function livePrice(market: Market, bid: Level | undefined, ask: Level | undefined, trades: readonly TradeActivity[]): bigint {
+export function livePrice(market: Market, bid: Level | undefined, ask: Level | undefined, trades: readonly TradeActivity[] = []): bigint {
   const last = trades.find((trade) => trade.marketId === market.id);
-  return currentPrice({ bestBid: best(bid), bestAsk: best(ask), lastTrade: last ? outcome1Price(last) : undefined }) ?? units(market.chance) ?? ONE / 2n;
+  const lastTrade = last ? outcome1Price(last) : market.firstPriceDataAt !== null ? units(market.chance) : undefined;
+  return currentPrice({ bestBid: best(bid), bestAsk: best(ask), lastTrade }) ?? units(market.chance) ?? ONE / 2n;
 }

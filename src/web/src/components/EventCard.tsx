@@ -1,12 +1,10 @@
 import type { Event, Market } from '../../../client/index.ts';
 import { centsOf, money, percent, units, usd } from '../format.ts';
+import { ONE } from '../price.ts';
 import { Link, marketPath } from '../router.tsx';
 
-/** The two outcome prices of a market from its `chance` (outcome 1's last price), in base units. */
-export function outcomePrices(market: Market): [bigint, bigint] {
-  const first = units(market.chance) ?? 500_000n;
-  return [first, 1_000_000n - first];
-}
+/** Outcome 1's price from the API's `chance` alone (its last trade's price), in base units: what a card shows before the books arrive. */
+export const chanceOf = (market: Market): bigint => units(market.chance) ?? ONE / 2n;
 
 /** A sum of USD decimal strings, exact. */
 export function sumUsd(values: (string | undefined)[]): bigint {
@@ -17,11 +15,13 @@ export const eventPath = (event: Event) => (event.markets.length === 1 ? marketP
 
 /**
  * One event on the home page: a single market shows both outcome prices; a negRisk or
- * multi-market event shows one line per candidate or question, as one card.
+ * multi-market event shows one line per candidate or question, as one card. `priceOf` is outcome
+ * 1's current price (price.ts), the one the market's and the event's pages show.
  */
-export function EventCard({ event }: { event: Event }) {
+export function EventCard({ event, priceOf = chanceOf }: { event: Event; priceOf?: (market: Market) => bigint }) {
   const volume24h = sumUsd(event.markets.map((market) => market.tradeVolumeUsd24h));
   const single = event.markets.length === 1 ? event.markets[0] : undefined;
+  const byPrice = event.markets.map((market) => ({ market, price: priceOf(market) })).sort((a, b) => (b.price > a.price ? 1 : b.price < a.price ? -1 : 0));
   return (
     <article className="card" data-testid="event-card">
       <header>
@@ -33,7 +33,7 @@ export function EventCard({ event }: { event: Event }) {
       </header>
       {single ? (
         <div className="outcomes">
-          {outcomePrices(single).map((price, index) => (
+          {[priceOf(single), ONE - priceOf(single)].map((price, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
             <Link key={index} to={marketPath(single.slug)} className={`outcome ${index === 0 ? 'yes' : 'no'}`}>
               <span>{index === 0 ? single.outcome1 : single.outcome2}</span>
@@ -43,10 +43,10 @@ export function EventCard({ event }: { event: Event }) {
         </div>
       ) : (
         <ul className="candidates">
-          {[...event.markets].sort((a, b) => b.chance - a.chance).slice(0, 4).map((market) => (
+          {byPrice.slice(0, 4).map(({ market, price }) => (
             <li key={market.id}>
               <Link to={marketPath(market.slug)}>{market.name}</Link>
-              <span className="num">{percent(outcomePrices(market)[0])}</span>
+              <span className="num">{percent(price)}</span>
             </li>
           ))}
           {event.markets.length > 4 && <li className="muted">+{event.markets.length - 4} more</li>}

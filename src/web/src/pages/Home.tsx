@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import type { Category, EventListParams, Tag } from '../../../client/index.ts';
+import type { Category, EventListParams, Market, Tag } from '../../../client/index.ts';
 import { EventCard } from '../components/EventCard.tsx';
 import { errorText } from '../format.ts';
+import { useBookWatcher } from '../live-book.ts';
 import { useLoad } from '../load.ts';
+import { livePrice } from '../price.ts';
 import { setQuery, useQuery, useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
 
@@ -17,6 +19,8 @@ const SORTS = {
 } as const satisfies Record<string, { label: string } & EventListParams>;
 type SortKey = keyof typeof SORTS;
 const PAGE = 24;
+/** A socket subscribes to 100 tokens a call: outcome 1 of the first 100 markets listed, whose books give the cards' prices. */
+const WATCHED_TOKENS = 100;
 
 export function Home() {
   useTitle('');
@@ -45,6 +49,12 @@ export function Home() {
     () => client.events.list({ eventStatus: 'ACTIVE', includeVolume: true, limit: PAGE, total: false, ...sortParams, ...(term ? { term } : {}), ...(category ? { category } : {}), ...(tag ? { tag } : {}) }),
     [client, term, category, tag, sort],
   );
+
+  // The cards show each market's current price as its own page does (price.ts): the midpoint of a
+  // tight book, else the last trade, which the API's `chance` is.
+  const tokenIds = (events.data?.data ?? []).flatMap((event) => event.markets.map((market) => market.tokenId1)).filter((id): id is string => id !== null);
+  const { watcher } = useBookWatcher(client, tokenIds.slice(0, WATCHED_TOKENS));
+  const priceOf = (market: Market) => livePrice(market, market.tokenId1 ? watcher?.bestBid(market.tokenId1) : undefined, market.tokenId1 ? watcher?.bestAsk(market.tokenId1) : undefined);
 
   const search = (event: FormEvent) => {
     event.preventDefault();
@@ -76,7 +86,7 @@ export function Home() {
       </nav>
       {events.error ? <p className="error" role="alert">{errorText(events.error)}</p> : null}
       <section className="grid" aria-busy={events.loading} aria-label="Markets">
-        {events.data?.data.map((event) => <EventCard key={event.id} event={event} />)}
+        {events.data?.data.map((event) => <EventCard key={event.id} event={event} priceOf={priceOf} />)}
         {events.data && events.data.data.length === 0 && <p className="muted">No markets match.</p>}
       </section>
     </>
