@@ -3,9 +3,6 @@ import { centsOf, money, percent, units, usd } from '../format.ts';
 import { ONE } from '../price.ts';
 import { Link, marketPath } from '../router.tsx';
 
-/** Outcome 1's price from the API's `chance` alone (its last trade's price), in base units: what a card shows before the books arrive. */
-export const chanceOf = (market: Market): bigint => units(market.chance) ?? ONE / 2n;
-
 /** A sum of USD decimal strings, exact. */
 export function sumUsd(values: (string | undefined)[]): bigint {
   return values.reduce((total, value) => total + (units(value) ?? 0n), 0n);
@@ -18,7 +15,7 @@ export const eventPath = (event: Event) => (event.markets.length === 1 ? marketP
  * multi-market event shows one line per candidate or question, as one card. `priceOf` is outcome
  * 1's current price (price.ts), the one the market's and the event's pages show.
  */
-export function EventCard({ event, priceOf = chanceOf }: { event: Event; priceOf?: (market: Market) => bigint }) {
+export function EventCard({ event, priceOf }: { event: Event; priceOf: (market: Market) => bigint }) {
   const volume24h = sumUsd(event.markets.map((market) => market.tradeVolumeUsd24h));
   const single = event.markets.length === 1 ? event.markets[0] : undefined;
   const byPrice = event.markets.map((market) => ({ market, price: priceOf(market) })).sort((a, b) => (b.price > a.price ? 1 : b.price < a.price ? -1 : 0));
