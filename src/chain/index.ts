@@ -124,7 +124,8 @@ function settlementKeysOf(chain: RunningChain, config: Config): { exchange: Hex;
 
 /** What the engine settles trades with on a chain: a client of it, the confirmations to wait for, and a key per exchange. */
 export interface ChainSettlementSetup {
-  client(): PublicClient;
+  /** One client for the senders and the indexer; its transport follows the chain's URL (an embedded anvil restarted on another port). */
+  client: PublicClient;
   confirmations: number;
   /** SETTLEMENT_GATHER_MS: a transaction that is not full leaves at most once every this many milliseconds. */
   gatherMs: number;
@@ -147,8 +148,7 @@ export async function chainSettlementSetup(chain: RunningChain, config: Config):
   const keys = await settlementKeys(operator, deployed, settlementKeysOf(chain, config)!);
   // A batching transport: each look of a sender at the chain (receipts, nonce, head) is one request;
   // to the URL of each request's moment, as a restarted embedded anvil may answer on another port.
-  const shared = createPublicClient({ chain: exchangeChain(chain.chainId), transport: httpFollowing(() => chainRpcUrl(chain, config)!), pollingInterval: 50 }) as PublicClient;
-  const client = () => shared;
+  const client = createPublicClient({ chain: exchangeChain(chain.chainId), transport: httpFollowing(() => chainRpcUrl(chain, config)!), pollingInterval: 50 }) as PublicClient;
   const common = { client, confirmations: config.confirmations, gatherMs: config.settlementGatherMs, keys, ...(config.maxFeePerGasWei ? { maxFeePerGas: config.maxFeePerGasWei } : {}) };
   if (!embedded) return common;
   // Anvil mines a block per transaction (automine) and none without one: the last trades' confirmations come from empty blocks.

@@ -6,8 +6,8 @@ import type { EngineState } from '../state/engine-state.ts';
 import { INDEXED_TOPICS, indexedLogsOf, WALLET_TOPICS, type IndexedLog, type LogApproval } from './indexed-logs.ts';
 
 export interface ChainIndexOptions {
-  /** A client of the chain as it is now (an embedded anvil restarted elsewhere gets a new one). */
-  client(): PublicClient;
+  /** The chain's client: its transport follows an embedded anvil restarted on another port. */
+  client: PublicClient;
   /** Only blocks with this many blocks on top are indexed (CONFIRMATIONS), so no indexed block is undone. */
   confirmations: number;
   collateral: Address;
@@ -111,7 +111,7 @@ export class ChainIndexer {
    * approvals waiting for their confirmations.
    */
   private async step(): Promise<boolean> {
-    const client = this.options.client();
+    const { client } = this.options;
     const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
     const from = this.position() + 1;
     if (from > head) return false;
@@ -169,7 +169,7 @@ export class ChainIndexer {
   private async senderOf(txHash: string): Promise<string> {
     const known = this.senders.get(txHash);
     if (known) return known;
-    const tx = await this.options.client().getTransaction({ hash: txHash as `0x${string}` });
+    const tx = await this.options.client.getTransaction({ hash: txHash as `0x${string}` });
     if (this.senders.size >= MAX_SENDERS_KEPT) this.senders.clear();
     this.senders.set(txHash, tx.from.toLowerCase());
     return tx.from.toLowerCase();

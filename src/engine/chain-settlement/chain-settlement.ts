@@ -18,8 +18,8 @@ export interface SettlementKey {
 }
 
 export interface ChainSettlementOptions {
-  /** A client of the chain as it is when settlement starts (an embedded anvil restarted elsewhere gets a new one at the next start). */
-  client(): PublicClient;
+  /** The chain's client: its transport follows an embedded anvil restarted on another port. */
+  client: PublicClient;
   /** Blocks on top of a trade's block before it is CONFIRMED (CONFIRMATIONS). */
   confirmations: number;
   /** MAX_FEE_PER_GAS_GWEI, in wei: no settlement transaction is signed above it. */
@@ -91,7 +91,7 @@ export class ChainSettlement {
   }
 
   private async startSenders(): Promise<void> {
-    const client = this.options.client();
+    const { client } = this.options;
     const state = this.deps.state();
     const matches = tradesByMatch(state.unsettled.values());
     const inRecords = new Set<string>();
