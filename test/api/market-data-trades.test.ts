@@ -221,58 +221,42 @@ describe('market data: trades, trade activity, holders', () => {
     assert.equal(feed.find((f) => f.notionalUsd === 7)?.eventId, single.event.id);
   });
 
+  /** Alice and Bob mint 10 of `market` at 0.5, settled and announced, and the clock moves on: the trade's id. */
+  async function mintSettled(market: PublishedEvent['markets'][0]): Promise<string> {
+    await trade(alice, bob, { tokenId: market.tokenId1, side: 'BUY', price: '0.5', size: '10' }, { tokenId: market.tokenId2, side: 'BUY', price: '0.5', size: '10' });
+    await settle();
+    await server.ctx.trading.engine.announced();
+    await advance(2_000);
+    return (await trades(`?market=${market.id}`)).body.data[0].id;
+  }
+  const announced = () => feed.map((f) => f.activity.id);
+
   it('publishes a trade-activity when its REST row can be read: a trade confirmed ahead of an earlier match waits for it', async () => {
     const market = (await createPublishedEvent(server, { markets: 1 })).markets[0]!;
-    const mint = () => trade(alice, bob, { tokenId: market.tokenId1, side: 'BUY', price: '0.5', size: '10' }, { tokenId: market.tokenId2, side: 'BUY', price: '0.5', size: '10' });
-    const settled = async () => {
-      await settle();
-      await server.ctx.trading.engine.announced();
-      await advance(2_000);
-    };
-    const ofMarket = async () => (await trades(`?market=${market.id}`)).body.data.map((t: any) => t.id);
-    const announced = () => feed.map((f) => f.activity.id);
-    await mint();
-    await settled();
-    const [x] = await ofMarket();
+    const x = await mintSettled(market);
     assert.equal(announced().at(-1), x);
     // The tables hold x mined, as a chain that confirmed the next match first leaves it.
-    await status(x!, 'MINED');
-    let y: string | undefined;
+    await status(x, 'MINED');
+    let y: string;
     try {
-      await mint();
-      await settled();
-      [y] = await ofMarket();
-      assert.equal(announced().includes(y!), false, 'held while an earlier match is unsettled');
+      y = await mintSettled(market);
+      assert.equal(announced().includes(y), false, 'held while an earlier match is unsettled');
       assert.equal((await activity()).body.data.some((t: any) => t.id === y), false);
     } finally {
-      await status(x!, 'CONFIRMED');
+      await status(x, 'CONFIRMED');
     }
-    await mint();
-    await settled();
-    const [z] = await ofMarket();
+    const z = await mintSettled(market);
     assert.deepEqual(announced().slice(-2), [y, z], 'released by the next settlement, in match order');
     assert.deepEqual((await activity()).body.data.slice(0, 3).map((t: any) => t.id), [z, y, x]);
   });
 
   it('announces a held trade after the engine stopped and started again, as a node that takes the engine over does', async () => {
     const market = (await createPublishedEvent(server, { markets: 1 })).markets[0]!;
-    const mint = () => trade(alice, bob, { tokenId: market.tokenId1, side: 'BUY', price: '0.5', size: '10' }, { tokenId: market.tokenId2, side: 'BUY', price: '0.5', size: '10' });
-    const settled = async () => {
-      await settle();
-      await server.ctx.trading.engine.announced();
-      await advance(2_000);
-    };
-    const newest = async () => (await trades(`?market=${market.id}`)).body.data[0].id as string;
-    const announced = () => feed.map((f) => f.activity.id);
-    await mint();
-    await settled();
-    const x = await newest();
+    const x = await mintSettled(market);
     await status(x, 'MINED');
     let y: string;
     try {
-      await mint();
-      await settled();
-      y = await newest();
+      y = await mintSettled(market);
       assert.equal(announced().includes(y), false, 'held while an earlier match is unsettled');
       // A step down and a takeover: the engine that leads next knows only what the tables hold.
       await server.ctx.trading.engine.stop();
@@ -280,9 +264,7 @@ describe('market data: trades, trade activity, holders', () => {
     } finally {
       await status(x, 'CONFIRMED');
     }
-    await mint();
-    await settled();
-    const z = await newest();
+    const z = await mintSettled(market);
     assert.deepEqual(announced().slice(-2), [y, z], 'the held trade goes out with the next settlement, in match order');
   });
 
