@@ -42,3 +42,8 @@ export function livePrice(market: Market, bid: Level | undefined, ask: Level | u
   const lastTrade = last ? outcome1Price(last) : market.firstPriceDataAt !== null ? units(market.chance) : undefined;
   return currentPrice({ bestBid: best(bid), bestAsk: best(ask), lastTrade }) ?? units(market.chance) ?? ONE / 2n;
 }
+
+/** Markets beside their current prices (`priceOf`), likeliest first: how the event page and the home page's cards rank them. */
+export function likeliestFirst<M>(markets: readonly M[], priceOf: (market: M) => bigint): { market: M; price: bigint }[] {
+  return markets.map((market) => ({ market, price: priceOf(market) })).sort((a, b) => (b.price > a.price ? 1 : b.price < a.price ? -1 : 0));
+}

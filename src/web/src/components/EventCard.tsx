@@ -1,6 +1,6 @@
 import type { Event, Market } from '../../../client/index.ts';
 import { centsOf, money, percent, units, usd } from '../format.ts';
-import { ONE } from '../price.ts';
+import { likeliestFirst, ONE } from '../price.ts';
 import { Link, marketPath } from '../router.tsx';
 
 /** A sum of USD decimal strings, exact. */
@@ -17,8 +17,8 @@ export const eventPath = (event: Event) => (event.markets.length === 1 ? marketP
  */
 export function EventCard({ event, priceOf }: { event: Event; priceOf: (market: Market) => bigint }) {
   const volume24h = sumUsd(event.markets.map((market) => market.tradeVolumeUsd24h));
-  const single = event.markets.length === 1 ? event.markets[0] : undefined;
-  const byPrice = event.markets.map((market) => ({ market, price: priceOf(market) })).sort((a, b) => (b.price > a.price ? 1 : b.price < a.price ? -1 : 0));
+  const ranked = likeliestFirst(event.markets, priceOf);
+  const single = ranked.length === 1 ? ranked[0] : undefined;
   return (
     <article className="card" data-testid="event-card">
       <header>
@@ -30,17 +30,17 @@ export function EventCard({ event, priceOf }: { event: Event; priceOf: (market: 
       </header>
       {single ? (
         <div className="outcomes">
-          {[priceOf(single), ONE - priceOf(single)].map((price, index) => (
+          {[single.price, ONE - single.price].map((price, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
-            <Link key={index} to={marketPath(single.slug)} className={`outcome ${index === 0 ? 'yes' : 'no'}`}>
-              <span>{index === 0 ? single.outcome1 : single.outcome2}</span>
+            <Link key={index} to={marketPath(single.market.slug)} className={`outcome ${index === 0 ? 'yes' : 'no'}`}>
+              <span>{index === 0 ? single.market.outcome1 : single.market.outcome2}</span>
               <span className="num">{centsOf(price)}</span>
             </Link>
           ))}
         </div>
       ) : (
         <ul className="candidates">
-          {byPrice.slice(0, 4).map(({ market, price }) => (
+          {ranked.slice(0, 4).map(({ market, price }) => (
             <li key={market.id}>
               <Link to={marketPath(market.slug)}>{market.name}</Link>
               <span className="num">{percent(price)}</span>

@@ -7,7 +7,7 @@ import { centsOf, date, errorText, money, percent } from '../format.ts';
 import { useBookWatcher } from '../live-book.ts';
 import { useTrades } from '../live-trades.ts';
 import { useLoad } from '../load.ts';
-import { livePrice, ONE } from '../price.ts';
+import { likeliestFirst, livePrice, ONE } from '../price.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
 
@@ -36,9 +36,7 @@ function EventView({ event }: { event: Event }) {
   const { watcher } = useBookWatcher(client, markets.slice(0, WATCHED_MARKETS).flatMap((m) => [m.tokenId1, m.tokenId2]));
   const trades = useTrades(client, event.id);
   // The one current price of each market (price.ts), likeliest first.
-  const rows = markets
-    .map((market) => ({ market, price: livePrice(market, watcher?.bestBid(market.tokenId1), watcher?.bestAsk(market.tokenId1), trades) }))
-    .sort((a, b) => (b.price > a.price ? 1 : b.price < a.price ? -1 : 0));
+  const rows = likeliestFirst(markets, (market) => livePrice(market, watcher?.bestBid(market.tokenId1), watcher?.bestAsk(market.tokenId1), trades));
   const [chosen, setChosen] = useState<{ marketId: string; outcome: 0 | 1 } | undefined>(undefined);
   const [buyRequest, setBuyRequest] = useState(0);
   const selected = rows.find((row) => row.market.id === chosen?.marketId) ?? rows[0];
