@@ -3,12 +3,13 @@ import type { NormalizedOrder } from '../../core/orders/create-order-rules.ts';
 import { keccak256HexOf } from '../../core/keccak.ts';
 import type { ChainIndexEvent } from '../state/chain-transfer-commands.ts';
 import type { EngineCommand } from '../state/commands.ts';
+import type { IdDerivation } from '../state/ids.ts';
 import { decodeMmpSetting, encodeMmpSetting } from '../state/mmp-codec.ts';
 import type { CatalogueTerms } from '../state/oracle-commands.ts';
 
 /**
  * The journal's records as text (EXTENSIONS.md section 14): one JSON document per record, holding
- * its sequence, its time and its commands. The text is what is stored and what is hashed, so a
+ * its sequence, its time, its version and its commands. The text is what is stored and what is hashed, so a
  * record's hash can be checked by anyone holding the journal: each record's hash is keccak-256
  * over the previous record's hash (its 32 bytes) followed by the record's UTF-8 text.
  *
@@ -19,15 +20,25 @@ export interface DecodedRecord {
   seq: bigint;
   atMs: number;
   commands: EngineCommand[];
+  ids?: IdDerivation;
 }
 
+/**
+ * The records' version, `v`: 2 since ids are ordered (`state/ids.ts`). Records without it were
+ * written before and derive hashed ids. A version this build does not know is refused: a replay
+ * that read it as another would derive other ids than the engine that wrote it.
+ */
+const RECORD_VERSION = 2;
+
 export function encodeRecord(record: DecodedRecord): string {
-  return JSON.stringify({ seq: record.seq.toString(), at: record.atMs, c: record.commands.map(encodeCommand) });
+  const version = record.ids === 'hashed' ? {} : { v: RECORD_VERSION };
+  return JSON.stringify({ seq: record.seq.toString(), at: record.atMs, ...version, c: record.commands.map(encodeCommand) });
 }
 
 export function decodeRecord(text: string): DecodedRecord {
-  const raw = JSON.parse(text) as { seq: string; at: number; c: unknown[][] };
-  return { seq: BigInt(raw.seq), atMs: raw.at, commands: raw.c.map(decodeCommand) };
+  const raw = JSON.parse(text) as { seq: string; at: number; v?: number; c: unknown[][] };
+  if (raw.v !== undefined && raw.v !== RECORD_VERSION) throw new Error(`journal record ${raw.seq} has version ${raw.v}, which this build does not read`);
+  return { seq: BigInt(raw.seq), atMs: raw.at, commands: raw.c.map(decodeCommand), ...(raw.v === undefined ? { ids: 'hashed' as const } : {}) };
 }
 
 /** The chain: keccak-256 of the previous hash's bytes and the record's text. */

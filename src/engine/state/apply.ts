@@ -2,7 +2,7 @@ import type { ApplyContext } from './apply-context.ts';
 import { credit, merge, redeem, split, transfer, tokensOf, withdraw } from './balance-commands.ts';
 import type { CommandOutcome, EngineCommand } from './commands.ts';
 import type { EngineState } from './engine-state.ts';
-import { RecordIds } from './ids.ts';
+import { RecordIds, type IdDerivation } from './ids.ts';
 import { applyOracleCommand } from './oracle-commands.ts';
 import { escrowOracleReward } from './oracle-escrow.ts';
 import { cancelOrder, cancelUserOrders, expireAndRelease, placeOrder } from './order-commands.ts';
@@ -17,6 +17,8 @@ export interface RecordInput {
   seq: bigint;
   atMs: number;
   commands: readonly EngineCommand[];
+  /** How the record derives its ids (`ids.ts`): `hashed` for records journaled before ids were ordered; ordered when absent. */
+  ids?: IdDerivation;
 }
 
 export interface AppliedRecord {
@@ -40,7 +42,7 @@ export function applyRecord(state: EngineState, record: RecordInput): AppliedRec
   const ctx: ApplyContext = {
     state,
     effects,
-    ids: new RecordIds(record.seq),
+    ids: new RecordIds(record.seq, record.atMs, record.ids ?? 'ordered'),
     atMs: record.atMs,
     nowSec: Math.floor(record.atMs / 1000),
     taken: { hashes: new Set(), keys: new Map() },
