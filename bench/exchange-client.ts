@@ -13,6 +13,9 @@ export type Hex = `0x${string}`;
 
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
+/** Server settings for a benchmark of throughput: one API key places far more than a trader may (README "Security"). */
+export const UNLIMITED_RATES = { RATE_LIMIT_ORDERS: 'off', RATE_LIMIT_REQUESTS: 'off', RATE_LIMIT_PUBLIC: 'off' };
+
 /** The body of an unsigned GTC BUY (POST /orders): the server takes the caller's wallet as maker. */
 export function unsignedBuyJson(order: { salt: bigint; tokenId: bigint | string; makerAmount: bigint; takerAmount: bigint }): Record<string, unknown> {
   return {

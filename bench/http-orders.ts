@@ -33,7 +33,7 @@ import { createMarketOrderHasher, type OrderStruct } from '../src/core/orders/ei
 import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
 import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
-import { hmacHeaders, json, setUpMarket, setUpTrader, type BenchTrader, type Hex } from './exchange-client.ts';
+import { hmacHeaders, json, setUpMarket, setUpTrader, UNLIMITED_RATES, type BenchTrader, type Hex } from './exchange-client.ts';
 import { createOrderJson, orderStruct, placeRequest, type BenchRequest } from './order-stream.ts';
 import { benchBuilds } from './builds.ts';
 import { armMakerSafety } from './maker-safety-load.ts';
@@ -127,11 +127,9 @@ async function cryptoCeiling(): Promise<number> {
   return done / ((performance.now() - started) / 1000);
 }
 
-/** The benchmark measures throughput: one API key places far more than a trader may (README "Security"). */
-const UNLIMITED = { RATE_LIMIT_ORDERS: 'off', RATE_LIMIT_REQUESTS: 'off', RATE_LIMIT_PUBLIC: 'off' };
 
 async function benchStore(label: string, env: Record<string, string>, cli?: string): Promise<Row[]> {
-  const server = await startProcessServer({ ...env, LOG_LEVEL: 'warn', ...UNLIMITED }, undefined, cli);
+  const server = await startProcessServer({ ...env, LOG_LEVEL: 'warn', ...UNLIMITED_RATES }, undefined, cli);
   try {
     const market = await setUpMarket(server);
     const traders = [await setUpTrader(server), await setUpTrader(server)];

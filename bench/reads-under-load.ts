@@ -15,7 +15,7 @@
  */
 import autocannon from 'autocannon';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
-import { hmacHeaders, json, setUpMarket, setUpTrader, type BenchTrader } from './exchange-client.ts';
+import { hmacHeaders, json, setUpMarket, setUpTrader, UNLIMITED_RATES, type BenchTrader } from './exchange-client.ts';
 import { startFollower } from './follower-node.ts';
 import { createOrderJson, orderStruct, unsignedOrderStream } from './order-stream.ts';
 import { onEachStore } from './stores.ts';
@@ -23,7 +23,6 @@ import { onEachStore } from './stores.ts';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const READS = ['/api/v1/orders', '/api/v1/account/balance'] as const;
-const UNLIMITED = { RATE_LIMIT_ORDERS: 'off', RATE_LIMIT_REQUESTS: 'off', RATE_LIMIT_PUBLIC: 'off' };
 
 type Latencies = Record<(typeof READS)[number], number[]>;
 
@@ -54,7 +53,7 @@ const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis:
 
 /** The reads on the order-taking server itself, or (`readsOnFollower`) on a follower of it. */
 async function benchStore(label: string, storeEnv: Record<string, string>, readsOnFollower = false): Promise<Record<string, string | number>[]> {
-  const env = { ...storeEnv, LOG_LEVEL: 'warn', ...UNLIMITED, ...(readsOnFollower ? { REDIS_URL: redisUrl } : {}) };
+  const env = { ...storeEnv, LOG_LEVEL: 'warn', ...UNLIMITED_RATES, ...(readsOnFollower ? { REDIS_URL: redisUrl } : {}) };
   const server = await startProcessServer(env);
   let readServer = server;
   try {

@@ -32,7 +32,7 @@ import { io, type Socket } from 'socket.io-client';
 import { hmacSignature, signedMessage } from '../src/identity/hmac.ts';
 import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
-import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson, type BenchTrader } from './exchange-client.ts';
+import { hmacHeaders, json, setUpMarket, setUpTrader, UNLIMITED_RATES, unsignedBuyJson, type BenchTrader } from './exchange-client.ts';
 import { benchBuilds } from './builds.ts';
 import { EMBEDDED_STORE_ENV } from './stores.ts';
 
@@ -52,7 +52,6 @@ const TAKERS = 16;
 const SIZE = 10_000_000n;
 type Build = ReturnType<typeof benchBuilds>[number];
 const builds = benchBuilds();
-const UNLIMITED = { RATE_LIMIT_ORDERS: 'off', RATE_LIMIT_REQUESTS: 'off', RATE_LIMIT_PUBLIC: 'off' };
 
 type Market = { id: string; tokenId1: string; tokenId2: string };
 
@@ -181,7 +180,7 @@ async function startServer(env: Record<string, string>, cli: string | undefined)
 async function withServer<T>(build: Build, env: Record<string, string>, run: (server: ProcessServer) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'pmx-bench-settlement-'));
   try {
-    const server = await startServer({ ...EMBEDDED_STORE_ENV, DATA_DIR: dir, LOG_LEVEL: 'warn', ...UNLIMITED, ...env }, build.cli);
+    const server = await startServer({ ...EMBEDDED_STORE_ENV, DATA_DIR: dir, LOG_LEVEL: 'warn', ...UNLIMITED_RATES, ...env }, build.cli);
     dataDirs.set(server, dir);
     try {
       return await run(server);
