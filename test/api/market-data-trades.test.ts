@@ -74,6 +74,8 @@ describe('market data: trades, trade activity, holders', () => {
     assert.ok(first.confirmedAt >= first.matchedAt);
     const matchedAts = body.data.map((t: any) => t.matchedAt);
     assert.deepEqual(matchedAts, [...matchedAts].sort((a: number, b: number) => b - a));
+    // Ids sort as the journal made them, so the two trades of one millisecond are listed newest first too.
+    assert.deepEqual(body.data.map((t: any) => t.price), ['0.1', '0.7', '0.5', '0.4']);
   });
 
   it('GET /trades filters by id, market, taker, maker, and user (which overrides both)', async () => {
@@ -217,7 +219,7 @@ describe('market data: trades, trade activity, holders', () => {
     const rows = (await activity('?minAmount=0')).body.data;
     assert.equal(feed.length, 4, 'the feed carries the trade below the floor too; the realtime module filters');
     for (const row of rows) assert.deepEqual(feed.find((f) => f.activity.id === row.id)?.activity, row);
-    assert.deepEqual(feed.map((f) => f.notionalUsd).sort(), [0.1, 2, 4, 7]);
+    assert.deepEqual(feed.map((f) => f.notionalUsd), [4, 2, 7, 0.1], 'in match order, the two trades of one millisecond included');
     assert.equal(feed.find((f) => f.notionalUsd === 7)?.eventId, single.event.id);
   });
 
