@@ -272,6 +272,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
         // A standby again: it follows the journal, ready to take the engine back.
         if (lease && !closed) await engine.follow();
       },
+      canLead: () => engine.whole,
     };
     // On PostgreSQL every node starts as a standby that follows the journal; the one that takes
     // the lease turns it into the engine.

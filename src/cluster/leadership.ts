@@ -12,6 +12,8 @@ export interface LeaderDuties {
   begin(): Promise<void>;
   /** Runs when the lease is lost or given up; order commands already go elsewhere. */
   end(): Promise<void>;
+  /** Whether the node could run the engine now (its state is whole); one that cannot does not take the lease. */
+  canLead?(): boolean;
 }
 
 /**
@@ -218,7 +220,8 @@ export class LeaseLeadership implements Leadership {
 
   private async campaign(): Promise<void> {
     const sentAt = performance.now();
-    const token = await takeEngineLease(this.options.db, { id: this.options.nodeId, url: this.url }, this.leaseMs);
+    const candidate = this.duties?.canLead?.() ?? true;
+    const token = candidate ? await takeEngineLease(this.options.db, { id: this.options.nodeId, url: this.url }, this.leaseMs) : undefined;
     if (token !== undefined) {
       this.elect(token, sentAt);
       return;

@@ -196,6 +196,8 @@ export class MatchingEngine {
     if (this.mode === 'following') {
       await this.stopFollowing();
       await this.follower.catchUp();
+      // A state behind the journal would append where records already are: the lease is left to a node that can follow.
+      if (this.follower.failing) throw new Error('this node cannot follow the engine journal, so it does not take the engine', { cause: this.follower.failureReason });
     } else {
       await this.recover();
     }
@@ -242,7 +244,9 @@ export class MatchingEngine {
    * nodes append to it, so that a takeover has only the last records to apply.
    */
   async follow(): Promise<void> {
-    await this.recover();
+    // A journal this node cannot recover from (a record it cannot apply) leaves it following, not whole, trying again.
+    let failure: unknown;
+    await this.recover().catch((error: unknown) => (failure = error));
     this.mode = 'following';
     this.listener = await this.options.listen?.({
       appended: () => {
@@ -255,7 +259,7 @@ export class MatchingEngine {
       },
       lost: (error) => this.options.logger.warn({ err: error }, 'the engine journal listener lost its connection; following by polling meanwhile'),
     });
-    this.follower.start();
+    this.follower.start(failure);
   }
 
   /** Reads the stored orders' hashes into the used-hash filter, in the background (README.md "Admission"). */
@@ -267,9 +271,9 @@ export class MatchingEngine {
     return this.running && !this.rebuilding;
   }
 
-  /** Whether this node's state is whole (leading or following, not rebuilding): until then it serves no read of it. */
+  /** Whether this node's state is whole (leading, or following the journal, not rebuilding): until then it serves no read of it. */
   get whole(): boolean {
-    return this.mode !== 'stopped' && !this.rebuilding;
+    return this.mode !== 'stopped' && !this.rebuilding && !(this.mode === 'following' && this.follower.failing);
   }
 
   /**

@@ -7,6 +7,10 @@ import type { EngineState } from './state/engine-state.ts';
 
 /** How often a follower looks at the journal when no notification came (they can be lost). */
 const POLL_MS = 200;
+/** The longest pause between attempts of a follower that cannot follow the journal. */
+const MAX_RETRY_PAUSE_MS = 5_000;
+/** A follower that cannot follow says so again every this many attempts at the longest pause (about a minute). */
+const LOG_EVERY = 12;
 
 export interface FollowerOptions {
   store: EngineStore;
@@ -16,7 +20,7 @@ export interface FollowerOptions {
   projected: SeqWatch;
   /** The state went wrong part-way through a record (a bug): it is recovered from the store. */
   rebuild(): Promise<void>;
-  logger: Pick<FastifyBaseLogger, 'error'>;
+  logger: Pick<FastifyBaseLogger, 'error' | 'info'>;
 }
 
 /**
@@ -32,13 +36,36 @@ export class Follower {
   private catching: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /**
+   * Why the journal cannot be followed now, even from the store (a record this build cannot
+   * apply, a chain that breaks, a store that does not answer): the node's state is not whole, so
+   * it serves none of it and takes no engine over, and it tries again after a pause that doubles.
+   */
+  private failure: unknown;
+  private attempts = 0;
+  private pauseMs = POLL_MS;
+  private retryAt = 0;
 
   constructor(private readonly options: FollowerOptions) {}
 
-  start(): void {
+  /** Follows the journal; `failure`: the state could not be recovered, so the first attempt starts over from the store. */
+  start(failure?: unknown): void {
     this.stopped = false;
+    this.failure = undefined;
+    this.pauseMs = POLL_MS;
+    if (failure !== undefined) this.failed(failure);
     this.applied.reset(this.options.state().seq);
     this.schedule();
+  }
+
+  /** Whether the journal cannot be followed now (`failure`). */
+  get failing(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Why the last attempt to follow failed, while it fails. */
+  get failureReason(): unknown {
+    return this.failure;
   }
 
   async stop(): Promise<void> {
@@ -48,9 +75,9 @@ export class Follower {
     await this.catching;
   }
 
-  /** A record was appended (a notification): apply it and what came before it. */
+  /** A record was appended (a notification): apply it and what came before it (once the pause is over, while following fails). */
   appended(): void {
-    void this.catchUp();
+    if (this.due()) void this.catchUp();
   }
 
   /** Applies every record appended up to now; resolves once applied (a takeover's last step before serving). */
@@ -70,27 +97,65 @@ export class Follower {
   }
 
   private async run(): Promise<void> {
-    const { store, records, projected } = this.options;
-    const state = this.options.state();
     try {
-      await replayRecords(store, state, (seq, changes, commands) => {
-        records.add(changes, commands, true);
-        this.applied.advance(seq);
-      });
-      projected.advance(await store.projectedSeq());
-      records.projected(projected.value);
+      // A follower that failed starts over from the store: its state may have stopped part-way.
+      if (this.failing) await this.rebuild();
+      await this.follow();
+      this.recovered();
     } catch (error) {
+      if (this.failing) return this.failed(error);
       // A read that failed left the state at a whole record; anything else may have left it part-way.
       this.options.logger.error({ err: error }, 'following the engine journal failed; recovering the state from the store');
-      await this.options.rebuild().catch((rebuildError: unknown) => this.options.logger.error({ err: rebuildError }, 'recovering the followed state failed; trying again'));
-      this.applied.reset(this.options.state().seq);
+      try {
+        await this.rebuild();
+      } catch (rebuildError) {
+        this.failed(rebuildError);
+      }
     }
+  }
+
+  private async follow(): Promise<void> {
+    const { store, records, projected } = this.options;
+    await replayRecords(store, this.options.state(), (seq, changes, commands) => {
+      records.add(changes, commands, true);
+      this.applied.advance(seq);
+    });
+    projected.advance(await store.projectedSeq());
+    records.projected(projected.value);
+  }
+
+  private async rebuild(): Promise<void> {
+    await this.options.rebuild();
+    this.applied.reset(this.options.state().seq);
+  }
+
+  private failed(error: unknown): void {
+    const first = !this.failing;
+    this.failure = error;
+    this.attempts = first ? 1 : this.attempts + 1;
+    this.pauseMs = first ? POLL_MS : Math.min(this.pauseMs * 2, MAX_RETRY_PAUSE_MS);
+    this.retryAt = performance.now() + this.pauseMs;
+    if (first || this.attempts % LOG_EVERY === 0) {
+      this.options.logger.error({ err: error, attempts: this.attempts }, 'this node cannot follow the engine journal: it serves no state of the engine and takes no engine over until it can; trying again');
+    }
+  }
+
+  private recovered(): void {
+    if (!this.failing) return;
+    this.failure = undefined;
+    this.pauseMs = POLL_MS;
+    this.options.logger.info({ attempts: this.attempts }, 'this node follows the engine journal again');
+  }
+
+  private due(): boolean {
+    return !this.failing || performance.now() >= this.retryAt;
   }
 
   private schedule(): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      void this.catchUp().finally(() => this.schedule());
+      const attempt = this.due() ? this.catchUp() : Promise.resolve();
+      void attempt.finally(() => this.schedule());
     }, POLL_MS);
     this.timer.unref();
   }
