@@ -100,7 +100,7 @@ export class Follower {
     try {
       // A follower that failed starts over from the store: its state may have stopped part-way.
       if (this.failing) await this.rebuild();
-      await this.follow();
+      await this.applyAppended();
       this.recovered();
     } catch (error) {
       if (this.failing) return this.failed(error);
@@ -114,7 +114,8 @@ export class Follower {
     }
   }
 
-  private async follow(): Promise<void> {
+  /** Applies the records appended after the state, and learns how far the tables are. */
+  private async applyAppended(): Promise<void> {
     const { store, records, projected } = this.options;
     await replayRecords(store, this.options.state(), (seq, changes, commands) => {
       records.add(changes, commands, true);
