@@ -214,7 +214,11 @@ describe('payments sent once per ledger move (chain/once-payments.ts)', () => {
       // The next block's base fee ten times what the first version offers: it stays in the pool.
       await anvil.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: first * 10n });
       await anvil.testClient.mine({ blocks: 1 });
-      await until(async () => ((await wrapped.find(stuckKey)).length >= 2 ? true : undefined));
+      // A version is recorded before it is sent: the block is mined once the pool holds the replacement, or it mines nothing and none follows.
+      await until(async () => {
+        const versions = await wrapped.find(stuckKey);
+        return versions.length >= 2 && (await pooledTransaction(anvil)).hash === versions.at(-1)!.hash ? true : undefined;
+      });
       await anvil.testClient.mine({ blocks: 1 });
       const { cap, hash } = await paying;
       const versions = await wrapped.find(stuckKey);
