@@ -40,6 +40,11 @@ export async function json(url: string, init: RequestInit = {}): Promise<any> {
   return body;
 }
 
+/** `POST /api/v1/orders` with this body, signed for the trader: the exchange's answer (a refusal throws). */
+export function postOrder(server: ProcessServer, trader: BenchTrader, body: string): Promise<any> {
+  return json(server.api('/orders'), { method: 'POST', headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body), body });
+}
+
 export async function setUpTrader(server: ProcessServer): Promise<BenchTrader> {
   const privateKey = generatePrivateKey();
   const account = privateKeyToAccount(privateKey);

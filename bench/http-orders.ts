@@ -33,7 +33,7 @@ import { createMarketOrderHasher, type OrderStruct } from '../src/core/orders/ei
 import { createSignatureVerifier } from '../src/engine/signatures/signature-verifier.ts';
 import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
-import { hmacHeaders, json, setUpMarket, setUpTrader, UNLIMITED_RATES, type BenchTrader, type Hex } from './exchange-client.ts';
+import { hmacHeaders, json, postOrder, setUpMarket, setUpTrader, UNLIMITED_RATES, type BenchTrader, type Hex } from './exchange-client.ts';
 import { createOrderJson, orderStruct, placeRequest, type BenchRequest } from './order-stream.ts';
 import { benchBuilds } from './builds.ts';
 import { armMakerSafety } from './maker-safety-load.ts';
@@ -206,7 +206,7 @@ interface OrderSample { answer: string; trader: BenchTrader; market: { tokenId1:
 /** One resting order's answer, the exchange's own bytes, for the order-shaped ceiling. */
 async function placeOne(server: ProcessServer, trader: BenchTrader, market: { tokenId1: string; tokenId2: string }): Promise<string> {
   const body = JSON.stringify(createOrderJson(orderStruct(0, trader, market)));
-  return JSON.stringify(await json(server.api('/orders'), { method: 'POST', headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body), body }));
+  return JSON.stringify(await postOrder(server, trader, body));
 }
 
 /**

@@ -15,7 +15,7 @@ import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer } from '../test/helpers/process-server.ts';
 import { createScratchDatabase } from '../test/helpers/database.ts';
 import { benchBuilds } from './builds.ts';
-import { json, hmacHeaders, setUpMarket, setUpTrader, UNLIMITED_RATES } from './exchange-client.ts';
+import { postOrder, setUpMarket, setUpTrader, UNLIMITED_RATES } from './exchange-client.ts';
 import { cpuSpent, sampleCpu } from './machine-cpu.ts';
 import { createOrderJson, orderStruct, unsignedOrderStream } from './order-stream.ts';
 
@@ -67,7 +67,7 @@ async function benchBuild(name: string, baseUrl: string, cli: string | undefined
     const market = await setUpMarket(server);
     const traders = [await setUpTrader(server), await setUpTrader(server)];
     const body = JSON.stringify(createOrderJson(orderStruct(0, traders[0]!, market)));
-    const placed = await json(server.api('/orders'), { method: 'POST', headers: hmacHeaders(traders[0]!, 'POST', '/api/v1/orders', body), body });
+    const placed = await postOrder(server, traders[0]!, body);
     const started = performance.now();
     await preload(db, placed.id);
     console.log(`${name}: ${PRELOAD.toLocaleString('en')} orders preloaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);

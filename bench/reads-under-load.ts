@@ -15,7 +15,7 @@
  */
 import autocannon from 'autocannon';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
-import { hmacHeaders, json, setUpMarket, setUpTrader, UNLIMITED_RATES, type BenchTrader } from './exchange-client.ts';
+import { hmacHeaders, postOrder, setUpMarket, setUpTrader, UNLIMITED_RATES, type BenchTrader } from './exchange-client.ts';
 import { startFollower } from './follower-node.ts';
 import { createOrderJson, orderStruct, unsignedOrderStream } from './order-stream.ts';
 import { onEachStore } from './stores.ts';
@@ -66,7 +66,7 @@ async function benchStore(label: string, storeEnv: Record<string, string>, reads
     const restingIndices = Array.from({ length: 39 }, (_, n) => n).filter((n) => n % 10 !== 9);
     for (let k = 0; k < 50; k++) {
       const body = JSON.stringify(createOrderJson(orderStruct(restingIndices[k % restingIndices.length]!, reader, market)));
-      await json(server.api('/orders'), { method: 'POST', headers: hmacHeaders(reader, 'POST', '/api/v1/orders', body), body });
+      await postOrder(server, reader, body);
     }
     const quiet = () => readLoop(readServer, reader, performance.now() + DURATION_S * 1000);
     const before = await quiet();

@@ -19,7 +19,7 @@
  */
 import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
-import { hmacHeaders, json, setUpMarket, setUpTrader, unsignedBuyJson } from './exchange-client.ts';
+import { json, postOrder, setUpMarket, setUpTrader, unsignedBuyJson } from './exchange-client.ts';
 import { benchBuilds } from './builds.ts';
 import { seedOpenOrders } from '../test/helpers/seed-open-orders.ts';
 import { onEachStore } from './stores.ts';
@@ -63,7 +63,7 @@ async function benchStore(label: string, env: Record<string, string>, count: num
   const trader = await setUpTrader(server);
   const sizeBaseUnits = ORDER_SIZE_UNITS * 1_000_000;
   const body = JSON.stringify(unsignedBuyJson({ salt: 1n, tokenId: market.tokenId1, makerAmount: BigInt(sizeBaseUnits / 100), takerAmount: BigInt(sizeBaseUnits) }));
-  const template = await json(server.api('/orders'), { method: 'POST', headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body), body });
+  const template = await postOrder(server, trader, body);
   await server.stop();
 
   await seedOpenOrders(env, template.id, count);

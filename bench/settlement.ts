@@ -32,7 +32,8 @@ import { io, type Socket } from 'socket.io-client';
 import { hmacSignature, signedMessage } from '../src/identity/hmac.ts';
 import { metricValues } from '../test/helpers/metrics.ts';
 import { startProcessServer, type ProcessServer } from '../test/helpers/process-server.ts';
-import { hmacHeaders, json, setUpMarket, setUpTrader, UNLIMITED_RATES, unsignedBuyJson, type BenchTrader } from './exchange-client.ts';
+import { placeRequest } from './order-stream.ts';
+import { hmacHeaders, json, postOrder, setUpMarket, setUpTrader, UNLIMITED_RATES, unsignedBuyJson, type BenchTrader } from './exchange-client.ts';
 import { benchBuilds } from './builds.ts';
 import { EMBEDDED_STORE_ENV } from './stores.ts';
 
@@ -64,8 +65,7 @@ function order(side: 'BUY' | 'SELL', tokenId: string, cents: number, size = SIZE
 }
 
 async function place(server: ProcessServer, trader: BenchTrader, body: Record<string, unknown>): Promise<any> {
-  const text = JSON.stringify(body);
-  return json(server.api('/orders'), { method: 'POST', headers: hmacHeaders(trader, 'POST', '/api/v1/orders', text), body: text });
+  return postOrder(server, trader, JSON.stringify(body));
 }
 
 async function placeBatch(server: ProcessServer, trader: BenchTrader, orders: Record<string, unknown>[]): Promise<any> {
@@ -355,7 +355,7 @@ async function orderEntry(build: Build, chain: 'none' | 'embedded'): Promise<Ent
       const crossing = n % 10 === 9;
       const cents = crossing ? 60 : 1 + (n % 45);
       const body = JSON.stringify(order('BUY', n % 2 === 0 ? market.tokenId1 : market.tokenId2, cents));
-      return { method: 'POST' as const, path: '/api/v1/orders', body, headers: hmacHeaders(trader, 'POST', '/api/v1/orders', body) };
+      return placeRequest(trader, body);
     };
     // A short warm-up (the first requests compile routes), then the measured run.
     await autocannon({ url: server.url, connections: 64, duration: 1, requests: [{ setupRequest: (request: any) => ({ ...request, ...next() }) }] });
