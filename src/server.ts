@@ -19,7 +19,7 @@ import { createOracle, type Oracle } from './oracle/index.ts';
 import { createPortfolio, type Portfolio } from './portfolio/index.ts';
 import { createFeed, createPrices, type Prices } from './prices/index.ts';
 import { createTemplates, type Templates } from './templates/index.ts';
-import { attachRealtime, BookRelay, MarketChangeRelay, SessionRelay, type RedisFanout, type SessionChange } from './realtime/index.ts';
+import { AnnouncedRelay, attachRealtime, BookRelay, MarketChangeRelay, SessionRelay, type RedisFanout, type SessionChange } from './realtime/index.ts';
 import { engineNodeBookReads } from './book-reads.ts';
 import { declareBackgroundJobs } from './background-jobs.ts';
 import { startBackgroundJobs, type RunningJobs } from './jobs/background-job.ts';
@@ -106,6 +106,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
   let relay: BookRelay | undefined;
   let marketChanges: MarketChangeRelay | undefined;
   let sessionRelay: SessionRelay | undefined;
+  let announced: AnnouncedRelay | undefined;
   let rewards: Rewards | undefined;
   let portfolio: Portfolio | undefined;
   let shared: SharedState | undefined;
@@ -144,6 +145,15 @@ export async function startServer(configured: Config, options: StartOptions = {}
     const fenced = lease ? { fence: (tx: Db) => lease.fence(tx) } : {};
     const chainSettlement = await chainSettlementSetup(chain, config);
     const chainIndex = chainIndexSetup(chain, chainSettlement);
+    if (config.redisUrl) {
+      // Loaded only where REDIS_URL is set: a single node never pays for the Redis client at boot.
+      const { connectRedisFanout } = await import('./realtime/redis-fanout.ts');
+      fanout = await connectRedisFanout(config.redisUrl, logger, clusterKey);
+      relay = await BookRelay.connect(fanout, logger);
+      marketChanges = new MarketChangeRelay(fanout, logger);
+      sessionRelay = new SessionRelay(fanout, logger);
+      announced = new AnnouncedRelay(fanout, events, logger);
+    }
     const lookups = createTradingLookups(store.db);
     const markets = createMarketDirectory(store.db);
     trading = createTrading({
@@ -162,16 +172,9 @@ export async function startServer(configured: Config, options: StartOptions = {}
       ...(config.databaseUrl ? { listen: (handlers: Parameters<typeof listenToJournal>[1]) => listenToJournal(config.databaseUrl!, handlers) } : {}),
       ...(chainSettlement ? { chainSettlement } : {}),
       ...(chainIndex ? { chainIndex } : {}),
+      ...(announced ? { announced } : {}),
     });
     const engine = trading.engine;
-    if (config.redisUrl) {
-      // Loaded only where REDIS_URL is set: a single node never pays for the Redis client at boot.
-      const { connectRedisFanout } = await import('./realtime/redis-fanout.ts');
-      fanout = await connectRedisFanout(config.redisUrl, logger, clusterKey);
-      relay = await BookRelay.connect(fanout, logger);
-      marketChanges = new MarketChangeRelay(fanout, logger);
-      sessionRelay = new SessionRelay(fanout, logger);
-    }
     const runsEngine = () => nodeLeadership.role === 'leader';
     // Cancel-on-disconnect sockets are engine state: recorded by the engine's node, this one or through Redis.
     const sessionsOut = sessionRelay;
@@ -241,7 +244,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // Sign-in messages name the public origins (PUBLIC_URL); unset, the ones this server listens on.
     identity.signIn.listeningOn(listenOrigins(config, port));
-    const redis = { fanout, relay, marketChanges, sessionRelay, shared };
+    const redis = { fanout, relay, marketChanges, sessionRelay, announced, shared };
     const timers = { timers: clock.kind === 'real', logger };
     nodeJobs = await startBackgroundJobs(jobs.filter((job) => !job.leaderOnly), timers);
     // What the engine's node runs, and stops when the engine moves to another node: the
@@ -269,6 +272,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
         await redis.sessionRelay?.stopServing();
         await leaderJobs?.stop();
         leaderJobs = undefined;
+        // The node that takes over announces what it did not hear of: let it hear what this one announced.
+        await redis.announced?.sentAll();
         // A standby again: it follows the journal, ready to take the engine back.
         if (lease && !closed) await engine.follow();
       },
@@ -307,6 +312,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
         await redis.relay?.close();
         await redis.marketChanges?.close();
         await redis.sessionRelay?.stopServing();
+        redis.announced?.close();
         await redis.fanout?.close();
         await redis.shared.close();
         await running.stop();
@@ -321,6 +327,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     await nodeJobs?.stop();
     await relay?.close();
     await marketChanges?.close();
+    announced?.close();
     await fanout?.close();
     await shared?.close();
     await rewards?.stop();

@@ -54,7 +54,7 @@ export class Announcer {
     }
     for (const marketId of announcements.retiredMarkets) publisher.forget(marketId, record.changes.atMs);
     for (const warning of warnings) logger.warn(warning.context, warning.message);
-    this.queue = this.queue.then(() => this.announce(record)).catch((error) => logger.error({ err: error }, 'announcing an engine record failed'));
+    this.enqueue(record);
   }
 
   /**
@@ -100,9 +100,22 @@ export class Announcer {
     this.heldActivity.clear();
   }
 
+  /**
+   * A takeover: the records the node that led before applied and never was heard announcing (it
+   * died first), announced now, before any record of this engine's. Their books are in the
+   * snapshots every start publishes.
+   */
+  again(records: AppliedRecord[]): void {
+    for (const record of records) this.enqueue(record);
+  }
+
   /** Resolves once every announcement queued so far went out. */
   idle(): Promise<void> {
     return this.queue;
+  }
+
+  private enqueue(record: AppliedRecord): void {
+    this.queue = this.queue.then(() => this.announce(record)).catch((error) => this.options.logger.error({ err: error, seq: record.changes.seq.toString() }, 'announcing an engine record failed'));
   }
 
   private async announce(record: AppliedRecord): Promise<void> {
@@ -127,5 +140,6 @@ export class Announcer {
       const credited = tx.entries.find((entry) => entry.asset === COLLATERAL && entry.amount > 0n);
       if (debited && credited) events.publish('oracle-payout', { ledgerTxHash: tx.txHash, kind: tx.kind, from: debited.account, to: credited.account, amount: credited.amount });
     }
+    events.publish('record-announced', { seq: record.changes.seq });
   }
 }

@@ -38,6 +38,7 @@ import type { MmpScope, MmpSetting } from './state/maker-safety.ts';
 import type { MmpSettingInput } from './state/safety-commands.ts';
 import type { EngineOrder, NewOrder } from './state/types.ts';
 import type { EngineFailure } from './state/apply-context.ts';
+import { UnannouncedRecords, type AnnouncedRecords } from './unannounced-records.ts';
 import { UsedHashFilter } from './used-hash-filter.ts';
 
 /** Commands durable and not in the tables beyond which new commands are refused (503). */
@@ -71,6 +72,8 @@ export interface EngineOptions {
    * store/journal-listener.ts); a standby follows the journal without it too, by polling.
    */
   listen?(handlers: { appended(seq: bigint): void; projected(seq: bigint): void; lost(error: unknown): void }): Promise<{ close(): Promise<void> }>;
+  /** Which records the engine's node announced, heard by a standby (other nodes' subscribers get their events through it): a takeover announces the rest. */
+  announced?: AnnouncedRecords;
 }
 
 /** What an order command is answered, as rows (the API's shapes are made from them), with the record that made it durable. */
@@ -96,6 +99,7 @@ export class MatchingEngine {
   private readonly schedule: SettlementSchedule;
   private readonly deadlines: SafetyDeadlines;
   private readonly follower: Follower;
+  private readonly unannounced: UnannouncedRecords | undefined;
   /** Trades settle on a real chain (chain-settlement/README.md); without it, in simulated rounds. */
   private readonly chain: ChainSettlement | undefined;
   private readonly chainIndexer: ChainIndexer | undefined;
@@ -175,7 +179,8 @@ export class MatchingEngine {
         if (this.running) logger.error({ err: error }, 'the market makers safety tick failed');
       },
     });
-    this.follower = new Follower({ store, state: () => this.state, records: this.unprojected, projected: this.projected, rebuild: () => this.recover(), logger });
+    this.unannounced = options.announced && new UnannouncedRecords(options.announced);
+    this.follower = new Follower({ store, state: () => this.state, records: this.unprojected, projected: this.projected, unannounced: this.unannounced, rebuild: () => this.recover(), logger });
   }
 
   /** Whether the parts of a leading engine run (timers, projector, publisher), whatever the mode says since. */
@@ -193,11 +198,13 @@ export class MatchingEngine {
    * and the engine takes commands and runs its timers of expiry, speed bumps and settlement.
    */
   async start(): Promise<void> {
+    let unannounced: AppliedRecord[] = [];
     if (this.mode === 'following') {
       await this.stopFollowing();
       await this.follower.catchUp();
       // A state behind the journal would append where records already are: the lease is left to a node that can follow.
       if (this.follower.failing) throw new Error('this node cannot follow the engine journal, so it does not take the engine', { cause: this.follower.failureReason });
+      unannounced = (await this.unannounced?.takeOver()) ?? [];
     } else {
       await this.recover();
     }
@@ -206,6 +213,7 @@ export class MatchingEngine {
     this.publisher.retain(new Set(this.state.runtimes.keys()));
     // Before the first projection: it may show trades another node held back from the live feed.
     await this.announcer.adoptHeld().catch((error) => this.options.logger.warn({ err: error }, 'reading the confirmed trades not shown yet failed; they will get no trade-activity event'));
+    this.announcer.again(unannounced);
     this.projector.start(await this.options.store.projectedSeq());
     this.sequencer.resume();
     this.mode = 'leading';
@@ -247,6 +255,7 @@ export class MatchingEngine {
     // A journal this node cannot recover from (a record it cannot apply) leaves it following, not whole, trying again.
     let failure: unknown;
     await this.recover().catch((error: unknown) => (failure = error));
+    await this.unannounced?.listen().catch((error: unknown) => this.options.logger.warn({ err: error }, 'cannot hear which records the engine node announces; a takeover by this node may leave some unannounced'));
     this.mode = 'following';
     this.listener = await this.options.listen?.({
       appended: () => {

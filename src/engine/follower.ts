@@ -4,6 +4,7 @@ import type { UnprojectedRecords } from './projection/unprojected-records.ts';
 import { replayRecords } from './recovery.ts';
 import { SeqWatch } from './seq-watch.ts';
 import type { EngineState } from './state/engine-state.ts';
+import type { UnannouncedRecords } from './unannounced-records.ts';
 
 /** How often a follower looks at the journal when no notification came (they can be lost). */
 const POLL_MS = 200;
@@ -18,6 +19,8 @@ export interface FollowerOptions {
   records: UnprojectedRecords;
   /** The tables' projected sequence as this node last saw it. */
   projected: SeqWatch;
+  /** Where the records applied wait until the engine's node is heard announcing them (its node has other nodes). */
+  unannounced?: UnannouncedRecords;
   /** The state went wrong part-way through a record (a bug): it is recovered from the store. */
   rebuild(): Promise<void>;
   logger: Pick<FastifyBaseLogger, 'error' | 'info'>;
@@ -55,6 +58,7 @@ export class Follower {
     this.pauseMs = POLL_MS;
     if (failure !== undefined) this.failed(failure);
     this.applied.reset(this.options.state().seq);
+    this.options.unannounced?.reset(this.options.state().seq);
     this.schedule();
   }
 
@@ -116,9 +120,10 @@ export class Follower {
 
   /** Applies the records appended after the state, and learns how far the tables are. */
   private async applyAppended(): Promise<void> {
-    const { store, records, projected } = this.options;
-    await replayRecords(store, this.options.state(), (seq, changes, commands) => {
-      records.add(changes, commands, true);
+    const { store, records, projected, unannounced } = this.options;
+    await replayRecords(store, this.options.state(), (seq, applied, commands) => {
+      records.add(applied.changes, commands, true);
+      unannounced?.applied(applied);
       this.applied.advance(seq);
     });
     projected.advance(await store.projectedSeq());

@@ -1,6 +1,6 @@
 import type { EngineStore } from './journal/journal-store.ts';
 import { chainHash, decodeRecord } from './journal/record-codec.ts';
-import { applyRecord } from './state/apply.ts';
+import { applyRecord, type AppliedRecord } from './state/apply.ts';
 import type { EngineState } from './state/engine-state.ts';
 import type { RecordChanges } from './state/record-effects.ts';
 import { decodeSnapshot, encodeSnapshot } from './state/snapshot-codec.ts';
@@ -27,8 +27,8 @@ export async function recoverState(store: EngineStore, genesis: () => Promise<En
   const projectedSeq = await store.projectedSeq();
   const state = await loadBase(store, genesis, projectedSeq, atMs);
   const unprojected: Recovered['unprojected'] = [];
-  await replayRecords(store, state, (seq, changes, commands) => {
-    if (seq > projectedSeq) unprojected.push({ changes, commands });
+  await replayRecords(store, state, (seq, applied, commands) => {
+    if (seq > projectedSeq) unprojected.push({ changes: applied.changes, commands });
   });
   return { state, projectedSeq, unprojected };
 }
@@ -39,7 +39,7 @@ export async function recoverState(store: EngineStore, genesis: () => Promise<En
  * middle of the journal, stops the replay). `each` hears of every record applied; `untilSeq`
  * stops it after that record.
  */
-export async function replayRecords(store: EngineStore, state: EngineState, each: (seq: bigint, changes: RecordChanges, commands: number) => void = () => {}, untilSeq?: bigint): Promise<void> {
+export async function replayRecords(store: EngineStore, state: EngineState, each: (seq: bigint, applied: AppliedRecord, commands: number) => void = () => {}, untilSeq?: bigint): Promise<void> {
   for (;;) {
     const records = await store.readAfter(state.seq, REPLAY_PAGE);
     for (const stored of records) {
@@ -51,7 +51,7 @@ export async function replayRecords(store: EngineStore, state: EngineState, each
       const applied = applyRecord(state, record);
       state.seq = stored.seq;
       state.hash = hash;
-      each(stored.seq, applied.changes, record.commands.length);
+      each(stored.seq, applied, record.commands.length);
     }
     if (records.length < REPLAY_PAGE) return;
   }

@@ -31,6 +31,12 @@ export interface DomainEventMap {
   'market-resolved': { marketId: string; outcome: 'YES' | 'NO' | 'TIE' };
   /** The oracle moved collateral in the ledger, durably (a reward from the reward treasury, a lost bond): the ledger transaction, the accounts debited and credited, the amount in base units. */
   'oracle-payout': { ledgerTxHash: string; kind: 'ORACLE_REWARD' | 'BOND_FORFEIT'; from: string; to: string; amount: bigint };
+  /**
+   * The engine's node published every event of journal record `seq` above (after them, in order):
+   * the other nodes learn from it which records a node that takes the engine over must announce
+   * again (src/engine/README.md "Standbys").
+   */
+  'record-announced': { seq: bigint };
   /** Progress of a reward claim. */
   'reward-claim-update': { userId: string; update: unknown };
   /**

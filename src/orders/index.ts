@@ -45,6 +45,8 @@ export interface TradingDeps {
   /** Trades settle on a real chain (CHAIN≠none) instead of in simulated rounds. */
   chainSettlement?: EngineOptions['chainSettlement'];
   chainIndex?: EngineOptions['chainIndex'];
+  /** Which records the engine's node announced (several nodes sharing Redis). */
+  announced?: EngineOptions['announced'];
 }
 
 export function createTrading(deps: TradingDeps): Trading {
@@ -54,6 +56,7 @@ export function createTrading(deps: TradingDeps): Trading {
     settlementBlockMs: deps.config.settlementBlockMs, bookFrameMs: deps.config.bookFrameMs, ...(deps.listen ? { listen: deps.listen } : {}),
     ...(deps.chainSettlement ? { chainSettlement: deps.chainSettlement } : {}),
     ...(deps.chainIndex ? { chainIndex: deps.chainIndex } : {}),
+    ...(deps.announced ? { announced: deps.announced } : {}),
   });
   const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
   deps.logger.info(`order signatures: ${signatureBackend()}, ${verifier.workers === 0 ? 'on the main thread' : `${verifier.workers} worker thread(s)`}`);

@@ -1,3 +1,4 @@
+export { AnnouncedRelay } from './announced-relay.ts';
 export { attachRealtime, type Realtime } from './attach.ts';
 export { BookRelay, type LastTrade, type PeerBook, type PeerBookSource } from './book-relay.ts';
 export { MarketChangeRelay } from './market-change-relay.ts';

@@ -11,13 +11,15 @@ const MAX_RECONNECT_DELAY_MS = 2_000;
 /**
  * Connects one client, or rejects when Redis cannot be reached at boot (a node would otherwise
  * silently act alone). A connection lost later is retried with backoff (at most 2 s apart) and
- * reported to `onLost`. `role` names the connection in errors. Without `offlineQueue`, commands
+ * reported to `onLost`. `role` names the connection in errors, and in Redis (`CLIENT LIST` shows
+ * `pmx:rate-limits-and-the-replay-guard`, say). Without `offlineQueue`, commands
  * fail at once while disconnected instead of waiting for the reconnect.
  */
 export async function connectRedis(url: string, role: string, onLost: (error: unknown) => void, options: { offlineQueue: boolean }): Promise<RedisConnection> {
   let connected = false;
   const client: RedisConnection = createClient({
     url,
+    name: `pmx:${role.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`,
     disableOfflineQueue: !options.offlineQueue,
     socket: { reconnectStrategy: (retries: number, cause: Error) => (connected ? Math.min(50 * 2 ** retries, MAX_RECONNECT_DELAY_MS) : cause) },
   });

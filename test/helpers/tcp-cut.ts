@@ -7,19 +7,25 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
  * - `stall()`: nothing passes any more and nothing says so, as when the network between the two
  *   drops every packet: connections stay open and silent, new ones are accepted and never answered.
  * `restore()` lets new connections through again; the stalled ones stay silent for good (their
- * packets were lost), so a client that kept one would wait for ever.
+ * packets were lost), so a client that kept one would wait for ever. `stall(opening)` stalls only
+ * the connections whose client's first bytes hold `opening` (a Redis connection's name, say), now
+ * and later, and leaves the others alone.
  */
 export interface TcpCut {
   readonly port: number;
   cut(): void;
-  stall(): void;
+  stall(opening?: string): void;
   restore(): void;
   close(): Promise<void>;
 }
 
 export async function tcpCut(targetHost: string, targetPort: number): Promise<TcpCut> {
   let state: 'open' | 'cut' | 'stalled' = 'open';
+  let stalledOpening: string | undefined;
   const sockets = new Set<Socket>();
+  /** What each client sent first (up to 1 KB), for `stall(opening)`. */
+  const openings = new Map<Socket, string>();
+  const relays = new Set<{ client: Socket; upstream: Socket }>();
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -35,10 +41,25 @@ export async function tcpCut(targetHost: string, targetPort: number): Promise<Tc
     if (state === 'stalled') return silence(client);
     const upstream = connect(targetPort, targetHost);
     track(upstream);
+    const relay = { client, upstream };
+    relays.add(relay);
+    openings.set(client, '');
+    client.on('data', (chunk: Buffer) => {
+      const opening = openings.get(client) ?? '';
+      if (opening.length >= 1024) return;
+      openings.set(client, opening + chunk.toString('latin1'));
+      if (stalledOpening !== undefined && openings.get(client)!.includes(stalledOpening)) stallRelay(relay);
+    });
     client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
+    client.on('close', () => { upstream.destroy(); relays.delete(relay); openings.delete(client); });
     upstream.on('close', () => client.destroy());
   });
+  const stallRelay = ({ client, upstream }: { client: Socket; upstream: Socket }) => {
+    client.unpipe();
+    upstream.unpipe();
+    silence(client);
+    silence(upstream);
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as { port: number }).port,
@@ -46,7 +67,12 @@ export async function tcpCut(targetHost: string, targetPort: number): Promise<Tc
       state = 'cut';
       for (const socket of sockets) socket.resetAndDestroy();
     },
-    stall() {
+    stall(opening) {
+      if (opening !== undefined) {
+        stalledOpening = opening;
+        for (const relay of relays) if (openings.get(relay.client)?.includes(opening)) stallRelay(relay);
+        return;
+      }
       state = 'stalled';
       for (const socket of sockets) silence(socket);
     },

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createPublishedEvent } from '../helpers/catalogue.ts';
+import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
+import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import { tcpCut, type TcpCut } from '../helpers/tcp-cut.ts';
+import { newTrader, placeOrder } from '../helpers/trader.ts';
+import { apiKeyHandshake, connectInbox, REDIS_URL, type Inbox, type Received } from '../realtime/helpers.ts';
+
+const skip = await severalNodesSkip();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The engine's node tells every node's subscribers what a durable record changed through Redis. A
+ * leader that dies after a record is durable and before its events reached Redis (here: its Redis
+ * connections stall, then it is killed) took them with it; the node that takes the engine over
+ * followed the journal, knows which records the old leader was heard announcing, and announces
+ * the rest (EXTENSIONS.md section 12: the `/user` feed carries the matching updates).
+ */
+describe('events of records the dead leader never announced', { skip, timeout: 120_000 }, () => {
+  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let leaderRedis: TcpCut;
+  let leader: ProcessServer;
+  let standby: ProcessServer;
+  let feed: Inbox | undefined;
+
+  before(async () => {
+    database = await createScratchDatabase(POSTGRES_URL);
+    const redis = new URL(REDIS_URL);
+    leaderRedis = await tcpCut(redis.hostname, Number(redis.port || 6379));
+    const env = { DATABASE_URL: database.url, SIGNATURE_WORKERS: '0', FAILOVER_TIMEOUT_MS: '2000' };
+    leader = await startProcessServer({ ...env, REDIS_URL: `redis://127.0.0.1:${leaderRedis.port}${redis.pathname}` });
+    standby = await startProcessServer({ ...env, REDIS_URL });
+  });
+  after(async () => {
+    feed?.close();
+    await standby?.stop();
+    await leader?.crash();
+    await leaderRedis?.close();
+    await database?.drop();
+  });
+
+  async function updateOf(orderId: string, withinMs: number): Promise<Received> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no order-update of ${orderId} within ${withinMs} ms`)), withinMs)));
+    try {
+      for (;;) {
+        const message = await Promise.race([feed!.next(), late]);
+        if (message.event === 'order-update' && message.payload.order.id === orderId) return message;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  it('are announced by the node that takes over, and the ones it heard are not announced again', async () => {
+    const { markets } = await createPublishedEvent(leader);
+    const trader = await newTrader(standby, { fund: '100' });
+    feed = await connectInbox(standby.url, '/user', await apiKeyHandshake(standby, trader.creds));
+    const received: Received[] = [];
+    feed.socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
+    const order = { tokenId: markets[0]!.tokenId1, side: 'BUY' as const, size: '5' };
+
+    // Heard: the leader announced it through Redis, the standby's socket got it.
+    const heard = await placeOrder(standby, trader, { ...order, price: '0.3' });
+    assert.equal(heard.status, 200, JSON.stringify(heard.body));
+    const heardUpdate = await updateOf(heard.body.id, 10_000);
+    assert.equal(heardUpdate.payload.type, 'PLACEMENT');
+
+    // Durable, answered, and never announced: nothing the leader sends reaches Redis any more.
+    leaderRedis.stall('pmx:real-time-fan-out-publisher');
+    const lost = await placeOrder(standby, trader, { ...order, price: '0.31' });
+    assert.equal(lost.status, 200, JSON.stringify(lost.body));
+    await sleep(500);
+    assert.ok(!received.some((m) => m.event === 'order-update' && m.payload.order.id === lost.body.id), 'the stalled leader announced the order');
+    await leader.crash();
+
+    const update = await updateOf(lost.body.id, 20_000);
+    assert.equal(update.payload.type, 'PLACEMENT');
+    // As it would have gone out: the feed's shape, the order as the API shows it (nothing changed it since).
+    assert.deepEqual(Object.keys(update.payload.order).sort(), Object.keys(heardUpdate.payload.order).sort());
+    const { marketInfo: _, ...shown } = (await trader.call('GET', `/orders/${lost.body.id}`)).body;
+    assert.deepEqual(update.payload.order, shown);
+    // The engine's new node leads and its own events follow.
+    const next = await placeOrder(standby, trader, { ...order, price: '0.32' });
+    assert.equal(next.status, 200, JSON.stringify(next.body));
+    await updateOf(next.body.id, 10_000);
+    const placements = (id: string) => received.filter((m) => m.event === 'order-update' && m.payload.order.id === id).length;
+    assert.deepEqual([placements(heard.body.id), placements(lost.body.id), placements(next.body.id)], [1, 1, 1]);
+  });
+});
