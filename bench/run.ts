@@ -5,7 +5,7 @@
  * not a measurement but the engine's deterministic simulation over many seeds: it runs only
  * when named.
  */
-const BENCHMARKS = ['boot', 'demo-idle', 'book', 'signatures', 'http-orders', 'reads-under-load', 'recovery', 'takeover', 'fanout', 'portfolio-reads', 'price-history', 'rewards', 'portfolio', 'contracts-gas', 'settlement-sender', 'settlement', 'ledger-moves', 'large-tables'] as const;
+const BENCHMARKS = ['boot', 'demo-idle', 'book', 'signatures', 'http-orders', 'reads-under-load', 'recovery', 'takeover', 'fanout', 'portfolio-reads', 'price-history', 'rewards', 'portfolio', 'contracts-gas', 'settlement-sender', 'settlement', 'ledger-moves', 'large-tables', 'journal-compression'] as const;
 const ON_DEMAND = ['simulate'] as const;
 
 const firstOption = process.argv.findIndex((arg, i) => i >= 2 && arg.startsWith('--'));

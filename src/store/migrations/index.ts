@@ -27,6 +27,7 @@ import * as m0026 from './0026_markets_first_trade.ts';
 import * as m0027 from './0027_market_volumes.ts';
 import * as m0028 from './0028_chain_payment_versions.ts';
 import * as m0029 from './0029_unsettled_trades_by_match_time.ts';
+import * as m0030 from './0030_journal_lz4.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0027_market_volumes': m0027,
   '0028_chain_payment_versions': m0028,
   '0029_unsettled_trades_by_match_time': m0029,
+  '0030_journal_lz4': m0030,
 };
