@@ -95,10 +95,14 @@ function toPosition(market: MarketView, index: 0 | 1, tokenId: string, amount: b
   return position;
 }
 
-/** The engine's in-memory view as a price source: last trade price, and the midpoint of a two-sided book. */
+/**
+ * The engine's in-memory view as a price source: last trade price, and the midpoint of a two-sided
+ * book as the durable records left it (`orderBook`: the engine node's and a standby's alike, and
+ * reading it publishes nothing, where a subscriber's snapshot would send a book's waiting frame).
+ */
 export function engineLatestPrices(engine: {
   lastTradePrice(tokenId: string): { price: string } | undefined;
-  bookSnapshot(tokenId: string): { bids: { price: string }[]; asks: { price: string }[] } | undefined;
+  orderBook(tokenId: string): { bids: { price: string }[]; asks: { price: string }[] } | undefined;
 }): LatestPriceSource {
   return {
     lastTradeMicros: (tokenId) => {
@@ -106,7 +110,7 @@ export function engineLatestPrices(engine: {
       return last === undefined ? undefined : parseUnits(last.price);
     },
     midpointMicros: (tokenId) => {
-      const book = engine.bookSnapshot(tokenId);
+      const book = engine.orderBook(tokenId);
       const bid = book?.bids[0] && parseUnits(book.bids[0].price);
       const ask = book?.asks[0] && parseUnits(book.asks[0].price);
       return bid === undefined || ask === undefined ? undefined : (bid + ask) / 2n;
