@@ -53,7 +53,7 @@ function snapshotPart(): string {
   return lines.join('\n');
 }
 
-async function useCompression(db: Db, compression: (typeof COMPRESSIONS)[number]): Promise<void> {
+async function setCompression(db: Db, compression: (typeof COMPRESSIONS)[number]): Promise<void> {
   await sql.raw(`ALTER TABLE engine_journal ALTER COLUMN record SET COMPRESSION ${compression}`).execute(db);
   await sql.raw(`ALTER TABLE engine_snapshot_parts ALTER COLUMN data SET COMPRESSION ${compression}`).execute(db);
 }
@@ -80,7 +80,7 @@ if (!baseUrl) {
     let seq = 0n;
     for (let round = 1; round <= ROUNDS; round++) {
       for (const compression of COMPRESSIONS) {
-        await useCompression(store.db, compression);
+        await setCompression(store.db, compression);
         await sql`CHECKPOINT`.execute(store.db);
         const appends = await measured(async () => {
           for (const text of texts) {

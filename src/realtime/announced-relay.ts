@@ -12,12 +12,19 @@ import type { RealtimeLogger } from './types.ts';
 export class AnnouncedRelay {
   private readonly channel: string;
   private sent: Promise<unknown> = Promise.resolve();
+  /** Whether a publish failed since the last that went through: a Redis that is gone is said once, not once a record. */
+  private failing = false;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly fanout: RedisFanout, events: DomainEvents, private readonly logger: RealtimeLogger) {
     this.channel = `${fanout.key}-engine#announced`;
     this.unsubscribe = events.subscribe('record-announced', ({ seq }) => {
-      this.sent = fanout.publish(this.channel, seq.toString()).catch((error: unknown) => logger.warn({ err: error, seq: seq.toString() }, 'could not tell the other nodes a record was announced; a takeover may announce it again'));
+      this.sent = fanout.publish(this.channel, seq.toString()).then(() => {
+        this.failing = false;
+      }, (error: unknown) => {
+        if (!this.failing) logger.warn({ err: error, seq: seq.toString() }, 'could not tell the other nodes which records were announced; a takeover may announce them again');
+        this.failing = true;
+      });
     });
   }
 
