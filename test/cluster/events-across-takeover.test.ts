@@ -15,10 +15,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The engine's node tells every node's subscribers what a durable record changed through Redis. A
- * leader that dies after a record is durable and before its events reached Redis (here: its Redis
- * connections stall, then it is killed) took them with it; the node that takes the engine over
- * followed the journal, knows which records the old leader was heard announcing, and announces
- * the rest (EXTENSIONS.md section 12: the `/user` feed carries the matching updates).
+ * leader that dies after a record is durable and before its events reached Redis (here: the
+ * connection its fan-out publishes on stalls, then it is killed) took them with it; the node that
+ * takes the engine over followed the journal, knows which records the old leader was heard
+ * announcing, and announces the rest (EXTENSIONS.md section 12: the `/user` feed carries the
+ * matching updates). A clean handover has nothing to announce again.
  */
 describe('events of records the dead leader never announced', { skip, timeout: 120_000 }, () => {
   let database: Awaited<ReturnType<typeof createScratchDatabase>>;
