@@ -1,3 +1,4 @@
+import { within } from '../core/within.ts';
 import type { AppliedRecord } from './state/apply.ts';
 
 /** Records a standby keeps at most for announcing again: a leader is heard within milliseconds, so these are a leader's last moments. */
@@ -51,12 +52,9 @@ export class UnannouncedRecords {
 
   /** The records applied and not heard announced, once what the node before announced has been heard (or a second has passed). */
   async takeOver(): Promise<AppliedRecord[]> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.announced.heardAll().catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, HEARD_WITHIN_MS)))]);
-    clearTimeout(timer);
-    const records = this.kept.filter((record) => record.changes.seq > this.heardSeq);
-    this.kept.length = 0;
-    return records;
+    await within(this.announced.heardAll().catch(() => {}), HEARD_WITHIN_MS, () => {});
+    // What is kept is never heard: `applied` keeps only records after the last heard, `heard` drops the ones it reaches.
+    return this.kept.splice(0);
   }
 
   private heard(seq: bigint): void {
