@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { within } from '../../src/core/within.ts';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
 import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
@@ -59,16 +60,15 @@ describe('events of records the dead leader never announced', { skip, timeout: 1
   }
 
   async function updateOf(feed: Inbox, orderId: string, withinMs: number): Promise<Received> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no order-update of ${orderId} within ${withinMs} ms`)), withinMs)));
-    try {
+    const found = (async () => {
       for (;;) {
-        const message = await Promise.race([feed.next(), late]);
+        const message = await feed.next();
         if (message.event === 'order-update' && message.payload.order.id === orderId) return message;
       }
-    } finally {
-      clearTimeout(timer);
-    }
+    })();
+    return within(found, withinMs, () => {
+      throw new Error(`no order-update of ${orderId} within ${withinMs} ms`);
+    });
   }
 
   const placements = (received: Received[], id: string) => received.filter((m) => m.event === 'order-update' && m.payload.order.id === id).length;

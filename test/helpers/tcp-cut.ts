@@ -43,7 +43,6 @@ export async function tcpCut(targetHost: string, targetPort: number): Promise<Tc
     track(upstream);
     const relay = { client, upstream };
     relays.add(relay);
-    openings.set(client, '');
     client.on('data', (chunk: Buffer) => {
       const opening = openings.get(client) ?? '';
       if (opening.length >= 1024) return;
