@@ -80,8 +80,10 @@ export class Transport {
   }
 
   async refreshExchange(): Promise<ExchangeInfo> {
-    const sentAt = Date.now();
-    const promise = this.send<ExchangeInfo>('GET', '/exchange', { auth: 'public' }).then((info) => {
+    // Retried like any read; the clock syncs on the round trip of the attempt that answered.
+    const promise = this.withRetries('GET', { auth: 'public' }, async () => {
+      const sentAt = Date.now();
+      const info = await this.send<ExchangeInfo>('GET', '/exchange', { auth: 'public' });
       this.clock.sync(info.serverTime, Date.now() - sentAt);
       return info;
     });
@@ -95,11 +97,15 @@ export class Transport {
    * clock (the server refused it before doing anything); 429 and 503 are retried with backoff
    * when the call is idempotent, honouring Retry-After.
    */
-  async call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+  call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+    return this.withRetries(method, options, () => this.send<T>(method, path, options));
+  }
+
+  private async withRetries<T>(method: string, options: CallOptions, attempt: () => Promise<T>): Promise<T> {
     let resynced = false;
-    for (let attempt = 0; ; attempt++) {
+    for (let tries = 0; ; tries++) {
       try {
-        return await this.send<T>(method, path, options);
+        return await attempt();
       } catch (error) {
         if (!(error instanceof ExchangeError)) throw error;
         if (error.status === 401 && !resynced && this.usesApiKey(options.auth)) {
@@ -107,8 +113,8 @@ export class Transport {
           await this.refreshExchange();
           continue;
         }
-        if (!RETRIED_STATUSES.has(error.status) || !(options.idempotent ?? method === 'GET') || attempt >= this.retry.retries) throw error;
-        await sleep(this.backoffMs(attempt, error.retryAfterSeconds));
+        if (!RETRIED_STATUSES.has(error.status) || !(options.idempotent ?? method === 'GET') || tries >= this.retry.retries) throw error;
+        await sleep(this.backoffMs(tries, error.retryAfterSeconds));
       }
     }
   }

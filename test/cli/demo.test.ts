@@ -58,7 +58,11 @@ describe('demo seed, through the SDK', () => {
     const trades = client.trades.follow();
     const books = client.watchBook(tokenIds);
     await Promise.all([trades.subscribed(), books.ready()]);
-    const makers = await startDemoMakers(server.url, ADMIN_TOKEN, { pauseMs: 0 });
+    // The test server's clock stands still, so every trade has the same match millisecond, and the
+    // trade-activity feed sends a confirmed trade only once every trade of its millisecond has settled:
+    // the taker pauses longer than a settlement round (SETTLEMENT_BLOCK_MS, 250 ms) or the feed starves
+    // (without a pause, a trade arrived only once the taker stopped, refused by the rate limit).
+    const makers = await startDemoMakers(server.url, ADMIN_TOKEN, { pauseMs: 500 });
     try {
       // Requotes empty a book for a moment: each must show both sides at some point, and trades must flow.
       for (const tokenId of tokenIds) await books.until(tokenId, (book) => book.bestBid() !== undefined && book.bestAsk() !== undefined, NO_WAIT_LIMIT);
