@@ -10,12 +10,10 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { expectBuiltAuditClean } from '../helpers/build.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
 import { CROSSED_UNITS, crossPairs, expectSettledOnChain, tradesOf, untilEveryTradeSettled } from '../helpers/chain-settlement.ts';
-import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
-import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import type { ProcessServer } from '../helpers/process-server.ts';
 import { startRpcChain, type RpcChain } from '../helpers/rpc-chain.ts';
 import { newTrader } from '../helpers/trader.ts';
-import { REDIS_URL } from '../realtime/helpers.ts';
-import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 
@@ -48,20 +46,17 @@ async function untilSettlementInMempool(rpc: RpcChain): Promise<boolean> {
 
 describe('CHAIN=rpc with two nodes: the leader killed -9 while settlement is in flight', { skip, timeout: 10 * 60_000 }, () => {
   let rpc: RpcChain;
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
-  let env: Record<string, string>;
-  const nodes: ProcessServer[] = [];
+  let cluster: SeveralNodes;
+  let nodes: ProcessServer[];
 
   before(async () => {
     rpc = await startRpcChain(['--block-time', '1']);
-    database = await createScratchDatabase(POSTGRES_URL);
-    env = { ...rpc.env, DATABASE_URL: database.url, REDIS_URL, FAILOVER_TIMEOUT_MS: '2000', SIGNATURE_WORKERS: '0' };
     // One after the other: the first boot makes the settlement keys operators, the second finds them so.
-    for (let i = 0; i < 2; i++) nodes.push(await startProcessServer(env));
+    cluster = await startSeveralNodes(2, { ...rpc.env, FAILOVER_TIMEOUT_MS: '2000', SIGNATURE_WORKERS: '0' });
+    nodes = cluster.nodes;
   });
   after(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await database?.drop();
+    await cluster?.close();
     await rpc?.anvil.stop();
   });
 
@@ -86,6 +81,6 @@ describe('CHAIN=rpc with two nodes: the leader killed -9 while settlement is in 
 
     await survivor.stop();
     // pmx audit on CHAIN=rpc checks the trades as settled on chain.
-    expectBuiltAuditClean(env);
+    expectBuiltAuditClean({ ...cluster.env });
   });
 });

@@ -3,9 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { within } from '../../src/core/within.ts';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
-import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
-import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
-import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import type { ProcessServer } from '../helpers/process-server.ts';
+import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 import { tcpCut, type TcpCut } from '../helpers/tcp-cut.ts';
 import { get } from '../helpers/http.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
@@ -23,31 +22,28 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * matching updates). A clean handover has nothing to announce again.
  */
 describe('events of records the dead leader never announced', { skip, timeout: 120_000 }, () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let cluster: SeveralNodes;
   let leaderRedis: TcpCut;
   let leader: ProcessServer;
   let standby: ProcessServer;
-  let third: ProcessServer | undefined;
+  let third: ProcessServer;
   const feeds: Inbox[] = [];
-  let env: Record<string, string>;
   let trader: Trader;
   let tokenId: string;
 
   before(async () => {
-    database = await createScratchDatabase(POSTGRES_URL);
     const redis = new URL(REDIS_URL);
     leaderRedis = await tcpCut(redis.hostname, Number(redis.port || 6379));
-    env = { DATABASE_URL: database.url, SIGNATURE_WORKERS: '0', FAILOVER_TIMEOUT_MS: '2000' };
-    leader = await startProcessServer({ ...env, REDIS_URL: `redis://127.0.0.1:${leaderRedis.port}${redis.pathname}` });
-    standby = await startProcessServer({ ...env, REDIS_URL });
+    cluster = await startSeveralNodes(0, { SIGNATURE_WORKERS: '0', FAILOVER_TIMEOUT_MS: '2000' });
+    leader = await cluster.start({ REDIS_URL: `redis://127.0.0.1:${leaderRedis.port}${redis.pathname}` });
+    standby = await cluster.start();
   });
   after(async () => {
     for (const feed of feeds) feed.close();
-    await third?.stop();
-    await standby?.stop();
+    // Its Redis may be stalled still (a stop would wait for it).
     await leader?.crash();
+    await cluster?.close();
     await leaderRedis?.close();
-    await database?.drop();
   });
 
   /** A `/user` feed of the trader on `node`, and every message it received. */
@@ -108,7 +104,7 @@ describe('events of records the dead leader never announced', { skip, timeout: 1
   });
 
   it('a clean handover announces nothing again', async () => {
-    third = await startProcessServer({ ...env, REDIS_URL });
+    third = await cluster.start();
     const { feed, received } = await feedOn(third);
     const before = await buy(third, '0.33');
     assert.equal(before.status, 200, JSON.stringify(before.body));

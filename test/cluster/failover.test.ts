@@ -10,13 +10,12 @@ import { performance } from 'node:perf_hooks';
 import { auditExchange } from '../../src/cli/audit-exchange.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { get, type JsonResponse } from '../helpers/http.ts';
 import { hmacHeaders, signedRequest } from '../helpers/auth-client.ts';
-import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import type { ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
-import { applyLevelChange, connectInbox, levels, type Inbox, REDIS_URL } from '../realtime/helpers.ts';
-import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import { applyLevelChange, connectInbox, levels, type Inbox } from '../realtime/helpers.ts';
+import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 
@@ -52,29 +51,26 @@ interface Acknowledged {
 }
 
 describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60_000 }, () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let cluster: SeveralNodes;
   let store: Store;
-  let env: Record<string, string>;
   let market: PublishedMarket;
   let traders: Trader[];
-  /** Every node process started, running or not. */
+  /** The three nodes, running or not: a node restarted takes the place of the one it replaces. */
   const nodes: ProcessServer[] = [];
   const acknowledged = new Map<string, Acknowledged>();
   const inboxes: Inbox[] = [];
 
   before(async () => {
-    database = await createScratchDatabase(POSTGRES_URL);
-    store = await openStore({ databaseUrl: database.url, dataDir: 'memory://' });
-    env = { DATABASE_URL: database.url, REDIS_URL, FAILOVER_TIMEOUT_MS: String(FAILOVER_TIMEOUT_MS), SIGNATURE_WORKERS: '0' };
-    for (let i = 0; i < 3; i++) nodes.push(await startProcessServer(env));
+    cluster = await startSeveralNodes(3, { FAILOVER_TIMEOUT_MS: String(FAILOVER_TIMEOUT_MS), SIGNATURE_WORKERS: '0' });
+    nodes.push(...cluster.nodes);
+    store = await openStore({ databaseUrl: cluster.env.DATABASE_URL, dataDir: 'memory://' });
     market = (await createPublishedEvent(nodes[0]!)).markets[0]!;
     traders = await Promise.all(nodes.map((node) => newTrader(node, { fund: '1000000' })));
   });
   after(async () => {
     for (const inbox of inboxes) inbox.close();
-    await Promise.all(nodes.map((node) => node.stop()));
     await store?.close();
-    await database?.drop();
+    await cluster?.close();
   });
 
   /** GET /readyz of a node: its role when ready, undefined when not ready or not answering. */
@@ -229,7 +225,7 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
       await expectNothingLost([...running]);
       if (kill % 5 === 0) await expectAuditClean();
       const index = nodes.indexOf(victim);
-      restarts.push(startProcessServer(env, victim.port).then((node) => {
+      restarts.push(cluster.start({}, victim.port).then((node) => {
         nodes[index] = node;
         running.add(node);
       }));
@@ -356,6 +352,6 @@ describe('three nodes on one PostgreSQL and one Redis', { skip, timeout: 20 * 60
     const rest = (await get(follower.api(`/order-book/book?token_id=${market.tokenId1}`))).body;
     const priceAndSize = (side: { price: string; size: string }[]) => side.map(({ price, size }) => ({ price, size }));
     assert.deepEqual({ bids: levels(bids, 'buy'), asks: levels(asks, 'sell'), hash: change.hash }, { bids: priceAndSize(rest.bids), asks: priceAndSize(rest.asks), hash: rest.hash });
-    nodes[index] = await startProcessServer(env, engineNode.port);
+    nodes[index] = await cluster.start({}, engineNode.port);
   });
 });

@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
-import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
-import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
-import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import type { ProcessServer } from '../helpers/process-server.ts';
+import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 import { newTrader, placeOrder } from '../helpers/trader.ts';
-import { REDIS_URL } from '../realtime/helpers.ts';
 
 const skip = await severalNodesSkip();
 
@@ -15,21 +13,15 @@ const skip = await severalNodesSkip();
  * that follows the journal as on the engine's node: a standby's state holds the books.
  */
 describe("a follower's latest prices", { skip, timeout: 60_000 }, () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let cluster: SeveralNodes;
   let leader: ProcessServer;
   let follower: ProcessServer;
 
   before(async () => {
-    database = await createScratchDatabase(POSTGRES_URL);
-    const env = { DATABASE_URL: database.url, REDIS_URL, SIGNATURE_WORKERS: '0' };
-    leader = await startProcessServer(env);
-    follower = await startProcessServer(env);
+    cluster = await startSeveralNodes(2, { SIGNATURE_WORKERS: '0' });
+    [leader, follower] = cluster.nodes as [ProcessServer, ProcessServer];
   });
-  after(async () => {
-    await follower?.stop();
-    await leader?.stop();
-    await database?.drop();
-  });
+  after(async () => { await cluster?.close(); });
 
   it('value a token that never traded at its midpoint, as the engine node does', async () => {
     const { markets } = await createPublishedEvent(leader);

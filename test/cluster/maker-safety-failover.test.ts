@@ -6,34 +6,29 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { killPrograms, runProgram } from '../helpers/program.ts';
-import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import type { ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, orderBody, type Trader } from '../helpers/trader.ts';
-import { REDIS_URL } from '../realtime/helpers.ts';
-import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("market makers' safety on several nodes", { skip, timeout: 180_000 }, () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
-  let env: Record<string, string>;
+  let cluster: SeveralNodes;
   let market: PublishedMarket;
-  const nodes: ProcessServer[] = [];
+  let nodes: ProcessServer[];
 
   before(async () => {
-    database = await createScratchDatabase(POSTGRES_URL);
-    env = { DATABASE_URL: database.url, REDIS_URL, FAILOVER_TIMEOUT_MS: '2000', SIGNATURE_WORKERS: '0' };
-    for (let i = 0; i < 2; i++) nodes.push(await startProcessServer(env));
+    cluster = await startSeveralNodes(2, { FAILOVER_TIMEOUT_MS: '2000', SIGNATURE_WORKERS: '0' });
+    nodes = cluster.nodes;
     market = (await createPublishedEvent(nodes[0]!)).markets[0]!;
   });
   after(async () => {
     killPrograms();
-    await Promise.all(nodes.map((node) => node.stop()));
-    await database?.drop();
+    await cluster?.close();
   });
 
   const roleOf = async (node: ProcessServer) => {
@@ -92,7 +87,7 @@ describe("market makers' safety on several nodes", { skip, timeout: 180_000 }, (
   });
 
   it('a cancel-on-disconnect socket held by a follower: dropped, its orders go after the grace, through the engine’s node', async () => {
-    nodes.push(await startProcessServer(env));
+    await cluster.start();
     const { follower } = await roles();
     const { maker, ids } = await makerWithQuotes(follower);
     const program = guard(follower, maker, { PMX_CANCEL_ON_DISCONNECT: '1' });
@@ -107,7 +102,7 @@ describe("market makers' safety on several nodes", { skip, timeout: 180_000 }, (
   });
 
   it('the engine’s node killed: live cancel-on-disconnect sockets on the surviving nodes are named again, and their orders stay', async () => {
-    nodes.push(await startProcessServer(env));
+    await cluster.start();
     const live = nodes.slice(-3);
     const { leader } = await roles(live);
     const guarded = await Promise.all(live.filter((node) => node !== leader).map(async (node) => {

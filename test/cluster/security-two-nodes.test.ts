@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { login, signInMessage } from '../helpers/auth-client.ts';
 import { get } from '../helpers/http.ts';
-import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import type { ProcessServer } from '../helpers/process-server.ts';
 import { rawHttp } from '../helpers/raw-http.ts';
-import { REDIS_URL } from '../realtime/helpers.ts';
-import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 
@@ -16,7 +14,7 @@ const PUBLIC_LIMIT = 15;
 
 /** Issue 38, attacked with two nodes on PostgreSQL + Redis: forwarding, nonces, node identity, client addresses. */
 describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let cluster: SeveralNodes;
   let leader: ProcessServer;
   let follower: ProcessServer;
   let attacker: Server;
@@ -24,11 +22,10 @@ describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
   const reached: string[] = [];
 
   before(async () => {
-    database = await createScratchDatabase(POSTGRES_URL);
-    const env = { DATABASE_URL: database.url, REDIS_URL, SIGNATURE_WORKERS: '0', RATE_LIMIT_PUBLIC: `${PUBLIC_LIMIT}/24h` };
-    leader = await startProcessServer(env);
+    cluster = await startSeveralNodes(1, { SIGNATURE_WORKERS: '0', RATE_LIMIT_PUBLIC: `${PUBLIC_LIMIT}/24h` });
+    leader = cluster.nodes[0]!;
     // The follower stands behind one proxy (the test plays it, appending X-Forwarded-For).
-    follower = await startProcessServer({ ...env, TRUST_PROXY: '1' });
+    follower = await cluster.start({ TRUST_PROXY: '1' });
     attacker = createServer((request, response) => {
       reached.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`);
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}');
@@ -38,9 +35,7 @@ describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
   });
   after(async () => {
     attacker?.close();
-    await follower?.stop();
-    await leader?.stop();
-    await database?.drop();
+    await cluster?.close();
   });
 
   it('has one leader and one follower', async () => {
@@ -85,7 +80,7 @@ describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
     assert.match(a.node, /^[0-9a-f-]{36}$/);
     assert.notEqual(a.node, b.node);
     // A clone: the same host name and port (another loopback address), while the leader lives.
-    const clone = await startProcessServer({ DATABASE_URL: database.url, REDIS_URL, SIGNATURE_WORKERS: '0', HOST: '127.0.0.2' }, leader.port);
+    const clone = await cluster.start({ HOST: '127.0.0.2' }, leader.port);
     try {
       const seen = (await get(`${clone.url}/readyz`)).body;
       assert.equal(seen.role, 'follower');
@@ -99,7 +94,7 @@ describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
   });
 
   it('refuses to start a node without REDIS_URL beside a running node, in one line (issue 38)', async () => {
-    const refused = await startProcessServer({ DATABASE_URL: database.url, REDIS_URL: '', SIGNATURE_WORKERS: '0' }).then(async (started) => void (await started.stop()), (error: Error) => error);
+    const refused = await cluster.start({ REDIS_URL: '' }).then(async (started) => void (await started.stop()), (error: Error) => error);
     assert.ok(refused, 'the node started');
     const output = refused.message.replace(/^the server exited with 1: /, '').trim();
     assert.equal(output.split('\n').length, 1, output);
@@ -108,7 +103,7 @@ describe('security of two nodes (issue 38)', { skip, timeout: 120_000 }, () => {
   });
 
   it('refuses to start a node on the embedded chain beside a running node, in one line: its anvil would hold none of their wallets', async () => {
-    const refused = await startProcessServer({ DATABASE_URL: database.url, REDIS_URL, SIGNATURE_WORKERS: '0', CHAIN: 'embedded' }).then(async (started) => void (await started.stop()), (error: Error) => error);
+    const refused = await cluster.start({ CHAIN: 'embedded' }).then(async (started) => void (await started.stop()), (error: Error) => error);
     assert.ok(refused, 'the node started');
     const output = refused.message.replace(/^the server exited with 1: /, '').trim();
     assert.equal(output.split('\n').length, 1, output);

@@ -3,12 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { chainHash, encodeRecord } from '../../src/engine/journal/record-codec.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
-import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { get } from '../helpers/http.ts';
-import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
-import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import type { ProcessServer } from '../helpers/process-server.ts';
+import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 import { newTrader, placeOrder } from '../helpers/trader.ts';
-import { REDIS_URL } from '../realtime/helpers.ts';
 
 const skip = await severalNodesSkip();
 const FAILOVER_TIMEOUT_MS = 2_000;
@@ -22,24 +20,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * follows again, takes the engine and serves.
  */
 describe('a standby that cannot read the journal', { skip, timeout: 120_000 }, () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let cluster: SeveralNodes;
   let db: pg.Client;
   let leader: ProcessServer;
   let standby: ProcessServer;
 
   before(async () => {
-    database = await createScratchDatabase(POSTGRES_URL);
-    const env = { DATABASE_URL: database.url, REDIS_URL, SIGNATURE_WORKERS: '0', FAILOVER_TIMEOUT_MS: String(FAILOVER_TIMEOUT_MS) };
-    leader = await startProcessServer(env);
-    standby = await startProcessServer(env);
-    db = new pg.Client({ connectionString: database.url });
+    cluster = await startSeveralNodes(2, { SIGNATURE_WORKERS: '0', FAILOVER_TIMEOUT_MS: String(FAILOVER_TIMEOUT_MS) });
+    [leader, standby] = cluster.nodes as [ProcessServer, ProcessServer];
+    db = new pg.Client({ connectionString: cluster.env.DATABASE_URL });
     await db.connect();
   });
   after(async () => {
     await db?.end();
-    await standby?.stop();
-    await leader?.stop();
-    await database?.drop();
+    await cluster?.close();
   });
 
   const readyz = async (server: ProcessServer) => {

@@ -3,13 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import type { OrderbookPriceChange } from '../../src/contract/realtime.ts';
 import type { BookLevel, BookSnapshot } from '../../src/contract/realtime.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { expectError, get } from '../helpers/http.ts';
-import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import type { ProcessServer } from '../helpers/process-server.ts';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { newTrader, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
-import { applyLevelChange, connectInbox, levels, restBook, type Inbox, type Received, REDIS_URL } from './helpers.ts';
-import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import { applyLevelChange, connectInbox, levels, restBook, type Inbox, type Received } from './helpers.ts';
+import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 
@@ -23,7 +22,7 @@ async function readUntil(inbox: Inbox, done: (read: Received[]) => boolean): Pro
 const withoutTimestamp = ({ timestamp: _timestamp, ...book }: Record<string, unknown>) => book;
 
 describe('two server processes on one PostgreSQL and one Redis', { skip, timeout: 120_000 }, () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let cluster: SeveralNodes;
   let nodeA: ProcessServer;
   let nodeB: ProcessServer;
   let market: PublishedMarket;
@@ -32,19 +31,15 @@ describe('two server processes on one PostgreSQL and one Redis', { skip, timeout
   const inboxes: Inbox[] = [];
 
   before(async () => {
-    database = await createScratchDatabase(POSTGRES_URL);
-    const env = { DATABASE_URL: database.url, REDIS_URL };
     // A starts first and takes the engine lock; B serves reads and the real-time feeds.
-    nodeA = await startProcessServer(env);
-    nodeB = await startProcessServer(env);
+    cluster = await startSeveralNodes(2);
+    [nodeA, nodeB] = cluster.nodes as [ProcessServer, ProcessServer];
     market = (await createPublishedEvent(nodeA)).markets[0]!;
     [maker, taker] = [await newTrader(nodeA, { fund: '1000' }), await newTrader(nodeA, { fund: '1000' })];
   });
   after(async () => {
     for (const inbox of inboxes) inbox.close();
-    await nodeB?.stop();
-    await nodeA?.stop();
-    await database?.drop();
+    await cluster?.close();
   });
 
   const connect = async (...args: Parameters<typeof connectInbox>): Promise<Inbox> => {

@@ -1,33 +1,28 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bearer, exchangeInfo, hmacHeaders } from '../helpers/auth-client.ts';
-import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
-import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import type { ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, type Trader } from '../helpers/trader.ts';
-import { apiKeyHandshake, connectInbox, disconnection, refusedConnection, type Inbox, REDIS_URL } from './helpers.ts';
-import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import { apiKeyHandshake, connectInbox, disconnection, refusedConnection, type Inbox } from './helpers.ts';
+import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 
 describe('the replay guard, rate limits and revocations hold across two nodes (PostgreSQL + Redis)', { skip, timeout: 180_000 }, () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let cluster: SeveralNodes;
   let nodeA: ProcessServer;
   let nodeB: ProcessServer;
   const inboxes: Inbox[] = [];
 
   before(async () => {
-    database = await createScratchDatabase(POSTGRES_URL);
     // A day-long window: both nodes count in the same one whatever their boot times.
-    const env = { DATABASE_URL: database.url, REDIS_URL, RATE_LIMIT_REQUESTS: '6/24h' };
-    nodeA = await startProcessServer(env);
-    nodeB = await startProcessServer(env);
+    cluster = await startSeveralNodes(2, { RATE_LIMIT_REQUESTS: '6/24h' });
+    [nodeA, nodeB] = cluster.nodes as [ProcessServer, ProcessServer];
   });
   after(async () => {
     for (const inbox of inboxes) inbox.close();
-    await nodeB?.stop();
-    await nodeA?.stop();
-    await database?.drop();
+    await cluster?.close();
   });
 
   const open = async (node: ProcessServer, auth: Record<string, unknown>) => {

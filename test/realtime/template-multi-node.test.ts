@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createScratchDatabase, POSTGRES_URL } from '../helpers/database.ts';
 import { get, post } from '../helpers/http.ts';
-import { startProcessServer, type ProcessServer } from '../helpers/process-server.ts';
+import type { ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, placeOrder } from '../helpers/trader.ts';
-import { REDIS_URL } from './helpers.ts';
-import { severalNodesSkip } from '../helpers/several-nodes.ts';
+import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
 
@@ -17,20 +15,16 @@ const QUARTER_MS = 900_000;
  * wins, and the engine node trades markets the other node published.
  */
 describe('a template ticked by two nodes at once', { skip, timeout: 180_000 }, () => {
-  let database: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let cluster: SeveralNodes;
   let nodeA: ProcessServer;
   let nodeB: ProcessServer;
 
   before(async () => {
-    database = await createScratchDatabase(POSTGRES_URL);
-    const env = { DATABASE_URL: database.url, REDIS_URL, CLOCK: 'manual' };
-    nodeA = await startProcessServer(env);
-    nodeB = await startProcessServer(env);
+    cluster = await startSeveralNodes(2, { CLOCK: 'manual' });
+    [nodeA, nodeB] = cluster.nodes as [ProcessServer, ProcessServer];
   });
   after(async () => {
-    await nodeB?.stop();
-    await nodeA?.stop();
-    await database?.drop();
+    await cluster?.close();
   });
 
   it('publishes each period once, with no gap, across both nodes', async () => {
