@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 from urllib.parse import quote, urlencode
@@ -95,8 +95,14 @@ class Session:
         return self.exchange_info
 
     def refresh_exchange(self) -> Flow[ExchangeInfo]:
-        response: Response = yield self._request("GET", "/exchange", None, "", {})
-        info: ExchangeInfo = self._result(response, "GET", "/exchange")
+        """Retried like any read; the clock syncs on the round trip of the attempt that answered."""
+
+        def attempt() -> Flow[Response]:
+            response: Response = yield self._request("GET", "/exchange", None, "", {})
+            return response
+
+        answer, response = yield from self._retrying("GET", "/exchange", "public", True, attempt)
+        info: ExchangeInfo = answer
         self.clock.sync(info["serverTime"], response.elapsed * 1000)
         self.exchange_info = info
         return info
@@ -118,23 +124,32 @@ class Session:
         Retry-After. Each attempt is signed afresh.
         """
         body_text = "" if body is None else json.dumps(body, separators=(",", ":"))
-        may_repeat = method == "GET" if idempotent is None else idempotent
-        resynced = False
-        attempt = 0
-        while True:
+
+        def attempt() -> Flow[Response]:
             headers = yield from self._auth_headers(auth, method, API_PREFIX + path, body_text)
             response: Response = yield self._request(method, path, query, body_text, headers)
+            return response
+
+        result, _ = yield from self._retrying(method, path, auth, method == "GET" if idempotent is None else idempotent, attempt)
+        return result
+
+    def _retrying(self, method: str, path: str, auth: RouteAuth, may_repeat: bool, attempt: Callable[[], Flow[Response]]) -> Flow[tuple[Any, Response]]:
+        """Runs `attempt` until it answers, with the retries `call` describes; the result and the answering response."""
+        resynced = False
+        tries = 0
+        while True:
+            response = yield from attempt()
             try:
-                return self._result(response, method, API_PREFIX + path)
+                return self._result(response, method, API_PREFIX + path), response
             except ExchangeError as error:
                 if error.status_code == 401 and not resynced and self._signs_with_api_key(auth):
                     resynced = True
                     yield from self.refresh_exchange()
                     continue
-                if error.status_code not in _RETRIED or not may_repeat or attempt >= self.retry.retries:
+                if error.status_code not in _RETRIED or not may_repeat or tries >= self.retry.retries:
                     raise
-                yield Sleep(self.retry.delay(attempt, error.retry_after))
-                attempt += 1
+                yield Sleep(self.retry.delay(tries, error.retry_after))
+                tries += 1
 
     def _request(self, method: str, path: str, query: Mapping[str, QueryValue] | None, body_text: str, headers: dict[str, str]) -> Http:
         headers = {"accept": "application/json", **headers}

@@ -15,6 +15,7 @@ import pytest
 from conftest import Server, free_port, new_trader, publish_event, start_server
 
 from pmx_client import Client, OrderSpec, RateLimitedError, RetryPolicy, ServiceUnavailableError
+from pmx_client.flow import Blocking
 
 POSTGRES = os.environ.get("CI_DATABASE_URL") or os.environ.get("DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/postgres"
 REDIS = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379")
@@ -43,6 +44,28 @@ def test_429_carries_retry_after_and_reads_are_retried_after_it(tmp_path: Path) 
                 credited += 1
         patient = Client(limited.url, api_key=key, retry=RetryPolicy(retries=4, max_delay=5))
         assert patient.account.balance()["collateral"]["balance"] == str(1000 + credited)  # after waiting Retry-After
+    finally:
+        limited.stop()
+
+
+def test_get_exchange_is_retried_after_429_like_any_read(tmp_path: Path) -> None:
+    # The server's clock is manual: a window ends when a 429 moves it on by its Retry-After, as time would.
+    limited = start_server(tmp_path, {"RATE_LIMIT_PUBLIC": "2/1s", "CLOCK": "manual"})
+    try:
+        statuses: list[int] = []
+
+        def on_response(response: httpx.Response) -> None:
+            statuses.append(response.status_code)
+            if response.status_code == 429:
+                limited.admin.post("/admin/clock", json={"advanceMs": int(response.headers["retry-after"]) * 1000}).raise_for_status()
+
+        client = Client(limited.url)
+        driver = Blocking(httpx.Client(event_hooks={"response": [on_response]}, timeout=30))
+        for _ in range(2):
+            driver.run(client.session.call("GET", "/events"))
+        # The address's budget is spent: GET /exchange (which also syncs the clock) waits out Retry-After.
+        assert isinstance(driver.run(client.session.exchange())["serverTime"], int)
+        assert statuses == [200, 200, 429, 200]
     finally:
         limited.stop()
 
