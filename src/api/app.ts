@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from './context.ts';
 import { proxyTrust } from '../config.ts';
+import { formatValidationErrors } from './validation-messages.ts';
 import { errorHandler } from './error-handler.ts';
 import { registerNulGuard } from './nul-guard.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -93,6 +94,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
     // a malformed URL) get the error-catalogue body instead of Fastify's.
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: errorHandler,
+    schemaErrorFormatter: formatValidationErrors,
     // TRUST_PROXY: request.ip is the rightmost X-Forwarded-For address not added by a trusted
     // proxy (a hop count or the proxies' addresses; `true` is one hop), never the leftmost, which
     // the client writes itself.

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { bearer, createApiKey, signedRequest, signIn, type ApiCredentials } from '../helpers/auth-client.ts';
-import { expectError, get, request, type JsonResponse } from '../helpers/http.ts';
+import { expectError, get } from '../helpers/http.ts';
+import { isNumeric, openApiRoutes, validValue, type OpenApiRoutes, type Operation } from '../helpers/openapi-routes.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 /**
@@ -10,58 +9,19 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
  * of every route in /openapi.json has a maximum, and a value far past it is 400, never 500.
  */
 
-interface Parameter { name: string; in: 'query' | 'path'; required?: boolean; schema: Record<string, any> }
-interface Operation { path: string; parameters: Parameter[]; security?: Array<Record<string, string[]>> }
-
-const isNumeric = (schema: Record<string, any>) => schema.type === 'integer' || schema.type === 'number';
 // Infinity and what overflows to it were coerced to Infinity and passed every bound (a 500).
 const OUT_OF_RANGE = ['99999999999999999999999', '1e308', '1e309', '-1e309', 'Infinity', '-Infinity'];
 
-/** A value the parameter's schema accepts, so that only the parameter under test is wrong. */
-function validValue(parameter: Parameter): string {
-  const schema = parameter.schema;
-  if (isNumeric(schema)) return String(schema.minimum ?? 1);
-  if (schema.format === 'uuid') return randomUUID();
-  if (schema.format === 'date-time') return '2026-01-01T00:00:00Z';
-  if (schema.enum) return String(schema.enum[0]);
-  if (schema.anyOf?.[0]?.enum) return String(schema.anyOf[0].enum[0]);
-  if (schema.pattern === '^0x[0-9a-fA-F]{40}$') return `0x${'1'.repeat(40)}`;
-  if (schema.pattern?.startsWith('^[0-9]')) return '1';
-  if (schema.pattern === '^[A-Z0-9]{2,10}/[A-Z0-9]{2,10}$') return 'BTC/USD';
-  if (schema.type === 'boolean') return 'false';
-  return 'x';
-}
-
 describe('numeric query and path parameters', () => {
   let server: TestServer;
-  let token: string;
-  let creds: ApiCredentials;
   let operations: Operation[];
+  let call: OpenApiRoutes['call'];
+  let url: OpenApiRoutes['url'];
   before(async () => {
     server = await startTestServer();
-    ({ token } = await signIn(server));
-    creds = await createApiKey(server, token);
-    const doc = (await get(`${server.url}/openapi.json`)).body;
-    operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, methods]) =>
-      methods.get ? [{ path, parameters: methods.get.parameters ?? [], security: methods.get.security }] : []);
+    ({ operations, call, url } = await openApiRoutes(server));
   });
   after(async () => { await server.close(); });
-
-  /** GET as the route expects its caller: admin, a signed request, a session, or nobody. */
-  const call = (path: string, security: Operation['security']): Promise<JsonResponse> => {
-    if (path.startsWith('/api/v1/admin/')) return get(`${server.url}${path}`, server.adminHeaders);
-    if (security?.some((s) => 'apiKey' in s)) return signedRequest(server, creds, 'GET', path.slice('/api/v1'.length));
-    if (security?.some((s) => 'bearer' in s)) return request('GET', `${server.url}${path}`, { headers: bearer(token) });
-    return get(`${server.url}${path}`);
-  };
-  /** The route with its path parameters and required query parameters valid, plus `extra`. */
-  const url = (operation: Operation, extra: Record<string, string>) => {
-    const values = new Map(operation.parameters.filter((p) => p.in === 'path' || p.required).map((p) => [p.name, validValue(p)]));
-    for (const [name, value] of Object.entries(extra)) values.set(name, value);
-    const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values.get(name)!));
-    const query = operation.parameters.filter((p) => p.in === 'query' && values.has(p.name)).map((p) => `${p.name}=${encodeURIComponent(values.get(p.name)!)}`);
-    return query.length ? `${path}?${query.join('&')}` : path;
-  };
 
   it('declares a maximum for every one of them', () => {
     const numeric = operations.flatMap((op) => op.parameters.filter((p) => isNumeric(p.schema)).map((p) => ({ route: op.path, ...p })));
