@@ -1,7 +1,7 @@
 /** The web app's one money formatter and its price display (src/web/src/format.ts), without a browser. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cents, centsOf, money, usd } from '../../src/web/src/format.ts';
+import { cents, centsOf, money, period, usd } from '../../src/web/src/format.ts';
 
 describe('web app formatting', () => {
   it('shows money to the cent, rounding halves away from zero', () => {
@@ -20,5 +20,11 @@ describe('web app formatting', () => {
     assert.equal(cents('0.425'), '42.5¢');
     assert.equal(cents('0.412345'), '41.2¢');
     assert.equal(centsOf(999_960n), '100¢');
+  });
+
+  it("names a series' period (EXTENSIONS.md section 13: 15m, 1h, 4h, 1d)", () => {
+    const minute = 60_000;
+    assert.deepEqual([15 * minute, 60 * minute, 240 * minute, 1_440 * minute].map(period), ['15 minutes', 'hour', '4 hours', 'day']);
+    assert.deepEqual([minute, 90 * minute, 2_880 * minute].map(period), ['minute', '90 minutes', '2 days']);
   });
 });

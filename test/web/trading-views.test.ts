@@ -193,6 +193,15 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await page.getByTestId('market-position').getByText('None yet.').waitFor();
   });
 
+  it("shows a price series' event by its period and its current market's target, not an end it does not have", async () => {
+    // The series' markets come on the clock (the test server's stands still until moved).
+    await admin.admin.clock({ advanceMs: 0 });
+    await page.goto(`${server.url}/event/demo-btc-usd-hourly`);
+    await page.getByTestId('event-timing').filter({ hasText: /^A new market every hour · current target 97,000$/ }).waitFor();
+    await page.goto(`${server.url}/event/demo-presidential-election`);
+    await page.getByTestId('event-timing').filter({ hasText: /^Ends / }).waitFor();
+  });
+
   it("shows a negRisk event with a chart of every outcome, each outcome's current price, and a ticket", async () => {
     const election = events.find((e) => e.slug === 'demo-presidential-election')!;
     const [a, b] = election.markets as [Market, Market];

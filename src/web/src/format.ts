@@ -94,6 +94,14 @@ export function date(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 }
 
+/** A series' period in words: "15 minutes", "hour", "4 hours", "day". */
+export function period(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes % 1_440 === 0) return minutes === 1_440 ? 'day' : `${minutes / 1_440} days`;
+  if (minutes % 60 === 0) return minutes === 60 ? 'hour' : `${minutes / 60} hours`;
+  return minutes === 1 ? 'minute' : `${minutes} minutes`;
+}
+
 export function shortAddress(address: string): string {
   return `${address.slice(0, 6)}…${address.slice(-4)}`;
 }

@@ -3,7 +3,7 @@ import type { Event, Market } from '../../../client/index.ts';
 import { sumUsd } from '../components/EventCard.tsx';
 import { OrderTicket } from '../components/OrderTicket.tsx';
 import { PriceChart } from '../components/PriceChart.tsx';
-import { centsOf, date, errorText, money, percent } from '../format.ts';
+import { centsOf, date, errorText, money, percent, period } from '../format.ts';
 import { useBookWatcher } from '../live-book.ts';
 import { useTrades } from '../live-trades.ts';
 import { useLoad } from '../load.ts';
@@ -26,6 +26,19 @@ const WATCHED_MARKETS = 50;
 /** Lines on the chart: the likeliest outcomes, so it stays readable. */
 const CHARTED = 6;
 const PALETTE = ['#2563eb', '#059669', '#d97706', '#db2777', '#7c3aed', '#0891b2'];
+
+/**
+ * When the event ends; a price series (EXTENSIONS.md section 13) never does: a market every
+ * period, the length of its latest market, and the current market's target.
+ */
+function timing(event: Event): string {
+  if (event.endDate) return `Ends ${date(event.endDate)}`;
+  if (!event.templateId) return 'No end date';
+  const latest = event.markets.filter((m) => m.startDate && m.endDate).sort((a, b) => b.startDate!.localeCompare(a.startDate!))[0];
+  const every = latest ? ` every ${period(Date.parse(latest.endDate!) - Date.parse(latest.startDate!))}` : '';
+  const target = event.metadata?.cryptoPairTargetPrice;
+  return `A new market${every}${target ? ` · current target ${Number(target).toLocaleString('en-US')}` : ''}`;
+}
 
 type Published = Market & { tokenId1: string; tokenId2: string };
 const published = (market: Market): market is Published => market.tokenId1 !== null && market.tokenId2 !== null;
@@ -55,7 +68,7 @@ function EventView({ event }: { event: Event }) {
         <header className="market-head">
           <h1>{event.name}</h1>
           <p className="muted num">
-            {event.negRisk ? 'Exactly one resolves YES · ' : ''}Ends {date(event.endDate)} · {money(sumUsd(event.markets.map((m) => m.tradeVolumeUsd)))} Vol.
+            {event.negRisk ? 'Exactly one resolves YES · ' : ''}<span data-testid="event-timing">{timing(event)}</span> · {money(sumUsd(event.markets.map((m) => m.tradeVolumeUsd)))} Vol.
           </p>
         </header>
         {charted.length > 0 && (
