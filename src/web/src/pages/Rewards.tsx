@@ -17,7 +17,7 @@ export default function RewardsPage() {
         <p className="muted">Resting orders near the midpoint earn a share of each market's daily pool. Total today: {usd(pools.data?.totalRewardUsdc)}</p>
         {pools.error ? <p className="error">{errorText(pools.error)}</p> : null}
         {pools.data && pools.data.data.length === 0 && <p className="muted">No market pays rewards now.</p>}
-        <table>
+        {pools.data && pools.data.data.length > 0 && <table>
           <thead><tr><th scope="col">Market</th><th scope="col" className="num">Pool</th><th scope="col" className="num">Max spread</th><th scope="col" className="num">Min size</th><th scope="col">Status</th></tr></thead>
           <tbody>
             {pools.data?.data.flatMap((event) => event.markets.map((market) => (
@@ -30,7 +30,7 @@ export default function RewardsPage() {
               </tr>
             )))}
           </tbody>
-        </table>
+        </table>}
       </section>
     </div>
   );
