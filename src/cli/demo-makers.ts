@@ -5,6 +5,7 @@ import { startMarketMaker } from '../../examples/market-maker.ts';
 import { runTakerBot } from '../../examples/taker-bot.ts';
 import { createClient, parseUnits, type ExchangeClient } from '../client/index.ts';
 import { openingPrice } from './demo.ts';
+import { DemoRewards } from './demo-rewards.ts';
 
 /**
  * The demo's liquidity (`npm run demo`) is the examples' own programs, as any bot author would run
@@ -33,6 +34,8 @@ export interface DemoMakers {
 export interface DemoMakerOptions {
   /** Pause between the taker bot's rounds. */
   pauseMs?: number;
+  /** The server's time, which decides the reward pools' dates (a test's manual clock); the machine's otherwise. */
+  nowMs?: () => number;
   /** Where the makers' and the taker's lines go (debug) and a stopped taker bot is reported (warn). */
   logger?: Pick<FastifyBaseLogger, 'warn' | 'debug'>;
 }
@@ -43,6 +46,7 @@ export async function startDemoMakers(url: string, adminToken: string, options: 
   const log = (line: string) => options.logger?.debug(line);
   const makers: { stop(): Promise<void> }[] = [];
   const served = new Set<string>();
+  const rewards = new DemoRewards(admin);
   // One taker bot over every served market: a new market restarts it with the longer list, rather
   // than adding a bot (and its trades) per market published.
   let taker: { stop: AbortController; done: Promise<unknown> } | undefined;
@@ -52,13 +56,21 @@ export async function startDemoMakers(url: string, adminToken: string, options: 
     taker = undefined;
   }
 
-  /** A maker and a taker bot on every ACTIVE market not served yet (series markets appear every period). */
+  /**
+   * A maker and a taker bot on every ACTIVE market not served yet (series markets appear every
+   * period), and the daily reward pools of the lasting ones (a new day's on the first scan of it).
+   */
   async function serveNewMarkets(): Promise<void> {
     const fresh: { market: string; mid: string | undefined }[] = [];
+    // Pools on the markets of events that last (a series' markets close within their period).
+    const lasting: string[] = [];
     for await (const event of admin.events.all({ eventStatus: 'ACTIVE', limit: 100 })) {
-      const markets = event.markets.filter((m) => m.status === 'ACTIVE' && !m.isPaused && !served.has(m.id));
-      fresh.push(...markets.map((m) => ({ market: m.id, mid: openingPrice(event, m) })));
+      const active = event.markets.filter((m) => m.status === 'ACTIVE' && !m.isPaused);
+      if (event.templateId === undefined) lasting.push(...active.map((m) => m.id));
+      fresh.push(...active.filter((m) => !served.has(m.id)).map((m) => ({ market: m.id, mid: openingPrice(event, m) })));
     }
+    await rewards.ensure(lasting, options.nowMs?.() ?? Date.now())
+      .catch((error: unknown) => options.logger?.warn({ err: error }, 'demo: configuring reward pools failed'));
     if (fresh.length === 0) return;
     for (const { market } of fresh) served.add(market);
     const started = await Promise.all(fresh.map(({ market, mid }) => startMarketMaker(maker, { market, size: '25', log, ...(mid === undefined ? {} : { mid }) })));

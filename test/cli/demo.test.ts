@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient } from '../../src/client/index.ts';
+import { createClient, parseUnits } from '../../src/client/index.ts';
 import { demoBanner, demoConfig, openingPrice, seedDemo } from '../../src/cli/demo.ts';
 import { startDemoMakers } from '../../src/cli/demo-makers.ts';
+import { DEMO_REWARDS } from '../../src/cli/demo-rewards.ts';
 import { DEMO_SERIES_SLUG, startDemoPriceWalk } from '../../src/cli/demo-series.ts';
 import { parseConfig } from '../../src/config.ts';
 import { adminClient } from '../client/helpers.ts';
@@ -53,7 +54,9 @@ describe('demo seed, through the SDK', () => {
   it("runs the examples' market maker on every market and their taker bot, and cancels the quotes on stop", async () => {
     await seedDemo(adminClient(server));
     const client = createClient({ baseUrl: server.url });
-    const markets = (await client.events.list({ limit: 100 })).data.flatMap((e) => e.markets);
+    const events = (await client.events.list({ limit: 100 })).data;
+    const markets = events.flatMap((e) => e.markets);
+    const series = new Set(events.filter((e) => e.templateId !== undefined).flatMap((e) => e.markets.map((m) => m.id)));
     const tokenIds = markets.map((m) => m.tokenId1!);
     const trades = client.trades.follow();
     const books = client.watchBook(tokenIds);
@@ -62,8 +65,14 @@ describe('demo seed, through the SDK', () => {
     // trade-activity feed sends a confirmed trade only once every trade of its millisecond has settled:
     // the taker pauses longer than a settlement round (SETTLEMENT_BLOCK_MS, 250 ms) or the feed starves
     // (without a pause, a trade arrived only once the taker stopped, refused by the rate limit).
-    const makers = await startDemoMakers(server.url, ADMIN_TOKEN, { pauseMs: 500 });
+    const makers = await startDemoMakers(server.url, ADMIN_TOKEN, { pauseMs: 500, nowMs: () => server.ctx.clock.nowMs() });
     try {
+      // Every market pays a daily pool the makers' quotes qualify for (the hourly series' markets none).
+      const lasting = markets.filter((m) => !series.has(m.id));
+      const pools = (await client.rewards.pools({ limit: 50 })).data.flatMap((e) => e.markets);
+      assert.deepEqual(pools.map((p) => p.marketId).sort(), lasting.map((m) => m.id).sort());
+      const terms = (p: { rewardUsdc: string | null; maxDistanceFromMid: string; minOrderSizeUsdc: string }) => [p.rewardUsdc ?? '', p.maxDistanceFromMid, p.minOrderSizeUsdc].map((text) => parseUnits(text));
+      for (const pool of pools) assert.deepEqual(terms(pool), terms(DEMO_REWARDS));
       // Requotes empty a book for a moment: each must show both sides at some point, and trades must flow.
       for (const tokenId of tokenIds) await books.until(tokenId, (book) => book.bestBid() !== undefined && book.bestAsk() !== undefined, NO_WAIT_LIMIT);
       // The "one winner" election's candidates open at chances summing to 100% (each at 50% summed to 200%);
