@@ -1,5 +1,5 @@
 import { formatUnits, parseUnits, type ExchangeClient } from '../client/index.ts';
-import { DAY_MS } from '../core/rewards/window.ts';
+import { DAY_MS, utcDate } from '../core/rewards/index.ts';
 
 /**
  * The demo's maker rewards (EXTENSIONS.md section 5), so that the rewards page, a maker's
@@ -18,7 +18,7 @@ export class DemoRewards {
 
   /** Pools for today and tomorrow (UTC, by `nowMs`) on each of these markets that lacks them. */
   async ensure(marketIds: readonly string[], nowMs: number): Promise<void> {
-    for (const date of [nowMs, nowMs + DAY_MS].map((ms) => new Date(ms).toISOString().slice(0, 10))) {
+    for (const date of [utcDate(nowMs), utcDate(nowMs + DAY_MS)]) {
       const fresh = marketIds.filter((id) => !this.configured.has(`${id}@${date}`));
       if (fresh.length === 0) continue;
       await this.admin.admin.fundRewardTreasury(formatUnits(parseUnits(DEMO_REWARDS.rewardUsdc)! * BigInt(fresh.length)));

@@ -1,5 +1,5 @@
 import { BASE_UNITS_PER_UNIT, parseUnits, PRICE_ONE } from '../core/money.ts';
-import { DAY_MS, MULTIPLIER_ONE, type BoostWindow, type RewardWindow } from '../core/rewards/index.ts';
+import { DAY_MS, MULTIPLIER_ONE, utcDate, type BoostWindow, type RewardWindow } from '../core/rewards/index.ts';
 import type { ScoringParams } from '../core/rewards/index.ts';
 import type { RewardConfigRow } from '../store/rewards-repository.ts';
 
@@ -42,7 +42,6 @@ export const MAX_REWARD_CONFIG_BASE_UNITS = 1_000_000_000n * BASE_UNITS_PER_UNIT
 /** The highest boost multiplier accepted: a typo like 100 instead of 1.00 should not drain a treasury. */
 export const MAX_MULTIPLIER = 10n * MULTIPLIER_ONE;
 
-export const utcDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 export const dayStartMs = (date: string): number => Date.parse(`${date}T00:00:00.000Z`);
 
 /** Validates and normalises an input; `nowMs` decides what "today" is (no past dates). */

@@ -1,6 +1,7 @@
 import { boostAt, DAY_MS } from '../core/rewards/index.ts';
 import type { RewardConfigRow, RewardConfigWithMarket } from '../store/rewards-repository.ts';
-import { boostsOf, dayStartMs, utcDate } from './config.ts';
+import { utcDate } from '../core/rewards/index.ts';
+import { boostsOf, dayStartMs } from './config.ts';
 import { formatMillionths, formatPrice, formatUnitsPadded } from '../core/money.ts';
 
 export interface RewardBoostWindowView { startAt: string; endAt: string; multiplier: string }

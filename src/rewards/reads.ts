@@ -5,7 +5,8 @@ import {
   listUserOpenAccruals, listUserPayouts, userLifetimeEarned,
 } from '../store/rewards-repository.ts';
 import { DAY_MS } from '../core/rewards/index.ts';
-import { scoringParamsOf, utcDate } from './config.ts';
+import { utcDate } from '../core/rewards/index.ts';
+import { scoringParamsOf } from './config.ts';
 import { formatUnitsPadded, priceToNumber } from '../core/money.ts';
 import { isOpportunity, marketRewardDetailView, marketRewardView, type MarketRewardDetailView, type MarketRewardView } from './market-reward.ts';
 

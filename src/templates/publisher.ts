@@ -3,6 +3,7 @@ import { AppError } from '../contract/errors.ts';
 import type { CatalogueAdmin } from '../catalogue/index.ts';
 import type { Clock } from '../clock.ts';
 import { duePeriods, PERIOD_MS, periodMarketName } from '../core/prices.ts';
+import { utcDate } from '../core/rewards/index.ts';
 import type { TickSize } from '../core/orders/order-price.ts';
 import type { Db } from '../store/database.ts';
 import { findPublishedPeriods, hasDraftTemplateMarkets, insertTemplateMarket, listEnabledTemplates, type TemplateRow } from '../store/templates-repository.ts';
@@ -91,7 +92,7 @@ async function attachRewards(deps: PublisherDeps, template: TemplateRow, market:
   for (let day = Math.floor(market.startMs / DAY_MS) * DAY_MS; day < market.endMs; day += DAY_MS) {
     const window = { startAt: new Date(Math.max(market.startMs, day)).toISOString(), endAt: new Date(Math.min(market.endMs, day + DAY_MS)).toISOString() };
     try {
-      await deps.putRewards(market.marketId, { ...template.rewards, date: new Date(day).toISOString().slice(0, 10), ...window });
+      await deps.putRewards(market.marketId, { ...template.rewards, date: utcDate(day), ...window });
     } catch (error) {
       deps.logger.warn({ err: error, marketId: market.marketId, templateId: template.id }, 'template rewards not attached');
     }

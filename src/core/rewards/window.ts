@@ -7,6 +7,8 @@
  */
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
+/** The UTC date (YYYY-MM-DD) holding `ms`: a reward configuration's day. */
+export const utcDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 /** Multipliers are decimals with up to 6 places, kept in millionths. */
 export const MULTIPLIER_ONE = 1_000_000n;
 
