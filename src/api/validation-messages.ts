@@ -6,7 +6,7 @@ import type { ErrorObject } from 'ajv';
  * branch's error before its own: a choice of literals (TypeBox's unions) came out as "must be
  * equal to constant" once a branch and "must match a schema in anyOf"; it is "must be one of 1H,
  * 6H, …" now, as an `enum` is (whose own message names no value), and an undeclared property of a
- * body is named.
+ * body is named. Needs ajv's `verbose` (src/api/validation.ts).
  */
 export function formatValidationErrors(errors: ErrorObject[], part: string): Error {
   const choice = literalChoice(errors);
@@ -20,11 +20,17 @@ function describe(error: ErrorObject): string {
   return error.message ?? 'is invalid';
 }
 
-/** An anyOf whose every branch failed on a `const` at its own place: the values it allows. */
+/**
+ * An anyOf whose every branch is a literal at its own place: the values it allows. A branch fails
+ * on its `const`, or first on its `type` (a string where the literals are numbers): the validators
+ * are verbose, so each error carries the branch's schema.
+ */
 function literalChoice(errors: ErrorObject[]): { instancePath: string; values: unknown[] } | undefined {
   const anyOf = errors.find((e) => e.keyword === 'anyOf');
   if (!anyOf) return undefined;
   const branches = errors.filter((e) => e !== anyOf);
-  if (branches.length === 0 || !branches.every((e) => e.keyword === 'const' && e.instancePath === anyOf.instancePath)) return undefined;
-  return { instancePath: anyOf.instancePath, values: branches.map((e) => e.params.allowedValue) };
+  const literal = (e: ErrorObject) => e.instancePath === anyOf.instancePath && (e.parentSchema as { const?: unknown } | undefined)?.const !== undefined;
+  if (branches.length === 0 || !branches.every(literal)) return undefined;
+  // A branch may report both its type and its const.
+  return { instancePath: anyOf.instancePath, values: [...new Set(branches.map((e) => (e.parentSchema as { const: unknown }).const))] };
 }

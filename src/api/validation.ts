@@ -4,8 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import fastJsonStringify from 'fast-json-stringify';
 import { FirstUseCompilation } from './first-use-compilation.ts';
 
-/** What Fastify's own compiler uses, minus the two choices made per part below. */
-const COMMON: Options = { useDefaults: true, allErrors: false, addUsedSchema: false };
+/**
+ * What Fastify's own compiler uses, minus the two choices made per part below, plus `verbose`: a
+ * refused value's error carries its schema, which names the literals of a choice
+ * (validation-messages.ts).
+ */
+const COMMON: Options = { useDefaults: true, allErrors: false, addUsedSchema: false, verbose: true };
 
 /**
  * The request validators and response serializers of every route, compiled on first use (see
@@ -27,6 +31,14 @@ export function registerCompilers(app: FastifyInstance): void {
       : compiledOnce('text', schema, () => validators.text.compile(schema as AnySchema)))));
   // Fastify's own serializer compiler, minus the shared schemas this app does not use.
   app.setSerializerCompiler(({ schema }) => compilation.wrap(() => compiledOnce('response', schema, () => fastJsonStringify(schema as object))));
+}
+
+/**
+ * A validator of one body part checked on its own (an order batch's items, so that one malformed
+ * item fails alone), with the body rules above; its `errors` after a failed call are ajv's.
+ */
+export function compileBodyPart(schema: AnySchema): ReturnType<Ajv['compile']> {
+  return compiledOnce('body', schema, () => validators.body.compile(closedObjects(schema)));
 }
 
 const validators = {

@@ -1,6 +1,5 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { Compile } from 'typebox/compile';
 import { toOrderResponse } from '../../engine/shapes.ts';
 import type { CreateOrderRequest, EntryOutcome } from '../../orders/order-entry.ts';
 import { requireCaller } from '../auth/caller.ts';
@@ -8,6 +7,8 @@ import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { errorResponses } from '../../contract/common.ts';
 import type { TypedApp } from '../typed-app.ts';
+import { compileBodyPart } from '../validation.ts';
+import { formatValidationErrors } from '../validation-messages.ts';
 import {
   BatchCancelBody, BatchCancelResponse, BatchOrdersBody, BatchOrdersResponse, CancelAllOrdersResponseSchema, CancelEventOrdersBody, CancelMarketOrdersBody, CreateOrderSchema, OrderIdParams, OrderSchema,
 } from '../../contract/orders.ts';
@@ -18,8 +19,8 @@ const security = [{ apiKey: [] }];
  * the engine's node (a node without it passes the request on, src/cluster).
  */
 const command = { auth: 'apiKey' as const, orderCommand: true, engineCommand: true };
-/** Batch items are checked one by one so that one malformed item fails alone (SPEC.md section 7). */
-const createOrderItem = Compile(CreateOrderSchema);
+/** Batch items are checked one by one so that one malformed item fails alone (SPEC.md section 7), with the single order's rules and messages. */
+const createOrderItem = compileBodyPart(CreateOrderSchema);
 
 /** Placing and cancelling orders (SPEC.md 4.4), API key HMAC only. */
 export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void {
@@ -52,11 +53,12 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
   }, async (request, reply) => {
     const caller = requireCaller(request);
     const items = request.body.orders;
-    const valid = items.map((item) => createOrderItem.Check(item));
-    const placed = await ctx.trading.orderEntry.submitBatch(caller, items.filter((_, i) => valid[i]) as CreateOrderRequest[]);
+    // Undefined for a valid item, else why it is not one.
+    const refusals = items.map((item) => (createOrderItem(item) ? undefined : `VALIDATION_FAILED: ${formatValidationErrors(createOrderItem.errors ?? [], 'order').message}`));
+    const placed = await ctx.trading.orderEntry.submitBatch(caller, items.filter((_, i) => refusals[i] === undefined) as CreateOrderRequest[]);
     durableAt(reply, placed.reduce<bigint | undefined>((last, outcome) => (outcome.seq !== undefined && (last === undefined || outcome.seq > last) ? outcome.seq : last), undefined));
     let next = 0;
-    const results = items.map((item, index) => (valid[index] ? batchResult(index, placed[next++]!) : { index, success: false, error: firstSchemaError(item) }));
+    const results = refusals.map((error, index) => (error === undefined ? batchResult(index, placed[next++]!) : { index, success: false, error }));
     return { results };
   });
 
@@ -121,11 +123,6 @@ export function registerOrderCommandRoutes(api: TypedApp, ctx: AppContext): void
 function batchResult(index: number, outcome: EntryOutcome): { index: number; success: boolean; orderId?: string; error?: string } {
   if (outcome.ok) return { index, success: true, orderId: outcome.order.id };
   return { index, success: false, error: `${outcome.error.code}: ${outcome.error.message}` };
-}
-
-function firstSchemaError(item: unknown): string {
-  const [first] = createOrderItem.Errors(item);
-  return first ? `VALIDATION_FAILED: ${first.instancePath || 'order'} ${first.message}` : 'VALIDATION_FAILED: not a CreateOrder';
 }
 
 function marketsResponse({ clearedMarkets, failedMarkets }: { clearedMarkets: string[]; failedMarkets: string[] }) {
