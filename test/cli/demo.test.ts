@@ -52,11 +52,15 @@ describe('demo seed, through the SDK', () => {
   });
 
   it("runs the examples' market maker on every market and their taker bot, and cancels the quotes on stop", async () => {
-    await seedDemo(adminClient(server));
+    const admin = adminClient(server);
+    await seedDemo(admin);
+    // The hourly series' markets come on the clock (the test server's stands still until moved).
+    await admin.admin.clock({ advanceMs: 0 });
     const client = createClient({ baseUrl: server.url });
     const events = (await client.events.list({ limit: 100 })).data;
     const markets = events.flatMap((e) => e.markets);
     const series = new Set(events.filter((e) => e.templateId !== undefined).flatMap((e) => e.markets.map((m) => m.id)));
+    assert.ok(series.size > 0, 'the series has its markets');
     const tokenIds = markets.map((m) => m.tokenId1!);
     const trades = client.trades.follow();
     const books = client.watchBook(tokenIds);
