@@ -8,7 +8,7 @@ import type { Db } from '../store/database.ts';
 import { findEventRow, findTakenEventSlugs, insertEvent, updateEvent, type EventRow } from '../store/catalogue-events-repository.ts';
 import { countMarketsOfEvent, findMarketById, findMarketsOfEvents, findTakenMarketSlugs, insertMarkets, publishMarkets, updateMarket, type MarketRow, type NewMarketRow } from '../store/catalogue-markets-repository.ts';
 import { assignEventTaxonomy, findCategoryIds, findTagIds, insertCategory, insertTag } from '../store/catalogue-taxonomy-repository.ts';
-import { insertPriceTargets, setTargetPrice, type PriceTargetRow } from '../store/price-targets-repository.ts';
+import { findPriceTargets, insertPriceTargets, setTargetPrice, type PriceTargetRow } from '../store/price-targets-repository.ts';
 import { isUniqueViolation } from '../store/unique-violation.ts';
 import { priceTargetRow, targetPriceUnits, type PriceTargetInput } from './price-targets.ts';
 import { allocateSlugs } from './slugs.ts';
@@ -225,8 +225,12 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
     const units = targetPriceUnits(text, 'priceTargetConfig.targetPrice');
     const market = await findMarketById(db, marketId);
     if (!market) throw notFound('market');
-    if (market.status === 'RESOLVED' || market.has_proposed_price) throw conflict('the market already has a proposal; its target is final');
-    if (!(await setTargetPrice(db, marketId, units, false))) throw badRequest('the market has no priceTargetConfig');
+    const final = () => conflict('the market already has a proposal; its target is final');
+    if (market.status === 'RESOLVED' || market.has_proposed_price) throw final();
+    if (await setTargetPrice(db, marketId, units, false)) return;
+    // The price job made it final an instant ago, on its way to propose from it.
+    if ((await findPriceTargets(db, [marketId])).get(marketId)?.final_at) throw final();
+    throw badRequest('the market has no priceTargetConfig');
   }
 
   return {

@@ -64,5 +64,6 @@ export function priceTargetRow(marketId: string, input: PriceTargetInput, start:
     target_price: given === null ? null : targetPriceUnits(given),
     target_at: targetAt,
     resolve_at: resolveAt,
+    final_at: null,
   };
 }

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { formatPrice, parsePrice, priceTargetOutcome } from '../core/prices.ts';
 import type { Db } from '../store/database.ts';
-import { findDueUnproposed, findFollowedPairs, findUnknownTargets, type PriceTargetRow } from '../store/price-targets-repository.ts';
+import { finalizeTargetPrice, findDueUnproposed, findFollowedPairs, findUnknownTargets, type PriceTargetRow } from '../store/price-targets-repository.ts';
 import { findPriceAtOrBefore, upsertReferencePrice } from '../store/reference-prices-repository.ts';
 import type { PriceSource } from '../store/schema.ts';
 import { createBinanceFeed } from './binance.ts';
@@ -123,6 +123,8 @@ export function createPrices(deps: PricesDeps): Prices {
         }
         continue;
       }
+      // The operator changed the target since it was read: the next tick proposes from the new one.
+      if (!(await finalizeTargetPrice(db, row.market_id, target, new Date(nowMs)))) continue;
       await proposeOne(row, priceTargetOutcome(price, target));
     }
     awaitingPrice.set(waiting);

@@ -15,11 +15,25 @@ export async function findPriceTargets(db: Db, marketIds: string[]): Promise<Map
   return new Map(rows.map((r) => [r.market_id, r]));
 }
 
-/** Sets a target; with `onlyUnset`, only one still unknown (a derived CLOSE_PRICE target is kept). */
+/**
+ * Sets a target not final yet; with `onlyUnset`, only one still unknown (a derived CLOSE_PRICE
+ * target is kept). Undefined when the market has no target to set.
+ */
 export async function setTargetPrice(db: Db, marketId: string, price: bigint, onlyUnset: boolean): Promise<PriceTargetRow | undefined> {
-  let query = db.updateTable('price_targets').set({ target_price: price }).where('market_id', '=', marketId);
+  let query = db.updateTable('price_targets').set({ target_price: price }).where('market_id', '=', marketId).where('final_at', 'is', null);
   if (onlyUnset) query = query.where('target_price', 'is', null);
   return query.returningAll().executeTakeFirst();
+}
+
+/**
+ * Makes a market's target final if it is still `price` (the one about to be proposed from), in one
+ * statement, so an operator's change either lands before it (and this refuses) or is refused after
+ * it. True when the target is `price` and final now (again, for a proposal that is retried).
+ */
+export async function finalizeTargetPrice(db: Db, marketId: string, price: bigint, at: Date): Promise<boolean> {
+  const row = await db.updateTable('price_targets').set({ final_at: sql`coalesce(final_at, ${at})` }).where('market_id', '=', marketId).where('target_price', '=', price)
+    .returning('market_id').executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

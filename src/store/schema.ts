@@ -393,6 +393,8 @@ export interface PriceTargetsTable {
   target_price: bigint | null;
   target_at: Date;
   resolve_at: Date;
+  /** Set when the price job proposed from the target: the operator can no longer change it (migration 0031). */
+  final_at: Date | null;
 }
 
 /** The rewards a template attaches to every market it publishes: RewardConfigInput minus `date`. */

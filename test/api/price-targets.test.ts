@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { createPrices } from '../../src/prices/index.ts';
+import { finalizeTargetPrice } from '../../src/store/price-targets-repository.ts';
 import { expectError, get, patch, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, placeOrder } from '../helpers/trader.ts';
@@ -148,6 +151,37 @@ describe('reference prices and price-target markets', () => {
 
     assert.equal((await post(server.api(`/admin/markets/${m.id}/oracle/propose`), { outcome: 'NO' }, server.adminHeaders)).status, 200);
     expectError(await patch(url, { priceTargetConfig: { targetPrice: '0.5' } }, server.adminHeaders), 409, 'CONFLICT');
+  });
+
+  it('makes a target final as the price job proposes from it: a PATCH at that moment is refused, one just before is proposed from', async () => {
+    const now = server.ctx.clock.nowMs();
+    const end = now + HOUR_MS;
+    const manual = (pair: string) => priceMarket({ targetType: 'CLOSE_PRICE', pair, source: 'manual', targetPrice: '100' }, { endDate: iso(end) });
+    const raced = await manual('RCA/USD');
+    const changed = await manual('RCB/USD');
+    await advance(HOUR_MS);
+    await recordPrice('RCA/USD', '101', end);
+    await recordPrice('RCB/USD', '101', end);
+    // A job whose proposal is overtaken by the operator's PATCH: the target it proposes from is final by then.
+    const patches: { status: number; body: { code?: string } }[] = [];
+    const racingJob = createPrices({
+      db: server.ctx.store.db, clock: server.ctx.clock, logger: pino({ level: 'silent' }), feed: undefined,
+      propose: async (marketId, outcome) => {
+        patches.push(await patch(server.api(`/admin/markets/${marketId}`), { priceTargetConfig: { targetPrice: '102' } }, server.adminHeaders));
+        return post(server.api(`/admin/markets/${marketId}/oracle/propose`), { outcome }, server.adminHeaders);
+      },
+    });
+    // The operator moved the other target after a job read it, before that job made it final: that job proposes nothing, the next proposes from the new one.
+    assert.equal((await patch(server.api(`/admin/markets/${changed.id}`), { priceTargetConfig: { targetPrice: '101.5' } }, server.adminHeaders)).status, 200);
+    assert.equal(await finalizeTargetPrice(server.ctx.store.db, changed.id, 100_00000000n, new Date(end)), false);
+    await racingJob.tick();
+    assert.equal(patches.length, 2);
+    for (const answer of patches) assert.equal(answer.body.code, 'CONFLICT');
+    assert.equal((await resolution(raced.id)).proposedOutcome, 'YES');
+    assert.equal((await market(raced.id)).priceTargetConfig.targetPrice, '100');
+    // 101 is under the new target 101.5.
+    assert.equal((await resolution(changed.id)).proposedOutcome, 'NO');
+    assert.equal((await market(changed.id)).priceTargetConfig.targetPrice, '101.5');
   });
 
   it('proposes at resolveAt from the reference price: up, down, exactly equal (YES), and waits while the price is missing', async () => {

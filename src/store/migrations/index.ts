@@ -28,6 +28,7 @@ import * as m0027 from './0027_market_volumes.ts';
 import * as m0028 from './0028_chain_payment_versions.ts';
 import * as m0029 from './0029_unsettled_trades_by_match_time.ts';
 import * as m0030 from './0030_journal_lz4.ts';
+import * as m0031 from './0031_final_price_targets.ts';
 
 /** Every migration, by name; names sort in the order they apply. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0028_chain_payment_versions': m0028,
   '0029_unsettled_trades_by_match_time': m0029,
   '0030_journal_lz4': m0030,
+  '0031_final_price_targets': m0031,
 };
