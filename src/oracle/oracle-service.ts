@@ -28,9 +28,10 @@ export interface OracleDeps {
 export class OracleService {
   constructor(private readonly deps: OracleDeps) {}
 
-  async resolution(marketId: string): Promise<ResolutionView> {
+  /** `adminRead`: the operator sees a DRAFT market's too (EXTENSIONS.md section 11), unproposed. */
+  async resolution(marketId: string, adminRead = false): Promise<ResolutionView> {
     const market = await findMarketById(this.deps.db, marketId);
-    if (!market || market.status === 'DRAFT') throw notFound('market');
+    if (!market || (market.status === 'DRAFT' && !adminRead)) throw notFound('market');
     return toResolutionView(marketId, await findQuestion(this.deps.db, marketId));
   }
 

@@ -83,6 +83,11 @@ describe('GET /markets/{id_or_slug} and its volume', () => {
     expectError(await get(server.api(`/markets/${draft.slug}`)), 404, 'NOT_FOUND');
     expectError(await get(server.api(`/markets/${draft.id}/volume`)), 404, 'NOT_FOUND');
     assert.equal((await get(server.api(`/markets/${draft.slug}`), server.adminHeaders)).body.status, 'DRAFT');
+    // Every market route reads drafts for the admin token, its resolution too (unproposed).
+    expectError(await get(server.api(`/markets/${draft.id}/resolution`)), 404, 'NOT_FOUND');
+    const resolution = await get(server.api(`/markets/${draft.id}/resolution`), server.adminHeaders);
+    assert.equal(resolution.status, 200, JSON.stringify(resolution.body));
+    assert.equal(resolution.body.status, 'UNPROPOSED');
   });
 
   it('reads a market by a slug of 120 characters, and answers overlong or malformed paths with the error body', async () => {

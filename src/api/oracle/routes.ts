@@ -23,7 +23,7 @@ export function registerOracleRoutes(api: TypedApp, ctx: AppContext): void {
       params: MarketIdParams,
       response: { 200: ResolutionSchema, ...errorResponses(400, 404) },
     },
-  }, async (request) => oracle().resolution(request.params.marketId));
+  }, async (request) => oracle().resolution(request.params.marketId, request.isAdmin));
 
   api.post('/markets/:marketId/oracle/propose', {
     config: { auth: 'apiKey', engineCommand: true },
