@@ -6,6 +6,8 @@ export interface SocketData {
   apiKey?: string | undefined;
   sessionId?: string | undefined;
   expiresAtMs?: number | undefined;
+  /** The id of the connection an API-key handshake resumed (its `auth.sessionId`): it is replaced by this one. */
+  resumes?: string | undefined;
   /** The socket asked for cancel on disconnect and the engine recorded it (EXTENSIONS.md section 15). */
   cancelOnDisconnect?: boolean | undefined;
 }

@@ -16,13 +16,16 @@ export interface HandshakeRefusal extends Error {
  * `/user`: the handshake middleware verifies the credentials before the socket joins the
  * namespace, so no unauthenticated socket ever belongs to it; an accepted socket joins its
  * user's room in the same tick as its connect packet, so every event published after the client
- * sees `connect` reaches it.
+ * sees `connect` reaches it. A handshake that resumes a connection (`auth.sessionId`, the
+ * replay record's one exception: EXTENSIONS.md section 6) disconnects that connection if it is
+ * still open.
  */
 export function authenticateUserSockets(namespace: RealtimeNamespace, verifier: UserHandshakeVerifier, logger: RealtimeLogger): void {
   namespace.use(async (socket, next) => {
     try {
       const { userId, apiKey, sessionId, expiresAtMs } = await verifier.verify(socket.handshake.auth, socket.id);
-      Object.assign(socket.data, { userId, apiKey, sessionId, expiresAtMs });
+      const resumed = (socket.handshake.auth as Record<string, unknown>).sessionId;
+      Object.assign(socket.data, { userId, apiKey, sessionId, expiresAtMs, resumes: apiKey && typeof resumed === 'string' ? resumed : undefined });
       next();
     } catch (error) {
       next(handshakeRefusal(error, logger));
@@ -30,6 +33,9 @@ export function authenticateUserSockets(namespace: RealtimeNamespace, verifier: 
   });
   namespace.on('connection', (socket) => {
     void socket.join(userRoom(socket.data.userId));
+    // A reconnect replaces the connection it resumes, on whichever node that one still lives (every
+    // socket is in the room of its own id): one handshake signature, one live connection.
+    if (socket.data.resumes) namespace.in(socket.data.resumes).disconnectSockets(true);
   });
 }
 

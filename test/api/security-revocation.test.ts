@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { within } from '../../src/core/within.ts';
 import { bearer, createApiKey, exchangeInfo, signIn } from '../helpers/auth-client.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -41,6 +42,18 @@ describe('revocation reaches open sockets; POST /auth/logout', () => {
     assert.equal(bobSocket.socket.connected, true);
     const refused = await refusedConnection(server.url, '/user', await apiKeyHandshake(server, alice.creds));
     assert.match(refused.message, /invalid API key/);
+  });
+
+  it('replaces the /user connection a reconnect resumes: one handshake signature, one live connection', async () => {
+    const carol = await newTrader(server);
+    const auth = await apiKeyHandshake(server, carol.creds);
+    const first = await open(auth);
+    const firstGone = disconnection(first);
+    const resumed = await open({ ...auth, sessionId: first.socket.id });
+    assert.equal(await within(firstGone, 10_000, () => 'still connected'), 'io server disconnect');
+    assert.ok(resumed.socket.connected);
+    // The resumed connection is the one its signature opened last: naming the replaced one again is a replay.
+    assert.match((await refusedConnection(server.url, '/user', { ...auth, sessionId: first.socket.id })).message, /already used/);
   });
 
   it('ends a session on POST /auth/logout: 204, its token refused everywhere after, its sockets disconnected', async () => {

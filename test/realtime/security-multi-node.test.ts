@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { within } from '../../src/core/within.ts';
 import { bearer, exchangeInfo, hmacHeaders } from '../helpers/auth-client.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
 import type { ProcessServer } from '../helpers/process-server.ts';
@@ -66,6 +67,15 @@ describe('the replay guard, rate limits and revocations hold across two nodes (P
     const auth = await apiKeyHandshake(nodeA, trader.creds);
     await open(nodeA, auth);
     assert.match((await refusedConnection(nodeB.url, '/user', auth)).message, /already used/);
+  });
+
+  it('disconnects on node A the /user connection that a reconnect on node B resumes', async () => {
+    const trader = await newTrader(nodeA);
+    const auth = await apiKeyHandshake(nodeA, trader.creds);
+    const first = await open(nodeA, auth);
+    const firstGone = disconnection(first);
+    await open(nodeB, { ...auth, sessionId: first.socket.id });
+    assert.equal(await within(firstGone, 10_000, () => 'still connected'), 'io server disconnect');
   });
 
   it('disconnects on node B the sockets of an API key revoked or a session ended on node A', async () => {
