@@ -5,6 +5,7 @@ import { proxyTrust } from '../config.ts';
 import { formatValidationErrors } from './validation-messages.ts';
 import { errorHandler } from './error-handler.ts';
 import { registerNulGuard } from './nul-guard.ts';
+import { hostHeaderServerOptions, registerHostHeaderCheck } from './host-header.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerCompilers } from './validation.ts';
 import { registerAuth } from './auth/plugin.ts';
@@ -82,9 +83,13 @@ export interface AppDependencies {
  */
 export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<TypedApp> {
   const clientErrors = clientErrorCounter();
+  const timeouts = connectionTimeouts(ctx.config.requestTimeoutMs);
+  // Given to Node's server at its creation (Fastify's `http` option).
+  const nodeServer = { http: { ...timeouts.http, ...hostHeaderServerOptions } };
   const options: FastifyServerOptions = {
     // Slow clients: a request arrives whole within REQUEST_TIMEOUT_MS, idle keep-alive is bounded.
-    ...connectionTimeouts(ctx.config.requestTimeoutMs),
+    ...timeouts,
+    ...nodeServer,
     clientErrorHandler: clientErrors.handler,
     loggerInstance: ctx.logger,
     ...(deps.quietRequestLogs ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
@@ -107,6 +112,7 @@ export async function buildApp(ctx: AppContext, deps: AppDependencies): Promise<
   registerCompilers(app);
   await registerSecurityHeaders(app);
   registerNulGuard(app);
+  registerHostHeaderCheck(app);
   const { rateLimitOrders: orders, rateLimitRequests: requests, rateLimitPublic } = ctx.config;
   const limits = new RequestLimits(ctx.sharedState.counters, ctx.clock, { orders, requests, public: rateLimitPublic });
   registerAuth(app, { adminToken: ctx.config.adminToken, users: deps.users, limits });

@@ -87,6 +87,14 @@ describe('security headers, strict JSON bodies, sockets per address', () => {
     assert.deepEqual([body.statusCode, body.code], [431, 'HEADERS_TOO_LARGE']);
   });
 
+  it('answers an HTTP/1.1 request without a Host header 400 with the error body; HTTP/1.0 needs none', async () => {
+    const { answer, status } = await rawHttp(server.api('/exchange'), 'GET /api/v1/exchange HTTP/1.1\r\nConnection: close\r\n\r\n');
+    assert.equal(status, 400, answer);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    assert.deepEqual([body.statusCode, body.code], [400, 'VALIDATION_FAILED']);
+    assert.equal((await rawHttp(server.api('/exchange'), 'GET /api/v1/exchange HTTP/1.0\r\n\r\n')).status, 200);
+  });
+
   it('bounds open Socket.IO connections per client address (SOCKETS_PER_ADDRESS)', async () => {
     const open: Inbox[] = [await connectInbox(server.url), await connectInbox(server.url)];
     try {
