@@ -52,7 +52,7 @@ export async function attachRealtime(httpServer: HttpServer, options: RealtimeOp
   });
   const market: RealtimeNamespace = io.of('/');
   const user: RealtimeNamespace = io.of('/user');
-  handleMarketSubscriptions(market, engineNodeSnapshots(books), options.logger);
+  handleMarketSubscriptions(market, engineNodeSnapshots(books), (tokenId) => books.local.snapshot(tokenId) !== undefined, options.logger);
   authenticateUserSockets(user, options.handshake, options.logger);
   if (options.sessions) cancelOnDisconnect(user, options.sessions, options.logger);
   io.engine.on('connection', (raw: { request: IncomingMessage; once(event: 'close', listener: () => void): void }) => connections.opened(raw));

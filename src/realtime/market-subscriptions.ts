@@ -5,11 +5,14 @@ import { MAX_TOKENS_PER_CALL, MAX_TOKENS_PER_CONNECTION, parseTokenIds, parseTra
 import type { SnapshotResult, TakeSnapshots } from './snapshot-sources.ts';
 import type { RealtimeLogger } from './types.ts';
 
+/** Whether a token is one of the exchange's books (this node's memory of them), for requests that take no snapshot. */
+export type KnowsToken = (tokenId: string) => boolean;
+
 /**
  * The client requests of the default namespace. Every handler validates the whole request before
  * it changes anything, so a refused request leaves the connection's subscriptions as they were.
  */
-export function handleMarketSubscriptions(namespace: RealtimeNamespace, takeSnapshots: TakeSnapshots, logger: RealtimeLogger): void {
+export function handleMarketSubscriptions(namespace: RealtimeNamespace, takeSnapshots: TakeSnapshots, knows: KnowsToken, logger: RealtimeLogger): void {
   // A handler that throws would escape into the websocket's message callback and end the process.
   const guarded = (event: string, handler: () => void): void => {
     try {
@@ -23,7 +26,7 @@ export function handleMarketSubscriptions(namespace: RealtimeNamespace, takeSnap
       const tokenIds = parseSubscription(socket, payload);
       if (tokenIds) takeSnapshots(tokenIds, (result) => guarded('orderbook-market-connect', () => subscribeBooks(socket, tokenIds, result)));
     }));
-    socket.on('orderbook-market-disconnect', (payload) => guarded('orderbook-market-disconnect', () => unsubscribeBooks(socket, payload)));
+    socket.on('orderbook-market-disconnect', (payload) => guarded('orderbook-market-disconnect', () => unsubscribeBooks(socket, payload, knows)));
     socket.on('trade-activity-connect', (payload, ack) => guarded('trade-activity-connect', () => subscribeTradeActivity(socket, payload, ack)));
   });
 }
@@ -65,11 +68,23 @@ function subscribeBooks(socket: RealtimeSocket, tokenIds: string[], result: Snap
   for (const snapshot of result.snapshots) socket.emit('orderbook', snapshot);
 }
 
-/** Leaves the token rooms; ids that were not subscribed are ignored, so leaving is idempotent. */
-function unsubscribeBooks(socket: RealtimeSocket, payload: unknown): void {
-  const parsed = parseTokenIds('orderbook-market-disconnect', payload, MAX_TOKENS_PER_CONNECTION);
+/**
+ * Leaves the token rooms. The rules of a subscription's token ids hold (EXTENSIONS.md section 6):
+ * at most 100 a call, each well formed and known, else a `subscription-error` and nothing left. A
+ * token this connection follows counts as known (its market may have resolved since); one it does
+ * not follow must be a token of the exchange, and is then ignored, so leaving is idempotent.
+ */
+function unsubscribeBooks(socket: RealtimeSocket, payload: unknown, knows: KnowsToken): void {
+  const event = 'orderbook-market-disconnect';
+  const parsed = parseTokenIds(event, payload, MAX_TOKENS_PER_CALL);
   if (!parsed.ok) {
     refuse(socket, parsed.error);
+    return;
+  }
+  const subscribed = subscribedTokens(socket);
+  const unknown = parsed.value.filter((tokenId) => !subscribed.has(tokenId) && !knows(tokenId));
+  if (unknown.length > 0) {
+    refuse(socket, subscriptionError(event, 'NOT_FOUND', 'unknown token ids', unknown));
     return;
   }
   for (const tokenId of parsed.value) void socket.leave(bookRoom(tokenId));

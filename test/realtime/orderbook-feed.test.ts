@@ -216,6 +216,17 @@ describe('subscription-error', { timeout: 20_000 }, () => {
     assert.equal(error.code, 'VALIDATION_FAILED');
     await assertUsableAndUnchanged(KNOWN[0]!, []);
   });
+
+  it(`refuses an orderbook-market-disconnect with an unknown token id or more than ${MAX_TOKENS_PER_CALL} ids, and leaves none of them`, async () => {
+    inbox.emit('orderbook-market-disconnect', [KNOWN[0], UNKNOWN]);
+    assert.deepEqual(await inbox.expect('subscription-error'), { event: 'orderbook-market-disconnect', code: 'NOT_FOUND', message: 'unknown token ids', tokenIds: [UNKNOWN] });
+    await assertUsableAndUnchanged(KNOWN[0]!, []);
+    const tooMany = [KNOWN[0]!, ...KNOWN.slice(1, MAX_TOKENS_PER_CALL + 1)];
+    inbox.emit('orderbook-market-disconnect', tooMany);
+    const error = await inbox.expect('subscription-error');
+    assert.deepEqual([error.event, error.code, error.message], ['orderbook-market-disconnect', 'VALIDATION_FAILED', `at most ${MAX_TOKENS_PER_CALL} token ids per call, got ${MAX_TOKENS_PER_CALL + 1}`]);
+    await assertUsableAndUnchanged(KNOWN[0]!, []);
+  });
 });
 
 describe('a book source that fails', { timeout: 20_000 }, () => {
