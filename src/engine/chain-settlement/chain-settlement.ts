@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { encodeFunctionData, type Abi, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createSettlementSender, type FillEvent, type SettlementSender } from '../../settlement/chain/sender/index.ts';
+import { createSettlementSender, DeepReorgError, type FillEvent, type SettlementSender } from '../../settlement/chain/sender/index.ts';
 import { loadArtifact } from '../../settlement/contracts/index.ts';
 import type { OrderRow } from '../../store/orders-repository.ts';
 import { journaledChainTxChange, tradesByMatch, type ChainFillEvent, type ChainTxChange } from '../state/chain-settlement-commands.ts';
@@ -180,7 +180,10 @@ export class ChainSettlement {
         this.flushEvents();
         return this.deps.journal({ kind: 'chain-tx', change: journaledChainTxChange(this.deps.state(), name, change) }).then(() => {});
       },
-      onError: (error) => this.deps.logger.warn({ err: error }, `the ${name} settlement sender's step failed; it tries again`),
+      onError: (error) => {
+        if (error instanceof DeepReorgError) this.deps.logger.error({ err: error }, `the ${name} settlement sender met a reorg deeper than CONFIRMATIONS`);
+        else this.deps.logger.warn({ err: error }, `the ${name} settlement sender's step failed; it tries again`);
+      },
     });
   }
 

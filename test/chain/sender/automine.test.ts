@@ -178,6 +178,32 @@ test('anvil_reorg replaces the block at the same height: the fills are reorged a
   await sender.stop();
 });
 
+test('a reorg deeper than the confirmations takes a confirmed transaction off the chain: it is sent again as the same transaction, the operator is told, and the transactions behind its nonce are mined', async () => {
+  const told: string[] = [];
+  const { sender, of, events } = senderOn(chain.anvil, chain.contract, { confirmations: 1, replaceAfterMs: 200, onError: (error) => void told.push(String(error)) });
+  await sender.start();
+  sender.submit(fills(8000, 2));
+  await waitFor('2 mined', () => of('mined').length === 2);
+  const lost = of('mined')[0]!;
+  await chain.anvil.testClient.mine({ blocks: 1 });
+  await waitFor('2 confirmed', () => of('confirmed').length === 2);
+  // Its block and the one on it replaced by empty blocks: anvil drops the transaction.
+  await chain.anvil.testClient.request({ method: 'anvil_reorg', params: [2, []] } as never);
+  assert.equal(await chain.contract.isSettled('8000'), false);
+  // The next transaction takes the nonce after the lost one's, so it waits behind the gap until that one is mined again.
+  sender.submit(fills(8100, 2));
+  await waitFor('the fills after the gap mined', () => of('mined').length === 4);
+  assert.equal(await chain.contract.isSettled('8000'), true);
+  const again = await chain.anvil.publicClient.getTransactionReceipt({ hash: lost.txHash });
+  assert.equal(again.status, 'success');
+  assert.notEqual(again.blockHash, lost.blockHash, 'mined again, in another block');
+  assert.equal((await chain.contract.settledLogCounts()).get('8000'), 1);
+  assert.ok(told.some((message) => message.startsWith('DeepReorgError') && message.includes(lost.txHash) && /sent again as the same transaction/.test(message)), told.join('\n'));
+  // Confirmed stays confirmed: the fills' events are unchanged.
+  assert.deepEqual(events.filter((e) => e.fill.id === '8000').map((e) => e.type), ['mined', 'confirmed']);
+  await sender.stop();
+});
+
 test("a key out of gas: the node's refusal reaches onError, no fill fails, the refused transaction is sent again at its own fees, and the fills settle once the key holds what those fees need", async () => {
   const penniless = privateKeyToAccount(generatePrivateKey());
   const refusals: string[] = [];

@@ -1,5 +1,6 @@
 import type { TransactionReceipt } from 'viem';
 import type { Fees } from '../../../core/transaction-fees.ts';
+import type { ConfirmedTx } from './lost-confirmed.ts';
 import type { Fill, FillEvent, RecordChange, RevertReason, SenderOptions, TxRecord } from './types.ts';
 
 /** A record and what only this process knows of it. */
@@ -36,6 +37,12 @@ export class SenderContext<F extends Fill> {
   /** Every fill queued or in a tracked record, by id: a fill is never in two places. */
   readonly fills = new Map<string, F>();
   readonly minedReverts = new Map<string, number>();
+  /** Recent confirmed transactions of ours by nonce, oldest first (lost-confirmed.ts). */
+  readonly confirmed = new Map<number, ConfirmedTx>();
+  /** Consecutive looks that found the key's mined nonce below the nonces sent, held by no record. */
+  gapLooks = 0;
+  /** When such a gap that no kept transaction fills was last reported. */
+  gapReportedAtMs: number | undefined;
   /** When the last batch left the queue (settings.now()): the next one that is not full waits `gatherMs` from it. */
   lastBatchAtMs = -Infinity;
   nextNonce = 0;

@@ -3,13 +3,16 @@ import { broadcast, type BroadcastOutcome } from './broadcast.ts';
 import { blockHashAt, nonceAt, receiptOf, receiptOfAny } from './chain-reads.ts';
 import type { SenderContext, Tracked } from './context.ts';
 import { confirmIfDeep, markMined } from './inclusion.ts';
+import { resendLostConfirmed } from './lost-confirmed.ts';
 import { replacementFees } from '../../../core/transaction-fees.ts';
 import { feesOf, signVersion } from './signer.ts';
 import type { Fill } from './types.ts';
 
 /**
  * One look at every tracked transaction, in nonce order: unmined ones are mined (or reverted, or
- * displaced, or replaced when stuck); mined ones are confirmed, or found reorged out.
+ * displaced, or replaced when stuck); mined ones are confirmed, or found reorged out. Then a
+ * confirmed one that a reorg deeper than `confirmations` took, which the others wait behind, is
+ * sent again (lost-confirmed.ts).
  */
 export async function track<F extends Fill>(ctx: SenderContext<F>): Promise<void> {
   if (ctx.tracked.size === 0) return;
@@ -26,6 +29,7 @@ export async function track<F extends Fill>(ctx: SenderContext<F>): Promise<void
     else await checkUnmined(ctx, tracked, look as TransactionReceipt | null, head, minedNonce, requeued);
   }
   ctx.requeue(requeued);
+  await resendLostConfirmed(ctx, minedNonce);
 }
 
 async function checkMined<F extends Fill>(ctx: SenderContext<F>, tracked: Tracked, canonicalHash: Hex | null, head: bigint, requeued: F[]): Promise<void> {
