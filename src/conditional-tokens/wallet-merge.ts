@@ -15,10 +15,24 @@ type Exclusion = MergeOutcome['excluded'][number];
  * of each (EXTENSIONS.md section 14: available is the chain's balance minus reservations), one
  * `mergePositions` per market; then the engine's merge of exactly those amounts, all or nothing.
  * A chain that fails part way splits back what it merged (a 503, nothing changed); an engine that
- * refuses (a reservation grew meanwhile) has every merge split back and its refusal answered.
+ * refuses (a reservation grew meanwhile) has every merge split back, and the merge starts again.
  * The answer's txHash is the last merge's transaction, and so is the ledger's (the activity's row hash).
  */
 export async function mergeChainFirst(deps: ChainFirstDeps, holder: PositionHolder, marketIds: string[]): Promise<MergeOutcome | EngineFailure> {
+  // An order that reserved some of the tokens between the amounts' reading and the engine's merge
+  // makes the engine refuse them (INSUFFICIENT_BALANCE) and the chain's merges are split back: the
+  // amounts are then read again, with that order's reservation, up to MERGE_ATTEMPTS times. The
+  // caller asked to merge what is available, not an amount: a race with its own orders is not its error.
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await mergeOnce(deps, holder, marketIds);
+    if (outcome.ok || outcome.code !== 'INSUFFICIENT_BALANCE' || attempt === MERGE_ATTEMPTS) return outcome;
+  }
+}
+
+/** How many times a merge is tried when a reservation grew under it (above). */
+const MERGE_ATTEMPTS = 3;
+
+async function mergeOnce(deps: ChainFirstDeps, holder: PositionHolder, marketIds: string[]): Promise<MergeOutcome | EngineFailure> {
   const { engine, positions } = deps;
   const account = userAccount(holder.proxyWallet);
   const excluded: Exclusion[] = [];
