@@ -16,6 +16,12 @@ export type { ConditionalTokenOperations, PositionHolder } from './operations.ts
 
 export interface ConditionalTokens {
   readonly operations: ConditionalTokenOperations;
+  /**
+   * Runs other work that reads a wallet's balances and then has the chain move them (a withdrawal)
+   * in the wallet's turn with split, merge and redeem (wallet-turns.ts), so it reads what the
+   * operations before it left. Without a chain, at once.
+   */
+  inWalletTurn<T>(wallet: string, work: () => Promise<T>): Promise<T>;
   /** Reports resolutions on chain; undefined without a chain of the exchange's contracts. Started and stopped with the engine's leadership. */
   readonly reporter: ResolutionReporter | undefined;
   /** Makes the oracle's payouts (rewards, lost bonds) on chain; undefined without a chain. Started and stopped with the engine's leadership. */
@@ -39,7 +45,7 @@ export function createConditionalTokens(deps: {
 }): ConditionalTokens {
   const { operator, deployed } = deps.chain;
   const { payers } = deps;
-  if (!operator || !deployed || !payers) return { operations: engineOperations(deps.engine), reporter: undefined, oraclePayouts: undefined };
+  if (!operator || !deployed || !payers) return { operations: engineOperations(deps.engine), inWalletTurn: (_wallet, work) => work(), reporter: undefined, oraclePayouts: undefined };
   const reporter = new ResolutionReporter({ db: deps.db, reads: deps.engine.reads, reports: payoutReports(operator, deployed), events: deps.events, logger: deps.logger });
   const oraclePayouts = new OraclePayoutsOnChain({ db: deps.db, payers, events: deps.events, now: deps.now, logger: deps.logger });
   const chainFirst = { engine: deps.engine, positions: walletPositions(operator, deployed), logger: deps.logger };
@@ -47,6 +53,7 @@ export function createConditionalTokens(deps: {
   return {
     reporter,
     oraclePayouts,
+    inWalletTurn: (wallet, work) => turns.run(wallet, work),
     operations: {
       split: (holder, marketId, amount) => turns.run(holder.proxyWallet, () => splitChainFirst(chainFirst, holder, marketId, amount)),
       merge: (holder, marketIds) => turns.run(holder.proxyWallet, () => mergeChainFirst(chainFirst, holder, marketIds)),

@@ -1,7 +1,9 @@
 /**
- * One chain-first operation per wallet at a time. Each reads the wallet's balances on chain, then
- * sends: two merges of the same positions at once would both read the whole balance, and the
- * second would revert on chain (a 503) where it should find nothing left to merge. Operations of
+ * One chain-first operation per wallet at a time (split, merge, redeem, and withdrawals). Each
+ * reads the wallet's balances, then sends: two merges of the same positions at once would both
+ * read the whole balance, and the second would revert on chain (a 503) where it should find
+ * nothing left to merge; two withdrawals would both pass the balance check, and the second be
+ * refused by the wallet's revert where it should be INSUFFICIENT_BALANCE. Operations of
  * different wallets still run side by side. Per process: on several nodes, the same race across
  * them reverts on chain, changes nothing, and answers 503 to send again.
  */

@@ -11,6 +11,7 @@ import type { ContractCall, OperatorSteps } from '../../src/chain/operator.ts';
 import { AppError } from '../../src/contract/errors.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { userAccount, WITHDRAWN } from '../../src/settlement/index.ts';
+import { createPublishedEvent } from '../helpers/catalogue.ts';
 import { expectError } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { expectAuditClean, newTrader, type Trader } from '../helpers/trader.ts';
@@ -77,37 +78,62 @@ describe('CHAIN=embedded withdrawals', () => {
     const refused = await carol.call('POST', '/account/withdraw', body);
     expectError(refused, 400, 'VALIDATION_FAILED');
     assert.match(refused.body.message, /WithdrawNonceUsed/);
-    assert.equal((await ledgerOf(carol)).balance, '10', 'the ledger moved nothing');
+    // The ledger follows the chain's transfer out of the wallet (the indexer), and nothing else.
+    await server.ctx.trading.engine.chainIndexed();
+    assert.equal((await ledgerOf(carol)).balance, '9', 'the direct withdrawal only');
     assert.equal(await collateralOf(to), USDC, 'only the direct withdrawal');
+  });
+
+  it('takes a wallet\'s withdrawals and splits one at a time: of two at once that the balance covers only one of, the other is INSUFFICIENT_BALANCE', async () => {
+    const erin = await newTrader(server, { fund: '20' });
+    const market = (await createPublishedEvent(server)).markets[0]!;
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const [first, second] = await Promise.all([1n, 2n].map((nonce) => withdrawBody(server, erin, { to, amount: 15n * USDC, nonce })));
+    const withdrawals = await Promise.all([first, second].map((body) => erin.call('POST', '/account/withdraw', body)));
+    assert.deepEqual(withdrawals.map((answer) => answer.status).sort(), [200, 400], JSON.stringify(withdrawals.map((answer) => answer.body)));
+    expectError(withdrawals.find((answer) => answer.status === 400)!, 400, 'INSUFFICIENT_BALANCE');
+    assert.equal((await ledgerOf(erin)).balance, '5');
+    // A withdrawal and a split at once: whichever goes second finds the balance the first left.
+    const frank = await newTrader(server, { fund: '20' });
+    const [withdrawn, split] = await Promise.all([
+      frank.call('POST', '/account/withdraw', await withdrawBody(server, frank, { to, amount: 15n * USDC, nonce: 1n })),
+      frank.call('POST', `/markets/${market.id}/split`, { amount: '15' }),
+    ]);
+    assert.deepEqual([withdrawn.status, split.status].sort(), [200, 400], JSON.stringify([withdrawn.body, split.body]));
+    expectError([withdrawn, split].find((answer) => answer.status === 400)!, 400, 'INSUFFICIENT_BALANCE');
+    assert.equal((await ledgerOf(frank)).balance, '5');
+    assert.equal(await collateralOf(getAddress(frank.proxyWallet)), 5n * USDC);
   });
 
   it("answers 429 to a wallet's ninth request while eight are being sent on chain, moving nothing for it; the eight settle", async () => {
     const dave = await newTrader(server, { fund: '20' });
     const to = privateKeyToAccount(generatePrivateKey()).address;
     const bodies = await Promise.all(Array.from({ length: 9 }, (_, i) => withdrawBody(server, dave, { to, amount: USDC, nonce: BigInt(i + 1) })));
-    // A ninth request that, let through, would be refused for the balance (spending nothing): it is
-    // sent until the eight are all in flight, however long they take to get there on a busy machine.
-    const probe = await withdrawBody(server, dave, { to, amount: 100n * USDC, nonce: 100n });
-    // Blocks only when asked (the operator asks for one a second): the first eight stay in flight meanwhile.
-    await chain.request({ method: 'evm_setAutomine' as never, params: [false] as never });
-    let sending: Promise<{ status: number }>[] = [];
+    // The wallet's turn held shut: none of the nine can end before all nine have arrived, so
+    // whichever arrives ninth finds eight being sent, and is refused at once.
+    const tokens = server.ctx.conditionalTokens;
+    const inWalletTurn = tokens.inWalletTurn.bind(tokens);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    Object.assign(tokens, { inWalletTurn: async <T>(wallet: string, work: () => Promise<T>) => { await gate; return inWalletTurn(wallet, work); } });
+    let answers: { status: number; body: { code?: string }; headers: Headers }[];
     try {
-      sending = bodies.slice(0, 8).map((body) => dave.call('POST', '/account/withdraw', body));
-      let refused = await dave.call('POST', '/account/withdraw', probe);
-      for (let tries = 1; refused.status !== 429 && tries < 50; tries++) {
-        expectError(refused, 400, 'INSUFFICIENT_BALANCE');
-        refused = await dave.call('POST', '/account/withdraw', probe);
-      }
+      const sending = bodies.map((body) => dave.call('POST', '/account/withdraw', body));
+      const refused = await Promise.race(sending);
       expectError(refused, 429, 'RATE_LIMITED');
       assert.equal(refused.headers.get('retry-after'), '1');
+      open();
+      answers = await Promise.all(sending);
     } finally {
-      await chain.request({ method: 'evm_setAutomine' as never, params: [true] as never });
+      open();
+      Object.assign(tokens, { inWalletTurn });
     }
-    assert.deepEqual((await Promise.all(sending)).map((answer) => answer.status), Array(8).fill(200));
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [...Array(8).fill(200), 429]);
     assert.equal(await collateralOf(to), 8n * USDC);
     assert.equal((await ledgerOf(dave)).balance, '12');
-    // Answered, the wallet sends its next.
-    assert.equal((await dave.call('POST', '/account/withdraw', bodies[8])).status, 200);
+    // Answered, the wallet sends its next: the refused one, again.
+    const again = bodies[answers.findIndex((answer) => answer.status === 429)]!;
+    assert.equal((await dave.call('POST', '/account/withdraw', again)).status, 200);
     assert.equal(await collateralOf(to), 9n * USDC);
     assert.equal((await ledgerOf(dave)).balance, '11');
   });

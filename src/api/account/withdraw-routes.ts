@@ -59,7 +59,9 @@ export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext, relays: W
     };
     const { operator, deployed } = ctx.chain;
     if (!operator || !deployed) return { txHash: await record() };
-    return { txHash: await relays.one(withdrawal.wallet, () => withdrawOnChain(ctx, { operator, deployed }, withdrawal, record, toAccount ?? WITHDRAWN)) };
+    // In the wallet's turn: a split, merge or withdrawal sent just before has moved the balance this one checks.
+    const onChain = () => withdrawOnChain(ctx, { operator, deployed }, withdrawal, record, toAccount ?? WITHDRAWN);
+    return { txHash: await relays.one(withdrawal.wallet, () => ctx.conditionalTokens.inWalletTurn(withdrawal.wallet, onChain)) };
   });
 }
 
