@@ -45,6 +45,9 @@ describe('CHAIN=embedded: GET /exchange and the /rpc proxy', () => {
     assert.equal(batch.status, 200);
     assert.deepEqual(batch.body.map((answer: { id: number }) => answer.id), [1, 2]);
     assert.equal(batch.body[0].result, '31337');
+    // The same proxy under /api/v1, with its allowlist.
+    assert.deepEqual((await post(server.api('/rpc'), { jsonrpc: '2.0', id: 8, method: 'eth_chainId' })).body, { jsonrpc: '2.0', id: 8, result: '0x7a69' });
+    assert.equal((await post(server.api('/rpc'), { jsonrpc: '2.0', id: 9, method: 'anvil_setBalance', params: [] })).body.error?.code, -32601);
   });
 
   it('refuses every method outside the allowlist with a JSON-RPC error, the rest of a batch still answered', async () => {

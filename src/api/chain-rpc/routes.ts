@@ -24,7 +24,12 @@ const INTERNAL_ERROR = -32603;
  * Each call of a batch counts against the caller's rate limit. 404 without an embedded chain.
  */
 export function registerChainRpcRoutes(app: TypedApp, ctx: AppContext): void {
-  app.post(RPC_PATH, {
+  // At the root, where `chain.rpcUrl` points, and under /api/v1 too, where EXTENSIONS.md puts every path it names without saying otherwise.
+  for (const path of [RPC_PATH, `/api/v1${RPC_PATH}`]) registerRpc(app, ctx, path);
+}
+
+function registerRpc(app: TypedApp, ctx: AppContext, path: string): void {
+  app.post(path, {
     bodyLimit: BODY_LIMIT_BYTES,
     // Checked before the body is validated: a longer batch is refused, and counts as the longest allowed.
     config: { requestWeight: (body: unknown) => (Array.isArray(body) ? Math.min(Math.max(body.length, 1), RPC_BATCH_MAX) : 1) },
