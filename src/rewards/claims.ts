@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { formatUnitsPadded } from '../core/money.ts';
 import { userAccount } from '../settlement/accounts.ts';
-import { attachRowsToClaim, finishClaimRows, insertClaim, listUnfinishedClaims, lockClaim, lockClaimableRows, updateClaim, type RewardClaimRow } from '../store/rewards-repository.ts';
+import { attachRowsToClaim, finishClaimRows, insertClaim, listUnfinishedClaims, lockClaim, lockClaimableRows, reopenUncoveredPayouts, updateClaim, type RewardClaimRow } from '../store/rewards-repository.ts';
 import { isUniqueViolation } from '../store/unique-violation.ts';
 
 export type ClaimOutcome = 'dispatched' | 'nothing-to-claim' | 'below-threshold';
@@ -46,6 +46,15 @@ export class RewardClaims {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly deps: { db: import('../store/database.ts').Db; clock: Clock; payFromTreasury: PayFromTreasury; payOnChain?: PayOnChain | undefined; events: DomainEvents; logger: FastifyBaseLogger; minPayoutBaseUnits: bigint }) {}
+
+  /**
+   * After a treasury deposit: the rows a claim found the treasury short for (NEEDS_INVESTIGATION)
+   * are claimable again, as a failed payout's are; their makers claim them as before.
+   */
+  async treasuryFunded(): Promise<void> {
+    const reopened = await reopenUncoveredPayouts(this.deps.db);
+    if (reopened > 0) this.deps.logger.info({ rows: reopened }, 'reward payouts the treasury could not cover are claimable again');
+  }
 
   async claim(user: { userId: string; proxyWallet: string }): Promise<ClaimDecision> {
     const { db, clock, minPayoutBaseUnits } = this.deps;

@@ -180,6 +180,12 @@ export async function finishClaimRows(db: Db, claimId: string, outcome: { status
   await db.updateTable('reward_payouts').set(changes).where('claim_id', '=', claimId).execute();
 }
 
+/** The rows the treasury could not cover (NEEDS_INVESTIGATION), claimable again (FAILED, no claim). How many. */
+export async function reopenUncoveredPayouts(db: Db): Promise<number> {
+  const result = await db.updateTable('reward_payouts').set({ status: 'FAILED', claim_id: null }).where('status', '=', 'NEEDS_INVESTIGATION').executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Unclosed accruals of a user with their markets (today's earnings so far). */
 export async function listUserOpenAccruals(db: Db, userId: string) {
   return db.selectFrom('reward_accruals as a')

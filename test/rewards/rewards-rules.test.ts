@@ -91,7 +91,7 @@ describe('maker rewards: boosts, pause, resolution, withdrawal, treasury shortfa
     assert.equal((await makers[1]!.call('POST', '/rewards/me/claim')).body.outcome, 'below-threshold');
   });
 
-  it('never pays more than the treasury holds: the claim fails visibly and the row needs investigation', async () => {
+  it('never pays more than the treasury holds: the claim fails visibly and the row needs investigation until the treasury is funded', async () => {
     const maker = makers[0]!;
     const inbox = await connectInbox(server.url, '/user', { token: (await signIn(server, maker.session.account)).token });
     const claim = (await maker.call('POST', '/rewards/me/claim')).body;
@@ -106,6 +106,15 @@ describe('maker rewards: boosts, pause, resolution, withdrawal, treasury shortfa
     assert.equal((await maker.call('GET', '/rewards/me/history')).body.data[0].status, 'NEEDS_INVESTIGATION');
     const treasury = server.ctx.trading.engine.reads.balances(REWARD_TREASURY);
     assert.equal(treasury.collateral.balance, parseUnits('1'));
+    await expectAuditClean(server);
+    // The operator funds the treasury: the row is claimable again, and paid by the next claim.
+    assert.equal((await post(server.api('/admin/rewards/treasury'), { amount: '1' }, server.adminHeaders)).status, 200);
+    assert.equal((await maker.call('GET', '/rewards/me/history')).body.data[0].status, 'FAILED');
+    assert.equal((await maker.call('GET', '/rewards/me/summary')).body.claimableUsdc, '1.440000');
+    assert.equal((await maker.call('POST', '/rewards/me/claim')).body.outcome, 'dispatched');
+    await server.ctx.rewards.claims.idle();
+    assert.equal((await maker.call('GET', '/rewards/me/history')).body.data[0].status, 'PAID');
+    assert.equal(server.ctx.trading.engine.reads.balances(REWARD_TREASURY).collateral.balance, parseUnits('0.56'));
     await expectAuditClean(server);
   });
 

@@ -57,6 +57,7 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
     schema: {
       tags: ['admin'],
       summary: 'Deposit collateral into the reward treasury',
+      description: 'Payout rows a claim found the treasury short for (NEEDS_INVESTIGATION) become claimable again (FAILED).',
       security: [{ bearer: [] }],
       body: TreasuryDepositBody,
       response: { 200: TreasuryBalanceSchema, ...errorResponses(400, 401, 409, 503) },
@@ -67,6 +68,7 @@ export function registerRewardAdminRoutes(api: TypedApp, ctx: AppContext): void 
     const { idempotencyKey } = request.body;
     const deposit = { account: REWARD_TREASURY, amount, reason: 'TREASURY_DEPOSIT', ref: 'admin-treasury-deposit', ...(idempotencyKey ? { idempotencyKey } : {}) } as const;
     const { balance } = outcomeOrThrow(await ctx.trading.engine.credit(deposit));
+    await ctx.rewards.claims.treasuryFunded();
     return { balance: formatUnits(balance) };
   });
 }
