@@ -4,8 +4,8 @@ import type { SenderContext } from './context.ts';
 import { feesOf, signVersion } from './signer.ts';
 import type { Fill, TxRecord } from './types.ts';
 
-/** How many confirmed transactions a sender keeps in memory, newest first, to send again if a reorg deeper than `confirmations` takes them. */
-export const CONFIRMED_KEPT = 256;
+/** How many of its latest confirmed transactions a sender keeps in memory, to send again if a reorg deeper than `confirmations` takes them. */
+const CONFIRMED_KEPT = 256;
 
 /** What `onError` is handed about a deep reorg: not a failed step, an event the operator must know of. */
 export class DeepReorgError extends Error {
