@@ -1,7 +1,7 @@
 import { broadcast } from './broadcast.ts';
 import { receiptOf } from './chain-reads.ts';
 import type { SenderContext } from './context.ts';
-import { feesOf, signVersion } from './signer.ts';
+import { feesOf, signedAgain } from './signer.ts';
 import type { Fill, TxRecord } from './types.ts';
 
 /** How many of its latest confirmed transactions a sender keeps in memory, to send again if a reorg deeper than `confirmations` takes them. */
@@ -52,7 +52,7 @@ export async function resendLostConfirmed<F extends Fill>(ctx: SenderContext<F>,
   lost.resentAtMs = nowMs;
   const { record } = lost;
   const version = record.versions.find((v) => v.hash === record.mined.hash)!;
-  const { raw } = await signVersion(ctx.settings.account, ctx.chainId, record, feesOf(version));
+  const raw = await signedAgain(ctx.settings.account, ctx.chainId, record, feesOf(version));
   ctx.settings.onError(new DeepReorgError(`settlement key ${ctx.settings.account.address}: transaction ${record.mined.hash} (nonce ${minedNonce}, ${record.fillIds.length} fills confirmed in block ${record.mined.blockNumber}) was taken off the chain by a reorg deeper than the ${ctx.settings.confirmations} confirmations; sent again as the same transaction`));
   await broadcast(ctx.settings, raw);
 }

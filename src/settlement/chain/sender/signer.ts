@@ -30,6 +30,16 @@ export async function signVersion(account: LocalAccount, chainId: number, record
   return { version: { hash: hashOfHex(raw), maxFeePerGas: String(fees.maxFeePerGas), maxPriorityFeePerGas: String(fees.maxPriorityFeePerGas) }, raw };
 }
 
+/**
+ * A version already persisted, signed again to broadcast it unchanged: signing is deterministic,
+ * so the hash must be one of the record's versions' (else nothing is sent).
+ */
+export async function signedAgain(account: LocalAccount, chainId: number, record: TxRecord, fees: Fees): Promise<Hex> {
+  const { version, raw } = await signVersion(account, chainId, record, fees);
+  if (!record.versions.some((v) => v.hash === version.hash)) throw new Error(`re-signing nonce ${record.nonce} gave an unknown hash ${version.hash}`);
+  return raw;
+}
+
 const hashOfHex = (hex: Hex): Hex => keccak256Hex(Buffer.from(hex.slice(2), 'hex'));
 
 /** Fee estimates, read at most once per `maxAgeMs`: a burst of batches shares one. */

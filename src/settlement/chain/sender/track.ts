@@ -5,7 +5,7 @@ import type { SenderContext, Tracked } from './context.ts';
 import { confirmIfDeep, markMined } from './inclusion.ts';
 import { resendLostConfirmed } from './lost-confirmed.ts';
 import { replacementFees } from '../../../core/transaction-fees.ts';
-import { feesOf, signVersion } from './signer.ts';
+import { feesOf, signedAgain, signVersion } from './signer.ts';
 import type { Fill } from './types.ts';
 
 /**
@@ -105,8 +105,7 @@ async function replace<F extends Fill>(ctx: SenderContext<F>, tracked: Tracked):
 
 /** Broadcasts a version already persisted, unchanged (its hash is checked: signing is deterministic). */
 async function rebroadcast<F extends Fill>(ctx: SenderContext<F>, tracked: Tracked, fees: ReturnType<typeof feesOf>): Promise<void> {
-  const { version, raw } = await signVersion(ctx.settings.account, ctx.chainId, tracked.record, fees);
-  if (!tracked.record.versions.some((v) => v.hash === version.hash)) throw new Error(`re-signing nonce ${tracked.record.nonce} gave an unknown hash ${version.hash}`);
+  const raw = await signedAgain(ctx.settings.account, ctx.chainId, tracked.record, fees);
   tracked.rebroadcast = false;
   await send(ctx, tracked, raw);
 }
