@@ -10,7 +10,7 @@
  *
  * On PostgreSQL it runs a second time with the reads sent to a follower node (a second server on
  * the same database and Redis, which applies the engine's journal as it is appended) while the
- * orders go to the leader: how reads are kept off the engine's event loop (src/engine/README.md
+ * orders go to the leader: how reads are kept off the engine's event loop (docs/engine.md
  * "What a reader sees").
  */
 import autocannon from 'autocannon';

@@ -42,7 +42,7 @@ const HASH_FILTER_READY = 'pmx_engine_used_hash_filter_ready';
 
 /**
  * When, after `started`, the engine had read the stored orders' hashes into its used-hash filter
- * (src/engine/README.md "Admission"); undefined for a build without that filter.
+ * (docs/engine.md "Admission"); undefined for a build without that filter.
  */
 async function hashFilterReadAfter(server: ProcessServer, started: number): Promise<number | undefined> {
   for (;;) {

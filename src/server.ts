@@ -168,7 +168,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
       cursorSecret,
       signatureWorkers: config.signatureWorkers,
       ...(lease ? { fence: lease } : {}),
-      // Standbys follow the journal as it is appended (src/engine/README.md "Standbys").
+      // Standbys follow the journal as it is appended (docs/engine.md "Standbys").
       ...(config.databaseUrl ? { listen: (handlers: Parameters<typeof listenToJournal>[1]) => listenToJournal(config.databaseUrl!, handlers) } : {}),
       ...(chainSettlement ? { chainSettlement } : {}),
       ...(chainIndex ? { chainIndex } : {}),

@@ -6,7 +6,7 @@ import type { TypedApp } from './typed-app.ts';
 const MAX_WAIT_MS = 5_000;
 
 /**
- * What a read must see of the engine's journal before it runs (src/engine/README.md "What a reader
+ * What a read must see of the engine's journal before it runs (docs/engine.md "What a reader
  * sees"; EXTENSIONS.md section 12, read your writes):
  * - `caller`: every durable record that touched the caller's account (its orders, trades and
  *   balances, a maker's fills included), and only those: the default of authenticated routes;

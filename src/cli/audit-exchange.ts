@@ -18,7 +18,7 @@ export interface ExchangeAuditReport {
 }
 
 /**
- * `pmx audit` (src/engine/README.md "The audit"): first the tables take the journal's records they
+ * `pmx audit` (docs/engine.md "The audit"): first the tables take the journal's records they
  * lack, as a start would; then the journal is replayed from its oldest snapshot and checked
  * against its chain, its snapshots and the tables; then the ledger's invariants and the orders
  * against their trades are checked on the tables, in one read-only snapshot (a live node moves

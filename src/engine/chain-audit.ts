@@ -18,7 +18,7 @@ export interface ChainAuditViolation {
 export type ChainClient = PublicClient;
 
 /**
- * The exchange against its chain (`pmx audit` on a chain; src/engine/README.md "The audit"): the
+ * The exchange against its chain (`pmx audit` on a chain; docs/engine.md "The audit"): the
  * replayed ledger's wallets against their balances on chain (chain-balance-audit.ts), and every
  * settled trade against the transaction it names (chain-trade-audit.ts). A chain that does not
  * answer is a violation of its own, never a pass.

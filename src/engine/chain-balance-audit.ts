@@ -13,7 +13,7 @@ const WALLET = /^0x[0-9a-f]{40}$/;
 const IDS_PER_CALL = 500;
 
 /**
- * The ledger against the chain (`pmx audit` on CHAIN=embedded; src/engine/README.md "Balances from
+ * The ledger against the chain (`pmx audit` on CHAIN=embedded; docs/engine.md "Balances from
  * the chain"): every wallet the ledger holds a balance of, its collateral and its balance of every
  * outcome token the ledger knows, read on chain and compared with the ledger's balance. A trade
  * MATCHED but not mined has moved on one side only (the chain when mined before the engine heard of

@@ -34,7 +34,7 @@ export interface DomainEventMap {
   /**
    * The engine's node published every event of journal record `seq` above (after them, in order):
    * the other nodes learn from it which records a node that takes the engine over must announce
-   * again (src/engine/README.md "Standbys").
+   * again (docs/engine.md "Standbys").
    */
   'record-announced': { seq: bigint };
   /** Progress of a reward claim. */

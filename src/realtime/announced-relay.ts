@@ -7,7 +7,7 @@ import type { RealtimeLogger } from './types.ts';
  * Redis. The engine's node publishes a record's sequence after the record's events (on the same
  * connection as the room broadcasts, so whoever hears the sequence has had the events); a standby
  * hears it, and a node that takes the engine over announces the records it never heard of
- * (src/engine/README.md "Standbys").
+ * (docs/engine.md "Standbys").
  */
 export class AnnouncedRelay {
   private readonly channel: string;

@@ -46,7 +46,7 @@ export interface ProjectionWrites {
 export const ALREADY_PROJECTED = 'PX002';
 
 /**
- * Writes merged journal records into the tables (src/engine/README.md "Projection") and moves
+ * Writes merged journal records into the tables (docs/engine.md "Projection") and moves
  * `engine_projection.seq` to the last of them, exactly once: the statement refuses itself, writing
  * nothing, unless the tables hold every record before the first (another projector got there, or
  * a record would be written twice). Every row is written as the records left it, never as a

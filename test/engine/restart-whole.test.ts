@@ -10,7 +10,7 @@ import { newTrader, orderBody, placeOrder } from '../helpers/trader.ts';
 const OPEN_ORDERS = 20_000;
 
 /**
- * A restart serves nothing before the engine's state is whole (src/engine/README.md "Recovery"):
+ * A restart serves nothing before the engine's state is whole (src/engine/README.md "Recovery and takeover"):
  * watched from the first moment the restarted process listens, /readyz is 503, the book is never
  * shown in part, and an order that would cross it is refused, not matched against half a book.
  */

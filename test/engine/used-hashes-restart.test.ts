@@ -9,7 +9,7 @@ import { freePort } from '../helpers/process-server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { newTrader, orderBody } from '../helpers/trader.ts';
 
-/** Waits until the engine has read the stored orders' hashes into its filter (src/engine/README.md "Admission"). */
+/** Waits until the engine has read the stored orders' hashes into its filter (docs/engine.md "Admission"). */
 async function usedHashFilterReady(server: TestServer): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     if ((await metricValues(server, ['pmx_engine_used_hash_filter_ready'])).get('pmx_engine_used_hash_filter_ready') === 1) return;

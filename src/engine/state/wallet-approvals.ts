@@ -15,7 +15,7 @@ export type Approval = `${'exchange' | 'neg-risk-exchange'}:${'collateral' | 'ou
 export const OPERATOR_TRADING = 'wallet:operator-trading';
 
 /**
- * An approval of a user's wallet as the chain's last log in a range left it (src/engine/README.md
+ * An approval of a user's wallet as the chain's last log in a range left it (docs/engine.md
  * "Balances from the chain"). The rule: a collateral allowance of zero is missing, any other is
  * given; an approval-for-all is missing when turned off. A nonzero allowance below what the
  * wallet's orders need is not followed: the exchange spends an allowance without a log (OpenZeppelin's

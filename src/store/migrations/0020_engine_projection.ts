@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * How far the tables have projected the engine's journal (src/engine/README.md, "The journal"):
+ * How far the tables have projected the engine's journal (docs/engine.md "Projection: the tables"):
  * the sequence of the last journal record whose changes are in the tables, written in the same
  * transaction as them, so a record is projected exactly once. One row.
  */
