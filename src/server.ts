@@ -24,6 +24,7 @@ import { engineNodeBookReads } from './book-reads.ts';
 import { declareBackgroundJobs } from './background-jobs.ts';
 import { startBackgroundJobs, type RunningJobs } from './jobs/background-job.ts';
 import { anotherNodeRuns, LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
+import { watchNodeDepartures, type NodeDepartures } from './cluster/node-departures.ts';
 import { relayRevocations } from './revocation-relay.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
 import { BASE_UNITS_PER_UNIT, unitsFromNumber } from './core/money.ts';
@@ -250,6 +251,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     // What the engine's node runs, and stops when the engine moves to another node: the
     // leader-only jobs (the engine first), then serving the other nodes.
     let leaderJobs: RunningJobs | undefined;
+    let departures: NodeDepartures | undefined;
     const duties: LeaderDuties = {
       async begin() {
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
@@ -261,10 +263,25 @@ export async function startServer(configured: Config, options: StartOptions = {}
         await redis.sessionRelay?.serve((change) => engine.session(change));
         // The other nodes' live sockets too (told once this node hears their answers).
         await redis.sessionRelay?.announceAdopted();
+        // A node killed with sockets of its own says nothing: when one leaves, every socket is counted as dropped again, as above.
+        const relayOfSessions = redis.sessionRelay;
+        if (lease && relayOfSessions) {
+          departures = watchNodeDepartures({
+            db: store.db,
+            warn: (error, message) => logger.warn({ err: error }, message),
+            departed: async () => {
+              await engine.adoptSessions();
+              await realtime.reaffirmSessions();
+              await relayOfSessions.announceAdopted();
+            },
+          });
+        }
         await redis.relay?.serve({ snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.reads.lastTradePrice(tokenId) });
         engine.readUsedHashes();
       },
       async end() {
+        departures?.stop();
+        departures = undefined;
         conditionalTokens.reporter?.stop();
         conditionalTokens.oraclePayouts?.stop();
         await redis.relay?.stopServing();

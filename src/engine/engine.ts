@@ -221,7 +221,7 @@ export class MatchingEngine {
     this.publisher.announceSnapshots();
     await this.reconcileMarkets();
     // The sockets recorded may have died with the last engine's node: their reconnect grace starts now (README "Market makers' safety").
-    if (this.state.safety.sessions.size > 0) await this.submit({ kind: 'sessions-adopted' });
+    await this.adoptSessions();
     this.deadlines.update();
     // A tick refused because the engine is stopping (its queue is emptied) is the stop, not a failure.
     this.timer = setInterval(() => void this.tick().catch((error) => {
@@ -352,6 +352,15 @@ export class MatchingEngine {
 
   async disarmHeartbeat(apiKey: string): Promise<void> {
     await this.submit({ kind: 'heartbeat-off', apiKey });
+  }
+
+  /**
+   * Starts the reconnect grace of every cancel-on-disconnect socket recorded: the node holding one
+   * may be gone without a word (a takeover, or a node that left). Its node's live sockets are then
+   * named again (`session` with `resumes` itself) within the grace; the others' keys are cancelled.
+   */
+  async adoptSessions(): Promise<void> {
+    if (this.state.safety.sessions.size > 0) await this.submit({ kind: 'sessions-adopted' });
   }
 
   /** A cancel-on-disconnect socket of the key opened (`resumes`: the dropped socket it reconnects) or closed. */

@@ -84,6 +84,18 @@ export async function readEngineLease(db: Db, leaseMs: number): Promise<EngineLe
   return row;
 }
 
+/**
+ * The presence locks held now (PRESENCE_LOCK_CLASS), one hash of a node id each: every live node
+ * of the database. A hash that was here and is gone is a node whose process ended.
+ */
+export async function presentNodeHashes(db: Db): Promise<Set<string>> {
+  const { rows } = await sql<{ node: string }>`
+    SELECT objid::text AS node FROM pg_locks
+    WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND classid = ${sql.lit(PRESENCE_LOCK_CLASS)}::oid AND objsubid = 2`.execute(db);
+  return new Set(rows.map((row) => row.node));
+}
+
 /** Takes node `nodeId`'s presence lock on the session `db` runs on (PGlite's one session; tests): see PRESENCE_LOCK_CLASS. */
 export async function lockNodePresence(db: Db, nodeId: string): Promise<boolean> {
   const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${sql.lit(PRESENCE_LOCK_CLASS)}, hashtext(${nodeId}) & 2147483647) AS locked`.execute(db);

@@ -51,13 +51,17 @@ describe("market makers' safety on several nodes", { skip, timeout: 180_000 }, (
   async function makerWithQuotes(node: ProcessServer): Promise<{ maker: Trader; ids: string[] }> {
     const maker = await newTrader(node, { fund: '100' });
     assert.equal((await maker.call('POST', `/markets/${market.id}/split`, { amount: '10' })).status, 200);
+    return { maker, ids: await quotes(node, maker) };
+  }
+
+  async function quotes(node: ProcessServer, maker: Trader): Promise<string[]> {
     const ids: string[] = [];
     for (const price of ['0.95', '0.96']) {
-      const placed = await maker.call('POST', '/orders', await orderBody(node, maker, { tokenId: market.tokenId1, side: 'SELL', price, size: '1' }));
+      const placed = await signedRequest(node, maker.creds, 'POST', '/orders', await orderBody(node, maker, { tokenId: market.tokenId1, side: 'SELL', price, size: '1' }));
       assert.equal(placed.status, 200, JSON.stringify(placed.body));
       ids.push(placed.body.id);
     }
-    return { maker, ids };
+    return ids;
   }
 
   /** Polls `node` until every order is CANCELLED; the milliseconds since `sinceMs`. */
@@ -118,5 +122,26 @@ describe("market makers' safety on several nodes", { skip, timeout: 180_000 }, (
       const statuses = await Promise.all(ids.map(async (id) => (await signedRequest(node, maker.creds, 'GET', `/orders/${id}`)).body.status));
       assert.deepEqual(statuses, ['PENDING', 'PENDING'], `the socket on ${node.url} still lives`);
     }
+  });
+
+  it('a follower holding a cancel-on-disconnect socket killed with -9: the engine’s node counts the socket dropped, and the key’s next socket guards again', async () => {
+    // The two nodes the test above left.
+    const { leader, follower } = await roles();
+    const { maker, ids } = await makerWithQuotes(follower);
+    const program = guard(follower, maker, { PMX_CANCEL_ON_DISCONNECT: '1' });
+    await program.line(/guarding/);
+    const killedAt = Date.now();
+    await follower.crash();
+    await program.crash();
+    // Noticed within a second (cluster/node-departures.ts), then the 2 s grace, and a margin.
+    const tookMs = await cancelledAfter(leader, maker, ids, killedAt, 8_000);
+    assert.ok(tookMs >= 1_900, `cancelled ${tookMs} ms after the kill, not before the grace`);
+    // The dead node's socket is not left counting as a live one of the key.
+    const more = await quotes(leader, maker);
+    const again = guard(leader, maker, { PMX_CANCEL_ON_DISCONNECT: '1' });
+    await again.line(/guarding/);
+    const droppedAt = Date.now();
+    await again.crash();
+    await cancelledAfter(leader, maker, more, droppedAt, 6_000);
   });
 });
