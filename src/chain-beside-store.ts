@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { dataDirEmpty } from './data-dir-lock.ts';
 import { chainFilesIn, readRecord } from './chain/chain-files.ts';
 import { startChain, type RunningChain } from './chain/index.ts';
 import type { Config } from './config.ts';
@@ -49,6 +49,6 @@ function likelyEmbedded(config: Config): boolean {
   // one (whose chain files a second anvil over the same data directory would overwrite).
   if (config.chain !== 'embedded' || config.databaseUrl) return false;
   if (config.dataDir.startsWith('memory://')) return true;
-  if (!existsSync(config.dataDir) || readdirSync(config.dataDir).length === 0) return false;
+  if (dataDirEmpty(config.dataDir)) return false;
   return !config.chainByDefault || readRecord(chainFilesIn(config.dataDir)) !== undefined;
 }

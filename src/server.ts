@@ -25,6 +25,7 @@ import { declareBackgroundJobs } from './background-jobs.ts';
 import { startBackgroundJobs, type RunningJobs } from './jobs/background-job.ts';
 import { anotherNodeRuns, LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
 import { watchNodeDepartures, type NodeDepartures } from './cluster/node-departures.ts';
+import { recordServerUrl } from './data-dir-lock.ts';
 import { relayRevocations } from './revocation-relay.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
 import { BASE_UNITS_PER_UNIT, unitsFromNumber } from './core/money.ts';
@@ -245,6 +246,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // Sign-in messages name the public origins (PUBLIC_URL); unset, the ones this server listens on.
     identity.signIn.listeningOn(listenOrigins(config, port));
+    // Where `pmx audit` finds this server's chain while it runs (data-dir-lock.ts).
+    recordServerUrl(config.dataDir, advertisedUrl(config.host, port));
     const redis = { fanout, relay, marketChanges, sessionRelay, announced, shared };
     const timers = { timers: clock.kind === 'real', logger };
     nodeJobs = await startBackgroundJobs(jobs.filter((job) => !job.leaderOnly), timers);

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { ConfigError } from '../config.ts';
+import { lockDataDir, type DataDirLock } from '../data-dir-lock.ts';
 import { startAnvil, type AnvilExit, type AnvilOptions, type AnvilProcess } from './anvil-process.ts';
 import { chainFilesIn, promoteLastDump, readDeployment, readRecord, removeChain, seedFromTemplate, writeDeployment, type ChainFiles } from './chain-files.ts';
 import { deployExchangeContracts, type ChainDeployment, type DeployedContracts } from './deployment.ts';
@@ -55,7 +56,13 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
   private crashRun = 0;
   private startedAtMs = performance.now();
 
-  private constructor(anvil: AnvilProcess, private readonly launch: Launch, readonly deployment: ChainDeployment, private readonly logger: Logger) {
+  private constructor(
+    anvil: AnvilProcess,
+    private readonly launch: Launch,
+    readonly deployment: ChainDeployment,
+    private readonly logger: Logger,
+    private readonly lock: DataDirLock | undefined,
+  ) {
     super();
     this.anvil = anvil;
     this.watch(anvil);
@@ -63,14 +70,18 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
 
   /** Starts the chain, making it from the template (or by deploying) when the data directory has none. */
   static async start(options: EmbeddedChainOptions): Promise<EmbeddedChain> {
-    const { launch, deployment } = prepare(options);
-    const anvil = await startWithRetry(launch.options());
+    // The chain's files are this process's while it runs (another anvil over them would overwrite them).
+    const lock = options.dataDir.startsWith('memory://') ? undefined : lockDataDir(options.dataDir);
+    let anvil: AnvilProcess | undefined;
     try {
+      const { launch, deployment } = prepare(options);
+      anvil = await startWithRetry(launch.options());
       const deployed = deployment ?? (await deployInto(anvil, options));
       await checkDeployed(anvil.url, deployed.contracts);
-      return new EmbeddedChain(anvil, launch, deployed, options.logger);
+      return new EmbeddedChain(anvil, launch, deployed, options.logger, lock);
     } catch (error) {
-      await anvil.stop();
+      await anvil?.stop();
+      lock?.release();
       throw error;
     }
   }
@@ -97,6 +108,7 @@ export class EmbeddedChain extends EventEmitter<EmbeddedChainEvents> {
     await this.restarting;
     this.isReady = false;
     await this.anvil.stop();
+    this.lock?.release();
   }
 
   private watch(anvil: AnvilProcess): void {

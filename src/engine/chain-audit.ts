@@ -1,4 +1,5 @@
 import { createPublicClient, http, type Address, type PublicClient } from 'viem';
+import { RPC_BATCH_MAX } from '../contract/chain-rpc.ts';
 import type { Db } from '../store/database.ts';
 import { auditChainBalances } from './chain-balance-audit.ts';
 import { auditChainTrades } from './chain-trade-audit.ts';
@@ -24,7 +25,8 @@ export type ChainClient = PublicClient;
  * answer is a violation of its own, never a pass.
  */
 export async function auditChain(state: EngineState, db: Db, target: ChainAuditTarget): Promise<{ violations: ChainAuditViolation[]; wallets: number; transactions: number }> {
-  const client: ChainClient = createPublicClient({ transport: http(target.url, { batch: true, retryCount: 0, timeout: 10_000 }) });
+  // Batches no larger than the server's /rpc takes, which the audit may read the chain through.
+  const client: ChainClient = createPublicClient({ transport: http(target.url, { batch: { batchSize: RPC_BATCH_MAX }, retryCount: 0, timeout: 10_000 }) });
   try {
     await client.getBlockNumber();
   } catch (error) {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { PoolClient } from 'pg';
+import { lockDataDir } from '../data-dir-lock.ts';
 import { INT8_OID, parseInt8 } from './int8.ts';
 import { templateFor } from './pglite-template.ts';
 import { namePreparedStatements } from './prepared-statements.ts';
@@ -54,12 +55,19 @@ export async function openStore(options: StoreOptions): Promise<Store> {
  */
 async function openPglite(dataDir: string, template?: string): Promise<Store> {
   const inMemory = dataDir === 'memory://';
-  const initial = templateFor(dataDir, template);
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const { PgliteThread, PgliteThreadDialect } = await import('./pglite-thread-dialect.ts');
-  const thread = await PgliteThread.open({ dataDir, ...(initial ? { template: initial } : {}) });
-  const db = new Kysely<Database>({ dialect: new PgliteThreadDialect(thread) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  // One process at a time: PGlite's files opened by two are lost at the next crash (data-dir-lock.ts).
+  const lock = inMemory ? undefined : lockDataDir(dataDir);
+  try {
+    const initial = templateFor(dataDir, template);
+    const { PgliteThread, PgliteThreadDialect } = await import('./pglite-thread-dialect.ts');
+    const thread = await PgliteThread.open({ dataDir, ...(initial ? { template: initial } : {}) });
+    const db = new Kysely<Database>({ dialect: new PgliteThreadDialect(thread) });
+    return { db, kind: 'pglite', close: () => db.destroy().finally(() => lock?.release()) };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
 }
 
 /**

@@ -7,15 +7,16 @@
  * The build writes it (scripts/build.mjs) and the server names it (src/server.ts); without a build
  * there is none, and PGlite creates the cluster as before.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Kysely } from 'kysely';
+import { dataDirEmpty } from '../data-dir-lock.ts';
 import type { Database } from './schema.ts';
 import { migrateToLatest } from './migrate.ts';
 
 /** Whether a database opened in `dataDir` starts from `template`: there is one, and no database yet (an in-memory one never has). */
 export function startsFromTemplate(dataDir: string, template: string | undefined): template is string {
   if (template === undefined) return false;
-  const empty = dataDir === 'memory://' || !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  const empty = dataDir === 'memory://' || dataDirEmpty(dataDir);
   return empty && existsSync(template);
 }
 
