@@ -1,4 +1,4 @@
-import { formatUnits, parseUnits, type ExchangeClient } from '../client/index.ts';
+import { ExchangeError, formatUnits, parseUnits, type ExchangeClient } from '../client/index.ts';
 import { DAY_MS, utcDate } from '../core/rewards/index.ts';
 
 /**
@@ -16,16 +16,34 @@ export class DemoRewards {
 
   constructor(private readonly admin: ExchangeClient) {}
 
-  /** Pools for today and tomorrow (UTC, by `nowMs`) on each of these markets that lacks them. */
+  /**
+   * Pools for today and tomorrow (UTC, by `nowMs`) on each of these markets that lacks them, and
+   * the treasury funded for the pools this call configured, once each. A day whose configuration
+   * is frozen (409: the operator's, or an earlier run's, already in force) is left as it is and
+   * costs the treasury nothing; a market refused otherwise is tried again at the next call.
+   */
   async ensure(marketIds: readonly string[], nowMs: number): Promise<void> {
-    for (const date of [utcDate(nowMs), utcDate(nowMs + DAY_MS)]) {
-      const fresh = marketIds.filter((id) => !this.configured.has(`${id}@${date}`));
-      if (fresh.length === 0) continue;
-      await this.admin.admin.fundRewardTreasury(formatUnits(parseUnits(DEMO_REWARDS.rewardUsdc)! * BigInt(fresh.length)));
-      for (const marketId of fresh) {
-        await this.admin.admin.configureRewards(marketId, { date, ...DEMO_REWARDS });
-        this.configured.add(`${marketId}@${date}`);
+    let pools = 0n;
+    try {
+      for (const date of [utcDate(nowMs), utcDate(nowMs + DAY_MS)]) {
+        for (const marketId of marketIds.filter((id) => !this.configured.has(`${id}@${date}`))) {
+          if (await this.configure(marketId, date)) pools++;
+          this.configured.add(`${marketId}@${date}`);
+        }
       }
+    } finally {
+      if (pools > 0n) await this.admin.admin.fundRewardTreasury(formatUnits(parseUnits(DEMO_REWARDS.rewardUsdc)! * pools));
+    }
+  }
+
+  /** True when this call configured the pool; false when the day's configuration was frozen already. */
+  private async configure(marketId: string, date: string): Promise<boolean> {
+    try {
+      await this.admin.admin.configureRewards(marketId, { date, ...DEMO_REWARDS });
+      return true;
+    } catch (error) {
+      if (error instanceof ExchangeError && error.status === 409) return false;
+      throw error;
     }
   }
 }
