@@ -162,10 +162,13 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await bob.getByTestId('ticket-answer').filter({ hasText: 'filled' }).waitFor();
 
     // Alice's page, untouched since: the /user feed and the public feeds bring everything.
+    // Alice is told of her fill as she made it (Yes at 40¢), not as the taker's trade (No at 60¢).
+    await alice.locator('.notice', { hasText: /^Buy 10\.00 Yes at 40¢: (filled|matched)/ }).first().waitFor();
     // The public feed shows the taker's side: Bob bought No at 60¢.
     await alice.getByTestId('recent-trades').locator('tbody tr', { hasText: 'bought No' }).waitFor();
     await alice.locator('[data-testid=price-chart][data-state=drawn]').waitFor();
     await alice.getByTestId('market-position').locator('li', { hasText: 'Yes' }).filter({ hasText: '10.00' }).waitFor();
+    assert.equal(await alice.locator('.notice', { hasText: 'at 60¢' }).count(), 0, 'no notice of the taker\'s price');
     await alice.getByTestId('open-orders').getByText('No open orders.').waitFor();
     await alice.getByTestId('cash').filter({ hasText: '$996.00' }).waitFor();
     await bob.getByTestId('recent-trades').locator('tbody tr').first().waitFor();
@@ -294,6 +297,12 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
 
     await alice.reload();
     await alice.getByTestId('oracle-status').filter({ hasText: 'Resolved' }).waitFor();
+    // A resolved market says how it ended, where the price, the book and the ticket were.
+    await alice.getByTestId('resolved-to').filter({ hasText: 'Resolved: Yes' }).waitFor();
+    assert.match(await alice.getByTestId('market-resolved').innerText(), /A Yes share redeems for \$1\.00, a No share for \$0\.00\./);
+    assert.equal(await alice.getByTestId('order-ticket').count(), 0, 'no ticket on a resolved market');
+    await alice.getByRole('region', { name: 'Order book' }).getByText('Trading ended: resolved to Yes.').waitFor();
+    await screenshots(alice, 'market-resolved');
     await alice.goto(`${server.url}/portfolio`);
     const redeemable = alice.getByTestId('redeemable');
     await redeemable.getByText('Will the browser test pass?').waitFor();

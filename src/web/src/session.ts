@@ -225,14 +225,22 @@ async function follow(client: ExchangeClient): Promise<void> {
 
 function describe(message: UserMessage): string | undefined {
   if (message.type === 'trade-update') {
+    // A trade is the taker's token and price; a maker's side of it (perhaps the other outcome, at
+    // the complement price) is its order's update, announced below.
     const trade = message.data as unknown as Trade;
-    return trade.status === 'MATCHED' ? `Trade matched: ${shares(trade.size)} at ${cents(trade.price)}` : undefined;
+    return trade.status === 'MATCHED' && tookPart(trade.taker) ? `Trade matched: ${shares(trade.size)} at ${cents(trade.price)}` : undefined;
   }
   if (message.type === 'order-update') {
     // The placement was answered in the ticket already; fills and cancels are news.
     return message.data.type === 'PLACEMENT' ? undefined : describeOrder(message.data.order);
   }
   return 'Reward claim updated';
+}
+
+/** Whether `address` is the signed-in trader's (its wallet, or the sign-in address). */
+function tookPart(address: string | null): boolean {
+  const mine: (string | null | undefined)[] = [state.user?.proxyWallet, state.user?.address, state.wallet?.address];
+  return address !== null && mine.some((a) => a?.toLowerCase() === address.toLowerCase());
 }
 
 /** Whether to show the faucet button; an unreachable answer hides it. */
