@@ -2,15 +2,16 @@ import type { Event, Market } from '../../../client/index.ts';
 import { centsOf, percent, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { ONE } from '../price.ts';
+import type { Resolved } from '../resolved.ts';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.ts';
 
 /**
- * The market's headline: its name, the "% chance" of outcome 1 in large type, both outcome
- * prices and the traded volume. `price` is the page's one current price (price.ts), live; the
+ * The market's headline: its name, the "% chance" of outcome 1 in large type (once resolved, the
+ * outcome it resolved to), both outcome prices (then what their shares redeem for) and the traded volume. `price` is the page's one current price (price.ts), live; the
  * volume is asked again whenever `latestTrade` (the newest trade's id) changes.
  */
-export function MarketHeadline({ market, event, price, latestTrade }: { market: Market; event: Event; price: bigint; latestTrade: string | undefined }) {
+export function MarketHeadline({ market, event, price, resolved, latestTrade }: { market: Market; event: Event; price: bigint; resolved: Resolved | undefined; latestTrade: string | undefined }) {
   const { client } = useSession();
   const volume = useLoad(() => client.markets.volume(market.id), [client, market.id, latestTrade]);
   return (
@@ -18,9 +19,8 @@ export function MarketHeadline({ market, event, price, latestTrade }: { market: 
       {event.markets.length > 1 && <Link to={`/event/${encodeURIComponent(event.slug)}`} className="muted">{event.name}</Link>}
       <h1>{market.name}</h1>
       <p className="headline">
-        <strong className="num" data-testid="chance">{percent(price)}</strong> chance
+        {resolved ? <strong data-testid="resolved-to">Resolved: {resolved.label}</strong> : <><strong className="num" data-testid="chance">{percent(price)}</strong> chance</>}
         {market.isPaused && <span className="badge warn">paused</span>}
-        {market.status === 'RESOLVED' && <span className="badge">resolved</span>}
       </p>
       <p className="muted num" data-testid="market-stats">
         {market.outcome1} {centsOf(price)} · {market.outcome2} {centsOf(ONE - price)} · {usd(volume.data?.tradeVolumeUsd ?? market.tradeVolumeUsd)} Vol.

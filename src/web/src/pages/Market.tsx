@@ -9,12 +9,13 @@ import { PriceChart } from '../components/PriceChart.tsx';
 import { RecentTrades } from '../components/RecentTrades.tsx';
 import { PriceTarget } from '../components/PriceTarget.tsx';
 import { Rules } from '../components/Rules.tsx';
-import { errorText, shares, usd } from '../format.ts';
+import { errorText, money, shares, usd } from '../format.ts';
 import { useBookWatcher } from '../live-book.ts';
 import { TRADES_KEPT, useTrades } from '../live-trades.ts';
 import { useLoad } from '../load.ts';
 import { ownLevels } from '../own-orders.ts';
 import { livePrice, ONE } from '../price.ts';
+import { resolvedOf, type Resolved } from '../resolved.ts';
 import { Link, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { useSession } from '../session.ts';
@@ -45,7 +46,10 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
   const { watcher } = useBookWatcher(client, tokenId1 && tokenId2 ? [tokenId1, tokenId2] : []);
   const trades = useTrades(client, market.eventId, market.id);
   const orders = useOpenOrders(market.id);
-  const price = tokenId1 ? livePrice(market, watcher?.bestBid(tokenId1), watcher?.bestAsk(tokenId1), trades) : livePrice(market, undefined, undefined, trades);
+  // A resolved market's price is what its shares redeem for: its book is gone.
+  const resolved = resolvedOf(market);
+  const live = tokenId1 ? livePrice(market, watcher?.bestBid(tokenId1), watcher?.bestAsk(tokenId1), trades) : livePrice(market, undefined, undefined, trades);
+  const price = resolved?.payout1 ?? live;
   const prices = [price, ONE - price];
   const tokenId = outcome === 0 ? tokenId1 : tokenId2;
   const own = useMemo(() => (tokenId ? ownLevels(orders.data ?? [], tokenId) : new Map<string, bigint>()), [orders.data, tokenId]);
@@ -60,7 +64,7 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
   return (
     <div className="market-layout">
       <div className="market-main">
-        <MarketHeadline market={market} event={event} price={price} latestTrade={latestTrade} />
+        <MarketHeadline market={market} event={event} price={price} resolved={resolved} latestTrade={latestTrade} />
         {tokenId1 && tokenId2 && (
           <PriceChart
             client={client}
@@ -82,7 +86,9 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
                 ))}
               </div>
             </header>
-            {tokenId ? <OrderBook depth={watcher?.depth(tokenId, BOOK_LEVELS)} current={prices[outcome]!} own={own} onPick={setPicked} /> : <p className="muted">Not published yet.</p>}
+            {resolved ? <p className="muted">Trading ended: resolved to {resolved.label}.</p>
+              : tokenId ? <OrderBook depth={watcher?.depth(tokenId, BOOK_LEVELS)} current={prices[outcome]!} own={own} onPick={setPicked} />
+              : <p className="muted">Not published yet.</p>}
           </section>
           <section className="panel" aria-label="Recent trades">
             <h2>Recent trades <small className="muted">last {TRADES_KEPT}</small></h2>
@@ -94,12 +100,27 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
         <Rules market={market} event={event} />
       </div>
       <aside className="market-side">
-        <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} book={tokenId ? watcher?.depth(tokenId, TICKET_LEVELS) : undefined} prices={prices} buyRequest={buyRequest} />
+        {resolved ? <ResolvedPanel market={market} resolved={resolved} />
+          : <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} book={tokenId ? watcher?.depth(tokenId, TICKET_LEVELS) : undefined} prices={prices} buyRequest={buyRequest} />}
         <Position market={market} />
         <OpenOrders orders={orders} marketId={market.id} />
       </aside>
       <BuyBar market={market} prices={prices} onBuy={buy} />
     </div>
+  );
+}
+
+/** In the ticket's place once the market resolved: what each outcome's shares redeem for, and where. */
+function ResolvedPanel({ market, resolved }: { market: Market; resolved: Resolved }) {
+  const { wallet } = useSession();
+  return (
+    <section className="panel" aria-label="Resolved" data-testid="market-resolved">
+      <h2>Resolved: {resolved.label}</h2>
+      <p>
+        A {market.outcome1} share redeems for {money(resolved.payout1)}, a {market.outcome2} share for {money(ONE - resolved.payout1)}.
+        {wallet && <> Redeem yours from <Link to="/portfolio">your portfolio</Link>.</>}
+      </p>
+    </section>
   );
 }
 

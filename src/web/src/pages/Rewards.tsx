@@ -20,7 +20,7 @@ export default function RewardsPage() {
         {pools.data && pools.data.data.length > 0 && <table>
           <thead><tr><th scope="col">Market</th><th scope="col" className="num">Pool</th><th scope="col" className="num">Max spread</th><th scope="col" className="num">Min size</th><th scope="col">Status</th></tr></thead>
           <tbody>
-            {pools.data?.data.flatMap((event) => event.markets.map((market) => (
+            {pools.data.data.flatMap((event) => event.markets.map((market) => (
               <tr key={market.marketId}>
                 <td>{market.marketSlug ? <Link to={marketPath(market.marketSlug)}>{market.marketDisplayName ?? market.marketName}</Link> : market.marketName}</td>
                 <td className="num">{usd(market.rewardUsdc)}</td>
