@@ -532,16 +532,29 @@ function optionalUrl(read: (n: string) => string | undefined, name: string, prot
 
 /** `--port=4000` or `--port 4000` becomes PORT=4000; bare flags (`--demo`) are left to the CLI. */
 function parseFlags(argv: string[]): Source {
-  const out: Source = {};
+  return readArguments(argv).flags;
+}
+
+/** The words of `argv` that are neither a flag nor a flag's value (`pmx frobnicate`: a mistyped command). */
+export function strayArguments(argv: string[]): string[] {
+  return readArguments(argv).stray;
+}
+
+function readArguments(argv: string[]): { flags: Source; stray: string[] } {
+  const flags: Source = {};
+  const stray: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (!arg.startsWith('--')) continue;
+    if (!arg.startsWith('--')) {
+      stray.push(arg);
+      continue;
+    }
     const [flag, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     const name = flag.toUpperCase().replace(/-/g, '_');
-    if (inline !== undefined) out[name] = inline;
-    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) out[name] = argv[++i];
+    if (inline !== undefined) flags[name] = inline;
+    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) flags[name] = argv[++i];
   }
-  return out;
+  return { flags, stray };
 }
 
 function readEnvFile(path: string): Source {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
-import { loadConfig } from '../config.ts';
+import { loadConfig, strayArguments } from '../config.ts';
 import { registerAdminCommands } from './admin-commands.ts';
 import { registerDemoCommand } from './demo-command.ts';
 import { registerDeployCommand } from './deploy-command.ts';
@@ -15,6 +15,7 @@ import { registerRewardsCommands } from './rewards-commands.ts';
 import { registerTaxonomyCommands } from './taxonomy-commands.ts';
 import { examples } from './output.ts';
 import { checkPortFree, listenProblem } from './port-check.ts';
+import { EXIT_LOCAL_ERROR } from './sdk-client.ts';
 import { registerTraderCommands } from './trader-commands.ts';
 
 /** `serve` exits with this when it cannot listen (port in use, no permission, no such address). */
@@ -44,6 +45,12 @@ export function buildProgram(): Command {
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async (options: { demo?: boolean; allowGeneratedKeys?: boolean }) => {
+      // `serve` is the default command, so a mistyped one (`pmx ordres`) would start a server here.
+      const [stray] = strayArguments(process.argv.slice(2)).filter((word, index) => !(index === 0 && word === 'serve'));
+      if (stray !== undefined) {
+        console.error(`pmx: unknown command '${stray}' (pmx --help lists the commands; serve takes flags only)`);
+        process.exit(EXIT_LOCAL_ERROR);
+      }
       const configured = loadConfig({ argv: process.argv.slice(2) });
       const loaded = options.allowGeneratedKeys ? { ...configured, allowGeneratedKeys: true } : configured;
       // Before anything slow (loading the server's modules, opening the store): a port in use is

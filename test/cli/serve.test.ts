@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BUILT_CLI, ensureBuild } from '../helpers/build.ts';
 import { freePort } from '../helpers/process-server.ts';
@@ -83,6 +85,19 @@ describe('pmx serve: what it says while it boots', { skip: storeIndependent('the
       assert.deepEqual(stderr.trim().split('\n'), [`pmx: cannot listen on 127.0.0.1:${port}: the port is already in use (another exchange?); choose another with PORT or --port`]);
     } finally {
       holder.close();
+    }
+  });
+  it('refuses a mistyped command with exit code 2, starting nothing: serve, the default command, takes flags only', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'pmx-typo-'));
+    try {
+      for (const argv of [['ordres'], ['serve', 'frobnicate', '--port', '1']]) {
+        const run = spawnSync(process.execPath, [resolve(BUILT_CLI), ...argv], { cwd, env: { ...process.env, DATABASE_URL: '' }, encoding: 'utf8', timeout: 30_000 });
+        assert.equal(run.status, 2, run.stdout + run.stderr);
+        assert.equal(run.stderr.trim(), `pmx: unknown command '${argv.at(argv[0] === 'serve' ? 1 : 0)}' (pmx --help lists the commands; serve takes flags only)`);
+      }
+      assert.deepEqual(readdirSync(cwd), [], 'no data directory was made');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
     }
   });
 });
