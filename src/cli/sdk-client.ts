@@ -28,6 +28,12 @@ export function address(flag: string, value: string): `0x${string}` {
   return value as `0x${string}`;
 }
 
+/** A wallet's private key (0x and 64 hex digits), or a local usage error (exit 2) naming where it came from. */
+export function privateKey(from: string, value: string): `0x${string}` {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw new CliError(`${from} must be a private key: 0x and 64 hex digits (32 bytes)`);
+  return value as `0x${string}`;
+}
+
 /** A whole number option, or a local usage error (exit 2) naming the flag. */
 export function count(flag: string, value: string): number {
   if (!/^[0-9]+$/.test(value)) throw new CliError(`${flag} must be a whole number, got "${value}"`);

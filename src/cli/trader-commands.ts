@@ -7,7 +7,7 @@ import { decimal, marketNames, orderStatusName, sideName } from './people.ts';
 import { orderLine, orderStatusOf } from './order-lines.ts';
 import { marketIdOf, tokenIdOf } from './refs.ts';
 import { loadProfile, saveProfile } from './profile.ts';
-import { CliError, clientFor, count, DEFAULT_URL, exchangeOf, globals, run } from './sdk-client.ts';
+import { CliError, clientFor, count, DEFAULT_URL, exchangeOf, globals, privateKey, run } from './sdk-client.ts';
 
 /** Trader commands, all through the SDK: login, keys, balance, split, order, orders, cancel, book. */
 export function registerTraderCommands(program: Command): void {
@@ -17,16 +17,20 @@ export function registerTraderCommands(program: Command): void {
     .option('--store-key', 'also save the private key, so orders are signed (EIP-712)')
     .addHelpText('after', examples(['pmx login --private-key 0xabc… --store-key', 'PMX_URL=http://exchange:3000 pmx login']))
     .action(run(async (options: { privateKey?: string; storeKey?: boolean }, command: Command) => {
-      const privateKey = (options.privateKey ?? process.env.PMX_PRIVATE_KEY ?? generatePrivateKey()) as `0x${string}`;
-      const account = privateKeyToAccount(privateKey);
+      const given = options.privateKey !== undefined ? privateKey('--private-key', options.privateKey)
+        : process.env.PMX_PRIVATE_KEY !== undefined ? privateKey('PMX_PRIVATE_KEY', process.env.PMX_PRIVATE_KEY) : undefined;
+      const key = given ?? generatePrivateKey();
+      const account = privateKeyToAccount(key);
       const url = globals(command).url ?? process.env.PMX_URL ?? DEFAULT_URL;
       const client = createClient({ baseUrl: url, account });
       const session = await client.auth.signIn();
       const apiKey = await client.auth.createApiKey();
-      const path = saveProfile({ url, address: account.address, apiKey, ...(options.storeKey ? { privateKey } : {}) });
+      const path = saveProfile({ url, address: account.address, apiKey, ...(options.storeKey ? { privateKey: key } : {}) });
       output(!!globals(command).json, { ...session.user, apiKey: apiKey.apiKey, saved: path }, () => {
         console.log(`signed in as ${account.address} (proxy wallet ${session.user.proxyWallet})`);
         console.log(`API key ${apiKey.apiKey} saved to ${path}${options.storeKey ? ' with the signing key' : ''}`);
+        // A wallet made here and not kept could never sign in again, nor sign a withdrawal of its funds.
+        if (!given && !options.storeKey) console.error('note: this wallet was made for this login and its key was not kept; log in with --store-key (or --private-key) to keep a wallet you can withdraw from');
       });
     }));
 

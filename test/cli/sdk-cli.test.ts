@@ -160,5 +160,8 @@ describe('the CLI through child processes, built on the SDK', { skip: storeIndep
     assert.match(broke.stderr, /INSUFFICIENT_BALANCE/);
     const help = await pmx(['order', 'buy', '--help']);
     assert.match(help.stdout, /Examples:/);
+    const badKey = await pmx(['login', '--private-key', '0x1234'], { WHO: 'bad-key' });
+    assert.equal(badKey.code, 2);
+    assert.equal(badKey.stderr.trim(), 'error: --private-key must be a private key: 0x and 64 hex digits (32 bytes)');
   });
 });
