@@ -88,7 +88,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     (line) => logger.info(line),
   ).catch(async (error: unknown) => {
     await chainToTake.discard();
-    throw error;
+    throw databaseUnreachable(configured.databaseUrl, error) ?? error;
   });
   const onChain = await (async () => {
     const decided = await withChainOfStore(configured, store.db, logger);
@@ -357,6 +357,18 @@ export async function startServer(configured: Config, options: StartOptions = {}
     await store.close();
     throw error;
   }
+}
+
+/** Connection failures PostgreSQL's client reports before any statement runs: the server's own or the network's. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', '28P01', '28000', '3D000']);
+
+/** A boot that could not reach DATABASE_URL, said in one line naming it (without its password), or undefined for any other failure. */
+function databaseUnreachable(databaseUrl: string | undefined, error: unknown): ConfigError | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (!databaseUrl || typeof code !== 'string' || !UNREACHABLE_CODES.has(code)) return undefined;
+  const url = new URL(databaseUrl);
+  const reason = error instanceof Error && error.message ? error.message : code;
+  return new ConfigError(`cannot reach the PostgreSQL database of DATABASE_URL (${url.host}${url.pathname}): ${reason}`);
 }
 
 /**
