@@ -3,6 +3,8 @@
  * rules, and the shapes of what moves. Amounts are bigint base units (6 decimals). The ledger
  * itself is the engine's (src/engine/state/ledger.ts); its tables are a projection.
  */
+import { formatUnits } from '../core/money.ts';
+
 export const COLLATERAL = 'collateral';
 /** `collateral`, or an outcome token's id (a uint256 as a decimal string). */
 export type Asset = typeof COLLATERAL | string;
@@ -23,7 +25,8 @@ export class InsufficientBalanceError extends Error {
     readonly available: bigint,
     readonly needed: bigint,
   ) {
-    super(`insufficient ${asset === COLLATERAL ? 'collateral' : `token ${asset}`} balance: ${available} available, ${needed} needed`);
+    // In display units, as the API takes amounts: base units read as a sum a thousand or a million times larger.
+    super(`insufficient ${asset === COLLATERAL ? 'collateral' : `token ${asset}`} balance: ${formatUnits(available)} available, ${formatUnits(needed)} needed`);
     this.name = 'InsufficientBalanceError';
   }
 }

@@ -33,7 +33,7 @@ describe('engine: balance commands beside orders', () => {
     // Submitted in one turn: one record holds both.
     const refused = engine.split({ account: account(alice), marketId: market.id, amount: 7_000_000n });
     const passing = engine.credit({ account: account(bob), amount: 3_000_000n, reason: 'DEPOSIT', ref: 'test' });
-    assert.deepEqual(await refused, { ok: false, code: 'INSUFFICIENT_BALANCE', message: `insufficient collateral balance: 0 available, 7000000 needed` });
+    assert.deepEqual(await refused, { ok: false, code: 'INSUFFICIENT_BALANCE', message: `insufficient collateral balance: 0 available, 7 needed` });
     const passed = await passing;
     assert.ok(passed.ok);
     assert.equal(passed.balance, 3_000_000n);

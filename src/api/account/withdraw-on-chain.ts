@@ -1,5 +1,6 @@
 import { relayWithdrawal, type ChainOperator, type DeployedContracts, type SignedWithdrawal } from '../../chain/index.ts';
 import { AppError, badRequest } from '../../contract/errors.ts';
+import { formatUnits } from '../../core/money.ts';
 import { COLLATERAL, userAccount } from '../../settlement/index.ts';
 import type { AppContext } from '../context.ts';
 
@@ -24,7 +25,7 @@ export async function withdrawOnChain(
   // The wallet would refuse this too, but with a bare revert: checked first, the answer is the same
   // INSUFFICIENT_BALANCE as on CHAIN=none. The command checks it again, authoritatively, in the journal.
   const { available } = ctx.trading.engine.reads.balances(userAccount(withdrawal.wallet)).collateral;
-  if (available < withdrawal.amountBaseUnits) throw new AppError('INSUFFICIENT_BALANCE', `insufficient collateral balance: ${available} available, ${withdrawal.amountBaseUnits} needed`);
+  if (available < withdrawal.amountBaseUnits) throw new AppError('INSUFFICIENT_BALANCE', `insufficient collateral balance: ${formatUnits(available)} available, ${formatUnits(withdrawal.amountBaseUnits)} needed`);
   const relay = await relayWithdrawal(chain.operator, chain.deployed, withdrawal, record);
   if (relay.kind === 'sent') return relay.txHash;
   if (relay.kind === 'refused') throw badRequest(`the wallet refuses this withdrawal on chain: ${relay.reason}`);
