@@ -135,6 +135,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     if (identity.generatedKeys.length > 0 && !options.demo && config.clock !== 'manual') {
       logger.warn(`${identity.generatedKeys.join(' and ')} ${identity.generatedKeys.length > 1 ? 'are' : 'is'} not set: generated keys are kept ${store.kind === 'postgres' ? 'in the database beside the data they protect (--allow-generated-keys)' : `in ${config.dataDir.startsWith('memory://') ? 'memory' : 'server-keys.json of the data directory'}`}; set ${identity.generatedKeys.length > 1 ? 'them' : 'it'} before real money is at stake (README "Security")`);
     }
+    if (!config.adminToken) logger.info('ADMIN_TOKEN is not set: the admin routes (/api/v1/admin) answer 401 until the server starts with one');
     const events = new DomainEvents();
     // On PostgreSQL every node is a candidate for the engine (EXTENSIONS.md section 12); PGlite is
     // one process's own database, so its node always runs the engine.

@@ -59,7 +59,8 @@ async function authenticate(request: FastifyRequest, options: AuthOptions): Prom
     case 'public':
       return;
     case 'admin':
-      if (!isAdmin) throw unauthorized('a valid admin token is required');
+      // Unset, no token opens them: say so, rather than what a wrong token hears.
+      if (!isAdmin) throw unauthorized(options.adminToken ? 'a valid admin token is required' : 'the admin routes are off: the server was started without ADMIN_TOKEN');
       return;
     case 'apiKey':
       request.caller = await options.users.fromHmac(request);
