@@ -60,7 +60,9 @@ const POLL_MS = 20;
 
 /** Starts anvil and resolves once it answers eth_chainId with the configured chain id. */
 export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
-  const child = spawn('/bin/sh', ['-c', GUARD, 'anvil-guard', anvilBinaryPath(), ...anvilArguments(options)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // A process group of its own: a terminal's Ctrl-C (SIGINT to the server's group) is the server's
+  // to act on, and it stops anvil itself, dumping its state; anvil still dies with the server (GUARD).
+  const child = spawn('/bin/sh', ['-c', GUARD, 'anvil-guard', anvilBinaryPath(), ...anvilArguments(options)], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let ended = false;
   const exited = exitOf(child).then((exit) => {
     ended = true;
