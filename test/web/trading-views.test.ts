@@ -172,7 +172,20 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Markets' }).click();
     await page.getByTestId('event-card').first().waitFor();
     assert.equal(await page.getByRole('navigation', { name: 'Main' }).isVisible(), false, 'a page change closes the menu');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'hidden' });
+    // Tablet widths: the signed-in header folds into its menu (up to 1180 px) rather than overflow or wrap.
+    for (const width of [700, 820, 1024, 1180, 1181]) {
+      await page.setViewportSize({ width, height: 900 });
+      seen = await layout();
+      assert.equal(seen.overflow, 0, `the header overflows at ${width} px`);
+      assert.ok(seen.header < 60, `the header is one row at ${width} px (${seen.header} px high)`);
+    }
     await page.setViewportSize(DESKTOP);
+    seen = await layout();
+    assert.ok(seen.header < 60, `the header is one row on a desktop (${seen.header} px high)`);
   });
 
   it('shows the account value and P&L % at the top without a display name, and sells from a position row', async () => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, usePath } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { injectedProvider, signIn, signOut, useSession } from '../session.ts';
@@ -11,15 +11,24 @@ const FAUCET_AMOUNT = '1000';
 const NO_TOKENS: readonly string[] = [];
 
 /**
- * The header. On a desktop: brand, navigation, cash, account and theme on one line. On a phone
- * (styles.css, under 560 px) it stays one row too: brand, cash (or sign-in) and a menu button;
- * the navigation and account actions open under it.
+ * The header. On a desktop: brand, navigation, cash, account and theme on one line. Narrower
+ * (styles.css, up to 1180 px: a tablet, a phone) it stays one row too: brand, cash (or sign-in)
+ * and a menu button; the navigation and account actions open under it (Escape closes them).
  */
 export function Header() {
   const path = usePath();
   // The phone menu is open on the page it was opened on: a page change closes it.
   const [openOn, setOpenOn] = useState<string | undefined>(undefined);
   const open = openOn === path;
+  // Escape closes the open menu, as a disclosure does.
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpenOn(undefined);
+    };
+    document.addEventListener('keydown', close);
+    return () => document.removeEventListener('keydown', close);
+  }, [open]);
   const nav = [['/', 'Markets'], ['/portfolio', 'Portfolio'], ['/rewards', 'Rewards'], ['/admin', 'Operate']] as const;
   return (
     <header className="header">
