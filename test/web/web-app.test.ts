@@ -332,6 +332,9 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await alice.goto(`${server.url}/market/${market().slug}`);
     await alice.locator('[data-testid=price-chart][data-state=drawn] canvas').first().waitFor();
     await screenshots(alice, 'market-dark');
+    // The header's toggle, without a reload: the chart follows the theme too.
+    await alice.getByRole('button', { name: 'Switch light or dark theme' }).click();
+    await screenshots(alice, 'market-toggled-light');
   });
 
   it('shows a price-target market of the hourly series: its target, the live reference price and the countdown', async () => {

@@ -13,14 +13,14 @@ export function PnlChart({ history }: { history: PnlHistory }) {
     void import('lightweight-charts').then((charts) => {
       if (disposed) return;
       // Dates and times on the time axis (day numbers alone said little), dollars on the price axis.
-      const { chart, color } = themedChart(charts, element, {
+      const { chart, color, remove } = themedChart(charts, element, {
         timeScale: { timeVisible: true, secondsVisible: false },
         localization: { priceFormatter: (value: number) => `${value < 0 ? '−' : ''}$${Math.abs(value).toFixed(2)}` },
       });
       const series = chart.addSeries(charts.BaselineSeries, { baseValue: { type: 'price', price: 0 }, topLineColor: color('--yes'), bottomLineColor: color('--no') });
       series.setData(history.points.map((point) => ({ time: point.time as never, value: point.value })));
       chart.timeScale().fitContent();
-      dispose = () => chart.remove();
+      dispose = remove;
     });
     return () => {
       disposed = true;

@@ -42,7 +42,7 @@ export function PriceChart({ client, lines, current, tickSize, since, refresh }:
     const histories = () => Promise.all(lines.map((line) => client.book.history({ token: line.tokenId, interval, fidelity, limit: MAX_POINTS, total: false })));
     Promise.all([import('lightweight-charts'), histories()]).then(([charts, first]) => {
       if (disposed) return;
-      const { chart, color } = themedChart(charts, element, { timeScale: { timeVisible: interval !== 'ALL' && interval !== '1M' } });
+      const { chart, color, remove } = themedChart(charts, element, { timeScale: { timeVisible: interval !== 'ALL' && interval !== '1M' } });
       const scale = centsScale(tickSize);
       const series: ISeriesApi<'Line'>[] = lines.map((line) => chart.addSeries(charts.LineSeries, {
         color: line.color.startsWith('--') ? color(line.color) : line.color,
@@ -75,7 +75,7 @@ export function PriceChart({ client, lines, current, tickSize, since, refresh }:
       draw(first);
       chart.timeScale().fitContent();
       redraw.current = () => void histories().then((loaded) => !disposed && draw(loaded), () => {});
-      dispose = () => chart.remove();
+      dispose = remove;
     }, (error: unknown) => !disposed && setState(errorText(error)));
     return () => {
       disposed = true;

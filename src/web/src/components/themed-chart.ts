@@ -18,17 +18,32 @@ function tickMark(time: Time, type: number): string {
 
 /**
  * A lightweight-charts chart in the page's theme (text colour, font, grid in --line, no borders),
- * sized with its box. `color('--yes')` reads a theme colour for the series.
+ * sized with its box, and again in the new theme when the page's changes (the header's toggle sets
+ * `data-theme`, or the system's preference). `color('--yes')` reads a theme colour for the series.
+ * `remove` removes the chart and stops following the theme.
  */
-export function themedChart(charts: Charts, element: HTMLElement, options: DeepPartial<ChartOptions> = {}): { chart: IChartApi; color: (variable: string) => string } {
+export function themedChart(charts: Charts, element: HTMLElement, options: DeepPartial<ChartOptions> = {}): { chart: IChartApi; color: (variable: string) => string; remove: () => void } {
   const style = getComputedStyle(element);
-  const chart = charts.createChart(element, {
-    autoSize: true,
+  const themed = (): DeepPartial<ChartOptions> => ({
     layout: { background: { color: 'transparent' }, textColor: style.color, fontFamily: style.fontFamily, attributionLogo: false },
     grid: { vertLines: { visible: false }, horzLines: { color: style.getPropertyValue('--line') } },
+  });
+  const chart = charts.createChart(element, {
+    autoSize: true,
+    ...themed(),
     rightPriceScale: { borderVisible: false },
     ...options,
     timeScale: { borderVisible: false, tickMarkFormatter: tickMark, ...options.timeScale },
   });
-  return { chart, color: (variable) => style.getPropertyValue(variable) };
+  const retheme = () => chart.applyOptions(themed());
+  const toggled = new MutationObserver(retheme);
+  toggled.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  const system = matchMedia('(prefers-color-scheme: dark)');
+  system.addEventListener('change', retheme);
+  const remove = () => {
+    toggled.disconnect();
+    system.removeEventListener('change', retheme);
+    chart.remove();
+  };
+  return { chart, color: (variable) => style.getPropertyValue(variable), remove };
 }
