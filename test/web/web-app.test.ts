@@ -307,7 +307,7 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     const redeemable = alice.getByTestId('redeemable');
     await redeemable.getByText('Will the browser test pass?').waitFor();
     await redeemable.getByRole('button', { name: 'Redeem all' }).click();
-    await alice.getByText(/Redeem: 1 markets/).waitFor();
+    await alice.getByText(/Redeem: 1 market$/).waitFor();
     await redeemable.getByText('None.').waitFor();
     // 996 before the split of 5; the 5 YES shares redeem for 5.
     await alice.getByTestId('cash').filter({ hasText: '$996.00' }).waitFor();
@@ -357,6 +357,15 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     if (Date.now() < Date.parse(current.endDate!) - 2_000) assert.match(resolvesIn, countingDown);
     else assert.match(resolvesIn, new RegExp(`${countingDown.source}|^at `));
     await screenshots(alice, 'price-target');
+  });
+
+  it('says a market or a profile it cannot find is not found, with the way back', async () => {
+    for (const path of ['/market/no-such-market', '/profile/nobody_here']) {
+      await alice.goto(`${server.url}${path}`);
+      const failed = alice.getByTestId('load-failed');
+      await failed.getByRole('heading', { name: /^(Market|Profile) not found$/ }).waitFor();
+      await failed.getByRole('link', { name: 'Back to the markets' }).waitFor();
+    }
   });
 
   it('logged no console error on any page', () => {

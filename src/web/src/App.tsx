@@ -3,7 +3,7 @@ import { isTransactionHash } from './chain.ts';
 import { Header } from './components/Header.tsx';
 import { Notices } from './components/Notices.tsx';
 import { Home } from './pages/Home.tsx';
-import { match, usePath } from './router.tsx';
+import { Link, match, usePath } from './router.tsx';
 
 // Every page but the markets home loads on first visit, so the home's initial script stays small.
 const MarketPage = lazy(() => import('./pages/Market.tsx'));
@@ -31,6 +31,7 @@ function route(path: string): ReactNode {
     <section className="panel">
       <h1>Page not found</h1>
       <p>There is nothing at {path}.</p>
+      <p><Link to="/">Back to the markets</Link></p>
     </section>
   );
 }

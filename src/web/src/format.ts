@@ -56,6 +56,9 @@ export function usd(text: string | number | null | undefined): string {
   return value === undefined ? '—' : money(value);
 }
 
+/** A count with its noun: "1 market", "3 markets". */
+export const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 /** Shares from a decimal string: "12.5" → "12.50". */
 export function shares(text: string | number | null | undefined): string {
   const value = units(text);

@@ -1,6 +1,6 @@
 import { useAction } from '../action.ts';
 import { useSession } from '../session.ts';
-import { cents, describeOrder, shares } from '../format.ts';
+import { cents, counted, describeOrder, shares } from '../format.ts';
 import type { OrderWithMarket } from '../../../client/index.ts';
 import { useLoad, type Loaded } from '../load.ts';
 import { Link, marketPath } from '../router.tsx';
@@ -25,7 +25,7 @@ export function OpenOrders({ orders, marketId }: { orders: Loaded<OrderWithMarke
         {rows.length > 0 && (
           <button type="button" disabled={busy} onClick={() => act(async () => {
             if (marketId) return `${(await client.orders.cancelMarket(marketId)).length} orders cancelled`;
-            return `Orders cancelled in ${(await client.orders.cancelAll()).clearedMarkets.length} markets`;
+            return `Orders cancelled in ${counted((await client.orders.cancelAll()).clearedMarkets.length, 'market')}`;
           })}>Cancel all</button>
         )}
       </header>

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { createClient, ExchangeError, type ExchangeClient, type Market, type OracleOutcome } from '../../../client/index.ts';
-import { errorText, usd } from '../format.ts';
+import { counted, errorText, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
@@ -121,7 +121,7 @@ function Console({ admin, onForget, onRefused }: { admin: ExchangeClient; onForg
             markets: (names.length ? names : [text(data, 'name')]).map((name) => ({ name })),
           });
           bump();
-          return `Draft event ${event.name} created with ${event.markets.length} markets`;
+          return `Draft event ${event.name} created with ${counted(event.markets.length, 'market')}`;
         }}>
           <label>Name <input name="name" required maxLength={200} /></label>
           <label>Description <textarea name="description" rows={2} /></label>

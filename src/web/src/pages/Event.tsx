@@ -3,9 +3,10 @@ import type { Event, Market } from '../../../client/index.ts';
 import { sumUsd } from '../components/EventCard.tsx';
 import { OrderTicket } from '../components/OrderTicket.tsx';
 import { PriceChart } from '../components/PriceChart.tsx';
-import { centsOf, date, errorText, money, percent, period } from '../format.ts';
+import { centsOf, date, money, percent, period } from '../format.ts';
 import { useBookWatcher } from '../live-book.ts';
 import { useTrades } from '../live-trades.ts';
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useLoad } from '../load.ts';
 import { likeliestFirst, livePrice, ONE } from '../price.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
@@ -16,7 +17,7 @@ export default function EventPage({ slug }: { slug: string }) {
   const { client } = useSession();
   const event = useLoad(() => client.events.get(slug, { includeVolume: true }), [client, slug]);
   useTitle(event.data?.name ?? '');
-  if (event.error) return <p className="error" role="alert">{errorText(event.error)}</p>;
+  if (event.error) return <LoadFailed what="Event" error={event.error} />;
   if (!event.data) return <p className="muted" role="status">Loading…</p>;
   return <EventView event={event.data} />;
 }

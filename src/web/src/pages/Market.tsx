@@ -9,9 +9,10 @@ import { PriceChart } from '../components/PriceChart.tsx';
 import { RecentTrades } from '../components/RecentTrades.tsx';
 import { PriceTarget } from '../components/PriceTarget.tsx';
 import { Rules } from '../components/Rules.tsx';
-import { errorText, money, shares, usd } from '../format.ts';
+import { money, shares, usd } from '../format.ts';
 import { useBookWatcher } from '../live-book.ts';
 import { TRADES_KEPT, useTrades } from '../live-trades.ts';
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useLoad } from '../load.ts';
 import { ownLevels } from '../own-orders.ts';
 import { livePrice, ONE } from '../price.ts';
@@ -27,7 +28,7 @@ export default function MarketPage({ slug }: { slug: string }) {
     return { market, event: await client.events.get(market.eventId) };
   }, [client, slug]);
   useTitle(loaded.data?.market.name ?? '');
-  if (loaded.error) return <p className="error" role="alert">{errorText(loaded.error)}</p>;
+  if (loaded.error) return <LoadFailed what="Market" error={loaded.error} />;
   if (!loaded.data) return <p className="muted" role="status">Loading…</p>;
   return <MarketView market={loaded.data.market} event={loaded.data.event} />;
 }

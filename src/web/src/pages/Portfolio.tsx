@@ -6,7 +6,7 @@ import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
 import { PnlChart } from '../components/PnlChart.tsx';
 import { TxLink } from '../components/TxLink.tsx';
 import { WithdrawForm } from '../components/WithdrawForm.tsx';
-import { amount, cents, errorText, money, shares, signedPercent, units, usd } from '../format.ts';
+import { amount, cents, counted, errorText, money, shares, signedPercent, units, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
@@ -183,7 +183,7 @@ function Batches() {
   }, [client, revision]);
   const run = (label: string, action: () => Promise<{ included: string[]; excluded: { reason: string }[] }>) => act(async () => {
     const result = await action();
-    return `${label}: ${result.included.length} markets${result.excluded.length ? `, ${result.excluded.length} skipped (${result.excluded.map((e) => e.reason).join(', ')})` : ''}`;
+    return `${label}: ${counted(result.included.length, 'market')}${result.excluded.length ? `, ${result.excluded.length} skipped (${result.excluded.map((e) => e.reason).join(', ')})` : ''}`;
   });
   const list = (title: string, rows: (RedeemablePosition | MergeablePosition)[], label: string, action: (ids: string[]) => Promise<{ included: string[]; excluded: { reason: string }[] }>) => (
     <section className="panel" aria-label={title} data-testid={title.toLowerCase()}>

@@ -1,5 +1,6 @@
 import { PnlChart } from '../components/PnlChart.tsx';
-import { cents, errorText, shares, usd } from '../format.ts';
+import { cents, shares, usd } from '../format.ts';
+import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
@@ -14,7 +15,7 @@ export default function ProfilePage({ name }: { name: string }) {
     ]);
     return { summary, pnl, positions, activity };
   }, [client, name]);
-  if (profile.error) return <p className="error" role="alert">{errorText(profile.error)}</p>;
+  if (profile.error) return <LoadFailed what="Profile" error={profile.error} />;
   if (!profile.data) return <p className="muted" role="status">Loading…</p>;
   const { summary, pnl, positions, activity } = profile.data;
   return (
