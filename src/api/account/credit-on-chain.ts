@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
-import { FateUnknownError, fundingSourceOf, fundWallet, fundWalletOnce, PaymentConflictError } from '../../chain/index.ts';
+import { FateUnknownError, fundingSourceOf, fundWallet, fundWalletOnce, PaymentConflictError, treasuryShortfallOf } from '../../chain/index.ts';
 import { AppError } from '../../contract/errors.ts';
+import { formatUnits } from '../../core/money.ts';
 import { CREDIT_KEY_REUSED } from '../../engine/state/balance-commands.ts';
 import type { AppContext } from '../context.ts';
 
@@ -9,8 +10,9 @@ import type { AppContext } from '../context.ts';
  * in the user's wallet on chain first, the proxy wallet deployed (EXTENSIONS.md section 14: minted
  * on the local chain, CHAIN=embedded; transferred from the operator's treasury, its own balance, on
  * any other), and only then makes `credit`, the ledger's side. So the ledger never shows collateral
- * the chain does not hold: a chain that does not take it (down, restarting, a treasury too short)
- * is answered 503 with nothing credited, and the caller tries again. A chain that stops answering
+ * the chain does not hold: a chain that does not take it (down, restarting) is answered 503 with
+ * nothing credited, and the caller tries again; a treasury too short is 503 too, naming the
+ * treasury and the shortfall, as only the operator's funding makes a retry work. A chain that stops answering
  * once a transaction was sent (until-mined.ts FateUnknownError, after 30 s) is answered 503 too,
  * but naming the transaction, which may yet be mined: trying again blindly could pay twice from a
  * treasury. The window left is the other
@@ -37,6 +39,13 @@ export async function creditThroughChain<T>(ctx: AppContext, to: { owner: Addres
       ctx.logger.error({ err: error, ...details, txHash: error.hashes.at(-1) }, 'a credit was sent on chain and the chain stopped answering: the wallet may hold it, the ledger does not');
       const next = idempotencyKey === undefined ? 'check the transaction before trying again' : 'send the same request again, with the same idempotencyKey: it pays once';
       throw new AppError('SERVICE_UNAVAILABLE', `the credit's transaction ${error.hashes.at(-1)} was sent, and the chain stopped answering before it was seen mined: the wallet may hold the collateral already, and nothing was credited in the ledger; ${next}`);
+    }
+    const short = treasuryShortfallOf(error);
+    if (short) {
+      // Trying again cannot help until the operator funds the treasury: say so, to the caller and in the log.
+      const why = `the operator's treasury ${short.holder} holds ${formatUnits(short.balance)} collateral, less than the ${formatUnits(short.needed)} this credit needs`;
+      ctx.logger.error({ ...details, treasury: short.holder }, `${why}: fund it (transfer collateral to that address)`);
+      throw new AppError('SERVICE_UNAVAILABLE', `${why}, so nothing was credited; the operator must fund the treasury before a credit can succeed`);
     }
     ctx.logger.warn({ err: error, ...details }, 'a credit did not reach the chain: nothing was credited');
     throw new AppError('SERVICE_UNAVAILABLE', `the chain did not take the credit, so nothing was credited; try again (${reasonOf(error)})`);
