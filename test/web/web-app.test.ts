@@ -181,9 +181,17 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     const ticket = alice.getByTestId('order-ticket');
     await ticket.getByLabel('Limit price').fill('0.3');
     await ticket.getByLabel('Shares').fill('5');
+    // Good till two days ahead: open orders say until when.
+    await ticket.getByLabel('Good till date').check();
+    const expires = new Date(Date.now() + 2 * 86_400_000);
+    const local = new Date(expires.getTime() - expires.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await ticket.getByLabel('Expires at').fill(local);
     await ticket.getByRole('button', { name: /^Buy Yes at 30¢$/ }).click();
     const row = alice.getByTestId('open-orders').locator('tbody tr', { hasText: '30¢' });
     await row.waitFor();
+    const shown = await alice.evaluate((ms) => new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }), expires.getTime());
+    assert.equal((await row.getByTestId('order-expires').innerText()).trim(), `until ${shown}`);
+    await ticket.getByLabel('Good till date').uncheck();
     await row.getByRole('button', { name: 'Cancel' }).click();
     await row.waitFor({ state: 'detached' });
     await alice.getByTestId('order-book').locator('tr.bid', { hasText: '30¢' }).waitFor({ state: 'detached' });

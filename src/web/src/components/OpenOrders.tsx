@@ -36,7 +36,10 @@ export function OpenOrders({ orders, marketId }: { orders: Loaded<OrderWithMarke
             {rows.map((order) => (
               <tr key={order.id}>
                 {!marketId && <td><Link to={marketPath(order.marketInfo.slug)}>{order.marketInfo.title}</Link></td>}
-                <td className={order.side === 0 ? 'up' : 'down'}>{order.side === 0 ? 'Buy' : 'Sell'} {order.outcome}</td>
+                <td className={order.side === 0 ? 'up' : 'down'}>
+                  {order.side === 0 ? 'Buy' : 'Sell'} {order.outcome}
+                  {order.expiration > 0 && <small className="muted" data-testid="order-expires"> until {until(order.expiration)}</small>}
+                </td>
                 <td className="num">{cents(String(order.price))}</td>
                 <td className="num">{shares(String(order.matchedAmount))} / {shares(String(order.amount))}</td>
                 <td><button type="button" className="ghost" disabled={busy} onClick={() => act(async () => describeOrder(await client.orders.cancel(order.id)))}>Cancel</button></td>
@@ -47,4 +50,11 @@ export function OpenOrders({ orders, marketId }: { orders: Loaded<OrderWithMarke
       )}
     </section>
   );
+}
+
+/** When a good-till-date order expires (Unix seconds): the time today, else the day and time. */
+function until(expirationSec: number): string {
+  const at = new Date(expirationSec * 1000);
+  const today = at.toDateString() === new Date().toDateString();
+  return at.toLocaleString(undefined, today ? { timeStyle: 'short' } : { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 }
