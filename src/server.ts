@@ -23,8 +23,9 @@ import { AnnouncedRelay, attachRealtime, BookRelay, MarketChangeRelay, SessionRe
 import { engineNodeBookReads } from './book-reads.ts';
 import { declareBackgroundJobs } from './background-jobs.ts';
 import { startBackgroundJobs, type RunningJobs } from './jobs/background-job.ts';
+import { startIntervalJob } from './jobs/interval-job.ts';
 import { anotherNodeRuns, LeaseLeadership, SoloLeadership, type LeaderDuties, type Leadership } from './cluster/leadership.ts';
-import { watchNodeDepartures, type NodeDepartures } from './cluster/node-departures.ts';
+import { DEPARTURE_LOOK_MS, nodeDepartures } from './cluster/node-departures.ts';
 import { recordServerUrl } from './data-dir-lock.ts';
 import { relayRevocations } from './revocation-relay.ts';
 import { createRewards, type Rewards } from './rewards/index.ts';
@@ -255,7 +256,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
     // What the engine's node runs, and stops when the engine moves to another node: the
     // leader-only jobs (the engine first), then serving the other nodes.
     let leaderJobs: RunningJobs | undefined;
-    let departures: NodeDepartures | undefined;
+    let departures: { stop(): Promise<void> } | undefined;
     const duties: LeaderDuties = {
       async begin() {
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
@@ -270,21 +271,19 @@ export async function startServer(configured: Config, options: StartOptions = {}
         // A node killed with sockets of its own says nothing: when one leaves, every socket is counted as dropped again, as above.
         const relayOfSessions = redis.sessionRelay;
         if (lease && relayOfSessions) {
-          departures = watchNodeDepartures({
-            db: store.db,
-            warn: (error, message) => logger.warn({ err: error }, message),
-            departed: async () => {
-              await engine.adoptSessions();
-              await realtime.reaffirmSessions();
-              await relayOfSessions.announceAdopted();
-            },
-          });
+          const looks = nodeDepartures(store.db);
+          departures = startIntervalJob('node departures', async () => {
+            if (!(await looks.look())) return;
+            await engine.adoptSessions();
+            await realtime.reaffirmSessions();
+            await relayOfSessions.announceAdopted();
+          }, logger, DEPARTURE_LOOK_MS);
         }
         await redis.relay?.serve({ snapshot: (tokenId) => engine.reads.bookSnapshot(tokenId), lastTradePrice: (tokenId) => engine.reads.lastTradePrice(tokenId) });
         engine.readUsedHashes();
       },
       async end() {
-        departures?.stop();
+        await departures?.stop();
         departures = undefined;
         conditionalTokens.reporter?.stop();
         conditionalTokens.oraclePayouts?.stop();
