@@ -352,11 +352,15 @@ function chain(read: (n: string) => string | undefined): Pick<Config, 'chain' | 
 }
 
 /** A secp256k1 private key as 0x and 64 hex digits; the message never repeats the value. */
+/** Whether `raw` is a secp256k1 private key: 0x and 64 hex digits, neither zero nor past the curve's order. */
+export function isPrivateKey(raw: string): raw is `0x${string}` {
+  return /^0x[0-9a-fA-F]{64}$/.test(raw) && BigInt(raw) > 0n && BigInt(raw) < SECP256K1_ORDER;
+}
+
 function privateKey(read: (n: string) => string | undefined, name: string): `0x${string}` | undefined {
   const raw = read(name);
   if (raw === undefined) return undefined;
-  const valid = /^0x[0-9a-fA-F]{64}$/.test(raw) && BigInt(raw) > 0n && BigInt(raw) < SECP256K1_ORDER;
-  if (!valid) throw new ConfigError(`${name} must be a secp256k1 private key: 0x and 64 hex digits, not zero (the value is not repeated here)`);
+  if (!isPrivateKey(raw)) throw new ConfigError(`${name} must be a secp256k1 private key: 0x and 64 hex digits, not zero (the value is not repeated here)`);
   return raw.toLowerCase() as `0x${string}`;
 }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createClient, ExchangeError, OrderBuildError, type ExchangeClient } from '../client/index.ts';
+import { isPrivateKey } from '../config.ts';
 import { loadProfile } from './profile.ts';
 
 /** The global options every SDK-backed command reads (`--url`, `--json`, `--admin-token`). */
@@ -28,10 +29,10 @@ export function address(flag: string, value: string): `0x${string}` {
   return value as `0x${string}`;
 }
 
-/** A wallet's private key (0x and 64 hex digits), or a local usage error (exit 2) naming where it came from. */
+/** A wallet's private key (config.ts `isPrivateKey`, as the server checks its keys), or a local usage error (exit 2) naming where it came from. */
 export function privateKey(from: string, value: string): `0x${string}` {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw new CliError(`${from} must be a private key: 0x and 64 hex digits (32 bytes)`);
-  return value as `0x${string}`;
+  if (!isPrivateKey(value)) throw new CliError(`${from} must be a private key: 0x and 64 hex digits (32 bytes)`);
+  return value;
 }
 
 /** A whole number option, or a local usage error (exit 2) naming the flag. */
