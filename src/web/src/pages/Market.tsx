@@ -44,11 +44,12 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
   const [outcome, setOutcome] = useState<0 | 1>(() => (new URLSearchParams(location.search).get('token') === market.tokenId2 ? 1 : 0));
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const { tokenId1, tokenId2 } = market;
-  const { watcher } = useBookWatcher(client, tokenId1 && tokenId2 ? [tokenId1, tokenId2] : []);
+  // A resolved market's book is gone (the server refuses its subscription): nothing to watch.
+  const resolved = resolvedOf(market);
+  const { watcher } = useBookWatcher(client, tokenId1 && tokenId2 && !resolved ? [tokenId1, tokenId2] : []);
   const trades = useTrades(client, market.eventId, market.id);
   const orders = useOpenOrders(market.id);
-  // A resolved market's price is what its shares redeem for: its book is gone.
-  const resolved = resolvedOf(market);
+  // A resolved market's price is what its shares redeem for.
   const live = tokenId1 ? livePrice(market, watcher?.bestBid(tokenId1), watcher?.bestAsk(tokenId1), trades) : livePrice(market, undefined, undefined, trades);
   const price = resolved?.payout1 ?? live;
   const prices = [price, ONE - price];
