@@ -1,7 +1,7 @@
 /** The web app's one money formatter and its price display (src/web/src/format.ts), without a browser. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cents, centsOf, money, period, usd } from '../../src/web/src/format.ts';
+import { cents, centsOf, fee, money, period, shares, sharesOf, usd } from '../../src/web/src/format.ts';
 
 describe('web app formatting', () => {
   it('shows money to the cent, rounding halves away from zero', () => {
@@ -20,6 +20,21 @@ describe('web app formatting', () => {
     assert.equal(cents('0.425'), '42.5¢');
     assert.equal(cents('0.412345'), '41.2¢');
     assert.equal(centsOf(999_960n), '100¢');
+  });
+
+  it('shows a fee exactly, never a non-zero fee as $0.00, and no fee as None', () => {
+    assert.equal(fee(900n), '$0.0009');
+    assert.equal(fee(18_900n), '$0.0189');
+    assert.equal(fee(1_200_000n), '$1.20');
+    assert.equal(fee(0n), 'None');
+  });
+
+  it('shows shares to the hundredth everywhere, cut toward zero, dust as <0.01', () => {
+    assert.equal(shares('100'), '100.00');
+    assert.equal(shares('21.1299'), '21.12');
+    assert.equal(shares('1234.5'), '1,234.50');
+    assert.equal(sharesOf(4_000n), '<0.01');
+    assert.equal(sharesOf(0n), '0.00');
   });
 
   it("names a series' period (EXTENSIONS.md section 13: 15m, 1h, 4h, 1d)", () => {

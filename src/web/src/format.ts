@@ -59,10 +59,32 @@ export function usd(text: string | number | null | undefined): string {
 /** A count with its noun: "1 market", "3 markets". */
 export const counted = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-/** Shares from a decimal string: "12.5" → "12.50". */
+/** Shares from a decimal string: "12.5" → "12.50", "21.129" → "21.12" (sharesOf). */
 export function shares(text: string | number | null | undefined): string {
   const value = units(text);
-  return value === undefined ? '—' : amount(value);
+  return value === undefined ? '—' : sharesOf(value);
+}
+
+const HUNDREDTH = 10_000n;
+
+/**
+ * Shares in base units, to the hundredth everywhere (book, ticket, positions), so a column never
+ * mixes "100.00" with "21.1234". Cut toward zero, never rounded up: a holding never reads larger
+ * than it is (the Sell link carries the exact amount). A non-zero amount below a hundredth is
+ * "<0.01", not an empty-looking "0.00".
+ */
+export function sharesOf(baseUnits: bigint): string {
+  const magnitude = baseUnits < 0n ? -baseUnits : baseUnits;
+  if (magnitude > 0n && magnitude < HUNDREDTH) return '<0.01';
+  return amount((baseUnits / HUNDREDTH) * HUNDREDTH);
+}
+
+/**
+ * A fee, exact (fees are often fractions of a cent: 20 bps of 21 shares at 45¢ is $0.0189), so a
+ * fee is never shown as "$0.00"; no fee at all is "None".
+ */
+export function fee(baseUnits: bigint): string {
+  return baseUnits === 0n ? 'None' : `$${amount(baseUnits)}`;
 }
 
 /** A price as cents: "0.425" → "42.5¢". */

@@ -1,5 +1,5 @@
 import type { Level } from '../../../client/index.ts';
-import { cents, centsOf, shares, units, amount } from '../format.ts';
+import { cents, centsOf, shares, sharesOf, units } from '../format.ts';
 import { levelKey } from '../own-orders.ts';
 
 /**
@@ -19,7 +19,7 @@ export function OrderBook({ depth, current, own, onPick }: { depth: { bids: Leve
           <button type="button" className="link" onClick={() => onPick(level.price)} aria-label={`Use price ${cents(level.price)}`}>{cents(level.price)}</button>
         </td>
         <td className="num">{shares(level.size)}</td>
-        <td className="mark">{mine ? <span className="badge" title={`Your order: ${amount(mine)} shares`}>you {amount(mine)}</span> : null}</td>
+        <td className="mark">{mine ? <span className="badge" title={`Your order: ${sharesOf(mine)} shares`}>you {sharesOf(mine)}</span> : null}</td>
         <td className="bar" aria-hidden="true"><span style={{ inlineSize: `${(Number(level.size) / most) * 100}%` }} /></td>
       </tr>
     );

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ExchangeError, feeBaseUnits, formatUnits, type Level, type Market, OrderBuildError, orderAmounts, type OrderSpec } from '../../../client/index.ts';
-import { amount, cents, centsOf, describeOrder, errorText, money, units } from '../format.ts';
+import { cents, centsOf, describeOrder, errorText, fee, money, sharesOf, units } from '../format.ts';
 import { estimateBuy, estimateSell, type BookLevel, type MarketEstimate } from '../market-estimate.ts';
 import { useQuery } from '../router.tsx';
 import { notify, refresh, useSession } from '../session.ts';
@@ -143,8 +143,8 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
         {estimate && <><dt>Avg price</dt><dd>{centsOf(estimate.averagePrice)}</dd></>}
         {estimate && <><dt>Slippage</dt><dd data-testid="slippage">{centsOf(estimate.slippage)}{estimate.complete ? '' : ' (book too thin)'}</dd></>}
         <dt>{side === 'BUY' ? 'Cost' : 'Proceeds'}</dt><dd>{preview ? money(preview.notional) : '—'}</dd>
-        <dt>Fee (at most)</dt><dd>{preview ? money(preview.fee) : '—'}</dd>
-        <dt>{estimate ? 'Est. shares' : 'Shares'}</dt><dd>{preview ? amount(preview.shares) : '—'}</dd>
+        <dt>Fee (at most)</dt><dd data-testid="fee">{preview ? fee(preview.fee) : '—'}</dd>
+        <dt>{estimate ? 'Est. shares' : 'Shares'}</dt><dd>{preview ? sharesOf(preview.shares) : '—'}</dd>
         <dt>{side === 'BUY' ? 'Payout if it wins' : 'Net of fee'}</dt><dd>{preview ? money(side === 'BUY' ? preview.shares : preview.notional - preview.fee) : '—'}</dd>
       </dl>
       {problem && <p className="error" role="alert" data-testid="ticket-problem">{problem}</p>}

@@ -6,7 +6,7 @@ import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
 import { PnlChart } from '../components/PnlChart.tsx';
 import { TxLink } from '../components/TxLink.tsx';
 import { WithdrawForm } from '../components/WithdrawForm.tsx';
-import { amount, cents, counted, errorText, money, shares, signedPercent, units, usd } from '../format.ts';
+import { cents, counted, errorText, money, shares, sharesOf, signedPercent, units, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
@@ -168,7 +168,7 @@ function TokensOnChain({ ledger, chain }: { ledger: string; chain: bigint | unde
   const differs = units(ledger) !== chain;
   return (
     <span data-testid="tokens-on-chain" className={differs ? 'in-flight-value' : undefined} title={differs ? 'Differs from the ledger: settling on chain' : undefined}>
-      {amount(chain)}{differs && <span className="sr-only"> (settling on chain)</span>}
+      {sharesOf(chain)}{differs && <span className="sr-only"> (settling on chain)</span>}
     </span>
   );
 }

@@ -1,0 +1,83 @@
+/**
+ * The market, event and portfolio pages as a trader reads their figures (an outside audit in a
+ * browser), in Debian's Chromium against a real server: the ticket's fee and share precision.
+ * Screenshots go to test-results/screenshots.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createClient, type Event, type EventInput, type ExchangeClient } from '../../src/client/index.ts';
+import { ensureBuild } from '../helpers/build.ts';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
+import { launchChromium, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+
+/** A funded trader acting through the SDK with an API key. */
+async function trader(server: TestServer, admin: ExchangeClient): Promise<ExchangeClient> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const signer = createClient({ baseUrl: server.url, account });
+  await signer.auth.signIn();
+  await admin.admin.credit(account.address, '10000');
+  return createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
+}
+
+const HOUR = 3_600_000;
+
+/** A published event of `markets` (names), ending at `endDate`, 20 bps taker fee, no maker fee. */
+async function publish(admin: ExchangeClient, name: string, endDate: Date, markets: string[] = [name]): Promise<Event> {
+  const input: EventInput = {
+    name,
+    description: `${name}: a test question.`,
+    endDate: endDate.toISOString(),
+    liveness: 60,
+    markets: markets.map((market) => ({ name: market, orderFeeRateBps: 20, passiveOrderFeeRateBps: 0 })),
+  };
+  return admin.admin.publishEvent((await admin.admin.createEvent(input)).id);
+}
+
+describe('the figures of the market, event and portfolio pages', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let admin: ExchangeClient;
+  let context: BrowserContext;
+  let watched: WatchedPage;
+  let page: Page;
+  let open: Event;
+
+  before(async () => {
+    ensureBuild();
+    server = await startTestServer();
+    admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
+    open = await publish(admin, 'Will the ticket show its fee', new Date(Date.now() + 24 * HOUR));
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    watched = await watchedPage(context);
+    page = watched.page;
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows the most fee an order can pay exactly, never a fee as $0.00, and no fee as None', async () => {
+    await page.goto(`${server.url}/market/${open.markets[0]!.slug}`);
+    const ticket = page.getByTestId('order-ticket');
+    await ticket.getByLabel('Limit price').fill('0.45');
+    await ticket.getByLabel('Shares').fill('1');
+    // 20 bps of min(45¢, 55¢) on one share: $0.0009, which to the cent read "$0.00".
+    await page.getByTestId('fee').filter({ hasText: /^\$0\.0009$/ }).waitFor();
+    // Post-only pays the maker rate, 0 here.
+    await ticket.getByLabel('Post only').check();
+    await page.getByTestId('fee').filter({ hasText: /^None$/ }).waitFor();
+    // Shares to the hundredth, as the book and the portfolio show them.
+    await ticket.getByLabel('Shares').fill('1.2345');
+    await page.getByTestId('order-preview').filter({ hasText: /Shares\s*1\.23(?!\d)/ }).waitFor();
+  });
+
+  it('logged no console error', () => {
+    assert.deepEqual(watched.errors, []);
+  });
+});
