@@ -77,6 +77,21 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
     await page.getByTestId('order-preview').filter({ hasText: /Shares\s*1\.23(?!\d)/ }).waitFor();
   });
 
+  it("updates the event page's volume with each trade, without a reload", async () => {
+    const event = await publish(admin, 'Which test runs first', new Date(Date.now() + 24 * HOUR), ['The first', 'The second']);
+    const market = event.markets[0]!;
+    await page.goto(`${server.url}/event/${event.slug}`);
+    const volume = page.getByTestId('event-volume');
+    await volume.filter({ hasText: /^\$0\.00 Vol\.$/ }).waitFor();
+    // A bid for Yes at 40¢ taken by a buyer of No at 60¢: 10 shares traded.
+    const [maker, taker] = await Promise.all([trader(server, admin), trader(server, admin)]);
+    await maker.orders.place({ tokenId: market.tokenId1!, side: 'BUY', price: '0.4', size: '10' });
+    await taker.orders.place({ tokenId: market.tokenId2!, side: 'BUY', price: '0.6', size: '10', type: 'FAK' });
+    const traded = await admin.events.volume(event.id);
+    assert.ok(traded > 0);
+    await volume.filter({ hasText: new RegExp(`^\\$${traded.toFixed(2)} Vol\\.$`) }).waitFor();
+  });
+
   it('logged no console error', () => {
     assert.deepEqual(watched.errors, []);
   });

@@ -3,7 +3,7 @@ import type { Event, Market } from '../../../client/index.ts';
 import { sumUsd } from '../components/EventCard.tsx';
 import { OrderTicket } from '../components/OrderTicket.tsx';
 import { PriceChart } from '../components/PriceChart.tsx';
-import { centsOf, date, money, percent, period } from '../format.ts';
+import { centsOf, date, money, percent, period, usd } from '../format.ts';
 import { useBookWatcher } from '../live-book.ts';
 import { useTrades } from '../live-trades.ts';
 import { LoadFailed } from '../components/LoadFailed.tsx';
@@ -49,6 +49,9 @@ function EventView({ event }: { event: Event }) {
   const markets = event.markets.filter(published);
   const { watcher } = useBookWatcher(client, markets.slice(0, WATCHED_MARKETS).flatMap((m) => [m.tokenId1, m.tokenId2]));
   const trades = useTrades(client, event.id);
+  const latestTrade = trades[0]?.id;
+  // Asked again on each trade, as the market headline's: the load-time figure went stale with the first fill.
+  const volume = useLoad(() => client.events.volume(event.id), [client, event.id, latestTrade]);
   // The one current price of each market (price.ts), likeliest first.
   const rows = likeliestFirst(markets, (market) => livePrice(market, watcher?.bestBid(market.tokenId1), watcher?.bestAsk(market.tokenId1), trades));
   const [chosen, setChosen] = useState<{ marketId: string; outcome: 0 | 1 } | undefined>(undefined);
@@ -69,7 +72,7 @@ function EventView({ event }: { event: Event }) {
         <header className="market-head">
           <h1>{event.name}</h1>
           <p className="muted num">
-            {event.negRisk ? 'Exactly one resolves YES · ' : ''}<span data-testid="event-timing">{timing(event)}</span> · {money(sumUsd(event.markets.map((m) => m.tradeVolumeUsd)))} Vol.
+            {event.negRisk ? 'Exactly one resolves YES · ' : ''}<span data-testid="event-timing">{timing(event)}</span> · <span data-testid="event-volume">{volume.data === undefined ? money(sumUsd(event.markets.map((m) => m.tradeVolumeUsd))) : usd(volume.data)} Vol.</span>
           </p>
         </header>
         {charted.length > 0 && (
@@ -79,7 +82,7 @@ function EventView({ event }: { event: Event }) {
             current={charted.map((row) => row.price)}
             tickSize={ticked}
             since={since}
-            refresh={trades[0]?.id}
+            refresh={latestTrade}
           />
         )}
         <section className="panel event-outcomes" aria-label="Outcomes">
