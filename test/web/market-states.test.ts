@@ -11,7 +11,7 @@ import { createClient, type Event, type EventInput, type ExchangeClient } from '
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
 /** A funded trader acting through the SDK with an API key. */
 async function trader(server: TestServer, admin: ExchangeClient): Promise<ExchangeClient> {
@@ -29,6 +29,7 @@ async function publish(admin: ExchangeClient, name: string, endDate: Date, marke
   const input: EventInput = {
     name,
     description: `${name}: a test question.`,
+    startDate: new Date(endDate.getTime() - 24 * HOUR).toISOString(),
     endDate: endDate.toISOString(),
     liveness: 60,
     markets: markets.map((market) => ({ name: market, orderFeeRateBps: 20, passiveOrderFeeRateBps: 0 })),
@@ -90,6 +91,36 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
     const traded = await admin.events.volume(event.id);
     assert.ok(traded > 0);
     await volume.filter({ hasText: new RegExp(`^\\$${traded.toFixed(2)} Vol\\.$`) }).waitFor();
+  });
+
+  it('shows a market past its end date as awaiting resolution, and its oracle question as it moves, without a reload', async () => {
+    const ended = await publish(admin, 'Did the hour pass', new Date(Date.now() - HOUR));
+    const market = ended.markets[0]!;
+    await page.goto(`${server.url}/market/${market.slug}`);
+    await page.getByTestId('awaiting-badge').filter({ hasText: 'ended · awaiting resolution' }).waitFor();
+    const awaiting = page.getByTestId('market-ended');
+    await awaiting.getByRole('heading', { name: /^Ended .*: awaiting resolution$/ }).waitFor();
+    await awaiting.getByTestId('awaiting-oracle').filter({ hasText: 'Oracle: No outcome proposed yet.' }).waitFor();
+    // The book stays open (EXTENSIONS.md section 11): the ticket is still there.
+    await page.getByTestId('order-ticket').waitFor();
+    await screenshots(page, 'market-awaiting');
+    // The operator proposes Yes, a trader disputes, the operator decides: the page follows each step.
+    await admin.admin.oraclePropose(market.id, 'YES');
+    await awaiting.getByTestId('awaiting-oracle').filter({ hasText: /^Oracle: Yes proposed; open to dispute until / }).waitFor();
+    await page.getByTestId('oracle-status').filter({ hasText: /^Yes proposed; open to dispute until / }).waitFor();
+    await (await trader(server, admin)).oracle.dispute(market.id);
+    await awaiting.getByTestId('awaiting-oracle').filter({ hasText: 'Oracle: Yes proposed and disputed; the operator decides.' }).waitFor();
+    await admin.admin.oracleDecide(market.id, 'YES');
+    await page.getByTestId('resolved-to').filter({ hasText: 'Resolved: Yes' }).waitFor();
+    assert.equal(await awaiting.count(), 0, 'a resolved market no longer awaits');
+    assert.equal(await page.getByTestId('order-ticket').count(), 0);
+  });
+
+  it("does not say a market that has not ended awaits resolution", async () => {
+    await page.goto(`${server.url}/market/${open.markets[0]!.slug}`);
+    await page.getByTestId('oracle-status').filter({ hasText: 'No outcome proposed yet' }).waitFor();
+    assert.equal(await page.getByTestId('market-ended').count(), 0);
+    assert.equal(await page.getByTestId('awaiting-badge').count(), 0);
   });
 
   it('logged no console error', () => {

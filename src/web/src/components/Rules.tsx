@@ -1,26 +1,18 @@
-import type { Event, Market, OracleOutcome } from '../../../client/index.ts';
+import type { Event, Market, OracleOutcome, Resolution } from '../../../client/index.ts';
 import { useAction } from '../action.ts';
-import { date, usd } from '../format.ts';
-import { useLoad } from '../load.ts';
+import { counted, date, usd } from '../format.ts';
+import type { Loaded } from '../load.ts';
+import { endOf, hasEnded, oracleState } from '../resolution.ts';
 import { useSession } from '../session.ts';
 
-const STATUS_TEXT = {
-  UNPROPOSED: 'No outcome proposed yet',
-  PROPOSED: 'Outcome proposed; open to dispute until the window ends',
-  DISPUTED: 'Disputed; the operator decides',
-  SETTLED: 'Settled',
-  RESOLVED: 'Resolved; winning shares redeem for $1',
-} as const;
-
 /**
- * The market's rules and its oracle question: description, end date, resolution source, status
- * and dispute window, with propose and dispute for a signed-in trader (the server says whether
- * the market allows it; its refusal is shown in words).
+ * The market's rules and its oracle question (the page's, kept fresh: resolution.ts): description,
+ * end date, resolution source, status and dispute window, with propose and dispute for a
+ * signed-in trader (the server says whether the market allows it; its refusal is shown in words).
  */
-export function Rules({ market, event }: { market: Market; event: Event }) {
-  const { client, wallet, revision } = useSession();
+export function Rules({ market, event, resolution }: { market: Market; event: Event; resolution: Loaded<Resolution> }) {
+  const { client, wallet } = useSession();
   const [busy, run] = useAction();
-  const resolution = useLoad(() => client.oracle.resolution(market.id), [client, market.id, revision]);
   const status = resolution.data?.status;
   // EventInput has no resolution-source field: an operator may put one in the event's metadata.
   const declared = (event.metadata as { resolutionSource?: unknown } | undefined)?.resolutionSource;
@@ -38,15 +30,14 @@ export function Rules({ market, event }: { market: Market; event: Event }) {
       <h2>Rules</h2>
       <p className="prose">{market.description || event.description}</p>
       <dl className="facts">
-        <dt>Ends</dt><dd>{date(market.endDate ?? event.endDate)}</dd>
+        <dt>Ends</dt><dd>{date(endOf(market, event))}</dd>
         <dt>Resolution source</dt>
-        <dd>{source ?? `The exchange's optimistic oracle: anyone may propose the outcome after the end date with a ${usd(event.proposalBond)} bond; it stands unless disputed within ${Math.round(event.liveness / 60)} minutes.`}</dd>
+        <dd>{source ?? `The exchange's optimistic oracle: anyone may propose the outcome after the end date with a ${usd(event.proposalBond)} bond; it stands unless disputed within ${counted(Math.round(event.liveness / 60), 'minute')}.`}</dd>
         <dt>Oracle status</dt>
-        <dd data-testid="oracle-status">{status ? STATUS_TEXT[status] : '—'}{resolution.data?.proposedOutcome ? ` (proposed ${resolution.data.proposedOutcome})` : ''}{resolution.data?.finalOutcome ? ` (final ${resolution.data.finalOutcome})` : ''}</dd>
-        {resolution.data?.disputeEndsAt && <><dt>Dispute window ends</dt><dd>{date(resolution.data.disputeEndsAt)}</dd></>}
+        <dd data-testid="oracle-status">{resolution.data ? oracleState(market, resolution.data) : '—'}</dd>
         <dt>Tick · fees</dt><dd className="num">{market.tickSize} · taker {market.orderFeeRateBps} bps, maker {market.passiveOrderFeeRateBps} bps</dd>
       </dl>
-      {wallet && status === 'UNPROPOSED' && market.endDate && new Date(market.endDate) <= new Date() && (
+      {wallet && status === 'UNPROPOSED' && hasEnded(market, event) && (
         <div className="actions" role="group" aria-label="Propose an outcome">
           {(['YES', 'NO', 'TIE'] as const).map((outcome) => <button key={outcome} type="button" disabled={busy} onClick={() => propose(outcome)}>Propose {outcome}</button>)}
         </div>

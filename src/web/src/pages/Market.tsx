@@ -1,5 +1,6 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { Event, Market } from '../../../client/index.ts';
+import { AwaitingResolution } from '../components/AwaitingResolution.tsx';
 import { BuyBar } from '../components/BuyBar.tsx';
 import { MarketHeadline } from '../components/MarketHeadline.tsx';
 import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
@@ -17,6 +18,7 @@ import { useLoad } from '../load.ts';
 import { ownLevels } from '../own-orders.ts';
 import { livePrice, ONE } from '../price.ts';
 import { resolvedOf, type Resolved } from '../resolved.ts';
+import { hasEnded, useResolution } from '../resolution.ts';
 import { Link, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { useSession } from '../session.ts';
@@ -30,15 +32,17 @@ export default function MarketPage({ slug }: { slug: string }) {
   useTitle(loaded.data?.market.name ?? '');
   if (loaded.error) return <LoadFailed what="Market" error={loaded.error} />;
   if (!loaded.data) return <p className="muted" role="status">Loading…</p>;
-  return <MarketView market={loaded.data.market} event={loaded.data.event} />;
+  return <MarketView market={loaded.data.market} event={loaded.data.event} onResolved={loaded.reload} />;
 }
 
 /**
  * One market, live: the book (both tokens, one watcher), the trades and the trader's open orders
  * are held here, so the headline, chart, book, ticket and trades list all read the same current
- * price (price.ts) and the same book.
+ * price (price.ts) and the same book. Its oracle question is asked again while it is unresolved
+ * (resolution.ts); once the oracle says RESOLVED, `onResolved` reads the market again, and the
+ * page turns into the resolved market's.
  */
-function MarketView({ market, event }: { market: Market; event: Event }) {
+function MarketView({ market, event, onResolved }: { market: Market; event: Event; onResolved: () => void }) {
   const { client } = useSession();
   // The portfolio's Sell opens the page on the position's token (`?token=`).
   const [outcome, setOutcome] = useState<0 | 1>(() => (new URLSearchParams(location.search).get('token') === market.tokenId2 ? 1 : 0));
@@ -46,6 +50,12 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
   const { tokenId1, tokenId2 } = market;
   // A resolved market's book is gone (the server refuses its subscription): nothing to watch.
   const resolved = resolvedOf(market);
+  const resolution = useResolution(market.id, !resolved);
+  const oracleResolved = resolution.data?.status === 'RESOLVED';
+  useEffect(() => {
+    if (oracleResolved && !resolved) onResolved();
+  }, [oracleResolved, resolved, onResolved]);
+  const awaiting = !resolved && hasEnded(market, event);
   const { watcher } = useBookWatcher(client, tokenId1 && tokenId2 && !resolved ? [tokenId1, tokenId2] : []);
   const trades = useTrades(client, market.eventId, market.id);
   const orders = useOpenOrders(market.id);
@@ -66,7 +76,7 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
   return (
     <div className="market-layout">
       <div className="market-main">
-        <MarketHeadline market={market} event={event} price={price} resolved={resolved} latestTrade={latestTrade} />
+        <MarketHeadline market={market} event={event} price={price} resolved={resolved} awaiting={awaiting} latestTrade={latestTrade} />
         {tokenId1 && tokenId2 && (
           <PriceChart
             client={client}
@@ -99,9 +109,10 @@ function MarketView({ market, event }: { market: Market; event: Event }) {
         </div>
         {market.priceTargetConfig && <PriceTarget market={market} config={market.priceTargetConfig} />}
         <Holders slug={market.slug} />
-        <Rules market={market} event={event} />
+        <Rules market={market} event={event} resolution={resolution} />
       </div>
       <aside className="market-side">
+        {awaiting && <AwaitingResolution market={market} event={event} resolution={resolution.data} />}
         {resolved ? <ResolvedPanel market={market} resolved={resolved} />
           : <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} book={tokenId ? watcher?.depth(tokenId, TICKET_LEVELS) : undefined} prices={prices} buyRequest={buyRequest} />}
         <Position market={market} />
