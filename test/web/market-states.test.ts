@@ -13,9 +13,9 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server
 import { storeIndependent } from '../helpers/store-independent.ts';
 import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
-/** A funded trader acting through the SDK with an API key. */
-async function trader(server: TestServer, admin: ExchangeClient): Promise<ExchangeClient> {
-  const account = privateKeyToAccount(generatePrivateKey());
+/** A funded trader acting through the SDK with an API key (of the wallet of `key`, or a new one). */
+async function trader(server: TestServer, admin: ExchangeClient, key = generatePrivateKey()): Promise<ExchangeClient> {
+  const account = privateKeyToAccount(key);
   const signer = createClient({ baseUrl: server.url, account });
   await signer.auth.signIn();
   await admin.admin.credit(account.address, '10000');
@@ -121,6 +121,43 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
     await page.getByTestId('oracle-status').filter({ hasText: 'No outcome proposed yet' }).waitFor();
     assert.equal(await page.getByTestId('market-ended').count(), 0);
     assert.equal(await page.getByTestId('awaiting-badge').count(), 0);
+  });
+
+  it('shows a resolved position that lost as lost, paying $0, and offers to clear it, not to redeem it', async () => {
+    // The browser's dev wallet, and the same wallet through the SDK to trade and split.
+    const key = generatePrivateKey();
+    const me = await trader(server, admin, key);
+    const maker = await trader(server, admin);
+    const [lose, win] = await Promise.all([publish(admin, 'Will my No lose', new Date(Date.now() - HOUR)), publish(admin, 'Will my Yes win', new Date(Date.now() - HOUR))]);
+    const [lost, won] = [lose.markets[0]!, win.markets[0]!];
+    // 5 of each outcome in both; the Yes shares of the losing one sold: only its No is left.
+    await me.markets.split(lost.id, '5');
+    await me.markets.split(won.id, '5');
+    await maker.orders.place({ tokenId: lost.tokenId1!, side: 'BUY', price: '0.5', size: '5' });
+    await me.orders.place({ tokenId: lost.tokenId1!, side: 'SELL', price: '0.5', size: '5', type: 'FAK' });
+    for (const market of [lost, won]) await admin.admin.oraclePropose(market.id, 'YES');
+    // Past the 60 s dispute window: both settle and resolve Yes.
+    await admin.admin.clock({ advanceMs: 61_000 });
+
+    await page.goto(server.url);
+    await page.evaluate(`localStorage.setItem('pmx.devWalletKey', '${key}')`);
+    await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
+    await page.getByRole('link', { name: 'Portfolio' }).click();
+    const redeemable = page.getByTestId('redeemable');
+    const lostRow = redeemable.locator('li', { hasText: 'Will my No lose' });
+    await lostRow.getByText('Lost: pays $0').waitFor();
+    assert.equal(await lostRow.getByRole('button', { name: /Redeem/ }).count(), 0, 'no Redeem for shares that pay nothing');
+    // Its Yes redeems for $5; its No lost.
+    await redeemable.locator('li', { hasText: 'Will my Yes win' }).getByRole('button', { name: 'Redeem $5.00' }).waitFor();
+    await redeemable.getByRole('button', { name: 'Redeem all · $5.00' }).waitFor();
+    await page.getByTestId('positions').locator('tbody tr', { hasText: 'Will my No lose' }).getByTestId('position-lost').waitFor();
+    await screenshots(page, 'portfolio-lost');
+    await lostRow.getByRole('button', { name: 'Clear' }).click();
+    await page.getByText('Cleared, nothing paid: 1 market').waitFor();
+    await lostRow.waitFor({ state: 'detached' });
+    await redeemable.getByRole('button', { name: 'Redeem all · $5.00' }).click();
+    await page.getByText('Redeem: 1 market').waitFor();
+    await redeemable.getByText('None.').waitFor();
   });
 
   it('logged no console error', () => {

@@ -151,3 +151,9 @@ export function describeOrder(order: Order): string {
     default: return `${what}: ${order.status.toLowerCase()}.`;
   }
 }
+
+/** A batch redeem's or merge's answer, in words: "Redeem: 2 markets, 1 skipped (not-redeemable)". */
+export function describeBatch(label: string, result: { included: string[]; excluded: { reason: string }[] }): string {
+  const skipped = result.excluded.length ? `, ${result.excluded.length} skipped (${result.excluded.map((e) => e.reason).join(', ')})` : '';
+  return `${label}: ${counted(result.included.length, 'market')}${skipped}`;
+}

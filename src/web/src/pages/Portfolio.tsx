@@ -1,16 +1,18 @@
 import { useState, type FormEvent } from 'react';
-import type { MergeablePosition, RedeemablePosition, UserPosition } from '../../../client/index.ts';
+import type { UserPosition } from '../../../client/index.ts';
 import type { ReadableChain } from '../chain.ts';
 import type { WalletOnChain } from '../chain-reads.ts';
 import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
 import { PnlChart } from '../components/PnlChart.tsx';
+import { Redeemable } from '../components/Redeemable.tsx';
 import { TxLink } from '../components/TxLink.tsx';
 import { WithdrawForm } from '../components/WithdrawForm.tsx';
-import { cents, counted, errorText, money, shares, sharesOf, signedPercent, units, usd } from '../format.ts';
+import { cents, describeBatch, errorText, money, shares, sharesOf, signedPercent, units, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { notify, useSession } from '../session.ts';
+import { ONE } from '../price.ts';
 import { useWalletOnChain } from '../wallet-on-chain.ts';
 
 /**
@@ -35,7 +37,10 @@ function PortfolioView() {
       <Summary positions={positions.data ? rows : undefined} chain={chain} onChain={onChain} />
       <Positions rows={rows} chain={chain} onChain={onChain} />
       {chain && <WithdrawForm chain={chain} />}
-      <Batches />
+      <div className="two">
+        <Redeemable />
+        <Mergeable />
+      </div>
       <OpenOrders orders={useOpenOrders()} />
       <Activity chain={chain} />
     </div>
@@ -141,7 +146,7 @@ function Positions({ rows, chain, onChain }: { rows: UserPosition[]; chain: Read
             {rows.map((row) => (
               <tr key={row.tokenId}>
                 <td data-label="Market">{row.slug ? <Link to={marketPath(row.slug)}>{row.title ?? row.slug}</Link> : row.title}</td>
-                <td data-label="Outcome">{row.outcome}</td>
+                <td data-label="Outcome">{row.outcome}{row.status === 'RESOLVED' && <Settled latest={row.latest} />}</td>
                 <td data-label="Shares" className="num">{shares(row.amount)}</td>
                 {chain && <td data-label="On chain" className="num"><TokensOnChain ledger={row.amount} chain={onChain?.tokens.get(row.tokenId)} /></td>}
                 <td data-label="Avg" className="num">{cents(row.acquisitionPrice)}</td>
@@ -162,6 +167,13 @@ function Positions({ rows, chain, onChain }: { rows: UserPosition[]; chain: Read
   );
 }
 
+/** How a resolved market's position ended: its shares redeem for `latest` (1, 0, or 0.5 on a tie). */
+function Settled({ latest }: { latest: string }) {
+  const pays = units(latest);
+  if (pays === 0n) return <span className="badge" data-testid="position-lost" title="These shares redeem for nothing">lost</span>;
+  return <span className="badge" title="Redeem them under Redeemable">{pays === ONE ? 'won' : 'tie'}</span>;
+}
+
 /** A position's shares on chain, flagged when the ledger counts otherwise (a trade settling, most often). */
 function TokensOnChain({ ledger, chain }: { ledger: string; chain: bigint | undefined }) {
   if (chain === undefined) return <>—</>;
@@ -173,41 +185,30 @@ function TokensOnChain({ ledger, chain }: { ledger: string; chain: bigint | unde
   );
 }
 
-/** Redeemable (resolved) and mergeable (both legs held) markets, each list with its batch action. */
-function Batches() {
+/** Markets where both outcomes are held: merged back into collateral, one by one or all at once. */
+function Mergeable() {
   const { client, revision } = useSession();
   const [busy, act] = useAction();
-  const lists = useLoad(async () => {
-    const [redeemable, mergeable] = await Promise.all([client.portfolio.redeemable(), client.portfolio.mergeable()]);
-    return { redeemable, mergeable };
-  }, [client, revision]);
-  const run = (label: string, action: () => Promise<{ included: string[]; excluded: { reason: string }[] }>) => act(async () => {
-    const result = await action();
-    return `${label}: ${counted(result.included.length, 'market')}${result.excluded.length ? `, ${result.excluded.length} skipped (${result.excluded.map((e) => e.reason).join(', ')})` : ''}`;
-  });
-  const list = (title: string, rows: (RedeemablePosition | MergeablePosition)[], label: string, action: (ids: string[]) => Promise<{ included: string[]; excluded: { reason: string }[] }>) => (
-    <section className="panel" aria-label={title} data-testid={title.toLowerCase()}>
+  const mergeable = useLoad(() => client.portfolio.mergeable(), [client, revision]);
+  const rows = mergeable.data ?? [];
+  const merge = (ids: string[]) => act(async () => describeBatch('Merge', await client.portfolio.mergeMany(ids)));
+  return (
+    <section className="panel" aria-label="Mergeable" data-testid="mergeable">
       <header className="panel-head">
-        <h2>{title}</h2>
-        {rows.length > 0 && <button type="button" className="primary" disabled={busy} onClick={() => run(label, () => action(rows.map((r) => r.marketId)))}>{label} all</button>}
+        <h2>Mergeable</h2>
+        {rows.length > 0 && <button type="button" className="primary" disabled={busy} onClick={() => merge(rows.map((r) => r.marketId))}>Merge all</button>}
       </header>
       {rows.length === 0 ? <p className="muted">None.</p> : (
         <ul className="plain">
           {rows.map((row) => (
             <li key={row.marketId}>
               <Link to={marketPath(row.slug)}>{row.name}</Link>
-              <button type="button" disabled={busy} onClick={() => run(label, () => action([row.marketId]))}>{label}</button>
+              <button type="button" disabled={busy} onClick={() => merge([row.marketId])}>Merge</button>
             </li>
           ))}
         </ul>
       )}
     </section>
-  );
-  return (
-    <div className="two">
-      {list('Redeemable', lists.data?.redeemable ?? [], 'Redeem', (ids) => client.portfolio.redeemMany(ids))}
-      {list('Mergeable', lists.data?.mergeable ?? [], 'Merge', (ids) => client.portfolio.mergeMany(ids))}
-    </div>
   );
 }
 
