@@ -45,6 +45,8 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
   let watched: WatchedPage;
   let page: Page;
   let open: Event;
+  /** The browser's signed-in trader through the SDK, from the portfolio's tests on. */
+  let me: ExchangeClient;
 
   before(async () => {
     ensureBuild();
@@ -126,7 +128,7 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
   it('shows a resolved position that lost as lost, paying $0, and offers to clear it, not to redeem it', async () => {
     // The browser's dev wallet, and the same wallet through the SDK to trade and split.
     const key = generatePrivateKey();
-    const me = await trader(server, admin, key);
+    me = await trader(server, admin, key);
     const maker = await trader(server, admin);
     const [lose, win] = await Promise.all([publish(admin, 'Will my No lose', new Date(Date.now() - HOUR)), publish(admin, 'Will my Yes win', new Date(Date.now() - HOUR))]);
     const [lost, won] = [lose.markets[0]!, win.markets[0]!];
@@ -158,6 +160,29 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
     await redeemable.getByRole('button', { name: 'Redeem all · $5.00' }).click();
     await page.getByText('Redeem: 1 market').waitFor();
     await redeemable.getByText('None.').waitFor();
+  });
+
+  it("values positions at the price their market's page shows, live, not at the last trade", async () => {
+    const market = (await publish(admin, 'Which price is now', new Date(Date.now() + 24 * HOUR))).markets[0]!;
+    const maker = await trader(server, admin);
+    // Yes quoted 40¢-46¢; the trader buys 10 Yes at 46¢: the last trade 46¢, the midpoint 43¢.
+    await maker.orders.placeMany([{ tokenId: market.tokenId1!, side: 'BUY', price: '0.4', size: '100' }, { tokenId: market.tokenId2!, side: 'BUY', price: '0.54', size: '100' }]);
+    await me.orders.place({ tokenId: market.tokenId1!, side: 'BUY', price: '0.46', size: '10', type: 'FAK' });
+    await page.goto(`${server.url}/market/${market.slug}`);
+    await page.getByTestId('chance').filter({ hasText: /^43%$/ }).waitFor();
+    await screenshots(page, 'market-chart');
+    await page.getByRole('link', { name: 'Portfolio' }).click();
+    const row = page.getByTestId('positions').locator('tbody tr', { hasText: 'Which price is now' });
+    await row.getByTestId('position-now').filter({ hasText: /^43¢$/ }).waitFor();
+    assert.equal(await row.getByTestId('position-value').innerText(), '$4.30', 'not $4.60 at the last trade');
+    // A better bid moves the midpoint to 45¢: the position follows without a reload.
+    await maker.orders.place({ tokenId: market.tokenId1!, side: 'BUY', price: '0.44', size: '10' });
+    await row.getByTestId('position-now').filter({ hasText: /^45¢$/ }).waitFor();
+    await row.getByTestId('position-value').filter({ hasText: /^\$4\.50$/ }).waitFor();
+    // The summary adds the same figures: cash plus $4.50 (the resolved positions were redeemed or cleared).
+    const cash = (await me.account.balance()).collateral.balance;
+    await page.getByTestId('positions-value').filter({ hasText: /^\$4\.50$/ }).waitFor();
+    assert.equal(await page.getByTestId('account-value').innerText(), `$${(Number(cash) + 4.5).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
   });
 
   it('logged no console error', () => {

@@ -43,6 +43,16 @@ export function livePrice(market: Market, bid: Level | undefined, ask: Level | u
   return currentPrice({ bestBid: best(bid), bestAsk: best(ask), lastTrade }) ?? units(market.chance) ?? ONE / 2n;
 }
 
+/**
+ * A held token's current price as its market's page shows it (outcome 2 there is 1 minus outcome
+ * 1's), from the token's own live book and `latest`, the API's last trade price of the token
+ * (EXTENSIONS.md section 11). Token 2's book mirrors token 1's, and prices sit on ticks of at least
+ * 100 base units, so its midpoint is exactly 1 minus outcome 1's and the spread the same.
+ */
+export function heldPrice(bid: Level | undefined, ask: Level | undefined, latest: bigint): bigint {
+  return currentPrice({ bestBid: best(bid), bestAsk: best(ask), lastTrade: latest }) ?? latest;
+}
+
 /** Markets beside their current prices (`priceOf`), likeliest first: how the event page and the home page's cards rank them. */
 export function likeliestFirst<M>(markets: readonly M[], priceOf: (market: M) => bigint): { market: M; price: bigint }[] {
   return markets.map((market) => ({ market, price: priceOf(market) })).sort((a, b) => (b.price > a.price ? 1 : b.price < a.price ? -1 : 0));

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { UserPosition } from '../../../client/index.ts';
+import type { UserPosition, UserPositionsPage } from '../../../client/index.ts';
 import type { ReadableChain } from '../chain.ts';
 import type { WalletOnChain } from '../chain-reads.ts';
 import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
@@ -7,11 +7,12 @@ import { PnlChart } from '../components/PnlChart.tsx';
 import { Redeemable } from '../components/Redeemable.tsx';
 import { TxLink } from '../components/TxLink.tsx';
 import { WithdrawForm } from '../components/WithdrawForm.tsx';
-import { cents, describeBatch, errorText, money, shares, sharesOf, signedPercent, units, usd } from '../format.ts';
+import { cents, centsOf, describeBatch, errorText, money, shares, sharesOf, signedPercent, units, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { notify, useSession } from '../session.ts';
+import { type PositionValue, usePositionValues } from '../position-values.ts';
 import { ONE } from '../price.ts';
 import { useWalletOnChain } from '../wallet-on-chain.ts';
 
@@ -32,10 +33,11 @@ function PortfolioView() {
   const positions = useLoad(() => client.portfolio.positions({ limit: 100 }), [client, revision]);
   const rows = positions.data?.data ?? [];
   const { chain, onChain } = useWalletOnChain(rows.map((row) => row.tokenId));
+  const values = usePositionValues(rows);
   return (
     <div className="stack">
-      <Summary positions={positions.data ? rows : undefined} chain={chain} onChain={onChain} />
-      <Positions rows={rows} chain={chain} onChain={onChain} />
+      <Summary positions={positions.data} values={values} chain={chain} onChain={onChain} />
+      <Positions rows={rows} values={values} chain={chain} onChain={onChain} />
       {chain && <WithdrawForm chain={chain} />}
       <div className="two">
         <Redeemable />
@@ -48,12 +50,15 @@ function PortfolioView() {
 }
 
 /**
- * Account value (cash, cash held by open orders, positions at their latest price) and P&L of the
- * positions held (their value against what they cost, fees included), which needs no display
- * name. The P&L chart is public by display name (SPEC.md 4.8): shown once there is one. With a
- * chain, the collateral the wallet holds on chain is shown beside, and a difference is explained.
+ * Account value (cash, cash held by open orders, positions at the prices their market pages show:
+ * position-values.ts) and P&L of the positions held (their value against what they cost, fees
+ * included), which needs no display name. The P&L chart is public by display name (SPEC.md 4.8):
+ * shown once there is one. With a chain, the collateral the wallet holds on chain is shown
+ * beside, and a difference is explained.
  */
-function Summary({ positions, chain, onChain }: { positions: UserPosition[] | undefined; chain: ReadableChain | undefined; onChain: WalletOnChain | undefined }) {
+function Summary({ positions, values, chain, onChain }: {
+  positions: UserPositionsPage | undefined; values: Map<string, PositionValue>; chain: ReadableChain | undefined; onChain: WalletOnChain | undefined;
+}) {
   const { client, user, revision } = useSession();
   const data = useLoad(async () => {
     const [balance, value] = await Promise.all([client.account.balance(), client.portfolio.value()]);
@@ -61,17 +66,18 @@ function Summary({ positions, chain, onChain }: { positions: UserPosition[] | un
     return { balance, value: units(value.value) ?? 0n, pnl };
   }, [client, user, revision]);
   const cash = units(data.data?.balance.collateral.balance);
-  const pnl = positions ? positionsPnl(positions) : undefined;
+  const pnl = positions ? positionsPnl(positions.data, values) : undefined;
+  const value = positions && data.data ? positionsValue(positions, values, data.data.value) : undefined;
   return (
     <section className="panel" aria-label="Summary">
       <h1>Portfolio</h1>
       <dl className="stats num" data-testid="portfolio-summary">
-        <div className="lead"><dt>Account value</dt><dd data-testid="account-value">{data.data && cash !== undefined ? money(cash + data.data.value) : '—'}</dd></div>
+        <div className="lead"><dt>Account value</dt><dd data-testid="account-value">{value !== undefined && cash !== undefined ? money(cash + value) : '—'}</dd></div>
         <div className="lead">
           <dt>P&amp;L of positions held</dt>
           <dd data-testid="pnl" className={pnl && pnl.gain < 0n ? 'down' : pnl && pnl.gain > 0n ? 'up' : undefined}>{pnl ? `${money(pnl.gain)}${pnl.cost > 0n ? ` (${signedPercent(pnl.gain, pnl.cost)})` : ''}` : '—'}</dd>
         </div>
-        <div><dt>Positions value</dt><dd>{data.data ? money(data.data.value) : '—'}</dd></div>
+        <div><dt>Positions value</dt><dd data-testid="positions-value">{value !== undefined ? money(value) : '—'}</dd></div>
         <div><dt>Cash available</dt><dd>{usd(data.data?.balance.collateral.available)}</dd></div>
         <div><dt>In open orders</dt><dd>{usd(data.data?.balance.collateral.locked)}</dd></div>
         {chain && <div><dt>Cash in your wallet on chain</dt><dd data-testid="cash-on-chain" title={`ERC-20 balance of ${chain.collateral} held by your wallet, read from chain ${chain.chainId}`}>{onChain ? money(onChain.collateral) : '—'}</dd></div>}
@@ -107,9 +113,20 @@ function CashInFlight({ ledger, chain }: { ledger: bigint; chain: bigint }) {
   );
 }
 
-/** What the held positions gained against what they cost (their `return` and `initial`), exact. */
-function positionsPnl(rows: UserPosition[]): { gain: bigint; cost: bigint } {
-  return rows.reduce((total, row) => ({ gain: total.gain + (units(row.return) ?? 0n), cost: total.cost + (units(row.initial) ?? 0n) }), { gain: 0n, cost: 0n });
+/** What the listed positions gained against what they cost (`initial`), at the market pages' prices. */
+function positionsPnl(rows: UserPosition[], values: Map<string, PositionValue>): { gain: bigint; cost: bigint } {
+  return rows.reduce((total, row) => ({ gain: total.gain + (values.get(row.tokenId)?.gain ?? 0n), cost: total.cost + (units(row.initial) ?? 0n) }), { gain: 0n, cost: 0n });
+}
+
+/**
+ * The positions' value at the market pages' prices. The page lists 100 positions; beyond them
+ * (`total` says so) the rest count at the API's own value (its `value` less the listed rows'
+ * `current`), the only figure there is for them.
+ */
+function positionsValue(positions: UserPositionsPage, values: Map<string, PositionValue>, apiValue: bigint): bigint {
+  const listed = positions.data.reduce((sum, row) => sum + (values.get(row.tokenId)?.value ?? 0n), 0n);
+  if (positions.total <= positions.data.length) return listed;
+  return listed + apiValue - positions.data.reduce((sum, row) => sum + (units(row.current) ?? 0n), 0n);
 }
 
 /** The P&L chart and the public profile are by display name (SPEC.md 4.8): choosing one shows them. */
@@ -135,13 +152,13 @@ function DisplayName() {
 }
 
 /** Held positions; with a chain, the shares the wallet holds on chain too, marked where they differ from the ledger's. */
-function Positions({ rows, chain, onChain }: { rows: UserPosition[]; chain: ReadableChain | undefined; onChain: WalletOnChain | undefined }) {
+function Positions({ rows, values, chain, onChain }: { rows: UserPosition[]; values: Map<string, PositionValue>; chain: ReadableChain | undefined; onChain: WalletOnChain | undefined }) {
   return (
     <section className="panel" aria-label="Positions" data-testid="positions">
       <h2>Positions</h2>
       {rows.length === 0 ? <p className="muted">No positions.</p> : (
         <table className="stacking">
-          <thead><tr><th scope="col">Market</th><th scope="col">Outcome</th><th scope="col" className="num">Shares</th>{chain && <th scope="col" className="num" title="ConditionalTokens balance of your wallet, read from the chain">On chain</th>}<th scope="col" className="num">Avg</th><th scope="col" className="num">Now</th><th scope="col" className="num">Value</th><th scope="col" className="num">P&amp;L</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+          <thead><tr><th scope="col">Market</th><th scope="col">Outcome</th><th scope="col" className="num">Shares</th>{chain && <th scope="col" className="num" title="ConditionalTokens balance of your wallet, read from the chain">On chain</th>}<th scope="col" className="num">Avg</th><th scope="col" className="num" title={NOW}>Now</th><th scope="col" className="num">Value</th><th scope="col" className="num">P&amp;L</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>
             {rows.map((row) => (
               <tr key={row.tokenId}>
@@ -150,9 +167,7 @@ function Positions({ rows, chain, onChain }: { rows: UserPosition[]; chain: Read
                 <td data-label="Shares" className="num">{shares(row.amount)}</td>
                 {chain && <td data-label="On chain" className="num"><TokensOnChain ledger={row.amount} chain={onChain?.tokens.get(row.tokenId)} /></td>}
                 <td data-label="Avg" className="num">{cents(row.acquisitionPrice)}</td>
-                <td data-label="Now" className="num">{cents(row.latest)}</td>
-                <td data-label="Value" className="num">{usd(row.current)}</td>
-                <td data-label="P&L" className={`num ${row.return.startsWith('-') ? 'down' : 'up'}`}>{usd(row.return)}</td>
+                <PositionFigures value={values.get(row.tokenId)} />
                 <td className="actions-cell">
                   {row.slug && row.status !== 'RESOLVED' && (
                     <Link to={`${marketPath(row.slug)}?side=sell&token=${row.tokenId}&shares=${row.amount}`} className="button sell">Sell</Link>
@@ -163,7 +178,23 @@ function Positions({ rows, chain, onChain }: { rows: UserPosition[]; chain: Read
           </tbody>
         </table>
       )}
+      {rows.length > 0 && <p className="muted">Now: {NOW}.</p>}
     </section>
+  );
+}
+
+/** What the Now column shows. */
+const NOW = "The price its market's page shows: the midpoint of the best bid and ask, or the last trade when the spread is wider than 10¢; once resolved, what a share redeems for";
+
+/** A position's price now, value and P&L, at its market page's price. */
+function PositionFigures({ value }: { value: PositionValue | undefined }) {
+  if (!value) return <><td data-label="Now" className="num">—</td><td data-label="Value" className="num">—</td><td data-label="P&L" className="num">—</td></>;
+  return (
+    <>
+      <td data-label="Now" className="num" data-testid="position-now">{centsOf(value.price)}</td>
+      <td data-label="Value" className="num" data-testid="position-value">{money(value.value)}</td>
+      <td data-label="P&L" className={`num ${value.gain < 0n ? 'down' : 'up'}`}>{money(value.gain)}</td>
+    </>
   );
 }
 
