@@ -1,7 +1,9 @@
 /**
  * The market, event and portfolio pages as a trader reads their figures (an outside audit in a
- * browser), in Debian's Chromium against a real server: the ticket's fee and share precision.
- * Screenshots go to test-results/screenshots.
+ * browser), in Debian's Chromium against a real server: the ticket's fee and share precision, the
+ * event page's volume after a trade, a market past its end date awaiting resolution and its oracle
+ * followed without a reload, a lost resolved position shown as lost (cleared, not redeemed), and
+ * positions valued at their market pages' price. Screenshots go to test-results/screenshots.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
