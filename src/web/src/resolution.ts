@@ -6,27 +6,31 @@ import { useSession } from './session.ts';
 
 /**
  * How often an unresolved market's page asks its oracle question again. The Socket.IO API
- * announces no proposal, dispute or resolution (EXTENSIONS.md section 6), so the page polls; the
- * dispute window is minutes long, and a cheap public GET every 10 s keeps the page within seconds
- * of it.
+ * announces no proposal, dispute or resolution (EXTENSIONS.md section 6), so the page polls: every
+ * 10 s once the market has ended or a proposal is open (the dispute window is minutes long), and
+ * every minute before, when only an operator's early proposal can come (EXTENSIONS.md section 4),
+ * so that every open market's viewers do not ask six times a minute for what rarely changes.
  */
 export const RESOLUTION_POLL_MS = 10_000;
+const QUIET_RESOLUTION_POLL_MS = 60_000;
 
 /**
  * The market's oracle question (EXTENSIONS.md section 4), asked again on every action of the
- * trader (the session's revision) and, while `live`, every RESOLUTION_POLL_MS when the tab is
- * shown. Each answer re-renders the page, which also moves a market past its end date into
- * "awaiting resolution" on time.
+ * trader (the session's revision) and, while `live`, on the intervals above when the tab is shown
+ * (`ended`: the market's end date has passed). Each answer re-renders the page, which also moves a
+ * market past its end date into "awaiting resolution".
  */
-export function useResolution(marketId: string, live: boolean): Loaded<Resolution> {
+export function useResolution(marketId: string, live: boolean, ended: boolean): Loaded<Resolution> {
   const { client, revision } = useSession();
   const resolution = useLoad(() => client.oracle.resolution(marketId), [client, marketId, revision]);
   const { reload } = resolution;
+  const proposed = resolution.data !== undefined && resolution.data.status !== 'UNPROPOSED';
+  const pollMs = ended || proposed ? RESOLUTION_POLL_MS : QUIET_RESOLUTION_POLL_MS;
   useEffect(() => {
     if (!live) return;
-    const timer = setInterval(() => document.visibilityState === 'visible' && reload(), RESOLUTION_POLL_MS);
+    const timer = setInterval(() => document.visibilityState === 'visible' && reload(), pollMs);
     return () => clearInterval(timer);
-  }, [live, reload]);
+  }, [live, reload, pollMs]);
   return resolution;
 }
 

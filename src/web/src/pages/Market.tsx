@@ -50,12 +50,12 @@ function MarketView({ market, event, onResolved }: { market: Market; event: Even
   const { tokenId1, tokenId2 } = market;
   // A resolved market's book is gone (the server refuses its subscription): nothing to watch.
   const resolved = resolvedOf(market);
-  const resolution = useResolution(market.id, !resolved);
+  const awaiting = !resolved && hasEnded(market, event);
+  const resolution = useResolution(market.id, !resolved, awaiting);
   const oracleResolved = resolution.data?.status === 'RESOLVED';
   useEffect(() => {
     if (oracleResolved && !resolved) onResolved();
   }, [oracleResolved, resolved, onResolved]);
-  const awaiting = !resolved && hasEnded(market, event);
   const { watcher } = useBookWatcher(client, tokenId1 && tokenId2 && !resolved ? [tokenId1, tokenId2] : []);
   const trades = useTrades(client, market.eventId, market.id);
   const orders = useOpenOrders(market.id);
