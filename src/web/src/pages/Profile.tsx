@@ -2,6 +2,7 @@ import { PnlChart } from '../components/PnlChart.tsx';
 import { cents, shares, usd } from '../format.ts';
 import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useLoad } from '../load.ts';
+import { outcomeNames, sideName } from '../outcome-names.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
 
@@ -13,11 +14,13 @@ export default function ProfilePage({ name }: { name: string }) {
     const [summary, pnl, positions, activity] = await Promise.all([
       client.profiles.summary(name), client.profiles.pnlHistory(name, 'ALL'), client.profiles.activePositions(name), client.profiles.activity(name),
     ]);
-    return { summary, pnl, positions, activity };
+    // Rows name a side only: the outcomes' names come from their markets, before the rows show.
+    const names = await outcomeNames(client, [...positions, ...activity].map((row) => row.slug));
+    return { summary, pnl, positions, activity, names };
   }, [client, name]);
   if (profile.error) return <LoadFailed what="Profile" error={profile.error} />;
   if (!profile.data) return <p className="muted" role="status">Loading…</p>;
-  const { summary, pnl, positions, activity } = profile.data;
+  const { summary, pnl, positions, activity, names } = profile.data;
   return (
     <div className="stack">
       <section className="panel">
@@ -30,27 +33,24 @@ export default function ProfilePage({ name }: { name: string }) {
         </dl>
         <PnlChart history={pnl} />
       </section>
-      <section className="panel">
+      <section className="panel" aria-label="Active positions">
         <h2>Active positions</h2>
         {positions.length === 0 ? <p className="muted">None.</p> : (
           <ul className="plain">
             {positions.map((position) => (
-              <li key={position.id}><span>{position.market} · {sideLabel(position.side)}</span><span className="num">{shares(position.shares)} shares · {usd(position.value)}</span></li>
+              <li key={position.id}><span>{position.market} · {sideName(names, position.slug, position.side)}</span><span className="num">{shares(position.shares)} shares · {usd(position.value)}</span></li>
             ))}
           </ul>
         )}
       </section>
-      <section className="panel">
+      <section className="panel" aria-label="Recent trades">
         <h2>Recent trades</h2>
         <ul className="plain">
           {activity.map((row) => (
-            <li key={row.id}><span>{row.action} {sideLabel(row.side)} · {row.slug ? <Link to={marketPath(row.slug)}>{row.market}</Link> : row.market}</span><span className="num">{usd(row.amount)} at {cents(row.price / 100)}</span></li>
+            <li key={row.id}><span>{row.action} {sideName(names, row.slug, row.side)} · {row.slug ? <Link to={marketPath(row.slug)}>{row.market}</Link> : row.market}</span><span className="num">{usd(row.amount)} at {cents(row.price / 100)}</span></li>
           ))}
         </ul>
       </section>
     </div>
   );
 }
-
-/** Public profiles name outcomes by side only: SIDE_A is a market's first outcome, SIDE_B its second. */
-const sideLabel = (side: string) => (side === 'SIDE_A' ? 'outcome 1' : 'outcome 2');

