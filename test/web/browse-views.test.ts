@@ -16,6 +16,21 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server
 import { storeIndependent } from '../helpers/store-independent.ts';
 import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
+/** WCAG's relative luminance of a computed `rgb(r, g, b)` colour. */
+function luminance(rgb: string): number {
+  const [r, g, b] = rgb.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((part) => {
+    const c = Number(part) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG's contrast ratio of two computed colours. */
+function contrast(a: string, b: string): number {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
 /** A funded trader acting through the SDK with an API key. */
 async function trader(server: TestServer, admin: ExchangeClient): Promise<ExchangeClient> {
   const account = privateKeyToAccount(generatePrivateKey());
@@ -78,5 +93,35 @@ describe('the profile, home, contrast and Operate views', { skip: storeIndepende
     await positions.getByText(`${round.name} · Down`).waitFor();
     assert.doesNotMatch(await page.locator('main').innerText(), /outcome [12]/);
     await screenshots(page, 'profile-outcomes');
+  });
+
+  it("gives every filled button's text at least 4.5:1 (WCAG AA) in the light and the dark theme", async () => {
+    await page.goto(server.url);
+    await page.getByTestId('event-card').first().waitFor();
+    // The app's filled buttons: primary (sign-in, Save), the ticket's Buy and Sell (and the phone's Buy bar), the pressed Buy/Sell switch.
+    const read = (theme: string) => page.evaluate<{ name: string; color: string; background: string }[]>(`(() => {
+      document.documentElement.dataset.theme = ${JSON.stringify(theme)};
+      const box = document.createElement('div');
+      box.innerHTML = '<button class="primary">Primary</button><button class="primary wide buy">Buy</button><button class="primary wide sell">Sell</button>'
+        + '<div class="segmented"><button class="buy" aria-pressed="true">Buy switch</button><button class="sell" aria-pressed="true">Sell switch</button></div>';
+      document.querySelector('main').append(box);
+      const seen = [...box.querySelectorAll('button')].map((b) => ({ name: b.textContent, color: getComputedStyle(b).color, background: getComputedStyle(b).backgroundColor }));
+      box.remove();
+      return seen;
+    })()`);
+    const low: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      for (const button of await read(theme)) {
+        const ratio = contrast(button.color, button.background);
+        if (ratio < 4.5) low.push(`${theme} ${button.name}: ${button.color} on ${button.background}, ${ratio.toFixed(2)}:1`);
+      }
+    }
+    assert.deepEqual(low, []);
+    // As a trader sees them: the market page's ticket and Buy bar in the dark theme.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${server.url}/market/demo-btc-above-150k`);
+    await page.getByTestId('order-ticket').waitFor();
+    await screenshots(page, 'buttons-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 });
