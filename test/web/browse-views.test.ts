@@ -14,7 +14,7 @@ import { seedDemo } from '../../src/cli/demo.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { launchChromium, screenshots, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
 
 /** WCAG's relative luminance of a computed `rgb(r, g, b)` colour. */
 function luminance(rgb: string): number {
@@ -123,5 +123,19 @@ describe('the profile, home, contrast and Operate views', { skip: storeIndepende
     await page.getByTestId('order-ticket').waitFor();
     await screenshots(page, 'buttons-dark');
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it("sorts 'Ending soon' by the soonest open market: the hourly series' current round first, not last for its event's null end", async () => {
+    assert.equal(series().endDate, null);
+    await page.goto(`${server.url}/?sort=ending`);
+    const titles = page.getByTestId('event-card').locator('h2');
+    await until(async () => (await titles.count()) === events.length, 'every event card');
+    assert.deepEqual(await titles.allInnerTexts(), [
+      series().name,
+      'Saturday derby: match props',
+      'Will Bitcoin close above $150,000 this quarter?',
+      'Who will win the next presidential election?',
+    ]);
+    await screenshots(page, 'home-ending-soon');
   });
 });

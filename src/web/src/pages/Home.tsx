@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Category, EventListParams, Market, Tag } from '../../../client/index.ts';
 import { EventCard } from '../components/EventCard.tsx';
+import { endingSoon } from '../ending-soon.ts';
 import { errorText } from '../format.ts';
 import { useBookWatcher } from '../live-book.ts';
 import { useLoad } from '../load.ts';
@@ -8,14 +9,15 @@ import { livePrice } from '../price.ts';
 import { setQuery, useQuery, useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
 
-/** Sort choices of the home page, as the events route's sortBy and order. */
+/** Sort choices of the home page, as the events route's sortBy and order (but Ending soon). */
 const SORTS = {
   volume: { label: 'Volume', sortBy: 'tradeVolumeUsd', order: 'DESC' },
   volume24h: { label: '24h volume', sortBy: 'tradeVolumeUsd24h', order: 'DESC' },
   // The route sorts by liquidity only under a liquidity filter; minLiquidity 0 keeps every event.
   liquidity: { label: 'Liquidity', sortBy: 'liquidity', order: 'DESC', minLiquidity: 0 },
   newest: { label: 'Newest', sortBy: 'createdAt', order: 'DESC' },
-  ending: { label: 'Ending soon', sortBy: 'endDate', order: 'ASC' },
+  // Ranked here by the soonest end of each event's open markets (ending-soon.ts): the route sorts by the event's endDate, null for a series.
+  ending: { label: 'Ending soon' },
 } as const satisfies Record<string, { label: string } & EventListParams>;
 type SortKey = keyof typeof SORTS;
 const PAGE = 24;
@@ -45,14 +47,15 @@ export function Home() {
   }, [client]);
 
   const { label: _label, ...sortParams } = SORTS[sort] ?? SORTS.volume;
-  const events = useLoad(
-    () => client.events.list({ eventStatus: 'ACTIVE', includeVolume: true, limit: PAGE, total: false, ...sortParams, ...(term ? { term } : {}), ...(category ? { category } : {}), ...(tag ? { tag } : {}) }),
-    [client, term, category, tag, sort],
-  );
+  const events = useLoad(async () => {
+    const filters: EventListParams = { eventStatus: 'ACTIVE', includeVolume: true, ...(term ? { term } : {}), ...(category ? { category } : {}), ...(tag ? { tag } : {}) };
+    if (sort === 'ending') return endingSoon(client, filters, PAGE);
+    return (await client.events.list({ ...filters, limit: PAGE, total: false, ...sortParams })).data;
+  }, [client, term, category, tag, sort]);
 
   // The cards show each market's current price as its own page does (price.ts): the midpoint of a
   // tight book, else the last trade, which the API's `chance` is.
-  const tokenIds = (events.data?.data ?? []).flatMap((event) => event.markets.map((market) => market.tokenId1)).filter((id): id is string => id !== null);
+  const tokenIds = (events.data ?? []).flatMap((event) => event.markets.map((market) => market.tokenId1)).filter((id): id is string => id !== null);
   const { watcher } = useBookWatcher(client, tokenIds.slice(0, WATCHED_TOKENS));
   const priceOf = (market: Market) => livePrice(market, market.tokenId1 ? watcher?.bestBid(market.tokenId1) : undefined, market.tokenId1 ? watcher?.bestAsk(market.tokenId1) : undefined);
 
@@ -86,8 +89,8 @@ export function Home() {
       </nav>
       {events.error ? <p className="error" role="alert">{errorText(events.error)}</p> : null}
       <section className="grid" aria-busy={events.loading} aria-label="Markets">
-        {events.data?.data.map((event) => <EventCard key={event.id} event={event} priceOf={priceOf} />)}
-        {events.data && events.data.data.length === 0 && <p className="muted">No markets match.</p>}
+        {events.data?.map((event) => <EventCard key={event.id} event={event} priceOf={priceOf} />)}
+        {events.data && events.data.length === 0 && <p className="muted">No markets match.</p>}
       </section>
     </>
   );
