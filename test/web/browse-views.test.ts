@@ -138,4 +138,26 @@ describe('the profile, home, contrast and Operate views', { skip: storeIndepende
     ]);
     await screenshots(page, 'home-ending-soon');
   });
+
+  it("Operate offers the manual clock on a manual-clock server only, without asking the clock's route", async () => {
+    const operate = async (url: string) => {
+      await page.goto(`${url}/admin`);
+      await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('form', { name: 'Credit collateral' }).waitFor();
+    };
+    await operate(server.url);
+    await page.getByRole('form', { name: 'Manual clock' }).waitFor();
+    const real = await startTestServer({ CLOCK: 'real' });
+    try {
+      const before = watched.refused.length;
+      await operate(real.url);
+      await page.getByRole('form', { name: 'Reward accrual' }).waitFor();
+      assert.equal(await page.getByRole('form', { name: 'Manual clock' }).count(), 0, 'no clock panel on the real clock');
+      assert.deepEqual(watched.refused.slice(before), [], 'and no request refused to find out');
+      await screenshots(page, 'operate-real-clock');
+    } finally {
+      await real.close();
+    }
+  });
 });

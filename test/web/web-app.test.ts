@@ -298,7 +298,7 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await propose.getByLabel('Outcome').selectOption('YES');
     await propose.getByRole('button', { name: 'Propose' }).click();
     await operator.getByText(/Oracle: proposed/).waitFor();
-    const clock = operator.getByRole('form', { name: 'Clock (manual-clock servers)' });
+    const clock = operator.getByRole('form', { name: 'Manual clock' });
     await clock.getByLabel('Minutes').fill('2');
     await clock.getByRole('button', { name: 'Advance' }).click();
     await operator.getByText(/Server time now/).waitFor();

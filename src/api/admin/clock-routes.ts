@@ -1,7 +1,7 @@
 import { isManualClock } from '../../clock.ts';
 import type { AppContext } from '../context.ts';
 import { tickBackgroundJobs } from '../../jobs/background-job.ts';
-import { AppError, badRequest, notFound } from '../../contract/errors.ts';
+import { AppError, badRequest } from '../../contract/errors.ts';
 import type { TypedApp } from '../typed-app.ts';
 import { ClockBody, ClockResponse } from '../../contract/admin.ts';
 import { errorResponses } from '../../contract/common.ts';
@@ -10,11 +10,15 @@ import { errorResponses } from '../../contract/common.ts';
 const LATEST_CLOCK_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 /**
- * POST /admin/clock: moves the manual clock (tests); 404 on the real clock (EXTENSIONS.md section 11).
- * Every declared background job ticks at once (src/background-jobs.ts), so a test that moves time
- * sees the expiries, oracle settlements, reward minutes and publications it caused.
+ * POST /admin/clock: moves the manual clock (tests). It exists only on a manual clock (EXTENSIONS.md
+ * sections 3 and 11: 404 on the real clock), so the OpenAPI document lists it only then, which is
+ * how the web app's Operate page knows whether to offer it. Every declared background job ticks at
+ * once (src/background-jobs.ts), so a test that moves time sees the expiries, oracle settlements,
+ * reward minutes and publications it caused.
  */
 export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
+  const clock = ctx.clock;
+  if (!isManualClock(clock)) return;
   api.post('/admin/clock', {
     config: { auth: 'admin' },
     schema: {
@@ -25,8 +29,6 @@ export function registerClockRoutes(api: TypedApp, ctx: AppContext): void {
       response: { 200: ClockResponse, ...errorResponses(400, 401, 404) },
     },
   }, async (request) => {
-    const clock = ctx.clock;
-    if (!isManualClock(clock)) throw notFound('the manual clock');
     const { advanceMs, now } = request.body;
     if ((advanceMs === undefined) === (now === undefined)) throw badRequest('send exactly one of advanceMs or now');
     const target = advanceMs !== undefined ? clock.nowMs() + advanceMs : Date.parse(now!);

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { LocalAccount } from 'viem/accounts';
 import { createClient, type Account, type ApiKeyCredentials, type ClientOptions, type ExchangeClient, type SignedTimestamps, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
-import { faucetOffered } from './capabilities.ts';
+import { offers } from './capabilities.ts';
 import { readableChain } from './chain.ts';
 import { cents, describeOrder, shares } from './format.ts';
 import { switchWalletToChain, type Eip1193 } from './wallet-chain.ts';
@@ -245,5 +245,5 @@ function tookPart(address: string | null): boolean {
 
 /** Whether to show the faucet button; an unreachable answer hides it. */
 async function probeFaucet(): Promise<void> {
-  set({ faucet: await faucetOffered().catch(() => false) });
+  set({ faucet: await offers('faucet') });
 }

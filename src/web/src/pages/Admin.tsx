@@ -5,6 +5,7 @@ import { useLoad } from '../load.ts';
 import { useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { useDepositKey } from '../deposit-key.ts';
+import { offers } from '../capabilities.ts';
 
 /** The operator's token lives in sessionStorage: it goes when the tab closes. */
 const TOKEN_KEY = 'pmx.adminToken';
@@ -73,6 +74,8 @@ function Console({ admin, onForget, onRefused }: { admin: ExchangeClient; onForg
   const events = useLoad(() => admin.events.list({ limit: 100, total: false, sortBy: 'createdAt', order: 'DESC' }), [admin, revision]);
   // Drafts are read from the server (the admin's event list by status), so a reload still offers to publish them.
   const drafts = useLoad(() => admin.admin.events({ eventStatus: 'DRAFT', limit: 100, total: false, sortBy: 'createdAt', order: 'DESC' }), [admin, revision]);
+  // The clock's route exists on a manual-clock server only (tests, demos); the real clock has nothing to move.
+  const manualClock = useLoad(() => offers('manualClock'), []);
   const [publishing, publish] = useAction();
   // A deposit sent again after an error keeps its key, so one whose answer was lost is made once.
   const creditKey = useDepositKey();
@@ -174,9 +177,12 @@ function Console({ admin, onForget, onRefused }: { admin: ExchangeClient; onForg
         <Form title="Reward accrual" label="Apply" action={async (data) => ((await admin.admin.pauseRewards(data.get('paused') === 'on')).paused ? 'Rewards paused' : 'Rewards accruing')}>
           <label className="check"><input type="checkbox" name="paused" /> Pause every market's rewards</label>
         </Form>
-        <Form title="Clock (manual-clock servers)" label="Advance" action={async (data) => `Server time now ${(await admin.admin.clock({ advanceMs: Number(text(data, 'minutes')) * 60_000 })).now}`}>
-          <label>Minutes <input name="minutes" required inputMode="numeric" defaultValue="60" /></label>
-        </Form>
+        {manualClock.data && (
+          <Form title="Manual clock" label="Advance" action={async (data) => `Server time now ${(await admin.admin.clock({ advanceMs: Number(text(data, 'minutes')) * 60_000 })).now}`}>
+            <p className="muted">This server runs on a manual clock (CLOCK=manual): its time moves only when advanced here.</p>
+            <label>Minutes <input name="minutes" required inputMode="numeric" defaultValue="60" /></label>
+          </Form>
+        )}
       </div>
     </div>
   );
