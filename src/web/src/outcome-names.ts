@@ -29,10 +29,8 @@ function namesOf(client: ExchangeClient, slug: string): Promise<OutcomeNames | u
 /** The outcome names of every market among `slugs`, read at once (one request per market not yet known). */
 export async function outcomeNames(client: ExchangeClient, slugs: readonly (string | undefined)[]): Promise<Map<string, OutcomeNames>> {
   const distinct = [...new Set(slugs.filter((slug): slug is string => slug !== undefined))];
-  const answers = await Promise.all(distinct.map((slug) => namesOf(client, slug)));
-  const names = new Map<string, OutcomeNames>();
-  distinct.forEach((slug, i) => answers[i] && names.set(slug, answers[i]));
-  return names;
+  const answers = await Promise.all(distinct.map(async (slug) => [slug, await namesOf(client, slug)] as const));
+  return new Map(answers.filter((answer): answer is readonly [string, OutcomeNames] => answer[1] !== undefined));
 }
 
 /**
