@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { DisplayAmount, DisplayAmountOut } from './amount.ts';
 import { Address, Nullable, Uuid } from './common.ts';
+import { DISPLAY_NAME_PATTERN } from './formats.ts';
 
 /** The caller's own account and balances (EXTENSIONS.md section 2). */
 
@@ -23,7 +24,7 @@ const nullableString = (options: { pattern?: string; format?: string; maxLength?
 
 /** PATCH /account: fields not sent stay unchanged. */
 export const AccountPatch = Type.Object({
-  displayName: Type.Optional(nullableString({ pattern: '^[A-Za-z0-9_-]{3,30}$', description: '3 to 30 of A-Z a-z 0-9 _ -, unique ignoring case; null clears it' })),
+  displayName: Type.Optional(nullableString({ pattern: DISPLAY_NAME_PATTERN, description: '3 to 30 of A-Z a-z 0-9 _ -, unique ignoring case; null clears it' })),
   avatarUrl: Type.Optional(nullableString({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'an http(s) URL; null clears it' })),
   anonymous: Type.Optional(Type.Boolean()),
 });

@@ -12,3 +12,6 @@ export const PAIR_PATTERN = '^[A-Z0-9]{2,10}/[A-Z0-9]{2,10}$';
 /** The periods of a price-market template (EXTENSIONS.md section 13). */
 export const TEMPLATE_PERIODS = ['15m', '1h', '4h', '1d'] as const;
 export type TemplatePeriod = (typeof TEMPLATE_PERIODS)[number];
+
+/** A display name (EXTENSIONS.md section 2): 3 to 30 letters, digits, `_` and `-`; unique ignoring case. */
+export const DISPLAY_NAME_PATTERN = '^[A-Za-z0-9_-]{3,30}$';

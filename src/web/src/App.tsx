@@ -11,6 +11,7 @@ const EventPage = lazy(() => import('./pages/Event.tsx'));
 const PortfolioPage = lazy(() => import('./pages/Portfolio.tsx'));
 const RewardsPage = lazy(() => import('./pages/Rewards.tsx'));
 const ProfilePage = lazy(() => import('./pages/Profile.tsx'));
+const AccountPage = lazy(() => import('./pages/Account.tsx'));
 const AdminPage = lazy(() => import('./pages/Admin.tsx'));
 const TransactionPage = lazy(() => import('./pages/Transaction.tsx'));
 
@@ -24,6 +25,7 @@ function route(path: string): ReactNode {
   if (path === '/rewards') return <RewardsPage />;
   const profile = match('/profile/:name', path);
   if (profile) return <ProfilePage key={profile.name} name={profile.name!} />;
+  if (path === '/account') return <AccountPage />;
   if (path === '/admin') return <AdminPage />;
   const transaction = match('/tx/:hash', path);
   if (transaction && isTransactionHash(transaction.hash!)) return <TransactionPage key={transaction.hash} hash={transaction.hash} />;

@@ -149,6 +149,11 @@ export async function signIn(kind: WalletKind): Promise<void> {
   start(clientOf({ account, credentials: { apiKey } }), saved, user);
 }
 
+/** The signed-in account as the server answered it last (after a change of display name, say). */
+export function setUser(user: Account): void {
+  set({ user });
+}
+
 /** The saved key of `address`, if the server still accepts it. */
 async function reusableKey(address: `0x${string}`): Promise<ApiKeyCredentials | undefined> {
   const text = localStorage.getItem(SAVED);

@@ -83,7 +83,7 @@ function Quick() {
 }
 
 function Account() {
-  const { wallet, client, faucet, user } = useSession();
+  const { wallet, client, faucet } = useSession();
   const [busy, run] = useAction();
   if (!wallet) {
     return injectedProvider() ? (
@@ -100,7 +100,7 @@ function Account() {
           return `Faucet: ${FAUCET_AMOUNT} USDC credited`;
         })}>Faucet</button>
       )}
-      <Link to={user?.displayName ? `/profile/${encodeURIComponent(user.displayName)}` : '/portfolio'} className="who" title={wallet.address}>
+      <Link to="/account" className="who" title={`${wallet.address}: account settings (display name, API keys)`}>
         {wallet.kind === 'dev' && <span className="badge warn" title="The key is stored in this browser: never use it for real money">unsafe dev wallet</span>}
         <span className="address">{shortAddress(wallet.address)}</span>
       </Link>
