@@ -1,18 +1,20 @@
 /**
  * The signed-in trader's account page (/account), as an outside audit in a browser found it
- * missing: a display name could be set once (on the portfolio) and never changed or cleared. In
- * Debian's Chromium against a real server: the server's name rules said as the trader types, a
- * name someone else holds (409) said plainly, change and clear.
+ * missing: a display name could be set once (on the portfolio) and never changed or cleared, and
+ * API keys could not be managed at all. In Debian's Chromium against a real server: the server's
+ * name rules said as the trader types, a name someone else holds (409) said plainly, change and
+ * clear; keys listed with their dates, one created with its secret shown once and copied, revoked
+ * after a confirmation, and the app's own key marked and never offered for revoking.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createClient } from '../../src/client/index.ts';
+import { createClient, ExchangeError } from '../../src/client/index.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { launchChromium, screenshots, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
 
 describe('the account page', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
@@ -86,5 +88,47 @@ describe('the account page', { skip: storeIndependent('the web app') || skipReas
     await form.getByText('A web address starting with http:// or https://.').waitFor();
     assert.equal(await save.isDisabled(), true);
     await form.getByLabel('Avatar URL').fill('');
+  });
+
+  it("lists the API keys, creates one shown once with copy buttons, revokes it after a confirmation, and never offers the app's own", async () => {
+    const keys = page.getByTestId('api-keys');
+    const own = keys.getByTestId('app-key');
+    await own.getByText('this browser').waitFor();
+    await own.getByText('The app signs your orders with this key; signing out revokes it.').waitFor();
+    assert.equal(await own.getByRole('button').count(), 0, "the app's key has no Revoke");
+    assert.match(await own.innerText(), /never|\d{4}/);
+
+    // The sign-in session's token has ended: creating a key signs in again (the dev wallet signs at once).
+    const saved = JSON.parse((await page.evaluate<string | null>("localStorage.getItem('pmx.session')"))!) as { token: string };
+    await createClient({ baseUrl: server.url, credentials: { token: saved.token } }).auth.logout();
+
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const shown = page.getByTestId('new-api-key');
+    await shown.getByText('Shown only now.').waitFor();
+    const values = await shown.locator('dd code').allInnerTexts();
+    assert.equal(values.length, 3);
+    const [apiKey, secret, passphrase] = values as [string, string, string];
+    await shown.getByRole('button', { name: 'Copy Secret' }).click();
+    await shown.getByRole('button', { name: 'Copy Secret' }).filter({ hasText: 'Copied' }).waitFor();
+    assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), secret);
+    await screenshots(page, 'account-new-key');
+    const program = createClient({ baseUrl: server.url, credentials: { apiKey: { apiKey, secret, passphrase } } });
+    await program.account.get();
+    await until(async () => (await keys.locator('tbody tr').count()) === 2, 'the new key listed');
+
+    await shown.getByRole('button', { name: 'I have stored them' }).click();
+    assert.equal(await shown.count(), 0, 'the secret is gone from the page');
+    const row = keys.locator('tbody tr', { hasText: apiKey });
+    await row.getByRole('button', { name: 'Revoke…' }).click();
+    await row.getByText('Programs using it stop working at once.').waitFor();
+    await row.getByRole('button', { name: 'Keep' }).click();
+    await row.getByRole('button', { name: 'Revoke…' }).click();
+    await row.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await row.waitFor({ state: 'detached' });
+    await assert.rejects(program.account.get(), (error) => error instanceof ExchangeError && error.status === 401);
+    // The app still trades with its own key.
+    await page.reload();
+    await own.waitFor();
+    assert.deepEqual(watched.errors, []);
   });
 });

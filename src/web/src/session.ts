@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { LocalAccount } from 'viem/accounts';
-import { createClient, type Account, type ApiKeyCredentials, type ClientOptions, type ExchangeClient, type SignedTimestamps, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
+import { createClient, ExchangeError, type Account, type ApiKeyCredentials, type ClientOptions, type ExchangeClient, type SignedTimestamps, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
 import { offers } from './capabilities.ts';
 import { readableChain } from './chain.ts';
 import { cents, describeOrder, shares } from './format.ts';
@@ -17,6 +17,8 @@ export interface Session {
   client: ExchangeClient;
   wallet: { kind: WalletKind; address: `0x${string}` } | undefined;
   user: Account | undefined;
+  /** The API key the app signs with (its id), kept in this browser; revoked at sign-out. */
+  appKey: string | undefined;
   /** Bumped on every /user feed message. */
   revision: number;
   /** Whether POST /account/faucet exists on this server (capabilities.ts, asked after sign-in); undefined: not known yet. */
@@ -62,7 +64,7 @@ const signedTimestamps: SignedTimestamps = {
 /** Every client of the app: this origin's API, the browser's shared signed timestamps. */
 const clientOf = (options: Omit<ClientOptions, 'baseUrl' | 'signedTimestamps'> = {}) => createClient({ baseUrl: BASE_URL, signedTimestamps, ...options });
 
-let state: Session = { client: clientOf(), wallet: undefined, user: undefined, revision: 0, faucet: undefined, notices: [] };
+let state: Session = { client: clientOf(), wallet: undefined, user: undefined, appKey: undefined, revision: 0, faucet: undefined, notices: [] };
 const listeners = new Set<() => void>();
 let feed: UserFeed | undefined;
 let noticeId = 0;
@@ -154,6 +156,31 @@ export function setUser(user: Account): void {
   set({ user });
 }
 
+/**
+ * A new API key for the signed-in wallet, for the trader's own programs (the app keeps signing with
+ * its own). POST /auth/api-keys takes the sign-in session's token, not an API key: the saved one,
+ * or, once it has expired (24 h) or ended, a new sign-in with the wallet (an injected wallet asks
+ * its owner to sign), whose token is kept in its place.
+ */
+export async function createApiKey(): Promise<ApiKeyCredentials> {
+  const text = localStorage.getItem(SAVED);
+  if (!text) throw new Error('sign in first');
+  const saved = JSON.parse(text) as Saved;
+  if (saved.token) {
+    try {
+      return await clientOf({ credentials: { token: saved.token } }).auth.createApiKey();
+    } catch (error) {
+      if (!(error instanceof ExchangeError && error.status === 401)) throw error;
+    }
+  }
+  const account = saved.kind === 'dev' ? await devAccount() : await injectedAccount(false);
+  if (account.address !== saved.address) throw new Error('the wallet changed account: sign out and in again');
+  const client = clientOf({ account });
+  const { token } = await client.auth.signIn();
+  localStorage.setItem(SAVED, JSON.stringify({ ...saved, token } satisfies Saved));
+  return client.auth.createApiKey();
+}
+
 /** The saved key of `address`, if the server still accepts it. */
 async function reusableKey(address: `0x${string}`): Promise<ApiKeyCredentials | undefined> {
   const text = localStorage.getItem(SAVED);
@@ -178,7 +205,7 @@ export async function signOut(): Promise<void> {
   localStorage.removeItem(SAVED);
   feed?.close();
   feed = undefined;
-  set({ client: clientOf(), wallet: undefined, user: undefined, faucet: undefined });
+  set({ client: clientOf(), wallet: undefined, user: undefined, appKey: undefined, faucet: undefined });
   if (!text) return;
   const saved = JSON.parse(text) as Saved;
   await Promise.allSettled([
@@ -192,7 +219,7 @@ function forget(): void {
   localStorage.removeItem(SAVED);
   feed?.close();
   feed = undefined;
-  set({ client: clientOf(), wallet: undefined, user: undefined, faucet: undefined });
+  set({ client: clientOf(), wallet: undefined, user: undefined, appKey: undefined, faucet: undefined });
 }
 
 /** Back to the saved session after a reload; a revoked or unknown key signs out. */
@@ -212,7 +239,7 @@ export async function restore(): Promise<void> {
 
 function start(client: ExchangeClient, saved: Saved, user: Account): void {
   feed?.close();
-  set({ client, wallet: { kind: saved.kind, address: saved.address }, user, faucet: undefined });
+  set({ client, wallet: { kind: saved.kind, address: saved.address }, user, appKey: saved.apiKey.apiKey, faucet: undefined });
   void follow(client);
   void probeFaucet();
 }

@@ -1,8 +1,9 @@
+import { ApiKeys } from '../components/ApiKeys.tsx';
 import { ProfileSettings } from '../components/ProfileSettings.tsx';
 import { useTitle } from '../router.tsx';
 import { useSession } from '../session.ts';
 
-/** The signed-in trader's settings: the public profile (display name, avatar, anonymity). */
+/** The signed-in trader's settings: the public profile (display name, avatar, anonymity) and API keys. */
 export default function AccountPage() {
   useTitle('Account');
   const { user, wallet } = useSession();
@@ -10,7 +11,7 @@ export default function AccountPage() {
     return (
       <section className="panel">
         <h1>Account</h1>
-        <p>Sign in to change your display name.</p>
+        <p>Sign in to change your display name and manage your API keys.</p>
       </section>
     );
   }
@@ -21,6 +22,7 @@ export default function AccountPage() {
         <p className="muted">Signed in as <span className="hash">{wallet.address}</span></p>
       </header>
       <ProfileSettings key={user.userId} account={user} />
+      <ApiKeys />
     </div>
   );
 }
