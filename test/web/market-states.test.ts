@@ -107,6 +107,8 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
     await awaiting.getByTestId('awaiting-oracle').filter({ hasText: 'Oracle: No outcome proposed yet.' }).waitFor();
     // The book stays open (EXTENSIONS.md section 11): the ticket is still there.
     await page.getByTestId('order-ticket').waitFor();
+    // The event asks no bond: the rules say so, not "a $0.00 bond".
+    await page.getByTestId('market-rules').getByText(/propose the outcome after the end date with no bond; it stands/).waitFor();
     await screenshots(page, 'market-awaiting');
     // The operator proposes Yes, a trader disputes, the operator decides: the page follows each step.
     await admin.admin.oraclePropose(market.id, 'YES');

@@ -193,7 +193,7 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     const summary = page.getByTestId('portfolio-summary');
     await summary.getByTestId('pnl').filter({ hasText: /^−?\$\d+\.\d\d \([+−]\d+\.\d%\)$/ }).waitFor();
     assert.match(await summary.getByTestId('account-value').innerText(), /^\$1,0\d\d\.\d\d$|^\$99\d\.\d\d$/);
-    await page.getByLabel('Display name').waitFor();
+    await page.getByTestId('no-display-name').getByRole('link', { name: 'your account page' }).waitFor();
     const row = page.getByTestId('positions').locator('tbody tr', { hasText: 'Bitcoin above $150,000' });
     await screenshots(page, 'portfolio-summary');
     await row.getByRole('link', { name: 'Sell' }).click();

@@ -327,8 +327,13 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await alice.getByTestId('my-rewards').waitFor();
     await screenshots(alice, 'rewards');
     await alice.goto(`${server.url}/portfolio`);
-    await alice.getByLabel('Display name').fill('alice_web');
-    await alice.getByRole('button', { name: 'Save' }).click();
+    // Without a display name the portfolio sends the trader to the account page to choose one.
+    await alice.getByTestId('no-display-name').getByRole('link', { name: 'your account page' }).click();
+    const profile = alice.getByRole('form', { name: 'Public profile' });
+    await profile.getByLabel('Display name').fill('alice_web');
+    await profile.getByRole('button', { name: 'Save' }).click();
+    await profile.getByRole('link', { name: '/profile/alice_web' }).waitFor();
+    await alice.getByRole('link', { name: 'Portfolio' }).click();
     await alice.getByTestId('pnl-chart').locator('canvas').first().waitFor();
     await alice.goto(`${server.url}/profile/alice_web`);
     await alice.getByRole('heading', { name: 'alice_web' }).waitFor();

@@ -1,6 +1,6 @@
 import type { Event, Market, OracleOutcome, Resolution } from '../../../client/index.ts';
 import { useAction } from '../action.ts';
-import { counted, date, usd } from '../format.ts';
+import { counted, date, units, usd } from '../format.ts';
 import type { Loaded } from '../load.ts';
 import { endOf, hasEnded, oracleState } from '../resolution.ts';
 import { useSession } from '../session.ts';
@@ -23,7 +23,9 @@ export function Rules({ market, event, resolution }: { market: Market; event: Ev
     await what();
     return done;
   });
-  const propose = (outcome: OracleOutcome) => act(() => client.oracle.propose(market.id, outcome), `Proposed ${outcome}; bond of ${usd(event.proposalBond)} locked`);
+  // An event may ask no bond (EXTENSIONS.md section 4: proposalBond 0), which is said as none, not as $0.00.
+  const bond = units(event.proposalBond) ? usd(event.proposalBond) : undefined;
+  const propose = (outcome: OracleOutcome) => act(() => client.oracle.propose(market.id, outcome), `Proposed ${outcome}${bond ? `; bond of ${bond} locked` : ''}`);
 
   return (
     <section className="panel rules" aria-label="Rules" data-testid="market-rules">
@@ -32,7 +34,7 @@ export function Rules({ market, event, resolution }: { market: Market; event: Ev
       <dl className="facts">
         <dt>Ends</dt><dd>{date(endOf(market, event))}</dd>
         <dt>Resolution source</dt>
-        <dd>{source ?? `The exchange's optimistic oracle: anyone may propose the outcome after the end date with a ${usd(event.proposalBond)} bond; it stands unless disputed within ${counted(Math.round(event.liveness / 60), 'minute')}.`}</dd>
+        <dd>{source ?? `The exchange's optimistic oracle: anyone may propose the outcome after the end date ${bond ? `with a ${bond} bond` : 'with no bond'}; it stands unless disputed within ${counted(Math.round(event.liveness / 60), 'minute')}.`}</dd>
         <dt>Oracle status</dt>
         <dd data-testid="oracle-status">{resolution.data ? oracleState(market, resolution.data) : '—'}</dd>
         <dt>Tick · fees</dt><dd className="num">{market.tickSize} · taker {market.orderFeeRateBps} bps, maker {market.passiveOrderFeeRateBps} bps</dd>
@@ -43,7 +45,7 @@ export function Rules({ market, event, resolution }: { market: Market; event: Ev
         </div>
       )}
       {wallet && status === 'PROPOSED' && (
-        <button type="button" disabled={busy} onClick={() => act(() => client.oracle.dispute(market.id), `Disputed; bond of ${usd(event.proposalBond)} locked`)}>Dispute the proposal</button>
+        <button type="button" disabled={busy} onClick={() => act(() => client.oracle.dispute(market.id), `Disputed${bond ? `; bond of ${bond} locked` : ''}`)}>Dispute the proposal</button>
       )}
     </section>
   );

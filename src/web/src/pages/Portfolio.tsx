@@ -1,4 +1,3 @@
-import { useState, type FormEvent } from 'react';
 import type { UserPosition, UserPositionsPage } from '../../../client/index.ts';
 import type { ReadableChain } from '../chain.ts';
 import type { WalletOnChain } from '../chain-reads.ts';
@@ -7,11 +6,11 @@ import { PnlChart } from '../components/PnlChart.tsx';
 import { Redeemable } from '../components/Redeemable.tsx';
 import { TxLink } from '../components/TxLink.tsx';
 import { WithdrawForm } from '../components/WithdrawForm.tsx';
-import { cents, centsOf, describeBatch, errorText, money, shares, sharesOf, signedPercent, units, usd } from '../format.ts';
+import { cents, centsOf, describeBatch, money, shares, sharesOf, signedPercent, units, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
-import { notify, useSession } from '../session.ts';
+import { useSession } from '../session.ts';
 import { type PositionValue, usePositionValues } from '../position-values.ts';
 import { ONE } from '../price.ts';
 import { useWalletOnChain } from '../wallet-on-chain.ts';
@@ -88,7 +87,7 @@ function Summary({ positions, values, chain, onChain }: {
           <h2>All-time P&amp;L <span className="num">{usd(data.data.pnl.value)}</span></h2>
           <PnlChart history={data.data.pnl} />
         </>
-      ) : <DisplayName />}
+      ) : <NoDisplayName />}
     </section>
   );
 }
@@ -129,26 +128,12 @@ function positionsValue(positions: UserPositionsPage, values: Map<string, Positi
   return listed + apiValue - positions.data.reduce((sum, row) => sum + (units(row.current) ?? 0n), 0n);
 }
 
-/** The P&L chart and the public profile are by display name (SPEC.md 4.8): choosing one shows them. */
-function DisplayName() {
-  const { client } = useSession();
-  const [name, setName] = useState('');
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      await client.account.update({ displayName: name });
-      location.reload();
-    } catch (error) {
-      notify(errorText(error));
-    }
-  };
-  return (
-    <form className="inline" onSubmit={save}>
-      <label>Display name <input value={name} onChange={(e) => setName(e.target.value)} minLength={3} maxLength={30} required aria-describedby="display-name-why" /></label>
-      <button type="submit">Save</button>
-      <p id="display-name-why" className="muted">Choose one to see your P&amp;L chart and public profile.</p>
-    </form>
-  );
+/**
+ * The P&L chart and the public profile are by display name (SPEC.md 4.8): the account page, where a
+ * name is chosen, changed or cleared, shows them once there is one.
+ */
+function NoDisplayName() {
+  return <p className="muted" data-testid="no-display-name">Choose a display name on <Link to="/account">your account page</Link> to see your P&amp;L chart and public profile.</p>;
 }
 
 /** Held positions; with a chain, the shares the wallet holds on chain too, marked where they differ from the ledger's. */
