@@ -239,15 +239,47 @@ export interface DeployTarget {
  * checks them, and the existing contracts it may build on (COLLATERAL_ADDRESS, CONDITIONAL_TOKENS_ADDRESS).
  */
 export function loadDeployTarget(options: SourceOptions = {}): DeployTarget {
-  const read = readerOf(sourceOf(options));
+  return parseDeployTarget(sourceOf(options));
+}
+
+function parseDeployTarget(source: Source): DeployTarget {
+  const read = readerOf(source);
+  // Every variable is read before a missing one is refused: deployVariables() learns them so.
   const chainRpcUrl = optionalUrl(read, 'CHAIN_RPC_URL', ['http:', 'https:']);
   const operatorKey = privateKey(read, 'OPERATOR_KEY');
+  const chainId = chainIdOf(read);
+  const exchangeName = read('EXCHANGE_NAME') ?? DEFAULT_EXCHANGE_NAME;
+  const collateralAddress = optionalAddress(read, 'COLLATERAL_ADDRESS');
+  const conditionalTokensAddress = optionalAddress(read, 'CONDITIONAL_TOKENS_ADDRESS');
   const missing = [...(chainRpcUrl ? [] : ['CHAIN_RPC_URL']), ...(operatorKey ? [] : ['OPERATOR_KEY'])];
   if (missing.length > 0) throw new ConfigError(`pmx deploy needs ${missing.join(' and ')}: the chain's JSON-RPC URL and the private key that deploys the contracts and becomes their admin and operator`);
-  return {
-    chainRpcUrl: chainRpcUrl!, operatorKey: operatorKey!, chainId: chainIdOf(read), exchangeName: read('EXCHANGE_NAME') ?? DEFAULT_EXCHANGE_NAME,
-    collateralAddress: optionalAddress(read, 'COLLATERAL_ADDRESS'), conditionalTokensAddress: optionalAddress(read, 'CONDITIONAL_TOKENS_ADDRESS'),
-  };
+  return { chainRpcUrl: chainRpcUrl!, operatorKey: operatorKey!, chainId, exchangeName, collateralAddress, conditionalTokensAddress };
+}
+
+/** The variables the server, `pmx migrate` and `pmx audit` read (PORT, DATA_DIR, ...), each also a flag (`--port`). */
+export const configVariables = (): string[] => variablesReadBy(parseConfig);
+
+/** The variables `pmx deploy` reads, each also a flag (`--chain-rpc-url`). */
+export const deployVariables = (): string[] => variablesReadBy(parseDeployTarget);
+
+/**
+ * The variables `parse` reads, learnt from a parse of an empty source rather than listed again, so
+ * the list cannot drift from what is read. A parse reads every variable before it refuses a missing one.
+ */
+function variablesReadBy(parse: (source: Source) => unknown): string[] {
+  const asked = new Set<string>();
+  const empty = new Proxy<Source>({}, {
+    get(_target, name) {
+      if (typeof name === 'string') asked.add(name);
+      return undefined;
+    },
+  });
+  try {
+    parse(empty);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+  }
+  return [...asked];
 }
 
 export function parseConfig(source: Source): Config {
@@ -544,9 +576,25 @@ export function strayArguments(argv: string[]): string[] {
   return readArguments(argv).stray;
 }
 
-function readArguments(argv: string[]): { flags: Source; stray: string[] } {
+/** A variable's flag: `--data-dir` for DATA_DIR. */
+export const flagOf = (variable: string): string => `--${variable.toLowerCase().replace(/_/g, '-')}`;
+
+/**
+ * The flags of `argv` that are neither in `own` (the command's and the program's, `--demo`) nor a
+ * flag of one of `variables` (`--port`), as written: a typo (`--prot 3001`) that would otherwise
+ * be read as a variable nothing reads, or not at all, and the default used.
+ */
+export function unknownFlags(argv: string[], own: readonly string[], variables: readonly string[]): string[] {
+  return readArguments(argv).written.filter((flag) => !own.includes(flag) && !variables.includes(variableOf(flag)));
+}
+
+/** A flag's variable: DATA_DIR for `--data-dir`. */
+const variableOf = (flag: string): string => flag.slice(2).toUpperCase().replace(/-/g, '_');
+
+function readArguments(argv: string[]): { flags: Source; stray: string[]; written: string[] } {
   const flags: Source = {};
   const stray: string[] = [];
+  const written: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith('--')) {
@@ -554,11 +602,12 @@ function readArguments(argv: string[]): { flags: Source; stray: string[] } {
       continue;
     }
     const [flag, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    const name = flag.toUpperCase().replace(/-/g, '_');
+    written.push(`--${flag}`);
+    const name = variableOf(`--${flag}`);
     if (inline !== undefined) flags[name] = inline;
     else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) flags[name] = argv[++i];
   }
-  return { flags, stray };
+  return { flags, stray, written };
 }
 
 function readEnvFile(path: string): Source {

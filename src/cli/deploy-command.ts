@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { getAddress } from 'viem';
-import { loadDeployTarget } from '../config.ts';
+import { deployVariables, loadDeployTarget } from '../config.ts';
+import { refuseWhatIsNotRead } from './config-flags.ts';
 import { examples, printJson } from './output.ts';
 import { globals } from './sdk-client.ts';
 
@@ -28,6 +29,7 @@ ${examples(['CHAIN_RPC_URL=http://127.0.0.1:8545 OPERATOR_KEY=0x… pmx deploy >
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async (_options: unknown, command: Command) => {
+      refuseWhatIsNotRead(command, deployVariables());
       const target = loadDeployTarget({ argv: process.argv.slice(2) });
       // Loaded here: the contracts' artifacts and viem's wallet are only needed by this command.
       const { checkRemoteChainId, deployExchangeContracts } = await import('../chain/index.ts');

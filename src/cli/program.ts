@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
-import { loadConfig, strayArguments } from '../config.ts';
+import { configVariables, loadConfig } from '../config.ts';
 import { registerAdminCommands } from './admin-commands.ts';
+import { refuseWhatIsNotRead } from './config-flags.ts';
 import { registerDemoCommand } from './demo-command.ts';
 import { registerDeployCommand } from './deploy-command.ts';
 import type { DemoMakers } from './demo-makers.ts';
@@ -15,7 +16,6 @@ import { registerRewardsCommands } from './rewards-commands.ts';
 import { registerTaxonomyCommands } from './taxonomy-commands.ts';
 import { examples } from './output.ts';
 import { checkPortFree, listenProblem } from './port-check.ts';
-import { EXIT_LOCAL_ERROR } from './sdk-client.ts';
 import { registerTraderCommands } from './trader-commands.ts';
 
 /** `serve` exits with this when it cannot listen (port in use, no permission, no such address). */
@@ -44,13 +44,9 @@ export function buildProgram(): Command {
     .addHelpText('after', examples(['pmx serve --port 4000', 'ADMIN_TOKEN=… DATABASE_URL=postgresql://… pmx serve', 'pmx serve --demo']))
     .allowUnknownOption()
     .allowExcessArguments()
-    .action(async (options: { demo?: boolean; allowGeneratedKeys?: boolean }) => {
+    .action(async (options: { demo?: boolean; allowGeneratedKeys?: boolean }, command: Command) => {
       // `serve` is the default command, so a mistyped one (`pmx ordres`) would start a server here.
-      const [stray] = strayArguments(process.argv.slice(2)).filter((word, index) => !(index === 0 && word === 'serve'));
-      if (stray !== undefined) {
-        console.error(`pmx: unknown command '${stray}' (pmx --help lists the commands; serve takes flags only)`);
-        process.exit(EXIT_LOCAL_ERROR);
-      }
+      refuseWhatIsNotRead(command, configVariables());
       const configured = loadConfig({ argv: process.argv.slice(2) });
       const loaded = options.allowGeneratedKeys ? { ...configured, allowGeneratedKeys: true } : configured;
       // Before anything slow (loading the server's modules, opening the store): a port in use is
@@ -113,7 +109,8 @@ export function buildProgram(): Command {
     .addHelpText('after', examples(['DATABASE_URL=postgresql://… pmx migrate']))
     .allowUnknownOption()
     .allowExcessArguments()
-    .action(async () => {
+    .action(async (_options: unknown, command: Command) => {
+      refuseWhatIsNotRead(command, configVariables());
       const { openStore } = await import('../store/database.ts');
       const { migrateToLatest } = await import('../store/migrate.ts');
       const config = loadConfig({ argv: process.argv.slice(2) });
@@ -129,7 +126,8 @@ export function buildProgram(): Command {
     .addHelpText('after', examples(['pmx audit --data-dir ./data']))
     .allowUnknownOption()
     .allowExcessArguments()
-    .action(async () => {
+    .action(async (_options: unknown, command: Command) => {
+      refuseWhatIsNotRead(command, configVariables());
       const { openStore } = await import('../store/database.ts');
       const { migrateToLatest } = await import('../store/migrate.ts');
       const { auditExchange } = await import('./audit-exchange.ts');

@@ -100,6 +100,34 @@ describe('pmx serve: what it says while it boots', { skip: storeIndependent('the
       rmSync(cwd, { recursive: true, force: true });
     }
   });
+  it('refuses a flag that names nothing it reads with exit code 2, naming the flag, the likely meant one and the known ones, starting nothing', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'pmx-flag-typo-'));
+    try {
+      // What each says first; the list of known flags follows.
+      const cases: [string[], string][] = [
+        [['--prot', '3001'], "pmx serve: unknown flag '--prot' (did you mean --port?); known flags: --demo, --allow-generated-keys, --url, --admin-token, --json, --port, --host, --data-dir,"],
+        [['serve', '--demo', '--prot=3001'], "pmx serve: unknown flag '--prot' (did you mean --port?); known flags: "],
+        [['serve', '--verbose'], "pmx serve: unknown flag '--verbose'; known flags: "],
+        [['migrate', '--data-dri', './x'], "pmx migrate: unknown flag '--data-dri' (did you mean --data-dir?); known flags: --url, --admin-token, --json, --port,"],
+        [['audit', '--data-dri', './x'], "pmx audit: unknown flag '--data-dri' (did you mean --data-dir?); known flags: "],
+        [['deploy', '--chain-rpc-urll', 'http://127.0.0.1:1'], "pmx deploy: unknown flag '--chain-rpc-urll' (did you mean --chain-rpc-url?); known flags: "],
+        // deploy reads what it deploys with, not the server's variables.
+        [['deploy', '--port', '1'], "pmx deploy: unknown flag '--port'; known flags: --url, --admin-token, --json, --chain-rpc-url, --operator-key, --chain-id, --exchange-name, --collateral-address, --conditional-tokens-address"],
+      ];
+      for (const [argv, said] of cases) {
+        const run = spawnSync(process.execPath, [resolve(BUILT_CLI), ...argv], { cwd, env: { ...process.env, DATABASE_URL: '' }, encoding: 'utf8', timeout: 30_000 });
+        assert.equal(run.status, 2, `${argv.join(' ')}: ${run.stdout}${run.stderr}`);
+        assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+        assert.ok(run.stderr.startsWith(said), run.stderr);
+      }
+      const migrate = spawnSync(process.execPath, [resolve(BUILT_CLI), 'migrate', 'now'], { cwd, env: { ...process.env, DATABASE_URL: '' }, encoding: 'utf8', timeout: 30_000 });
+      assert.equal(migrate.status, 2, migrate.stderr);
+      assert.equal(migrate.stderr.trim(), "pmx: unknown command 'now' (pmx --help lists the commands; migrate takes flags only)");
+      assert.deepEqual(readdirSync(cwd), [], 'no data directory was made');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
   it('says in one line, naming DATABASE_URL without its password, that the database cannot be reached', () => {
     const port = 1;
     const run = spawnSync(process.execPath, [BUILT_CLI, 'serve', '--port', '0'], { env: { ...process.env, DATABASE_URL: `postgresql://postgres:hidden@127.0.0.1:${port}/pmx`, ALLOW_GENERATED_KEYS: 'true', CHAIN: 'none', LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 30_000 });
