@@ -16,6 +16,7 @@ import { registerRewardsCommands } from './rewards-commands.ts';
 import { registerTaxonomyCommands } from './taxonomy-commands.ts';
 import { examples } from './output.ts';
 import { checkPortFree, listenProblem } from './port-check.ts';
+import { EXIT_LOCAL_ERROR } from './sdk-client.ts';
 import { registerTraderCommands } from './trader-commands.ts';
 
 /** `serve` exits with this when it cannot listen (port in use, no permission, no such address). */
@@ -34,7 +35,10 @@ export function buildProgram(): Command {
   const program = new Command('pmx').description('Prediction-market exchange: server, operator and trader commands')
     .option('--url <url>', 'exchange URL for client commands (default PMX_URL, the saved login, or http://127.0.0.1:3000)')
     .option('--admin-token <token>', 'operator token for admin commands (default ADMIN_TOKEN)')
-    .option('--json', 'print JSON instead of tables');
+    .option('--json', 'print JSON instead of tables')
+    // Commander's own refusals (an unknown option, a missing or extra argument) are usage errors:
+    // exit code 2, as every local refusal, where commander exits 1, the code of a server's refusal.
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT_LOCAL_ERROR));
 
   program
     .command('serve', { isDefault: true })

@@ -86,6 +86,11 @@ describe('the CLI: a market from creation to redemption, through child processes
       [['trades', '--limit', 'ten'], 2, /--limit must be a whole number/],
       [['book', '123', '--depth', 'ten'], 2, /--depth must be a whole number/],
       [['trades', '--user', '0x12'], 2, /--user must be an address/],
+      // Commander's refusals are usage errors too.
+      [['balance', '--bogus'], 2, /^error: unknown option '--bogus'/],
+      [['events', 'list', '--statuss', 'ACTIVE'], 2, /\(Did you mean --status\?\)/],
+      [['faucet'], 2, /^error: missing required argument 'amount'/],
+      [['keys', 'all'], 2, /^error: too many arguments for 'keys'/],
       [['activity', '00000000-0000-4000-8000-000000000000', '--wallet', 'alice'], 2, /--wallet must be an address/],
       [['oracle', 'dispute', '00000000-0000-4000-8000-000000000000'], 2, /not logged in/],
       [['holders', 'no-such-market'], 1, /404 NOT_FOUND/],
