@@ -38,6 +38,7 @@ import { createEmbeddedAutovacuum } from './store/embedded-autovacuum.ts';
 import { openAndMigrate } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 import { chainBesideStore } from './chain-beside-store.ts';
+import { databaseUnreachable } from './database-unreachable.ts';
 import { withChainOfStore } from './chain-choice.ts';
 import { openSharedState, type SharedState } from './shared-state/index.ts';
 import { listenToJournal } from './store/journal-listener.ts';
@@ -357,18 +358,6 @@ export async function startServer(configured: Config, options: StartOptions = {}
     await store.close();
     throw error;
   }
-}
-
-/** Connection failures PostgreSQL's client reports before any statement runs: the server's own or the network's. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', '28P01', '28000', '3D000']);
-
-/** A boot that could not reach DATABASE_URL, said in one line naming it (without its password), or undefined for any other failure. */
-function databaseUnreachable(databaseUrl: string | undefined, error: unknown): ConfigError | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (!databaseUrl || typeof code !== 'string' || !UNREACHABLE_CODES.has(code)) return undefined;
-  const url = new URL(databaseUrl);
-  const reason = error instanceof Error && error.message ? error.message : code;
-  return new ConfigError(`cannot reach the PostgreSQL database of DATABASE_URL (${url.host}${url.pathname}): ${reason}`);
 }
 
 /**

@@ -15,6 +15,7 @@ import { registerPriceCommands } from './price-commands.ts';
 import { registerRewardsCommands } from './rewards-commands.ts';
 import { registerTaxonomyCommands } from './taxonomy-commands.ts';
 import { examples } from './output.ts';
+import { openMigratedStore } from './migrated-store.ts';
 import { checkPortFree, listenProblem } from './port-check.ts';
 import { EXIT_LOCAL_ERROR } from './sdk-client.ts';
 import { registerTraderCommands } from './trader-commands.ts';
@@ -115,11 +116,7 @@ export function buildProgram(): Command {
     .allowExcessArguments()
     .action(async (_options: unknown, command: Command) => {
       refuseWhatIsNotRead(command, configVariables());
-      const { openStore } = await import('../store/database.ts');
-      const { migrateToLatest } = await import('../store/migrate.ts');
-      const config = loadConfig({ argv: process.argv.slice(2) });
-      const store = await openStore(config);
-      const applied = await migrateToLatest(store.db);
+      const { store, applied } = await openMigratedStore(loadConfig({ argv: process.argv.slice(2) }));
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date');
       await store.close();
     });
@@ -132,16 +129,13 @@ export function buildProgram(): Command {
     .allowExcessArguments()
     .action(async (_options: unknown, command: Command) => {
       refuseWhatIsNotRead(command, configVariables());
-      const { openStore } = await import('../store/database.ts');
-      const { migrateToLatest } = await import('../store/migrate.ts');
       const { auditExchange } = await import('./audit-exchange.ts');
       const { reachAuditChain } = await import('./audit-chain-target.ts');
       const { chainKindOf } = await import('../chain-choice.ts');
       const configured = loadConfig({ argv: process.argv.slice(2) });
-      const store = await openStore(configured);
+      const { store } = await openMigratedStore(configured);
       let ok = false;
       try {
-        await migrateToLatest(store.db);
         const config = { ...configured, chain: await chainKindOf(configured, store.db) };
         // Trades settle on the chain, embedded or rpc (src/engine/chain-settlement/README.md); the ledger is checked against it.
         const chain = await reachAuditChain(config);

@@ -128,10 +128,12 @@ describe('pmx serve: what it says while it boots', { skip: storeIndependent('the
       rmSync(cwd, { recursive: true, force: true });
     }
   });
-  it('says in one line, naming DATABASE_URL without its password, that the database cannot be reached', () => {
+  it('says in one line, naming DATABASE_URL without its password, that the database cannot be reached: serve, migrate and audit alike', () => {
     const port = 1;
-    const run = spawnSync(process.execPath, [BUILT_CLI, 'serve', '--port', '0'], { env: { ...process.env, DATABASE_URL: `postgresql://postgres:hidden@127.0.0.1:${port}/pmx`, ALLOW_GENERATED_KEYS: 'true', CHAIN: 'none', LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 30_000 });
-    assert.equal(run.status, 1, run.stdout + run.stderr);
-    assert.equal(run.stderr.trim(), `configuration error: cannot reach the PostgreSQL database of DATABASE_URL (127.0.0.1:${port}/pmx): connect ECONNREFUSED 127.0.0.1:${port}`);
+    for (const command of [['serve', '--port', '0'], ['migrate'], ['audit']]) {
+      const run = spawnSync(process.execPath, [BUILT_CLI, ...command], { env: { ...process.env, DATABASE_URL: `postgresql://postgres:hidden@127.0.0.1:${port}/pmx`, ALLOW_GENERATED_KEYS: 'true', CHAIN: 'none', LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 30_000 });
+      assert.equal(run.status, 1, `${command[0]}: ${run.stdout}${run.stderr}`);
+      assert.equal(run.stderr.trim(), `configuration error: cannot reach the PostgreSQL database of DATABASE_URL (127.0.0.1:${port}/pmx): connect ECONNREFUSED 127.0.0.1:${port}`, command[0]);
+    }
   });
 });
