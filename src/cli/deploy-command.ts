@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { getAddress } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { deployVariables, loadDeployTarget } from '../config.ts';
 import { refuseWhatIsNotRead } from './config-flags.ts';
+import { deployerOutOfFunds, refuseUnfundedDeployer } from './deploy-gas.ts';
 import { examples, printJson } from './output.ts';
 import { globals } from './sdk-client.ts';
 
@@ -24,7 +26,8 @@ keys operators of the exchanges at its first boot). Each run deploys a new set o
 COLLATERAL_ADDRESS and CONDITIONAL_TOKENS_ADDRESS, when set, name contracts already on the chain
 (USDC, which must have 6 decimals, and a ConditionalTokens) that the exchanges then use instead of
 new ones; with a collateral of its own no one mints, so credits and the faucet pay from
-OPERATOR_KEY's balance (the treasury).
+OPERATOR_KEY's balance (the treasury). OPERATOR_KEY pays the gas: a key that holds nothing is
+refused before anything is sent, one that runs out on the way in one line naming its address.
 ${examples(['CHAIN_RPC_URL=http://127.0.0.1:8545 OPERATOR_KEY=0x… pmx deploy >> .env', 'pmx deploy --chain-rpc-url https://rpc.example --chain-id 84532 --operator-key 0x… --json', 'COLLATERAL_ADDRESS=0x… CONDITIONAL_TOKENS_ADDRESS=0x… pmx deploy >> .env'])}`)
     .allowUnknownOption()
     .allowExcessArguments()
@@ -34,10 +37,14 @@ ${examples(['CHAIN_RPC_URL=http://127.0.0.1:8545 OPERATOR_KEY=0x… pmx deploy >
       // Loaded here: the contracts' artifacts and viem's wallet are only needed by this command.
       const { checkRemoteChainId, deployExchangeContracts } = await import('../chain/index.ts');
       await checkRemoteChainId(target.chainRpcUrl, target.chainId);
+      const deployer = privateKeyToAccount(target.operatorKey).address;
+      await refuseUnfundedDeployer(target.chainRpcUrl, target.chainId, deployer);
       console.error(`deploying the exchange's contracts to chain ${target.chainId}…`);
       const deployment = await deployExchangeContracts(target.chainRpcUrl, target.chainId, target.exchangeName, target.operatorKey, {
         collateral: target.collateralAddress,
         conditionalTokens: target.conditionalTokensAddress,
+      }).catch(async (error: unknown) => {
+        throw await deployerOutOfFunds(error, target.chainRpcUrl, target.chainId, deployer);
       });
       const { contracts } = deployment;
       if (globals(command).json) {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
 import type { Address, Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { buildOutput } from '../../src/build-output.ts';
 import { chainSettlementSetup, chainTemplateFiles, startChain } from '../../src/chain/index.ts';
 import { parseConfig } from '../../src/config.ts';
@@ -140,6 +140,24 @@ describe('pmx deploy', { skip: storeIndependent('the CLI') }, () => {
     assert.equal(otherChain.code, 1);
     assert.match(otherChain.stderr, /CHAIN_RPC_URL serves chain id 31337, not CHAIN_ID=137/);
     assert.equal(await anvil.publicClient.getBlockNumber(), blockBefore, 'nothing was sent');
+  });
+
+  it('says in one line, naming the address and its balance, that OPERATOR_KEY cannot pay the gas: refused before sending with nothing, or when it runs out', async () => {
+    const key = generatePrivateKey();
+    const address = privateKeyToAccount(key).address;
+    const blockBefore = await anvil.publicClient.getBlockNumber();
+    const empty = await pmx(['deploy'], { CHAIN_RPC_URL: anvil.rpcUrl, OPERATOR_KEY: key });
+    assert.equal(empty.code, 1);
+    assert.equal(empty.stderr, `configuration error: OPERATOR_KEY's address ${address} holds 0 of chain 31337's native currency, too little for the deployment's gas (nothing was sent): fund that address and run pmx deploy again\n`);
+    assert.equal(await anvil.publicClient.getBlockNumber(), blockBefore, 'nothing was sent');
+    // One wei: past the first check, short at the first transaction (viem's error: hundreds of lines of bytecode).
+    await anvil.testClient.setBalance({ address, value: 1n });
+    const short = await pmx(['deploy'], { CHAIN_RPC_URL: anvil.rpcUrl, OPERATOR_KEY: key });
+    assert.equal(short.code, 1);
+    assert.deepEqual(short.stderr.trim().split('\n'), [
+      "deploying the exchange's contracts to chain 31337…",
+      `configuration error: OPERATOR_KEY's address ${address} holds 0.000000000000000001 of chain 31337's native currency, too little for the deployment's gas (any contract this run deployed before it ran out is left unused): fund that address and run pmx deploy again`,
+    ]);
   });
 
   it('documents what it reads and prints in --help', async () => {
