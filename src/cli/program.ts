@@ -139,10 +139,12 @@ export function buildProgram(): Command {
         const config = { ...configured, chain: await chainKindOf(configured, store.db) };
         // Trades settle on the chain, embedded or rpc (src/engine/chain-settlement/README.md); the ledger is checked against it.
         const chain = await reachAuditChain(config);
-        const report = await auditExchange(store.db, { onChain: config.chain !== 'none', ...(chain ? { chain: chain.target } : {}) }).finally(() => chain?.close());
+        const reached = chain && 'target' in chain ? chain : undefined;
+        const report = await auditExchange(store.db, { onChain: config.chain !== 'none', ...(chain ? { chain: 'target' in chain ? chain.target : chain } : {}) }).finally(() => reached?.close());
         ok = report.ok;
         const { balances, markets, transactions, blocks, orders, trades, records, snapshots, wallets } = report.counts;
-        console.log(`audited ${records} journal records from ${snapshots} snapshot(s), ${balances} balances, ${markets} markets, ${transactions} transactions, ${blocks} blocks, ${orders} orders, ${trades} trades${chain ? `, ${wallets} wallets against the chain` : ''}`);
+        // What the ledger was compared with, in words; a chain not reached is a BROKEN line below.
+        console.log(`audited ${records} journal records from ${snapshots} snapshot(s), ${balances} balances, ${markets} markets, ${transactions} transactions, ${blocks} blocks, ${orders} orders, ${trades} trades${reached ? `, ${wallets} wallets against ${reached.source}` : ''}`);
         for (const v of report.violations) console.error(`BROKEN ${v.invariant}: ${v.detail}`);
         console.log(report.ok ? 'every invariant holds' : `${new Set(report.violations.map((v) => v.invariant)).size} invariant(s) broken`);
       } finally {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BUILT_CLI, runBuiltAudit } from '../helpers/build.ts';
 import { killPrograms } from '../helpers/program.ts';
+import { createScratchDatabase, POSTGRES_URL, postgresReachable } from '../helpers/database.ts';
 import { freePort, startProcessServer } from '../helpers/process-server.ts';
 
 /**
@@ -40,5 +41,40 @@ describe('one process a data directory', { timeout: 120_000 }, () => {
     const audit = runBuiltAudit({ ...env, LOG_LEVEL: 'silent' });
     assert.equal(audit.status, 0, audit.stderr + audit.stdout);
     assert.match(audit.stdout, /every invariant holds/);
+  });
+});
+
+/**
+ * pmx audit on PostgreSQL with the embedded chain reads the chain through the server its data
+ * directory's lock names. It says what it compared the ledger with, and a server that does not
+ * listen yet is a chain it could not reach, said so, where a description stood in for the URL the
+ * audit then tried to read.
+ */
+describe("pmx audit: the chain of the data directory's server", { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pmx-audit-chain-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('names the server it read the chain through, and says plainly when that server does not listen yet', async (t) => {
+    if (!(await postgresReachable(POSTGRES_URL))) return t.skip('no PostgreSQL');
+    const database = await createScratchDatabase(POSTGRES_URL);
+    try {
+      const env = { DATA_DIR: dir, DATABASE_URL: database.url, CHAIN: 'embedded', LOG_LEVEL: 'silent' };
+      // A live Node process holds the directory: this test's own, whose server is not listening.
+      const holdBy = (url: string | null) => writeFileSync(join(dir, 'pmx.lock'), `${JSON.stringify({ pid: process.pid, url })}\n`);
+      holdBy(null);
+      const waiting = runBuiltAudit(env);
+      assert.equal(waiting.status, 1, waiting.stderr + waiting.stdout);
+      assert.match(waiting.stdout, /^audited 0 journal records .*, 0 trades\n/);
+      assert.equal(waiting.stderr, `BROKEN chain-unreachable: the data directory's chain belongs to process ${process.pid}, whose server is not listening yet (run the audit again once it listens): the ledger was not compared with it\n`);
+
+      const port = await freePort();
+      holdBy(`http://127.0.0.1:${port}`);
+      const gone = runBuiltAudit(env);
+      assert.equal(gone.status, 1, gone.stderr + gone.stdout);
+      assert.match(gone.stdout, new RegExp(`, 0 wallets against the chain of the running server at http://127\\.0\\.0\\.1:${port} \\(its /rpc\\)\n`));
+      assert.match(gone.stderr, new RegExp(`^BROKEN chain-unreachable: the chain at http://127\\.0\\.0\\.1:${port}/rpc did not answer \\(`));
+    } finally {
+      await database.drop();
+    }
   });
 });
