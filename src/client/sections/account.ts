@@ -1,4 +1,5 @@
 import { WITHDRAW_TYPES } from '../../contract/withdraw-typed-data.ts';
+import { ExchangeError } from '../errors.ts';
 import { orderDomain } from '../orders/eip712.ts';
 import type { Account, AccountPatch, Balances } from '../types.ts';
 import { parseUnits } from '../units.ts';
@@ -25,8 +26,10 @@ export function accountSection(ctx: ClientContext) {
     },
     /** Collateral and token balances, exact decimal strings in display units. */
     balance: () => transport.call<Balances>('GET', '/account/balance', { auth: 'jwtOrApiKey' }),
-    /** Test collateral, on servers run with FAUCET_ENABLED. */
-    faucet: (amount: string) => transport.call<{ balance: string }>('POST', '/account/faucet', { auth: 'apiKey', body: { amount } }),
+    /** Test collateral, on servers run with FAUCET_ENABLED; elsewhere a 404 that says so and how to fund the account instead. */
+    faucet: (amount: string) => transport.call<{ balance: string }>('POST', '/account/faucet', { auth: 'apiKey', body: { amount } }).catch((error: unknown) => {
+      throw faucetOff(error);
+    }),
     /**
      * Sends collateral out of the wallet to `to` (EXTENSIONS.md section 14): the client's wallet signs
      * the EIP-712 Withdraw under GET /exchange's order domain, which no API key can do for it.
@@ -40,4 +43,15 @@ export function accountSection(ctx: ClientContext) {
       return transport.call<{ txHash: string }>('POST', '/account/withdraw', { auth: 'jwtOrApiKey', body: { to: spec.to, amount: spec.amount, nonce: spec.nonce.toString(), signature } });
     },
   };
+}
+
+/**
+ * The faucet's route exists only on a server run with it (EXTENSIONS.md section 2), so elsewhere
+ * the server answers 'route POST /api/v1/account/faucet not found', which reads as a wrong URL or
+ * an old server. Said instead: the faucet is off, and the two ways an account is funded.
+ */
+function faucetOff(error: unknown): unknown {
+  if (!(error instanceof ExchangeError) || error.status !== 404) return error;
+  const message = 'this exchange runs without the faucet (its server was started without FAUCET_ENABLED=true): fund the account instead through the operator, who credits your sign-in address (pmx credit <address> <amount>, POST /api/v1/admin/credits), or on a chain by sending collateral to your proxy wallet';
+  return new ExchangeError({ status: error.status, code: error.code, message, method: error.method, path: error.path });
 }

@@ -4,8 +4,17 @@ from typing import TypedDict
 
 from ..amounts import DecimalLike, from_base_units, to_base_units
 from ..eip712 import order_domain, withdraw_digest
+from ..errors import NotFoundError
 from ..flow import Flow, M, Section, api
 from ..types import Account, Balances, FaucetResult, WithdrawResult
+
+
+#: What a faucet call to a server without the faucet says (as the TypeScript SDK does).
+FAUCET_OFF = (
+    "this exchange runs without the faucet (its server was started without FAUCET_ENABLED=true): fund the account"
+    " instead through the operator, who credits your sign-in address (pmx credit <address> <amount>,"
+    " POST /api/v1/admin/credits), or on a chain by sending collateral to your proxy wallet"
+)
 
 
 class AccountPatch(TypedDict, total=False):
@@ -40,8 +49,14 @@ class AccountSection(Section[M]):
 
     @api
     def faucet(self, amount: DecimalLike) -> Flow[FaucetResult]:
-        """Test collateral, on servers run with FAUCET_ENABLED (the demo). Not retried: it carries no key."""
-        result: FaucetResult = yield from self._session.call("POST", "/account/faucet", auth="apiKey", body={"amount": _display(amount)})
+        """Test collateral, on servers run with FAUCET_ENABLED (the demo). Not retried: it carries no key.
+        Elsewhere a NotFoundError that says the faucet is off and how to fund the account instead."""
+        try:
+            result: FaucetResult = yield from self._session.call("POST", "/account/faucet", auth="apiKey", body={"amount": _display(amount)})
+        except NotFoundError as error:
+            # The route exists only on a server run with the faucet: its bare "route not found"
+            # reads as a wrong URL or an old server.
+            raise NotFoundError(error.status_code, error.code, FAUCET_OFF, error.method, error.path) from error
         return result
 
     @api
