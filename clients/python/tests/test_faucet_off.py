@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,3 +29,14 @@ def test_the_faucet_says_it_is_off_and_how_to_fund_the_account_instead(faucet_of
         client.account.faucet("100")
     assert (refused.value.status_code, refused.value.code, refused.value.message) == (404, "NOT_FOUND", FAUCET_OFF)
     assert FAUCET_OFF.startswith("this exchange runs without the faucet (its server was started without FAUCET_ENABLED=true)")
+
+
+def test_the_type_generator_says_why_it_needs_the_faucet_on_and_how_to_run_such_a_server(faucet_off: Server) -> None:
+    generator = Path(__file__).resolve().parents[1] / "tools" / "generate_types.py"
+    run = subprocess.run([sys.executable, str(generator), f"{faucet_off.url}/openapi.json"], capture_output=True, text=True)
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr == (
+        "the document has no POST /api/v1/account/faucet: its server runs without FAUCET_ENABLED=true, and the types describe every route;"
+        " generate them from a server with it, such as `FAUCET_ENABLED=true PORT=3999 DATA_DIR=memory:// CHAIN=none node dist/server/main.js serve`"
+        " (from the repository's root, after npm run build)\n"
+    )

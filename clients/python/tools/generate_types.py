@@ -2,6 +2,10 @@
 
     /usr/bin/python3 tools/generate_types.py http://127.0.0.1:3000/openapi.json > pmx_client/types.py
 
+The server must run with the faucet on (FAUCET_ENABLED=true): its route, whose answer is
+FaucetResult, is in the document only of a server that serves it. Funding is not needed, nor any
+data: `SERVER_FOR_TYPES` below is such a server, on an in-memory store.
+
 The routes and the names of their shapes are listed below; a nested object takes the name of an
 identical shape already named, a name from NESTED, or its parent's name and its field's.
 tests/test_types.py regenerates the file from a running server and compares, so the types cannot
@@ -218,7 +222,33 @@ def _block(name: str, fields: list[tuple[str, str]], *, total: bool, base: str |
     return header + "".join(f"    {f}: {t}\n" for f, t in fields)
 
 
+#: Routes a server has only when configured to (their shapes are in its document only then), and the
+#: setting that turns each on.
+CONFIGURED_ROUTES: dict[tuple[str, str], str] = {("post", "/api/v1/account/faucet"): "FAUCET_ENABLED=true"}
+
+#: A server with every route of ROUTES, on a free port, keeping nothing (CHAIN=none: no anvil).
+SERVER_FOR_TYPES = "FAUCET_ENABLED=true PORT=3999 DATA_DIR=memory:// CHAIN=none node dist/server/main.js serve"
+
+
+def missing_routes(document: dict[str, Any]) -> str | None:
+    """Why the document cannot give every shape of ROUTES, in one line, or None when it can."""
+    missing = [(method, path) for method, path, _ in ROUTES if method not in document["paths"].get(path, {})]
+    if not missing:
+        return None
+    named = ", ".join(f"{method.upper()} {path}" for method, path in missing)
+    settings = sorted({CONFIGURED_ROUTES[route] for route in missing if route in CONFIGURED_ROUTES})
+    if len(settings) == len(missing):
+        return (
+            f"the document has no {named}: its server runs without {', '.join(settings)}, and the types describe every route;"
+            f" generate them from a server with it, such as `{SERVER_FOR_TYPES}` (from the repository's root, after npm run build)"
+        )
+    return f"the document has no {named}: is its server of another version than this client?"
+
+
 def generate(document: dict[str, Any]) -> str:
+    problem = missing_routes(document)
+    if problem:
+        raise SystemExit(problem)
     generator = Generator()
     aliases: list[str] = []
     for method, path, name in ROUTES:
