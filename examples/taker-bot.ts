@@ -1,7 +1,8 @@
 /**
- * A taker bot: every PAUSE_MS it picks one of the markets, a side, and takes the best YES quote
- * for SIZE with a fill-and-kill order: buying YES at the best ask, or selling YES at the best bid
- * by buying NO at 1 - bid (so it needs collateral only, never inventory).
+ * A taker bot: every PAUSE_MS it picks one of the markets, a side, and takes the best quote of its
+ * first outcome (YES) for SIZE with a fill-and-kill order: buying YES at the best ask, or selling
+ * YES at the best bid by buying NO at 1 - bid (so it needs collateral only, never inventory). Its
+ * lines name the outcome as the market does ("Yes", "Up", a candidate).
  *
  *   PMX_URL=http://127.0.0.1:3000 PMX_PRIVATE_KEY=0x… MARKETS=<id>,<id> node --import tsx examples/taker-bot.ts
  * Optional: SIZE (default 5), ROUNDS (default: until interrupted), PAUSE_MS (1000), SIDES (e.g. BUY,SELL; default random).
@@ -35,7 +36,7 @@ export async function runTakerBot(client: ExchangeClient, options: TakerOptions)
       ? { tokenId: market.tokenId1!, price: best.price }
       : { tokenId: market.tokenId2!, price: formatUnits(ONE - (parseUnits(best.price) ?? 0n)) };
     const placed = await client.orders.place({ ...order, side: 'BUY', size: options.size ?? '5', type: 'FAK' });
-    (options.log ?? console.log)(`${side} YES ${placed.matchedAmount} @ ${best.price} in ${market.slug} (${placed.status})`);
+    (options.log ?? console.log)(`${side} ${market.outcome1} ${placed.matchedAmount} @ ${best.price} in ${market.slug} (${placed.status})`);
     taken.push(placed);
   }
   return taken;

@@ -6,27 +6,35 @@
  * Optional: EVENT (an event id), COUNT (stop after this many trades; default: until interrupted).
  */
 import { pathToFileURL } from 'node:url';
-import { createClient, type ExchangeClient, type TradeActivity } from 'pmx-client';
+import { createClient, type ExchangeClient, type Market, type TradeActivity } from 'pmx-client';
 
 export interface FollowOptions { eventId?: string; count?: number; print?: (line: string) => void; signal?: AbortSignal }
 
-export function describeTrade(trade: TradeActivity): string {
+/** One line: when, who, what (the outcome's own name, "Yes" or "Trump", from its market), at what price. */
+export function describeTrade(trade: TradeActivity, market: Market | undefined): string {
   const when = new Date(trade.matchedAt / 1000).toISOString();
   const who = trade.anonymous ? 'Anonymous' : trade.displayName ?? trade.userId.slice(0, 8);
-  const outcome = trade.outcome === 'Side_A' ? 'outcome1' : trade.outcome === 'Side_B' ? 'outcome2' : `token ${trade.tokenId.slice(0, 8)}…`;
+  const name = trade.outcome === 'Side_A' ? market?.outcome1 : trade.outcome === 'Side_B' ? market?.outcome2 : undefined;
+  const outcome = name ?? `token ${trade.tokenId.slice(0, 8)}…`;
   return `${when}  ${who} ${trade.side} ${trade.size} ${outcome} @ ${trade.price} ($${trade.notionalUsd.toFixed(2)})  ${trade.marketDisplayName ?? trade.marketName ?? trade.marketId}`;
 }
 
 /** Prints trades until `count` have arrived (or the feed is closed); answers them. */
 export async function followTrades(client: ExchangeClient, options: FollowOptions = {}): Promise<TradeActivity[]> {
   const print = options.print ?? console.log;
+  // A trade names its outcome as Side_A or Side_B only: the names are its market's, read once each.
+  const markets = new Map<string, Promise<Market | undefined>>();
+  const marketOf = (id: string) => {
+    if (!markets.has(id)) markets.set(id, client.markets.get(id).catch(() => undefined));
+    return markets.get(id)!;
+  };
   const feed = client.trades.follow(options.eventId ? { eventId: options.eventId } : {});
   options.signal?.addEventListener('abort', () => feed.close());
   await feed.subscribed();
   print(`following ${options.eventId ? `event ${options.eventId}` : 'every market'}`);
   const seen: TradeActivity[] = [];
   for await (const trade of feed) {
-    print(describeTrade(trade));
+    print(describeTrade(trade, await marketOf(trade.marketId)));
     seen.push(trade);
     if (seen.length === options.count) break;
   }

@@ -16,14 +16,18 @@ export async function traderClient(server: TestServer, fund?: string): Promise<E
 }
 
 /** A published event made through the SDK's admin calls; its markets carry token ids. */
-export async function publishedMarkets(admin: ExchangeClient, options: { markets?: number; tickSize?: '0.1' | '0.01' | '0.001' | '0.0001'; negRisk?: boolean; orderFeeRateBps?: number; oracle?: Pick<EventInput, 'endDate' | 'proposalBond' | 'reward' | 'liveness'> } = {}) {
+export async function publishedMarkets(admin: ExchangeClient, options: { markets?: number; tickSize?: '0.1' | '0.01' | '0.001' | '0.0001'; outcomes?: [string, string]; negRisk?: boolean; orderFeeRateBps?: number; oracle?: Pick<EventInput, 'endDate' | 'proposalBond' | 'reward' | 'liveness'> } = {}) {
   const draft = await admin.admin.createEvent({
     ...options.oracle,
     name: `SDK test event ${crypto.randomUUID()}`,
     description: 'made by the SDK tests',
     ...(options.negRisk ? { negRisk: true } : {}),
     ...(options.orderFeeRateBps !== undefined ? { orderFeeRateBps: options.orderFeeRateBps } : {}),
-    markets: Array.from({ length: options.markets ?? 1 }, (_, i) => ({ name: `Market ${i + 1}`, ...(options.tickSize ? { tickSize: options.tickSize } : {}) })),
+    markets: Array.from({ length: options.markets ?? 1 }, (_, i) => ({
+      name: `Market ${i + 1}`,
+      ...(options.tickSize ? { tickSize: options.tickSize } : {}),
+      ...(options.outcomes ? { outcome1: options.outcomes[0], outcome2: options.outcomes[1] } : {}),
+    })),
   });
   const event = await admin.admin.publishEvent(draft.id);
   return { event, markets: event.markets.map((m) => ({ ...m, tokenId1: m.tokenId1!, tokenId2: m.tokenId2! })) };

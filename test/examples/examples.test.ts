@@ -46,8 +46,8 @@ describe('examples/ against a real server, each as its own process', { skip: sto
     assert.deepEqual(await levels(), [[], []], 'stopping cancels the quotes');
   });
 
-  it('taker bot: takes the best ask, then the best bid, for its size', async () => {
-    const { markets: [market] } = await publishedMarkets(admin);
+  it("taker bot: takes the best ask, then the best bid, for its size, naming the outcome as its market does", async () => {
+    const { markets: [market] } = await publishedMarkets(admin, { outcomes: ['Up', 'Down'] });
     const maker = await traderClient(server, '100');
     await maker.orders.placeMany([
       { tokenId: market!.tokenId1, side: 'BUY', price: '0.4', size: '10' },
@@ -56,14 +56,14 @@ describe('examples/ against a real server, each as its own process', { skip: sto
     const bot = runProgram('examples/taker-bot.ts', [], { PMX_URL: server.url, PMX_PRIVATE_KEY: await fundedWallet('100'), MARKETS: market!.id, ROUNDS: '2', SIDES: 'BUY,SELL', SIZE: '4', PAUSE_MS: '0' });
     await bot.exit();
     assert.equal(bot.lines.length, 2, bot.lines.join('\n'));
-    assert.match(bot.lines[0]!, /^BUY YES 4 @ 0\.6 in .* \(EXECUTED\)$/);
-    assert.match(bot.lines[1]!, /^SELL YES 4 @ 0\.4 in .* \(EXECUTED\)$/);
+    assert.match(bot.lines[0]!, /^BUY Up 4 @ 0\.6 in .* \(EXECUTED\)$/);
+    assert.match(bot.lines[1]!, /^SELL Up 4 @ 0\.4 in .* \(EXECUTED\)$/);
     const book = await taker.book.get(market!.tokenId1);
     assert.deepEqual([book.bids[0], book.asks[0]].map((l) => [l!.price, l!.size]), [['0.4', '6'], ['0.6', '6']]);
   });
 
-  it("trade follower: prints an event's trades as they are confirmed, and stops at COUNT", async () => {
-    const { event, markets: [market] } = await publishedMarkets(admin);
+  it("trade follower: prints an event's trades as they are confirmed, naming the outcome traded as its market does, and stops at COUNT", async () => {
+    const { event, markets: [market] } = await publishedMarkets(admin, { outcomes: ['Up', 'Down'] });
     const maker = await traderClient(server, '100');
     const follower = runProgram('examples/trade-follower.ts', [], { PMX_URL: server.url, EVENT: event.id, COUNT: '2' });
     await follower.line(/^following event /);
@@ -72,6 +72,6 @@ describe('examples/ against a real server, each as its own process', { skip: sto
     await taker.orders.place({ tokenId: market!.tokenId2, side: 'BUY', price: '0.7', size: '3', type: 'FAK' });
     await follower.exit();
     const trades = follower.lines.slice(1).map((line) => line.replace(/^\S+\s+\S+ /, ''));
-    assert.deepEqual(trades.sort(), ['bought 3.000000 outcome2 @ 0.700000 ($2.10)  Market 1', 'bought 5.000000 outcome2 @ 0.700000 ($3.50)  Market 1']);
+    assert.deepEqual(trades.sort(), ['bought 3.000000 Down @ 0.700000 ($2.10)  Market 1', 'bought 5.000000 Down @ 0.700000 ($3.50)  Market 1']);
   });
 });
