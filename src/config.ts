@@ -282,6 +282,7 @@ function variablesReadBy(parse: (source: Source) => unknown): string[] {
   return [...asked];
 }
 
+/** Every variable is read whatever the others say: configVariables() learns the flags from an empty source. */
 export function parseConfig(source: Source): Config {
   const read = readerOf(source);
   const config: Config = {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clientAddressOf, ConfigError, parseConfig, proxyTrust } from '../../src/config.ts';
+import { readFileSync } from 'node:fs';
+import { clientAddressOf, ConfigError, configVariables, deployVariables, parseConfig, proxyTrust, unknownFlags } from '../../src/config.ts';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -104,6 +105,21 @@ describe('configuration', () => {
     for (const source of refused) {
       assert.throws(() => parseConfig(source), (e: unknown) => e instanceof ConfigError && /PRICE_FEED/.test(e.message), JSON.stringify(source));
     }
+  });
+});
+
+describe('configuration flags (`--port 4000` for PORT)', () => {
+  it("are the variables of the README's configuration table, every one read whatever the others say, and pmx deploy's own", () => {
+    // A variable read only under some condition would be learnt missing, and its flag refused.
+    const section = readFileSync('README.md', 'utf8').split('\n## Configuration')[1]!.split('\n## ')[0]!;
+    const documented = section.split('\n').filter((line) => line.startsWith('| ')).flatMap((line) => [...line.split('|')[1]!.matchAll(/\b[A-Z][A-Z0-9_]{2,}\b/g)].map((m) => m[0]));
+    assert.deepEqual([...new Set(documented)].sort(), configVariables().sort());
+    assert.deepEqual(deployVariables().sort(), ['CHAIN_ID', 'CHAIN_RPC_URL', 'COLLATERAL_ADDRESS', 'CONDITIONAL_TOKENS_ADDRESS', 'EXCHANGE_NAME', 'OPERATOR_KEY']);
+  });
+
+  it('are told from a flag that names nothing read, with or without a value, inline or not', () => {
+    const argv = ['serve', '--port', '3001', '--Data-Dir=./x', '--demo', '--prot', '3001', '--verbose', '--log-levl=debug'];
+    assert.deepEqual(unknownFlags(argv, ['--demo'], configVariables()), ['--prot', '--verbose', '--log-levl']);
   });
 });
 
