@@ -17,10 +17,17 @@ export function refuseWhatIsNotRead(command: Command, variables: readonly string
   const [flag] = unknownFlags(argv, own, variables);
   if (flag === undefined) return;
   const known = [...new Set([...own, ...variables.map(flagOf)])];
-  // The list is long (the server reads some fifty variables): the likely meant one comes first.
   const meant = known.filter((candidate) => distance(flag, candidate) <= 2);
-  refuse(`pmx ${command.name()}: unknown flag '${flag}'${meant.length > 0 ? ` (did you mean ${meant.join(' or ')}?)` : ''}; known flags: ${known.join(', ')}`);
+  // The server reads some fifty variables: a line naming them all says nothing, so a long list
+  // is pointed to where it is written, with the rule that turns each into its flag.
+  const flags = known.length <= LISTED_FLAGS
+    ? `known flags: ${known.join(', ')}`
+    : `every variable of README.md's Configuration table is also a flag (DATA_DIR is --data-dir), and pmx ${command.name()} --help lists its own`;
+  refuse(`pmx ${command.name()}: unknown flag '${flag}'${meant.length > 0 ? ` (did you mean ${meant.join(' or ')}?)` : ''}; ${flags}`);
 }
+
+/** The most flags a refusal lists (deploy's nine); more are pointed to instead. */
+const LISTED_FLAGS = 12;
 
 /** Levenshtein's edit distance: how many letters to insert, delete or change to turn `a` into `b`. */
 function distance(a: string, b: string): number {

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
+import { projectPath } from '../build-output.ts';
 import { configVariables, loadConfig } from '../config.ts';
 import { registerAdminCommands } from './admin-commands.ts';
 import { refuseWhatIsNotRead } from './config-flags.ts';
@@ -37,6 +39,7 @@ export function buildProgram(): Command {
     .option('--url <url>', 'exchange URL for client commands (default PMX_URL, the saved login, or http://127.0.0.1:3000)')
     .option('--admin-token <token>', 'operator token for admin commands (default ADMIN_TOKEN)')
     .option('--json', 'print JSON instead of tables')
+    .version(packageVersion(), '-V, --version', 'print the version of pmx')
     // Commander's own refusals (an unknown option, a missing or extra argument) are usage errors:
     // exit code 2, as every local refusal, where commander exits 1, the code of a server's refusal.
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT_LOCAL_ERROR));
@@ -166,4 +169,9 @@ export function buildProgram(): Command {
   registerPriceCommands(program);
   registerDemoCommand(program);
   return program;
+}
+
+/** The installed package's version (package.json), which `pmx --version` prints. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }).version;
 }

@@ -100,19 +100,27 @@ describe('pmx serve: what it says while it boots', { skip: storeIndependent('the
       rmSync(cwd, { recursive: true, force: true });
     }
   });
+  it('prints its version for --version and -V, starting nothing', () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const run = spawnSync(process.execPath, [resolve(BUILT_CLI), flag], { env: { ...process.env, DATABASE_URL: '' }, encoding: 'utf8', timeout: 30_000 });
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(run.stdout.trim(), version);
+    }
+  });
   it('refuses a flag that names nothing it reads with exit code 2, naming the flag, the likely meant one and the known ones, starting nothing', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'pmx-flag-typo-'));
     try {
-      // What each says first; the list of known flags follows.
+      // What each says first; the known flags follow, listed when they are few.
       const cases: [string[], string][] = [
-        [['--prot', '3001'], "pmx serve: unknown flag '--prot' (did you mean --port?); known flags: --demo, --allow-generated-keys, --url, --admin-token, --json, --port, --host, --data-dir,"],
-        [['serve', '--demo', '--prot=3001'], "pmx serve: unknown flag '--prot' (did you mean --port?); known flags: "],
-        [['serve', '--verbose'], "pmx serve: unknown flag '--verbose'; known flags: "],
-        [['migrate', '--data-dri', './x'], "pmx migrate: unknown flag '--data-dri' (did you mean --data-dir?); known flags: --url, --admin-token, --json, --port,"],
-        [['audit', '--data-dri', './x'], "pmx audit: unknown flag '--data-dri' (did you mean --data-dir?); known flags: "],
+        [['--prot', '3001'], "pmx serve: unknown flag '--prot' (did you mean --port?); every variable of README.md's Configuration table is also a flag (DATA_DIR is --data-dir), and pmx serve --help lists its own"],
+        [['serve', '--demo', '--prot=3001'], "pmx serve: unknown flag '--prot' (did you mean --port?); every variable"],
+        [['serve', '--verbose'], "pmx serve: unknown flag '--verbose'; every variable of README.md's Configuration table"],
+        [['migrate', '--data-dri', './x'], "pmx migrate: unknown flag '--data-dri' (did you mean --data-dir?); every variable of README.md's Configuration table is also a flag (DATA_DIR is --data-dir), and pmx migrate --help lists its own"],
+        [['audit', '--data-dri', './x'], "pmx audit: unknown flag '--data-dri' (did you mean --data-dir?); every variable"],
         [['deploy', '--chain-rpc-urll', 'http://127.0.0.1:1'], "pmx deploy: unknown flag '--chain-rpc-urll' (did you mean --chain-rpc-url?); known flags: "],
         // deploy reads what it deploys with, not the server's variables.
-        [['deploy', '--port', '1'], "pmx deploy: unknown flag '--port'; known flags: --url, --admin-token, --json, --chain-rpc-url, --operator-key, --chain-id, --exchange-name, --collateral-address, --conditional-tokens-address"],
+        [['deploy', '--port', '1'], "pmx deploy: unknown flag '--port'; known flags: --url, --admin-token, --json, --version, --chain-rpc-url, --operator-key, --chain-id, --exchange-name, --collateral-address, --conditional-tokens-address"],
       ];
       for (const [argv, said] of cases) {
         const run = spawnSync(process.execPath, [resolve(BUILT_CLI), ...argv], { cwd, env: { ...process.env, DATABASE_URL: '' }, encoding: 'utf8', timeout: 30_000 });
