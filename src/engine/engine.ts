@@ -328,7 +328,7 @@ export class MatchingEngine {
 
   async place(order: NewOrder): Promise<PlaceResult> {
     const { outcome, seq } = await this.submit({ kind: 'place', order });
-    if (outcome.ok) return { ok: true, order: await this.rowOf(outcome.order), replayed: outcome.replayed, seq };
+    if (outcome.ok) return { ok: true, order: outcome.replayed ? await this.replayedRow(outcome.order) : await this.rowOf(outcome.order), replayed: outcome.replayed, seq };
     const refused = 'order' in outcome ? outcome.order : undefined;
     return { ok: false, code: outcome.code, message: outcome.message, seq, ...(refused ? { order: await this.rowOf(refused) } : {}) };
   }
@@ -569,6 +569,15 @@ export class MatchingEngine {
       rows.set(row.id, pendingChanges.get(row.id)?.(row) ?? row);
     }
     return rows;
+  }
+
+  /**
+   * A repeated idempotency key is answered with the order as it is now, as a read would show it:
+   * admission found the order's row in the tables, which lack the fills and cancels of the records
+   * not projected yet, so that row could show a cancelled order still PENDING (EXTENSIONS.md 12).
+   */
+  private async replayedRow(order: EngineOrder | OrderRow): Promise<OrderRow> {
+    return (await this.orderRows([order.id])).get(order.id) ?? this.rowOf(order);
   }
 
   private async rowOf(order: EngineOrder | OrderRow): Promise<OrderRow> {
