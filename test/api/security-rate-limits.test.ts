@@ -83,6 +83,24 @@ describe('rate limits per API key and session (RATE_LIMIT_ORDERS, RATE_LIMIT_REQ
   });
 });
 
+describe('a batch heavier than a rate-limit window', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer({ RATE_LIMIT_ORDERS: '4/10s,20/1m' }); });
+  after(async () => { await server.close(); });
+
+  it('is 400 saying how many would pass, not a 429 whose Retry-After never helps, and counts as one', async () => {
+    const market = (await createPublishedEvent(server)).markets[0]!;
+    const carol = await newTrader(server, { fund: '100' });
+    const order = () => orderBody(server, carol, { tokenId: market.tokenId1, side: 'BUY', price: '0.10', size: '1', signed: false });
+    const heavy = await carol.call('POST', '/orders/batch', { orders: await Promise.all(Array.from({ length: 5 }, order)) });
+    expectError(heavy, 400, 'VALIDATION_FAILED');
+    assert.match(heavy.body.message, /counts 5 against a rate limit of 4 per 10 s.*send at most 4 per request/);
+    assert.equal(heavy.headers.get('ratelimit-remaining'), '3');
+    const fits = await carol.call('POST', '/orders/batch', { orders: await Promise.all(Array.from({ length: 3 }, order)) });
+    assert.equal(fits.status, 200, JSON.stringify(fits.body));
+  });
+});
+
 describe('public endpoints by default (issue 38)', () => {
   let server: TestServer;
   before(async () => { server = await startTestServer(); });

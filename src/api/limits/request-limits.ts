@@ -45,6 +45,13 @@ export class RequestLimits {
 
   private async count(reply: FastifyReply, key: string, weight: number, windows: readonly RateWindow[]): Promise<void> {
     if (windows.length === 0) return;
+    // A batch weighing more than a whole window would be 429 for ever, whatever Retry-After said:
+    // it counts as one request and is refused as too large, saying what would pass.
+    const smallest = windows.reduce((a, b) => (b.limit < a.limit ? b : a));
+    if (weight > smallest.limit) {
+      await this.count(reply, key, 1, windows);
+      throw new AppError('VALIDATION_FAILED', `this request counts ${weight} against a rate limit of ${smallest.limit} per ${smallest.windowMs / 1000} s, so it can never pass; send at most ${smallest.limit} per request`);
+    }
     const nowMs = this.clock.nowMs();
     // Redis failing here is a SharedStateUnavailableError: 503 with Retry-After (errors.ts).
     const counts = await Promise.all(windows.map((w) => this.counters.addToWindow(key, weight, w.windowMs, nowMs)));
