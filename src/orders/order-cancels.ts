@@ -76,4 +76,9 @@ export class OrderCancels {
   }
 }
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : 'the order could not be cancelled; retry');
+/**
+ * A failed item's error, `CODE: message` as a batch create's items say it (README.md), so a bot
+ * tells an order closed already (ORDER_NOT_OPEN) from one to retry (SERVICE_UNAVAILABLE); any other
+ * error is the store's or the engine's trouble, retried safely, and its text is not the caller's.
+ */
+const messageOf = (error: unknown): string => (error instanceof AppError ? `${error.code}: ${error.message}` : 'SERVICE_UNAVAILABLE: the order could not be cancelled now; retry');

@@ -115,7 +115,9 @@ describe('reading and cancelling orders', () => {
     const response = await alice.call('POST', '/orders/batch-cancel', { orderIds: [ids[1], unknown, ids[1]] });
     assert.equal(response.status, 200);
     assert.deepEqual(response.body.results.map((r: { orderId: string; success: boolean }) => [r.orderId, r.success]), [[ids[1], true], [unknown, false], [ids[1], false]]);
-    assert.equal(typeof response.body.results[1].error, 'string');
+    // Each error names its code as a batch create's items do: unknown, then closed already.
+    assert.match(response.body.results[1].error, /^NOT_FOUND: order not found$/);
+    assert.match(response.body.results[2].error, /^ORDER_NOT_OPEN: the order is CANCELLED and can no longer be cancelled$/);
     expectError(await alice.call('POST', '/orders/batch-cancel', { orderIds: [] }), 400, 'VALIDATION_FAILED');
     expectError(await alice.call('POST', '/orders/batch-cancel', { orderIds: Array.from({ length: 51 }, () => randomUUID()) }), 400, 'VALIDATION_FAILED');
   });
