@@ -11,7 +11,20 @@ import type { ErrorObject } from 'ajv';
 export function formatValidationErrors(errors: ErrorObject[], part: string): Error {
   const choice = literalChoice(errors);
   if (choice) return new Error(`${part}${choice.instancePath} must be one of ${choice.values.join(', ')}`);
-  return new Error(errors.map((e) => `${part}${e.instancePath} ${describe(e)}`).join(', '));
+  return new Error(withoutNullBranch(errors).map((e) => `${part}${e.instancePath} ${describe(e)}`).join(', '));
+}
+
+/**
+ * An optional body is a union with null (a request without one is validated as null): a body that
+ * was sent and fails said "must be >= 5000, body must be null, body must match a schema in anyOf".
+ * The value was not null, so the null branch and the union's own error say nothing: the other
+ * branch's errors are what would pass.
+ */
+function withoutNullBranch(errors: ErrorObject[]): ErrorObject[] {
+  const anyOf = errors.find((e) => e.keyword === 'anyOf');
+  const nullBranch = anyOf && errors.find((e) => e.keyword === 'type' && e.params.type === 'null' && e.instancePath === anyOf.instancePath);
+  if (!anyOf || !nullBranch || errors.length <= 2) return errors;
+  return errors.filter((e) => e !== anyOf && e !== nullBranch);
 }
 
 function describe(error: ErrorObject): string {

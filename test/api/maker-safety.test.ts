@@ -19,6 +19,8 @@ describe("market makers' safety: routes, validation, heartbeat expiry and MMP", 
     for (const body of [{ timeoutMs: 4_999 }, { timeoutMs: 60_001 }, { timeoutMs: '10000' }, { timeoutMs: 7_000.5 }, { timeoutMs: 10_000, extra: 1 }, [], 'x']) {
       expectError(await alice.call('POST', '/heartbeat', body), 400, 'VALIDATION_FAILED');
     }
+    // The body is optional (a union with null): a sent one is told what would pass, not that it is not null.
+    assert.equal((await alice.call('POST', '/heartbeat', { timeoutMs: 100 })).body.message, 'body/timeoutMs must be >= 5000');
     expectError(await post(server.api('/heartbeat'), { timeoutMs: 10_000 }), 401, 'UNAUTHORIZED');
     expectError(await post(server.api('/heartbeat'), {}, bearer(alice.session.token)), 401, 'UNAUTHORIZED');
     expectError(await request('DELETE', server.api('/heartbeat')), 401, 'UNAUTHORIZED');
