@@ -1,4 +1,5 @@
 import type { PositionEvent } from '../core/positions/position.ts';
+import { redeemShares } from '../settlement/embedded/postings.ts';
 import type { JournalTokenMove, TokenMarket, TradeTerms } from '../store/positions-repository.ts';
 
 /** One position event of one holder's token, with where it came from. */
@@ -52,13 +53,8 @@ function eventOf(move: JournalTokenMove, outcomeIndex: 0 | 1, market: TokenMarke
   return { type: move.amount > 0n ? 'BUY' : 'SELL', amount, priceMicros: 0n, feeBaseUnits: 0n };
 }
 
-/** This token's part of a redeem's payout: outcome 0's rounded down, outcome 1 the rest. */
+/** This token's part of a redeem's payout, rounded down per token as the ledger pays it (redeemShares). */
 function redeemShare(move: JournalTokenMove, outcomeIndex: 0 | 1, market: TokenMarket, moves: JournalTokenMove[]): bigint {
-  const { payout1, payout2, den } = market.payout!;
   const burned = (tokenId: string) => -moves.filter((m) => m.account === move.account && m.tokenId === tokenId).reduce((s, m) => s + m.amount, 0n);
-  const a1 = burned(market.tokenId1);
-  const a2 = burned(market.tokenId2);
-  const share1 = (BigInt(payout1) * a1) / BigInt(den);
-  if (outcomeIndex === 0) return share1;
-  return (BigInt(payout1) * a1 + BigInt(payout2) * a2) / BigInt(den) - share1;
+  return redeemShares(market.payout!, burned(market.tokenId1), burned(market.tokenId2))[outcomeIndex];
 }

@@ -195,6 +195,21 @@ describe('split, merge, redeem and resolution on the embedded chain (CHAIN=embed
     assert.deepEqual(numerators, [1n, 1n]);
     await expectAuditClean(server);
   });
+
+  it('a TIE over an odd amount of both tokens pays in the ledger what the chain pays, each token\'s half rounded down', async () => {
+    const erin = await newTrader(server, { fund: '1' });
+    const tied = (await createPublishedEvent(server, { markets: 1, liveness: 60 })).markets[0]!;
+    // 3 base units of each token: ConditionalTokens pays 1 + 1, where the ledger paid half of 6.
+    assert.equal((await erin.call('POST', `/markets/${tied.id}/split`, { amount: '0.000003' })).status, 200);
+    assert.equal((await post(server.api(`/admin/markets/${tied.id}/oracle/propose`), { outcome: 'TIE' }, server.adminHeaders)).status, 200);
+    assert.equal((await post(server.api('/admin/clock'), { advanceMs: 61_000 }, server.adminHeaders)).status, 200);
+    const before = await collateralOnChain(erin);
+    const redeem = await erin.call('POST', '/markets/redeem-positions/batch', { marketIds: [tied.id] });
+    assert.equal(redeem.status, 200, JSON.stringify(redeem.body));
+    assert.equal(await collateralOnChain(erin), before + 2n);
+    await expectChainMatchesApi(erin, tied);
+    await expectAuditClean(server);
+  });
 });
 
 async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {

@@ -82,7 +82,10 @@ function encodeCommand(command: EngineCommand): Encoded {
       // merge always gives them (wallet-merge.ts), and its transaction hash follows them.
       return command.amounts ? withChainTx(['merge', command.account, command.marketIds, command.amounts.map(String)], command.chainTxHash) : ['merge', command.account, command.marketIds];
     case 'redeem':
-      return withChainTx(['redeem', command.userId, command.account, command.marketIds], command.chainTxHash);
+      // A redeem rounding per token says so in a last field (after the chain's transaction hash, or
+      // null), so the redeems written before it, which rounded the sum, replay as they were paid.
+      if (command.rounding === 'sum') return withChainTx(['redeem', command.userId, command.account, command.marketIds], command.chainTxHash);
+      return ['redeem', command.userId, command.account, command.marketIds, command.chainTxHash ?? null, 'per-token'];
     case 'oracle':
       return ['oracle', command.marketId, command.command, encodeTerms(command.terms)];
     case 'heartbeat':
@@ -143,7 +146,7 @@ function decodeCommand(raw: unknown[]): EngineCommand {
     case 'merge':
       return f[2] ? { kind, account: f[0], marketIds: f[1], amounts: (f[2] as string[]).map(BigInt), ...chainTxOf(f[3]) } : { kind, account: f[0], marketIds: f[1] };
     case 'redeem':
-      return { kind, userId: f[0], account: f[1], marketIds: f[2], ...chainTxOf(f[3]) };
+      return { kind, userId: f[0], account: f[1], marketIds: f[2], ...chainTxOf(f[3]), ...(f[4] === 'per-token' ? {} : { rounding: 'sum' as const }) };
     case 'oracle':
       return { kind, marketId: f[0], command: decodeOracleCommand(f[1]), terms: decodeTerms(f[2]) };
     case 'heartbeat':

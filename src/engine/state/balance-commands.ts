@@ -158,8 +158,8 @@ export function redeem(ctx: ApplyContext, r: CommandFields<'redeem'>): RedeemOut
       outcome.excluded.push({ marketId, reason: 'zero-onchain-balance' });
       continue;
     }
-    legs.push(...redeemPosting(r.account, market, market.payout, a1, a2, ref).legs);
-    outcome.redeemed.push({ marketId, burned: [a1, a2], payoutBaseUnits: redeemPayout(market.payout, a1, a2) });
+    legs.push(...redeemPosting(r.account, market, market.payout, a1, a2, ref, r.rounding).legs);
+    outcome.redeemed.push({ marketId, burned: [a1, a2], payoutBaseUnits: redeemPayout(market.payout, a1, a2, r.rounding) });
   }
   outcome.excluded = byReason(outcome.excluded, ['not-redeemable', 'zero-onchain-balance']);
   if (legs.length === 0) return outcome;

@@ -1,4 +1,5 @@
 import type { OracleCommand } from '../../core/oracle/state-machine.ts';
+import type { RedeemRounding } from '../../settlement/embedded/postings.ts';
 import type { CreditReason } from '../../settlement/types.ts';
 import type { MarketTradingInfo } from '../types.ts';
 import type { CreditOutcome, MergeOutcome, RedeemOutcome, SplitOutcome, TransferOutcome, WithdrawOutcome } from './balance-commands.ts';
@@ -37,7 +38,8 @@ export type EngineCommand =
   | { kind: 'withdraw'; account: string; to: string; amount: bigint; nonce: bigint; toAccount?: string }
   /** `amounts`, one per market, when a chain merged them first (balance-commands.ts); else what is available. */
   | { kind: 'merge'; account: string; marketIds: string[]; amounts?: bigint[]; chainTxHash?: string }
-  | { kind: 'redeem'; userId: string; account: string; marketIds: string[]; chainTxHash?: string }
+  /** `rounding` `sum` only on redeems the journal held before per-token rounding (postings.ts RedeemRounding); new ones round per token. */
+  | { kind: 'redeem'; userId: string; account: string; marketIds: string[]; chainTxHash?: string; rounding?: RedeemRounding }
   | { kind: 'oracle'; marketId: string; command: OracleCommand; terms: CatalogueTerms }
   | { kind: 'heartbeat'; apiKey: string; timeoutMs: number }
   | { kind: 'heartbeat-off'; apiKey: string }

@@ -75,13 +75,30 @@ export interface Payout {
   den: number;
 }
 
-/** What burning `a1` and `a2` tokens pays, rounded down to a base unit (a TIE pays half of each). */
-export function redeemPayout(payout: Payout, a1: bigint, a2: bigint): bigint {
-  return (BigInt(payout.payout1) * a1 + BigInt(payout.payout2) * a2) / BigInt(payout.den);
+/**
+ * How a redeem rounds: `per-token` rounds each token's share down on its own, as ConditionalTokens'
+ * `redeemPositions` rounds each position's, so the ledger never pays a base unit the chain does not
+ * (a TIE over an odd amount of both tokens, e.g. after a split of 0.000003: the unit left over
+ * stays in the market's lock, as it stays in ConditionalTokens). `sum` rounds the sum down, which
+ * paid that unit: the journal's redeems written before per-token rounding replay so.
+ */
+export type RedeemRounding = 'per-token' | 'sum';
+
+/** What burning `a1` and `a2` tokens pays (a TIE pays half of each), rounded down to a base unit. */
+export function redeemPayout(payout: Payout, a1: bigint, a2: bigint, rounding: RedeemRounding = 'per-token'): bigint {
+  if (rounding === 'sum') return (BigInt(payout.payout1) * a1 + BigInt(payout.payout2) * a2) / BigInt(payout.den);
+  const [share1, share2] = redeemShares(payout, a1, a2);
+  return share1 + share2;
 }
 
-export function redeemPosting(account: string, market: MarketTokens, payout: Payout, a1: bigint, a2: bigint, ref: string): Posting {
-  const paid = redeemPayout(payout, a1, a2);
+/** Each token's share of a redeem's payout, `[token1's, token2's]`, each rounded down. */
+export function redeemShares(payout: Payout, a1: bigint, a2: bigint): [bigint, bigint] {
+  const den = BigInt(payout.den);
+  return [(BigInt(payout.payout1) * a1) / den, (BigInt(payout.payout2) * a2) / den];
+}
+
+export function redeemPosting(account: string, market: MarketTokens, payout: Payout, a1: bigint, a2: bigint, ref: string, rounding: RedeemRounding = 'per-token'): Posting {
+  const paid = redeemPayout(payout, a1, a2, rounding);
   const legs = [
     leg(account, market.tokenId1, -a1, 'BURN'),
     leg(account, market.tokenId2, -a2, 'BURN'),
