@@ -23,14 +23,17 @@ describe('redeem payouts', () => {
     }), { numRuns: 300 });
   });
 
-  it('a new redeem is journaled as rounding per token; one journaled before replays rounding the sum', () => {
+  it('a new record\'s redeem rounds per token; one of a record written before (version 2, or none) replays rounding the sum', () => {
     const redeem: EngineCommand = { kind: 'redeem', userId: 'u', account: 'wallet', marketIds: ['m'] };
     assert.deepEqual(roundTrip(redeem), redeem);
     assert.deepEqual(roundTrip({ ...redeem, chainTxHash: '0xabc' }), { ...redeem, chainTxHash: '0xabc' });
+    assert.equal(JSON.parse(encodeRecord({ seq: 1n, atMs: 0, commands: [redeem] })).v, 3);
     // The text an engine wrote before per-token rounding, with and without a chain's transaction.
-    const before = (fields: unknown[]) => decodeRecord(JSON.stringify({ seq: '1', at: 0, v: 2, c: [['redeem', 'u', 'wallet', ['m'], ...fields]] })).commands[0];
-    assert.deepEqual(before([]), { ...redeem, rounding: 'sum' });
-    assert.deepEqual(before(['0xabc']), { ...redeem, chainTxHash: '0xabc', rounding: 'sum' });
-    assert.deepEqual(roundTrip({ ...redeem, rounding: 'sum' }), { ...redeem, rounding: 'sum' }, 'and is written again as it was');
+    const before = (version: { v?: number }, fields: unknown[]) => decodeRecord(JSON.stringify({ seq: '1', at: 0, ...version, c: [['redeem', 'u', 'wallet', ['m'], ...fields]] })).commands[0];
+    assert.deepEqual(before({ v: 2 }, []), { ...redeem, rounding: 'sum' });
+    assert.deepEqual(before({ v: 2 }, ['0xabc']), { ...redeem, chainTxHash: '0xabc', rounding: 'sum' });
+    assert.deepEqual(before({}, []), { ...redeem, rounding: 'sum' });
+    // A build that knows no version 4 refuses it rather than guess how its commands apply.
+    assert.throws(() => before({ v: 4 }, []), /version 4, which this build does not read/);
   });
 });

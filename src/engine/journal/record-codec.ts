@@ -1,6 +1,7 @@
 import type { OracleCommand } from '../../core/oracle/state-machine.ts';
 import type { NormalizedOrder } from '../../core/orders/create-order-rules.ts';
 import { keccak256HexOf } from '../../core/keccak.ts';
+import type { RedeemRounding } from '../../settlement/embedded/postings.ts';
 import type { ChainIndexEvent } from '../state/chain-transfer-commands.ts';
 import type { EngineCommand } from '../state/commands.ts';
 import type { IdDerivation } from '../state/ids.ts';
@@ -24,11 +25,14 @@ export interface DecodedRecord {
 }
 
 /**
- * The records' version, `v`: 2 since ids are ordered (`state/ids.ts`). Records without it were
- * written before and derive hashed ids. A version this build does not know is refused: a replay
- * that read it as another would derive other ids than the engine that wrote it.
+ * The records' version, `v`, says how their commands apply: 2 since ids are ordered (`state/ids.ts`;
+ * records without a version derive hashed ids), 3 since a redeem rounds each token's payout down on
+ * its own (`settlement/embedded/postings.ts` RedeemRounding; the records before round the sum, as
+ * they were paid). A version this build does not know is refused: a replay that read it as another
+ * would derive other ids, or pay other amounts, than the engine that wrote it.
  */
-const RECORD_VERSION = 2;
+const RECORD_VERSION = 3;
+const READ_VERSIONS: readonly (number | undefined)[] = [undefined, 2, RECORD_VERSION];
 
 export function encodeRecord(record: DecodedRecord): string {
   const version = record.ids === 'hashed' ? {} : { v: RECORD_VERSION };
@@ -37,8 +41,9 @@ export function encodeRecord(record: DecodedRecord): string {
 
 export function decodeRecord(text: string): DecodedRecord {
   const raw = JSON.parse(text) as { seq: string; at: number; v?: number; c: unknown[][] };
-  if (raw.v !== undefined && raw.v !== RECORD_VERSION) throw new Error(`journal record ${raw.seq} has version ${raw.v}, which this build does not read`);
-  return { seq: BigInt(raw.seq), atMs: raw.at, commands: raw.c.map(decodeCommand), ...(raw.v === undefined ? { ids: 'hashed' as const } : {}) };
+  if (!READ_VERSIONS.includes(raw.v)) throw new Error(`journal record ${raw.seq} has version ${raw.v}, which this build does not read`);
+  const rounding: RedeemRounding = raw.v === RECORD_VERSION ? 'per-token' : 'sum';
+  return { seq: BigInt(raw.seq), atMs: raw.at, commands: raw.c.map((command) => decodeCommand(command, rounding)), ...(raw.v === undefined ? { ids: 'hashed' as const } : {}) };
 }
 
 /** The chain: keccak-256 of the previous hash's bytes and the record's text. */
@@ -82,10 +87,8 @@ function encodeCommand(command: EngineCommand): Encoded {
       // merge always gives them (wallet-merge.ts), and its transaction hash follows them.
       return command.amounts ? withChainTx(['merge', command.account, command.marketIds, command.amounts.map(String)], command.chainTxHash) : ['merge', command.account, command.marketIds];
     case 'redeem':
-      // A redeem rounding per token says so in a last field (after the chain's transaction hash, or
-      // null), so the redeems written before it, which rounded the sum, replay as they were paid.
-      if (command.rounding === 'sum') return withChainTx(['redeem', command.userId, command.account, command.marketIds], command.chainTxHash);
-      return ['redeem', command.userId, command.account, command.marketIds, command.chainTxHash ?? null, 'per-token'];
+      // How it rounds is the record's version's (RECORD_VERSION): a new record's redeems round per token.
+      return withChainTx(['redeem', command.userId, command.account, command.marketIds], command.chainTxHash);
     case 'oracle':
       return ['oracle', command.marketId, command.command, encodeTerms(command.terms)];
     case 'heartbeat':
@@ -114,7 +117,7 @@ function encodeCommand(command: EngineCommand): Encoded {
 // biome-ignore lint/suspicious/noExplicitAny: each case reads the fields its own encoder wrote, in the order it wrote them.
 type Fields = any[];
 
-function decodeCommand(raw: unknown[]): EngineCommand {
+function decodeCommand(raw: unknown[], rounding: RedeemRounding): EngineCommand {
   const [kind, ...f] = raw as [string, ...Fields];
   switch (kind) {
     case 'place': {
@@ -146,7 +149,7 @@ function decodeCommand(raw: unknown[]): EngineCommand {
     case 'merge':
       return f[2] ? { kind, account: f[0], marketIds: f[1], amounts: (f[2] as string[]).map(BigInt), ...chainTxOf(f[3]) } : { kind, account: f[0], marketIds: f[1] };
     case 'redeem':
-      return { kind, userId: f[0], account: f[1], marketIds: f[2], ...chainTxOf(f[3]), ...(f[4] === 'per-token' ? {} : { rounding: 'sum' as const }) };
+      return { kind, userId: f[0], account: f[1], marketIds: f[2], ...chainTxOf(f[3]), ...(rounding === 'sum' ? { rounding } : {}) };
     case 'oracle':
       return { kind, marketId: f[0], command: decodeOracleCommand(f[1]), terms: decodeTerms(f[2]) };
     case 'heartbeat':

@@ -38,7 +38,7 @@ export type EngineCommand =
   | { kind: 'withdraw'; account: string; to: string; amount: bigint; nonce: bigint; toAccount?: string }
   /** `amounts`, one per market, when a chain merged them first (balance-commands.ts); else what is available. */
   | { kind: 'merge'; account: string; marketIds: string[]; amounts?: bigint[]; chainTxHash?: string }
-  /** `rounding` `sum` only on redeems the journal held before per-token rounding (postings.ts RedeemRounding); new ones round per token. */
+  /** `rounding` `sum` only on redeems of records before version 3 (journal/record-codec.ts, postings.ts RedeemRounding); new ones round per token. */
   | { kind: 'redeem'; userId: string; account: string; marketIds: string[]; chainTxHash?: string; rounding?: RedeemRounding }
   | { kind: 'oracle'; marketId: string; command: OracleCommand; terms: CatalogueTerms }
   | { kind: 'heartbeat'; apiKey: string; timeoutMs: number }
