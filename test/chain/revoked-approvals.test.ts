@@ -34,7 +34,6 @@ describe('revoked approvals cancel the orders that need them (CHAIN=embedded)', 
   const left = { asks: [] as string[], bids: [] as string[] };
   const market = () => event.markets[0]!;
   const deployed = () => server.ctx.chain.deployed!;
-  const url = () => server.ctx.chain.embedded!.url;
 
   before(async () => {
     server = await startTestServer({ CHAIN: 'embedded' });
@@ -62,11 +61,14 @@ describe('revoked approvals cancel the orders that need them (CHAIN=embedded)', 
     return socket;
   }
 
-  /** The owner calls her wallet's `functionName`, as only its key can, and the indexer reads the blocks. */
+  /**
+   * The owner calls her wallet's `functionName`, as only its key can, through the exchange's /rpc
+   * and with the gas her credit gave her on the local chain (chain/owner-gas.ts), and the indexer
+   * reads the blocks.
+   */
   async function asOwner(functionName: 'execute' | 'setOperatorTrading', args: readonly unknown[]): Promise<void> {
-    const chain = createPublicClient({ transport: http(url()) });
-    await chain.request({ method: 'anvil_setBalance' as never, params: [wendy.address, '0xDE0B6B3A7640000'] as never });
-    const owner = createWalletClient({ account: wendy.session.account, transport: http(url()) });
+    const chain = createPublicClient({ transport: http(`${server.url}/rpc`) });
+    const owner = createWalletClient({ account: wendy.session.account, transport: http(`${server.url}/rpc`) });
     const hash = await owner.writeContract({ chain: null, address: getAddress(wendy.proxyWallet), abi: walletAbi, functionName, args });
     assert.equal((await chain.waitForTransactionReceipt({ hash })).status, 'success');
     await server.ctx.trading.engine.chainIndexed();

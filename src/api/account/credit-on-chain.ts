@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { FateUnknownError, fundingSourceOf, fundWallet, fundWalletOnce, PaymentConflictError, treasuryShortfallOf } from '../../chain/index.ts';
+import { FateUnknownError, fundingSourceOf, fundWallet, fundWalletOnce, giveOwnerGas, PaymentConflictError, treasuryShortfallOf } from '../../chain/index.ts';
 import { AppError } from '../../contract/errors.ts';
 import { formatUnits } from '../../core/money.ts';
 import { CREDIT_KEY_REUSED } from '../../engine/state/balance-commands.ts';
@@ -8,8 +8,8 @@ import type { AppContext } from '../context.ts';
 /**
  * A credit (the faucet, admin credits) on a chain with the exchange's contracts puts the collateral
  * in the user's wallet on chain first, the proxy wallet deployed (EXTENSIONS.md section 14: minted
- * on the local chain, CHAIN=embedded; transferred from the operator's treasury, its own balance, on
- * any other), and only then makes `credit`, the ledger's side. So the ledger never shows collateral
+ * on the local chain, CHAIN=embedded, where the owner gets gas as well; transferred from the
+ * operator's treasury, its own balance, on any other), and only then makes `credit`, the ledger's side. So the ledger never shows collateral
  * the chain does not hold: a chain that does not take it (down, restarting) is answered 503 with
  * nothing credited, and the caller tries again; a treasury too short is 503 too, naming the
  * treasury and the shortfall, as only the operator's funding makes a retry work. A chain that stops answering
@@ -50,6 +50,8 @@ export async function creditThroughChain<T>(ctx: AppContext, to: { owner: Addres
     ctx.logger.warn({ err: error, ...details }, 'a credit did not reach the chain: nothing was credited');
     throw new AppError('SERVICE_UNAVAILABLE', `the chain did not take the credit, so nothing was credited; try again (${reasonOf(error)})`);
   }
+  // On the local chain the owner gets gas too (owner-gas.ts); a credit does not fail for want of it.
+  if (ctx.chain.embedded) await giveOwnerGas(ctx.chain.embedded.url, to.owner).catch((error: unknown) => ctx.logger.warn({ err: error, owner: to.owner }, 'the owner was given no gas on the local chain'));
   try {
     return await credit();
   } catch (error) {
