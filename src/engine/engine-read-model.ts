@@ -9,6 +9,7 @@ import type { AccountBalances, EngineReads } from './engine-reads.ts';
 import type { UnprojectedRecords } from './projection/unprojected-records.ts';
 import type { EngineState } from './state/engine-state.ts';
 import type { MmpSetting } from './state/maker-safety.ts';
+import type { Approval } from './state/wallet-approvals.ts';
 import type { LastTrade } from './state/types.ts';
 import type { MarketTradingInfo } from './types.ts';
 
@@ -75,6 +76,10 @@ export class EngineReadModel implements EngineReads {
     const view = (row: { balance: bigint; locked: bigint }) => ({ balance: row.balance, locked: row.locked, available: row.balance - row.locked });
     const tokens = [...rows].filter(([asset, row]) => asset !== COLLATERAL && row.balance > 0n).sort(([a], [b]) => (a < b ? -1 : 1));
     return { collateral: view(rows.get(COLLATERAL) ?? { balance: 0n, locked: 0n }), tokens: tokens.map(([tokenId, row]) => ({ tokenId, ...view(row) })) };
+  }
+
+  revokedApprovals(account: string): readonly Approval[] {
+    return this.state().chainIndex.missingApprovals.of(account);
   }
 
   /** Speed-bumped orders are not in a book yet; one pass over the open orders for all markets. */

@@ -3,6 +3,7 @@ import type { Payout } from '../settlement/embedded/postings.ts';
 import type { OrderRow } from '../store/orders-repository.ts';
 import type { OrderBookResponse } from './book-view.ts';
 import type { MmpSetting } from './state/maker-safety.ts';
+import type { Approval } from './state/wallet-approvals.ts';
 import type { LastTrade } from './state/types.ts';
 import type { MarketTradingInfo } from './types.ts';
 
@@ -39,6 +40,8 @@ export interface EngineReads {
   lastTradePrice(tokenId: string): LastTrade | undefined;
   /** An account's balances, every durable change in them. */
   balances(account: string): AccountBalances;
+  /** The approvals the account's wallet revoked on chain (none without a chain): what its balances cannot be spent through. */
+  revokedApprovals(account: string): readonly Approval[];
   /** Every order resting in a book, grouped by market, in its own token's terms (reward sampling). */
   restingOrdersByMarket(): Map<string, RestingQuote[]>;
   /** Markets where the user has open orders (resting or speed-bumped). */

@@ -128,12 +128,15 @@ describe('revoked approvals cancel the orders that need them (CHAIN=embedded)', 
     for (const id of bids) assert.equal((await wendy.call('GET', `/orders/${id}`)).body.status, 'CANCELLED');
     const balance = (await wendy.call('GET', '/account/balance')).body.collateral;
     assert.equal(balance.locked, '0', 'the bids\' reservations are released');
+    // Available is what she holds and has approved (EXTENSIONS.md section 14): nothing, while revoked.
+    assert.deepEqual({ balance: balance.balance, available: balance.available }, { balance: '40', available: '0' });
 
     assertRefused(await placeOrder(server, wendy, { tokenId: market().tokenId1, side: 'BUY', price: '0.3', size: '1' }), /revoked the exchange's collateral approval/);
     // A SELL needs the outcome-token approval only, still given.
     left.asks = [ask, await rest({ side: 'SELL', price: '0.95', size: '1' })];
 
     await approveCollateral(maxUint256);
+    assert.equal((await wendy.call('GET', '/account/balance')).body.collateral.available, '40', 'approved again, all of it');
     left.bids = [await rest({ side: 'BUY', price: '0.3', size: '1' })];
     await expectAuditClean(server);
   });
@@ -147,9 +150,12 @@ describe('revoked approvals cancel the orders that need them (CHAIN=embedded)', 
     for (const id of asks) assert.ok((await cancelledIds()).includes(id), `order ${id} listed CANCELLED`);
     const tokens = (await wendy.call('GET', '/account/balance')).body.tokens.find((t: { tokenId: string }) => t.tokenId === market().tokenId1);
     assert.equal(tokens.locked, '0', 'the asks\' reservations are released');
+    assert.deepEqual({ balance: tokens.balance, available: tokens.available }, { balance: '10', available: '0' });
 
     assertRefused(await placeOrder(server, wendy, { tokenId: market().tokenId1, side: 'SELL', price: '0.9', size: '1' }), /revoked the exchange's outcome-tokens approval/);
     await approveTokens(true);
+    const approved = (await wendy.call('GET', '/account/balance')).body.tokens.find((t: { tokenId: string }) => t.tokenId === market().tokenId1);
+    assert.equal(approved.available, '10');
     await rest({ side: 'SELL', price: '0.9', size: '1' });
     await expectAuditClean(server);
   });

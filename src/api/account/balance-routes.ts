@@ -1,6 +1,7 @@
 import { formatUnits } from '../../core/money.ts';
 import { outcomeOrThrow } from '../../contract/errors.ts';
 import type { BalanceView } from '../../engine/engine-reads.ts';
+import { spendingApproval, type Approval } from '../../engine/state/wallet-approvals.ts';
 import { userAccount } from '../../settlement/index.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
@@ -27,12 +28,17 @@ export function registerBalanceRoutes(api: TypedApp, ctx: AppContext): void {
     const account = userAccount(requireCaller(request).proxyWallet);
     await engine.caughtUp();
     const balances = engine.reads.balances(account);
+    // `available` is what the wallet holds and has approved to the exchange, less what its open
+    // orders reserve (EXTENSIONS.md section 14): none while the approval it is spent through is
+    // revoked on chain. Withdrawals, splits and merges need no approval, and read the engine's own.
+    const revoked = engine.reads.revokedApprovals(account);
+    const approved = (row: BalanceView, approval: Approval): BalanceView => (revoked.includes(approval) ? { ...row, available: 0n } : row);
     const tokens = balances.tokens.flatMap((t) => {
       const market = engine.reads.marketOfToken(t.tokenId);
       if (!market) return [];
-      return [{ tokenId: t.tokenId, marketId: market.info.id, outcome: market.outcome === 0 ? market.info.outcome1 : market.info.outcome2, ...display(t) }];
+      return [{ tokenId: t.tokenId, marketId: market.info.id, outcome: market.outcome === 0 ? market.info.outcome1 : market.info.outcome2, ...display(approved(t, spendingApproval(market.info))) }];
     });
-    return { collateral: display(balances.collateral), tokens };
+    return { collateral: display(approved(balances.collateral, spendingApproval('collateral'))), tokens };
   });
 
   if (!ctx.config.faucetEnabled) return;

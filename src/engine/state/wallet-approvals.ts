@@ -38,6 +38,17 @@ export function approvalsNeeded(order: { side: Side; unsigned?: true | undefined
 }
 
 /**
+ * The approval a balance is spent through on the exchange (EXTENSIONS.md section 14: `available` is
+ * what the wallet holds "and has approved to the exchange"): collateral through the exchange's
+ * collateral allowance (BUY orders), an outcome token through its market's exchange's approval-for-all
+ * (SELL orders). Collateral is the exchange's, GET /exchange's `exchangeAddress`: the neg-risk
+ * exchange's allowance governs only the orders of neg-risk markets, refused while it is revoked.
+ */
+export function spendingApproval(asset: 'collateral' | Pick<MarketTradingInfo, 'negRisk'>): Approval {
+  return asset === 'collateral' ? 'exchange:collateral' : `${asset.negRisk ? 'neg-risk-exchange' : 'exchange'}:outcome-tokens`;
+}
+
+/**
  * Why a new order is refused while its wallet lacks the approval, with the code a client reads:
  * an exchange's approval is as short a balance, INSUFFICIENT_BALANCE; operator trading is a
  * signature the order needs, ORDER_SIGNATURE_REQUIRED.
@@ -62,6 +73,11 @@ export class MissingApprovals {
 
   has(account: string, approval: Approval): boolean {
     return this.byAccount.get(account)?.has(approval) ?? false;
+  }
+
+  /** The approvals `account` revoked. */
+  of(account: string): Approval[] {
+    return [...(this.byAccount.get(account) ?? [])];
   }
 
   /** Records an approval given or revoked; whether that changed what is missing. */
