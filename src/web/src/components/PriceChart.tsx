@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ISeriesApi } from 'lightweight-charts';
 import type { ExchangeClient, PriceHistory } from '../../../client/index.ts';
+import { labelColor } from '../chart-label.ts';
 import { centsScale, fidelityFor, INTERVALS, MAX_POINTS, widened, type Interval } from '../chart-scale.ts';
 import { errorText } from '../format.ts';
 import { themedChart } from './themed-chart.ts';
@@ -42,10 +43,9 @@ export function PriceChart({ client, lines, current, tickSize, since, refresh }:
     const histories = () => Promise.all(lines.map((line) => client.book.history({ token: line.tokenId, interval, fidelity, limit: MAX_POINTS, total: false })));
     Promise.all([import('lightweight-charts'), histories()]).then(([charts, first]) => {
       if (disposed) return;
-      const { chart, color, remove } = themedChart(charts, element, { timeScale: { timeVisible: interval !== 'ALL' && interval !== '1M' } });
+      const { chart, color, onTheme, remove } = themedChart(charts, element, { timeScale: { timeVisible: interval !== 'ALL' && interval !== '1M' } });
       const scale = centsScale(tickSize);
       const series: ISeriesApi<'Line'>[] = lines.map((line) => chart.addSeries(charts.LineSeries, {
-        color: line.color.startsWith('--') ? color(line.color) : line.color,
         lineWidth: 2,
         title: line.label,
         // The dashed line of the last value across the whole chart reads as a second series.
@@ -55,6 +55,11 @@ export function PriceChart({ client, lines, current, tickSize, since, refresh }:
           const info = original();
           return info?.priceRange ? { ...info, priceRange: widened(info.priceRange) } : info;
         },
+      }));
+      // The price line is hidden, so its colour is only the last-value label's: one its text reads on.
+      onTheme(() => lines.forEach((line, index) => {
+        const lineColor = line.color.startsWith('--') ? color(line.color) : line.color;
+        series[index]!.applyOptions({ color: lineColor, priceLineColor: labelColor(lineColor) });
       }));
       const lastTimes: (number | undefined)[] = [];
       const draw = (loaded: PriceHistory[]) => {

@@ -19,10 +19,14 @@ function tickMark(time: Time, type: number): string {
 /**
  * A lightweight-charts chart in the page's theme (text colour, font, grid in --line, no borders),
  * sized with its box, and again in the new theme when the page's changes (the header's toggle sets
- * `data-theme`, or the system's preference). `color('--yes')` reads a theme colour for the series.
- * `remove` removes the chart and stops following the theme.
+ * `data-theme`, or the system's preference). `color('--yes')` reads a theme colour for the series;
+ * `onTheme(paint)` runs `paint` now and in each new theme, so series read from the theme's variables
+ * follow it too (they kept the first theme's colours). `remove` removes the chart and stops
+ * following the theme.
  */
-export function themedChart(charts: Charts, element: HTMLElement, options: DeepPartial<ChartOptions> = {}): { chart: IChartApi; color: (variable: string) => string; remove: () => void } {
+export function themedChart(charts: Charts, element: HTMLElement, options: DeepPartial<ChartOptions> = {}): {
+  chart: IChartApi; color: (variable: string) => string; onTheme: (paint: () => void) => void; remove: () => void;
+} {
   const style = getComputedStyle(element);
   const themed = (): DeepPartial<ChartOptions> => ({
     layout: { background: { color: 'transparent' }, textColor: style.color, fontFamily: style.fontFamily, attributionLogo: false },
@@ -33,9 +37,15 @@ export function themedChart(charts: Charts, element: HTMLElement, options: DeepP
     ...themed(),
     rightPriceScale: { borderVisible: false },
     ...options,
-    timeScale: { borderVisible: false, tickMarkFormatter: tickMark, ...options.timeScale },
+    // Fixed edges: the first and last date labels are moved inside the axis, where centred on the
+    // chart's first and last points they were cut off ("ec 7", and "Jan 8" under the price axis).
+    timeScale: { borderVisible: false, tickMarkFormatter: tickMark, fixLeftEdge: true, fixRightEdge: true, ...options.timeScale },
   });
-  const retheme = () => chart.applyOptions(themed());
+  const painters: (() => void)[] = [];
+  const retheme = () => {
+    chart.applyOptions(themed());
+    for (const paint of painters) paint();
+  };
   const toggled = new MutationObserver(retheme);
   toggled.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
   const system = matchMedia('(prefers-color-scheme: dark)');
@@ -45,5 +55,9 @@ export function themedChart(charts: Charts, element: HTMLElement, options: DeepP
     system.removeEventListener('change', retheme);
     chart.remove();
   };
-  return { chart, color: (variable) => style.getPropertyValue(variable), remove };
+  const onTheme = (paint: () => void) => {
+    paint();
+    painters.push(paint);
+  };
+  return { chart, color: (variable) => style.getPropertyValue(variable).trim(), onTheme, remove };
 }

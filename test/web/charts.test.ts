@@ -1,0 +1,155 @@
+/**
+ * The charts with a month of trades (an outside audit said axis labels were clipped at the edges),
+ * in Debian's Chromium against a real server whose manual clock is moved between trades, the
+ * browser's clock set to the server's: the price chart at 1W, 1M and ALL, the portfolio's and the
+ * profile's P&L chart, at desktop and phone widths, in the light and the dark theme.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createClient, type ExchangeClient, type Market } from '../../src/client/index.ts';
+import { ensureBuild } from '../helpers/build.ts';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
+import { DESKTOP, launchChromium, PHONE, SCREENSHOTS, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** A funded trader acting through the SDK with an API key (of the wallet of `key`, or a new one). */
+async function trader(server: TestServer, admin: ExchangeClient, key = generatePrivateKey()): Promise<ExchangeClient> {
+  const account = privateKeyToAccount(key);
+  const signer = createClient({ baseUrl: server.url, account });
+  await signer.auth.signIn();
+  await admin.admin.credit(account.address, '10000');
+  return createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
+}
+
+/**
+ * Records, on each canvas, the text drawn on it since it was last cleared (lightweight-charts
+ * clears a canvas by filling all of it) and where it spans, in the canvas's pixels.
+ */
+const RECORD_TEXT = `(() => {
+  const { fillRect, fillText } = CanvasRenderingContext2D.prototype;
+  CanvasRenderingContext2D.prototype.fillRect = function (x, y, width, height) {
+    if (x <= 0 && y <= 0 && width >= this.canvas.width && height >= this.canvas.height) this.canvas.drawnText = [];
+    return fillRect.apply(this, arguments);
+  };
+  CanvasRenderingContext2D.prototype.fillText = function (text, x) {
+    const width = this.measureText(text).width;
+    const left = this.textAlign === 'center' ? x - width / 2 : this.textAlign === 'right' || this.textAlign === 'end' ? x - width : x;
+    const { a, e } = this.getTransform();
+    (this.canvas.drawnText ??= []).push({ text, left: left * a + e, right: (left + width) * a + e });
+    return fillText.apply(this, arguments);
+  };
+})()`;
+
+/** The time axis's labels of the chart `testId` that do not fit inside it (a pixel's rounding aside): cut off at an edge. */
+function clippedDates(page: Page, testId: string): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const axis = [...document.querySelectorAll('[data-testid=${testId}] table tr')].at(-1);
+    return [...axis.querySelectorAll('td:nth-child(2) canvas')].flatMap((canvas) => (canvas.drawnText ?? [])
+      .filter((label) => label.left < -1 || label.right > canvas.width + 1).map((label) => label.text));
+  })()`);
+}
+
+describe('the charts with a month of trades', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let watched: WatchedPage;
+  let page: Page;
+  let market: Market;
+  const key = generatePrivateKey();
+
+  before(async () => {
+    ensureBuild();
+    server = await startTestServer();
+    const admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
+    const start = Date.now();
+    const event = await admin.admin.publishEvent((await admin.admin.createEvent({
+      name: 'Will the month be charted',
+      description: 'A market traded over a month.',
+      startDate: new Date(start).toISOString(),
+      endDate: new Date(start + 90 * DAY).toISOString(),
+      markets: [{ name: 'Will the month be charted', orderFeeRateBps: 0, passiveOrderFeeRateBps: 0 }],
+    })).id);
+    market = event.markets[0]!;
+    const [me, maker] = await Promise.all([trader(server, admin, key), trader(server, admin)]);
+    await me.account.update({ displayName: 'month_charter' });
+    // Bought and sold in turn over 30 days, from 8¢ to 93¢: gains and losses, a wide price axis.
+    const prices = ['0.08', '0.35', '0.62', '0.21', '0.93', '0.47', '0.55', '0.12', '0.78', '0.4', '0.66', '0.3'];
+    for (const [index, price] of prices.entries()) {
+      if (index % 2 === 0) {
+        await maker.orders.place({ tokenId: market.tokenId2!, side: 'BUY', price: (1 - Number(price)).toFixed(2), size: '100' });
+        await me.orders.place({ tokenId: market.tokenId1!, side: 'BUY', price, size: '100', type: 'FAK' });
+      } else {
+        await maker.orders.place({ tokenId: market.tokenId1!, side: 'BUY', price, size: '100' });
+        await me.orders.place({ tokenId: market.tokenId1!, side: 'SELL', price, size: '100', type: 'FAK' });
+      }
+      await server.ctx.trading.engine.settle();
+      await admin.admin.clock({ advanceMs: 2.5 * DAY + (index % 3) * 5 * HOUR });
+    }
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: DESKTOP });
+    await context.addInitScript(RECORD_TEXT);
+    // The browser's clock at the server's, where the trades are (the chart's ALL spans the market's age).
+    await context.clock.install({ time: (await admin.exchange()).serverTime });
+    watched = await watchedPage(context);
+    page = watched.page;
+    await page.goto(server.url);
+    await page.evaluate(`localStorage.setItem('pmx.devWalletKey', '${key}')`);
+    await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
+    await page.getByRole('button', { name: 'Sign in with dev wallet' }).waitFor({ state: 'detached' });
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("draws the price chart's date labels inside its axis at 1W, 1M and ALL, on a desktop and a phone, in both themes", async () => {
+    const clipped: string[] = [];
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const size of [DESKTOP, PHONE]) {
+        await page.setViewportSize(size);
+        await page.goto(`${server.url}/market/${market.slug}`);
+        const chart = page.getByTestId('price-chart');
+        for (const interval of ['1W', '1M', 'ALL']) {
+          await page.getByRole('group', { name: 'Chart interval' }).getByRole('button', { name: interval }).click();
+          await page.locator('[data-testid=price-chart][data-state=drawn]').waitFor();
+          await page.waitForTimeout(300); // the library paints on an animation frame after the data
+          await chart.locator('..').screenshot({ path: `${SCREENSHOTS}/chart-${interval}-${theme}-${size.width}.png` });
+          for (const label of await clippedDates(page, 'price-chart')) clipped.push(`${interval} ${theme} ${size.width}px: ${label}`);
+        }
+      }
+    }
+    assert.deepEqual(clipped, []);
+  });
+
+  it("draws the P&L chart's date labels inside its axis on the portfolio and the profile, on a desktop and a phone, in both themes", async () => {
+    const clipped: string[] = [];
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const size of [DESKTOP, PHONE]) {
+        await page.setViewportSize(size);
+        for (const [name, path] of [['portfolio', '/portfolio'], ['profile', '/profile/month_charter']]) {
+          await page.goto(`${server.url}${path}`);
+          const chart = page.getByTestId('pnl-chart');
+          await chart.locator('canvas').first().waitFor({ state: 'attached' });
+          await page.waitForTimeout(300); // the library paints on an animation frame after the data
+          await chart.locator('..').screenshot({ path: `${SCREENSHOTS}/pnl-${name}-${theme}-${size.width}.png` });
+          for (const label of await clippedDates(page, 'pnl-chart')) clipped.push(`${name} ${theme} ${size.width}px: ${label}`);
+        }
+      }
+    }
+    assert.deepEqual(clipped, []);
+  });
+
+  it('logged no console error', () => {
+    assert.deepEqual(watched.errors, []);
+  });
+});
