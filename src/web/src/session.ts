@@ -24,7 +24,7 @@ export interface Session {
   /** Whether POST /account/faucet exists on this server (capabilities.ts, asked after sign-in); undefined: not known yet. */
   faucet: boolean | undefined;
   /** The last live notices (fills, order updates), newest first. */
-  notices: { id: number; text: string }[];
+  notices: Notice[];
 }
 
 const BASE_URL = location.origin;
@@ -83,9 +83,23 @@ export function useSession(): Session {
 
 export const session = (): Session => state;
 
-/** Something the trader should see in words for a moment (the server's answers, live fills). */
+/** A notice's words, and how many times in a row they were said (`count`). */
+export interface Notice {
+  id: number;
+  text: string;
+  count: number;
+}
+
+/**
+ * Something the trader should see in words for a moment (the server's answers, live fills). The
+ * same words as the newest notice replace it, counted (each save said "Account saved" once more,
+ * stacked), under a new id: it is announced again and its time starts again.
+ */
 export function notify(text: string): void {
-  set({ notices: [{ id: ++noticeId, text }, ...state.notices].slice(0, 4) });
+  const [newest, ...older] = state.notices;
+  const repeated = newest?.text === text;
+  const notice = { id: ++noticeId, text, count: repeated ? newest.count + 1 : 1 };
+  set({ notices: [notice, ...(repeated ? older : state.notices)].slice(0, 4) });
 }
 
 export function dismissNotice(id: number): void {

@@ -1,22 +1,62 @@
-import { useEffect } from 'react';
-import { dismissNotice, useSession } from '../session.ts';
+import { useEffect, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { dismissNotice, useSession, type Notice } from '../session.ts';
 
 const NOTICE_MS = 6_000;
+
+/**
+ * Removes a notice; when it held the focus, the focus goes to the next notice's (else the
+ * previous one's) Dismiss, else to the page's content, not lost to the document's body.
+ */
+function dismiss(id: number, event: MouseEvent | KeyboardEvent): void {
+  const notice = (event.currentTarget as HTMLElement).closest('.notice');
+  if (notice?.contains(document.activeElement)) {
+    const neighbour = notice.nextElementSibling ?? notice.previousElementSibling;
+    (neighbour?.querySelector('button') ?? document.getElementById('main'))?.focus();
+  }
+  dismissNotice(id);
+}
+
+/**
+ * One notice, gone after NOTICE_MS counted from when it was said (each has its own timer: one
+ * timer set for all, again on every change, kept older notices up while new ones came), but not
+ * while the pointer or the focus is on it (WCAG 2.2.1). Its Dismiss, or Escape on it, removes it.
+ */
+function NoticeItem({ notice }: { notice: Notice }) {
+  const [held, setHeld] = useState({ pointer: false, focus: false });
+  const paused = held.pointer || held.focus;
+  useEffect(() => {
+    if (paused) return;
+    const timer = setTimeout(() => dismissNotice(notice.id), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice.id, paused]);
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the pointer over it only holds its timer; the keyboard's way is its button, which holds it too
+    <div
+      className="notice"
+      data-testid="notice"
+      onMouseEnter={() => setHeld((was) => ({ ...was, pointer: true }))}
+      onMouseLeave={() => setHeld((was) => ({ ...was, pointer: false }))}
+    >
+      <span>{notice.text}{notice.count > 1 && ` ×${notice.count}`}</span>
+      <button
+        type="button"
+        className="ghost icon"
+        aria-label={`Dismiss: ${notice.text}`}
+        onClick={(event) => dismiss(notice.id, event)}
+        onKeyDown={(event) => event.key === 'Escape' && dismiss(notice.id, event)}
+        onFocus={() => setHeld((was) => ({ ...was, focus: true }))}
+        onBlur={() => setHeld((was) => ({ ...was, focus: false }))}
+      >×</button>
+    </div>
+  );
+}
 
 /** The server's answers and live fills, in words, announced to screen readers too. */
 export function Notices() {
   const { notices } = useSession();
-  useEffect(() => {
-    const timers = notices.map((notice) => setTimeout(() => dismissNotice(notice.id), NOTICE_MS));
-    return () => timers.forEach(clearTimeout);
-  }, [notices]);
   return (
     <div className="notices" role="status" aria-live="polite">
-      {notices.map((notice) => (
-        <button key={notice.id} type="button" className="notice" onClick={() => dismissNotice(notice.id)}>
-          {notice.text}
-        </button>
-      ))}
+      {notices.map((notice) => <NoticeItem key={notice.id} notice={notice} />)}
     </div>
   );
 }
