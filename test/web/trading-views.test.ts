@@ -97,7 +97,7 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await page.getByRole('group', { name: 'Book of outcome' }).getByRole('button', { name: 'No' }).click();
     await book.locator('tr.ask', { hasText: '70¢' }).getByText('you 10.00').waitFor();
     await page.getByRole('group', { name: 'Book of outcome' }).getByRole('button', { name: 'Yes' }).click();
-    await page.getByTestId('open-orders').getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByTestId('open-orders').getByRole('button', { name: /^Cancel Buy / }).click();
     await book.getByTestId('own-level').waitFor({ state: 'detached' });
   });
 

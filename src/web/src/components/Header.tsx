@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, usePath } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { injectedProvider, signIn, signOut, useSession } from '../session.ts';
@@ -20,11 +20,16 @@ export function Header() {
   // The phone menu is open on the page it was opened on: a page change closes it.
   const [openOn, setOpenOn] = useState<string | undefined>(undefined);
   const open = openOn === path;
-  // Escape closes the open menu, as a disclosure does.
+  const toggle = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  // Escape closes the open menu, as a disclosure does, and a focus inside it goes back to its
+  // button: the closed menu is hidden, and the focus was lost to the page's body.
   useEffect(() => {
     if (!open) return;
     const close = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpenOn(undefined);
+      if (event.key !== 'Escape') return;
+      if (menu.current?.contains(document.activeElement)) toggle.current?.focus();
+      setOpenOn(undefined);
     };
     document.addEventListener('keydown', close);
     return () => document.removeEventListener('keydown', close);
@@ -36,10 +41,10 @@ export function Header() {
         <img src="/favicon.svg" alt="" width="24" height="24" /> PMX
       </Link>
       <Quick />
-      <button type="button" className="ghost menu-toggle" aria-expanded={open} aria-controls="header-menu" onClick={() => setOpenOn(open ? undefined : path)}>
+      <button ref={toggle} type="button" className="ghost menu-toggle" aria-expanded={open} aria-controls="header-menu" onClick={() => setOpenOn(open ? undefined : path)}>
         <span aria-hidden="true">☰</span><span className="sr-only">Menu</span>
       </button>
-      <div id="header-menu" className="header-menu" data-open={open}>
+      <div ref={menu} id="header-menu" className="header-menu" data-open={open}>
         <nav aria-label="Main">
           {nav.map(([to, label]) => (
             <Link key={to} to={to} aria-current={path === to ? 'page' : undefined}>{label}</Link>

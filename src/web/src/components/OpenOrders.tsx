@@ -33,18 +33,22 @@ export function OpenOrders({ orders, marketId }: { orders: Loaded<OrderWithMarke
         <table>
           <thead><tr>{!marketId && <th scope="col">Market</th>}<th scope="col">Side</th><th scope="col" className="num">Price</th><th scope="col" className="num">Filled</th><th scope="col" /></tr></thead>
           <tbody>
-            {rows.map((order) => (
+            {rows.map((order) => {
+              const what = `${order.side === 0 ? 'Buy' : 'Sell'} ${order.outcome}`;
+              return (
               <tr key={order.id}>
                 {!marketId && <td><Link to={marketPath(order.marketInfo.slug)}>{order.marketInfo.title}</Link></td>}
                 <td className={order.side === 0 ? 'up' : 'down'}>
-                  {order.side === 0 ? 'Buy' : 'Sell'} {order.outcome}
+                  {what}
                   {order.expiration > 0 && <small className="muted" data-testid="order-expires"> until {until(order.expiration)}</small>}
                 </td>
                 <td className="num">{cents(String(order.price))}</td>
                 <td className="num">{shares(String(order.matchedAmount))} / {shares(String(order.amount))}</td>
-                <td><button type="button" className="ghost" disabled={busy} onClick={() => act(async () => describeOrder(await client.orders.cancel(order.id)))}>Cancel</button></td>
+                {/* Named by its order: a screen reader's list of buttons said "Cancel" once per row. */}
+                <td><button type="button" className="ghost" disabled={busy} aria-label={`Cancel ${what} at ${cents(String(order.price))}${marketId ? '' : `: ${order.marketInfo.title}`}`} onClick={() => act(async () => describeOrder(await client.orders.cancel(order.id)))}>Cancel</button></td>
               </tr>
-            ))}
+              );
+            })}
           </tbody>
         </table>
       )}

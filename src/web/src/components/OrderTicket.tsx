@@ -155,7 +155,8 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
       ) : (
         <p className="muted">Sign in to trade.</p>
       )}
-      {answer && <p className={answer.ok ? 'ok' : 'error'} role="status" data-testid="ticket-answer">{answer.text}</p>}
+      {/* Always there, empty until answered: a live region added with its words is not announced by every screen reader. */}
+      <p className={answer?.ok ? 'ok' : 'error'} role="status" data-testid="ticket-answer">{answer?.text}</p>
     </form>
   );
 }
