@@ -4,6 +4,7 @@ import { keccak256HexOf } from '../../core/keccak.ts';
 import type { RedeemRounding } from '../../settlement/embedded/postings.ts';
 import type { ChainIndexEvent } from '../state/chain-transfer-commands.ts';
 import type { EngineCommand } from '../state/commands.ts';
+import type { NewOrder } from '../state/types.ts';
 import type { IdDerivation } from '../state/ids.ts';
 import { decodeMmpSetting, encodeMmpSetting } from '../state/mmp-codec.ts';
 import type { CatalogueTerms } from '../state/oracle-commands.ts';
@@ -28,11 +29,19 @@ export interface DecodedRecord {
  * The records' version, `v`, says how their commands apply: 2 since ids are ordered (`state/ids.ts`;
  * records without a version derive hashed ids), 3 since a redeem rounds each token's payout down on
  * its own (`settlement/embedded/postings.ts` RedeemRounding; the records before round the sum, as
- * they were paid). A version this build does not know is refused: a replay that read it as another
- * would derive other ids, or pay other amounts, than the engine that wrote it.
+ * they were paid), 4 since an order pays as maker at most the fee rate it signed (`NewOrder.makerFee`;
+ * the records before pay the market's maker rate even above it, as they were charged). A version
+ * this build does not know is refused: a replay that read it as another would derive other ids, or
+ * pay other amounts, than the engine that wrote it.
  */
-const RECORD_VERSION = 3;
-const READ_VERSIONS: readonly (number | undefined)[] = [undefined, 2, RECORD_VERSION];
+const RECORD_VERSION = 4;
+const READ_VERSIONS: readonly (number | undefined)[] = [undefined, 2, 3, RECORD_VERSION];
+
+/** How the commands of a record of version `v` apply, where versions differ (see RECORD_VERSION). */
+interface VersionRules {
+  rounding: RedeemRounding;
+  makerFee: NewOrder['makerFee'];
+}
 
 export function encodeRecord(record: DecodedRecord): string {
   const version = record.ids === 'hashed' ? {} : { v: RECORD_VERSION };
@@ -42,8 +51,9 @@ export function encodeRecord(record: DecodedRecord): string {
 export function decodeRecord(text: string): DecodedRecord {
   const raw = JSON.parse(text) as { seq: string; at: number; v?: number; c: unknown[][] };
   if (!READ_VERSIONS.includes(raw.v)) throw new Error(`journal record ${raw.seq} has version ${raw.v}, which this build does not read`);
-  const rounding: RedeemRounding = raw.v === RECORD_VERSION ? 'per-token' : 'sum';
-  return { seq: BigInt(raw.seq), atMs: raw.at, commands: raw.c.map((command) => decodeCommand(command, rounding)), ...(raw.v === undefined ? { ids: 'hashed' as const } : {}) };
+  const v = raw.v ?? 0;
+  const rules: VersionRules = { rounding: v >= 3 ? 'per-token' : 'sum', makerFee: v >= 4 ? undefined : 'uncapped' };
+  return { seq: BigInt(raw.seq), atMs: raw.at, commands: raw.c.map((command) => decodeCommand(command, rules)), ...(raw.v === undefined ? { ids: 'hashed' as const } : {}) };
 }
 
 /** The chain: keccak-256 of the previous hash's bytes and the record's text. */
@@ -117,7 +127,7 @@ function encodeCommand(command: EngineCommand): Encoded {
 // biome-ignore lint/suspicious/noExplicitAny: each case reads the fields its own encoder wrote, in the order it wrote them.
 type Fields = any[];
 
-function decodeCommand(raw: unknown[], rounding: RedeemRounding): EngineCommand {
+function decodeCommand(raw: unknown[], { rounding, makerFee }: VersionRules): EngineCommand {
   const [kind, ...f] = raw as [string, ...Fields];
   switch (kind) {
     case 'place': {
@@ -127,7 +137,8 @@ function decodeCommand(raw: unknown[], rounding: RedeemRounding): EngineCommand 
         signatureType: f[20], salt: BigInt(f[21]), signature: f[22],
       };
       // Records written before orders knew their API key end at the signature.
-      return { kind, order: { userId: f[0], account: f[1], marketId: f[2], hash: f[3], idempotencyKey: f[4], order, apiKey: f[23] ?? null } };
+      // How it pays as maker is the record's version's (RECORD_VERSION): a new record's orders pay at most their signed rate.
+      return { kind, order: { userId: f[0], account: f[1], marketId: f[2], hash: f[3], idempotencyKey: f[4], order, apiKey: f[23] ?? null, ...(makerFee ? { makerFee } : {}) } };
     }
     case 'cancel':
       return { kind, userId: f[0], orderId: f[1] };

@@ -280,7 +280,7 @@ function newOrder(ctx: ApplyContext, request: NewOrder, info: MarketTradingInfo,
     sizeBaseUnits: order.sizeBaseUnits,
     expirationSec: order.expirationSec,
     takerFeeBps: order.feeRateBps,
-    makerFeeBps: info.passiveOrderFeeRateBps,
+    makerFeeBps: request.makerFee === 'uncapped' ? info.passiveOrderFeeRateBps : Math.min(info.passiveOrderFeeRateBps, order.feeRateBps),
     bookSeq: 0n, // placed in the acceptance order once accepted (placeOrder)
     createdAtMs: ctx.atMs,
     matchedBaseUnits: 0n,

@@ -52,7 +52,7 @@ export interface EngineOrder {
   readonly expirationSec: number;
   /** The signed fee rate it pays as taker. */
   readonly takerFeeBps: number;
-  /** The market's maker fee rate when it was accepted. */
+  /** The fee rate it pays as maker: the market's maker rate when it was accepted, at most its signed rate (`NewOrder.makerFee`). */
   readonly makerFeeBps: number;
   /**
    * Time priority: the order of entering the book (acceptance, or the end of a speed bump), so
@@ -120,6 +120,12 @@ export interface NewOrder {
   /** Its EIP-712 hash: the order's identity, used once. */
   hash: string;
   idempotencyKey: string | null;
+  /**
+   * `uncapped` only on places of records before version 4 (journal/record-codec.ts): their orders
+   * pay the market's maker rate as maker even above the rate they signed, as they were applied.
+   * New ones pay at most their signed rate, as PmxExchange charges (contracts/exchange/Fees.sol).
+   */
+  makerFee?: 'uncapped';
 }
 
 export interface LastTrade {
