@@ -13,10 +13,13 @@ import {Trading} from "./Trading.sol";
 abstract contract OperatorFills is Trading {
     using SafeERC20 for IERC20;
 
-    /// `fillAmount` in units of the order's makerAmount.
+    /// `fillAmount` in units of the order's makerAmount. An order whose `taker` is set fills here
+    /// only when it names the operator, its counterparty, as `matchOrders` fills it only against
+    /// the maker it names.
     function fillOrder(Order calldata order, uint256 fillAmount) public onlyOperator whenTradingActive {
         Market storage market = _marketOf(order.tokenId);
         bytes32 orderHash = _validateOrder(order);
+        if (order.taker != address(0) && order.taker != msg.sender) revert NotAllowedCounterparty(orderHash);
         _consume(orderHash, order.makerAmount, fillAmount);
         uint256 taking = (fillAmount * order.takerAmount) / order.makerAmount;
         bool buying = order.side == Side.BUY;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { zeroAddress } from 'viem';
+import { hexToBigInt, parseSignature, serializeSignature, toHex, zeroAddress } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { ABIS, type ExchangeChain, type Market, ONE, type OrderParams, startExchangeChain } from '../helpers/exchange-chain.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
@@ -12,6 +12,9 @@ import type { RevertReason } from '../../src/settlement/chain/sender/index.ts';
  * Every way matchOrders and the exchange's configuration refuse, each by its custom error, and the
  * controls around them: cancels, nonces, expiration, pause, roles and the token registry.
  */
+/** The order of secp256k1's group: s and n − s both verify, so only the low one is accepted. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
 describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
   let chain: ExchangeChain;
   let market: Market;
@@ -54,6 +57,13 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
     assert.equal(await revertOfPair(await buy(), await sell({ negRisk: true })), 'InvalidSignature', 'signed for the other exchange');
     const forged = { ...(await sell()), signature: (await buy()).signature };
     assert.equal(await revertOfPair(await buy(), forged), 'InvalidSignature');
+    // The other s of a valid signature (malleability), and one that ecrecover answers with address 0.
+    const valid = await sell();
+    const { r, s, yParity } = parseSignature(valid.signature);
+    const highS = serializeSignature({ r, s: toHex(SECP256K1_N - hexToBigInt(s), { size: 32 }), yParity: 1 - (yParity ?? 0) });
+    assert.equal(await revertOfPair(await buy(), { ...valid, signature: highS }), 'InvalidSignature', 'a high-s signature');
+    assert.equal(await revertOfPair(await buy(), { ...valid, signature: `0x${'00'.repeat(64)}1b` }), 'InvalidSignature', 'a signature recovering to 0');
+    assert.equal(await revertOfPair(await buy(), { ...valid, signature: valid.signature.slice(0, 130) as `0x${string}` }), 'InvalidSignature', 'a 64-byte signature');
     assert.equal(await revertOfPair(await buy(), await chain.signOrder({ signer: seller, tokenId: market.no, side: 'BUY', priceMicros: 1_200_000n, size: 10n * ONE })), 'PriceAboveOne');
     assert.equal(await revertOfPair(await buy({ tokenId: 12345n }), await sell()), 'TokenNotRegistered');
   });
@@ -200,6 +210,16 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
       [40_000n, 0n],
     ]);
     assert.equal(await chain.read(exchange(), ABIS.exchange, 'remainingOf', [sellOrder]), 6n * ONE);
+  });
+
+  it('fillOrder honours an order’s taker: a private order fills against the operator only when it names the operator', async () => {
+    const { operator } = chain;
+    const nonce = await chain.read<bigint>(exchange(), ABIS.exchange, 'nonces', [seller.address]);
+    const forBuyer = await sell({ nonce, taker: buyer.address });
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrder', [forBuyer, ONE]), 'NotAllowedCounterparty');
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrders', [[forBuyer], [ONE]]), 'NotAllowedCounterparty');
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrder', [await sell({ nonce, taker: operator.address }), ONE]), undefined);
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrder', [await sell({ nonce }), ONE]), undefined, 'a public order');
   });
 
   it('settles a neg-risk market on the neg-risk exchange, under its own domain', async () => {
