@@ -7,6 +7,10 @@ import {IConditionalTokens} from "../interfaces/IConditionalTokens.sol";
 import {ProxyWallet} from "./ProxyWallet.sol";
 import {ProxyWalletAddress} from "./ProxyWalletAddress.sol";
 
+interface IExchangeWalletFactory {
+    function proxyWalletFactory() external view returns (address);
+}
+
 /// Deploys each owner's ProxyWallet with CREATE2 salted by the owner's address, so `walletOf(owner)`
 /// is known (and can receive deposits) before the wallet exists. A wallet is a minimal proxy
 /// (EIP-1167) of one implementation the factory deploys: 230k gas a wallet, approvals included
@@ -29,6 +33,7 @@ contract ProxyWalletFactory {
     error ExchangesAlreadySet();
     error ExchangesNotSet();
     error ZeroAddress();
+    error ExchangeNotOfFactory(address exchange);
 
     event WalletDeployed(address indexed owner, address indexed wallet);
     event RelayerSet(address indexed account, bool allowed);
@@ -42,10 +47,15 @@ contract ProxyWalletFactory {
         walletInitCodeHash = keccak256(abi.encodePacked(hex"3d602d80600a3d3981f3363d3d373d3d3d363d73", implementation, hex"5af43d82803e903d91602b57fd5bf3"));
     }
 
+    /// Only exchanges that settle this factory's wallets (each names its wallet factory): a wallet
+    /// takes a withdrawal signed under its exchange's domain, so were another factory allowed the
+    /// same exchanges, the owner's wallet there would take every withdrawal signed for this one.
     function setExchanges(address exchange_, address negRiskExchange_) external {
         if (msg.sender != admin) revert NotAdmin();
         if (exchange != address(0)) revert ExchangesAlreadySet();
         if (exchange_ == address(0) || negRiskExchange_ == address(0)) revert ZeroAddress();
+        if (IExchangeWalletFactory(exchange_).proxyWalletFactory() != address(this)) revert ExchangeNotOfFactory(exchange_);
+        if (IExchangeWalletFactory(negRiskExchange_).proxyWalletFactory() != address(this)) revert ExchangeNotOfFactory(negRiskExchange_);
         exchange = exchange_;
         negRiskExchange = negRiskExchange_;
     }

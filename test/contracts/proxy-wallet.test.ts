@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Address, type Hex, zeroAddress } from 'viem';
+import { type Address, getAddress, type Hex, zeroAddress } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { deployContracts, loadArtifact, proxyWalletAddress } from '../../src/settlement/contracts/index.ts';
 import { ABIS, type ExchangeChain, type Market, ONE, startExchangeChain } from '../helpers/exchange-chain.ts';
@@ -88,6 +88,35 @@ describe('proxy wallets', { skip: storeIndependent('the chain') }, () => {
     assert.equal(await chain.collateralOf(wallet), walletBefore - amount);
     assert.equal(await chain.collateralOf(to), toBefore + amount);
     assert.equal(await chain.revertOf(chain.operator, wallet, ABIS.wallet, 'withdraw', [to, amount, 1n, signature]), 'WithdrawNonceUsed', 'a replay');
+  });
+
+  it('takes a withdrawal signature for its recipient, on its chain, under its exchange’s domain only', async () => {
+    const to = stranger.address;
+    const signature = await signWithdraw(owner, to, ONE, 2n);
+    assert.equal(await chain.revertOf(chain.operator, wallet, ABIS.wallet, 'withdraw', [counterparty.address, ONE, 2n, signature]), 'InvalidWithdrawSignature', 'another recipient');
+    assert.equal(await chain.revertOf(chain.operator, wallet, ABIS.wallet, 'withdraw', [to, ONE, 3n, signature]), 'InvalidWithdrawSignature', 'another nonce');
+    const { name, version, chainId } = chain.orderDomain(false);
+    const signUnder = (domain: { name: string; version: string; chainId: number; verifyingContract: Address }) =>
+      owner.signTypedData({ domain, types: WITHDRAW_TYPES, primaryType: 'Withdraw', message: { to, amount: ONE, nonce: 2n } });
+    const otherChain = await signUnder({ name, version, chainId: chainId + 1, verifyingContract: chain.contracts.exchange });
+    assert.equal(await chain.revertOf(chain.operator, wallet, ABIS.wallet, 'withdraw', [to, ONE, 2n, otherChain]), 'InvalidWithdrawSignature', 'another chain');
+    const negRisk = await signUnder({ name, version, chainId, verifyingContract: chain.contracts.negRiskExchange });
+    assert.equal(await chain.revertOf(chain.operator, wallet, ABIS.wallet, 'withdraw', [to, ONE, 2n, negRisk]), 'InvalidWithdrawSignature', 'the neg-risk exchange’s domain');
+    assert.equal(await chain.revertOf(chain.operator, wallet, ABIS.wallet, 'withdraw', [to, ONE, 2n, signature]), undefined);
+  });
+
+  it('binds a withdrawal signature to this wallet: no other factory’s wallet of the same owner answers to its exchange’s domain', async () => {
+    // A second factory of the same code, whoever deploys it, naming this deployment's exchanges,
+    // would make the owner a second wallet that takes every withdrawal signed for this one.
+    const { contracts } = chain;
+    const other = (await chain.publicClient.waitForTransactionReceipt({
+      hash: await chain.anvil.walletClient(stranger).deployContract({ abi: ABIS.factory, bytecode: loadArtifact('ProxyWalletFactory').bytecode, args: [contracts.conditionalTokens, contracts.collateral, stranger.address], chain: chain.anvil.chain }),
+    })).contractAddress as Address;
+    assert.equal(await chain.revertOf(stranger, other, ABIS.factory, 'setExchanges', [contracts.exchange, contracts.negRiskExchange]), 'ExchangeNotOfFactory');
+    assert.equal(await chain.revertOf(stranger, other, ABIS.factory, 'deployWallet', [owner.address]), 'ExchangesNotSet', 'so it deploys no wallet');
+    for (const exchange of [contracts.exchange, contracts.negRiskExchange]) {
+      assert.equal(getAddress(await chain.read<Address>(exchange, ABIS.exchange, 'proxyWalletFactory')), getAddress(factory()), 'the real one names its factory');
+    }
   });
 
   it('lets the operator split, merge and redeem its positions in place, and no one else', async () => {
