@@ -71,6 +71,21 @@ describe('proxy wallets', { skip: storeIndependent('the chain') }, () => {
     assert.deepEqual(await chain.read(exchange, ABIS.exchange, 'orderStatus', [hash]), [true, 0n], 'the signer cancels its wallet order');
   });
 
+  it('cancels by nonce per maker: the wallet’s for its orders of type 1, the owner’s key’s for those of type 0, though both spend the wallet', async () => {
+    const { exchange } = chain.contracts;
+    const ownerOrder = (signatureType: 0 | 1, nonce: bigint) => chain.signOrder({ signer: owner, signatureType, nonce, tokenId: market.yes, side: 'BUY', priceMicros: 500_000n, size: 2n * ONE });
+    const revertAgainstSeller = async (order: Awaited<ReturnType<typeof ownerOrder>>) =>
+      chain.matchRevert(order, [await chain.signOrder({ signer: counterparty, tokenId: market.yes, side: 'SELL', priceMicros: 500_000n, size: 2n * ONE })], ONE, [2n * ONE]);
+    const [eoaOrder, walletOrder] = [await ownerOrder(0, 0n), await ownerOrder(1, 1n)];
+    assert.equal(await revertAgainstSeller(eoaOrder), undefined);
+    await chain.executeAsWallet(owner, wallet, exchange, ABIS.exchange, 'incrementNonce', []);
+    assert.equal(await revertAgainstSeller(walletOrder), 'InvalidNonce');
+    assert.equal(await revertAgainstSeller(eoaOrder), undefined, 'the wallet’s nonce is not the type 0 order’s');
+    assert.equal(await chain.revertOf(wallet, exchange, ABIS.exchange, 'cancelOrder', [eoaOrder]), 'NotOrderOwner', 'nor may the wallet cancel it');
+    await chain.send(owner, exchange, ABIS.exchange, 'incrementNonce', []);
+    assert.equal(await revertAgainstSeller(eoaOrder), 'InvalidNonce');
+  });
+
   async function signWithdraw(signer: HDAccount, to: Address, amount: bigint, nonce: bigint): Promise<Hex> {
     const { name, version, chainId, verifyingContract } = chain.orderDomain(false);
     return signer.signTypedData({ domain: { name, version, chainId, verifyingContract }, types: WITHDRAW_TYPES, primaryType: 'Withdraw', message: { to, amount, nonce } });
