@@ -45,13 +45,45 @@ const RECORD_TEXT = `(() => {
   };
 })()`;
 
+/** A label drawn on an axis, and where it spans in its canvas's pixels. */
+interface Drawn {
+  text: string;
+  left: number;
+  right: number;
+}
+
+/** What the chart `testId` drew on its time axis (the last row's middle cell) or its right price axis (the first row's last cell). */
+function axisText(page: Page, testId: string, axis: 'time' | 'price'): Promise<(Drawn & { width: number })[]> {
+  const cell = axis === 'time' ? 'tr:last-child td:nth-child(2)' : 'tr:first-child td:nth-child(3)';
+  return page.evaluate(`[...document.querySelectorAll('[data-testid=${testId}] table ${cell} canvas')]
+    .flatMap((canvas) => (canvas.drawnText ?? []).map((label) => ({ ...label, width: canvas.width })))`);
+}
+
 /** The time axis's labels of the chart `testId` that do not fit inside it (a pixel's rounding aside): cut off at an edge. */
-function clippedDates(page: Page, testId: string): Promise<string[]> {
-  return page.evaluate<string[]>(`(() => {
-    const axis = [...document.querySelectorAll('[data-testid=${testId}] table tr')].at(-1);
-    return [...axis.querySelectorAll('td:nth-child(2) canvas')].flatMap((canvas) => (canvas.drawnText ?? [])
-      .filter((label) => label.left < -1 || label.right > canvas.width + 1).map((label) => label.text));
-  })()`);
+async function clippedDates(page: Page, testId: string): Promise<string[]> {
+  return (await axisText(page, testId, 'time')).filter((label) => label.left < -1 || label.right > label.width + 1).map((label) => label.text);
+}
+
+/**
+ * How far, in pixels, each day's label ("Dec 14", "2027" for January's first) is from where a
+ * time axis puts its day: the line through the first and the last of them. The edge labels are
+ * left out, as the axis moves them inside. `start` is the first day's time, for the year.
+ */
+function offTime(labels: Drawn[], start: number): string[] {
+  const year = new Date(start).getFullYear();
+  const candidates = (text: string): number[] => {
+    if (/^\d{4}$/.test(text)) return [Date.parse(`Jan 1 ${text}`)];
+    // A time of day ("12:13 PM") marks no day.
+    return /^[A-Z][a-z]{2} \d{1,2}$/.test(text) ? [year, year + 1].map((y) => Date.parse(`${text} ${y}`)) : [];
+  };
+  const days = labels.slice(1, -1).flatMap((label) => {
+    const time = candidates(label.text).find((t) => t >= start - DAY && t < start + 60 * DAY);
+    return time === undefined ? [] : [{ text: label.text, time, x: (label.left + label.right) / 2 }];
+  });
+  assert.ok(days.length >= 3, `day labels ${labels.map((label) => label.text)}`);
+  const [first, last] = [days[0]!, days.at(-1)!];
+  const perMs = (last.x - first.x) / (last.time - first.time);
+  return days.filter((day) => Math.abs(first.x + (day.time - first.time) * perMs - day.x) > 4).map((day) => `${day.text} at ${Math.round(day.x)} px`);
 }
 
 describe('the charts with a month of trades', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
@@ -61,13 +93,14 @@ describe('the charts with a month of trades', { skip: storeIndependent('the web 
   let watched: WatchedPage;
   let page: Page;
   let market: Market;
+  let start: number;
   const key = generatePrivateKey();
 
   before(async () => {
     ensureBuild();
     server = await startTestServer();
     const admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
-    const start = Date.now();
+    start = Date.now();
     const event = await admin.admin.publishEvent((await admin.admin.createEvent({
       name: 'Will the month be charted',
       description: 'A market traded over a month.',
@@ -147,6 +180,23 @@ describe('the charts with a month of trades', { skip: storeIndependent('the web 
       }
     }
     assert.deepEqual(clipped, []);
+  });
+
+  it('draws the P&L chart along time, uneven gaps as wide as they are, and no last-value label over the price axis', async () => {
+    const wrong: string[] = [];
+    await page.setViewportSize(DESKTOP);
+    for (const [name, path] of [['portfolio', '/portfolio'], ['profile', '/profile/month_charter']]) {
+      await page.goto(`${server.url}${path}`);
+      const chart = page.getByTestId('pnl-chart');
+      await chart.locator('canvas').first().waitFor({ state: 'attached' });
+      await page.waitForTimeout(300); // the library paints on an animation frame after the data
+      for (const day of offTime(await axisText(page, 'pnl-chart', 'time'), start)) wrong.push(`${name}: ${day} off its time`);
+      // The P&L now is said above the chart (−$177.00 here); its label on the axis covered the axis's own (−$200.00).
+      const now = (await page.locator(name === 'portfolio' ? 'h2 .num' : '.stats div:nth-child(2) dd').first().textContent())!;
+      const onAxis = (await axisText(page, 'pnl-chart', 'price')).map((label) => label.text);
+      if (onAxis.includes(now)) wrong.push(`${name}: ${now} drawn on the price axis ${onAxis}`);
+    }
+    assert.deepEqual(wrong, []);
   });
 
   it('logged no console error', () => {

@@ -1,9 +1,13 @@
 import { useEffect, useRef } from 'react';
 import type { PnlHistory } from '../../../client/index.ts';
-import { labelColor } from '../chart-label.ts';
+import { onTimeAxis } from '../time-axis.ts';
 import { themedChart } from './themed-chart.ts';
 
-/** A profile's P&L over time as an area chart (lightweight-charts, loaded with the page that shows it). */
+/**
+ * A profile's P&L over time as an area chart (lightweight-charts, loaded with the page that shows
+ * it), its points placed by their time (time-axis.ts): the API's points are uneven, a bucket only
+ * where P&L was realised, then now.
+ */
 export function PnlChart({ history }: { history: PnlHistory }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -15,14 +19,14 @@ export function PnlChart({ history }: { history: PnlHistory }) {
       if (disposed) return;
       // Dates and times on the time axis (day numbers alone said little), dollars on the price axis.
       const { chart, color, onTheme, remove } = themedChart(charts, element, {
-        timeScale: { timeVisible: true, secondsVisible: false },
+        // The time axis's steps are far narrower than the library's least (half a pixel): fitted whole.
+        timeScale: { timeVisible: true, secondsVisible: false, minBarSpacing: 0.001 },
         localization: { priceFormatter: (value: number) => `${value < 0 ? '−' : ''}$${Math.abs(value).toFixed(2)}` },
       });
-      const series = chart.addSeries(charts.BaselineSeries, { baseValue: { type: 'price', price: 0 } });
-      const loss = (history.points.at(-1)?.value ?? 0) < 0;
-      // The last value's label (and its dotted line) in its sign's colour, one its text reads on.
-      onTheme(() => series.applyOptions({ topLineColor: color('--yes'), bottomLineColor: color('--no'), priceLineColor: labelColor(color(loss ? '--no' : '--yes')) }));
-      series.setData(history.points.map((point) => ({ time: point.time as never, value: point.value })));
+      // No last-value label: it covered the price axis's own labels, and both pages say the P&L above the chart.
+      const series = chart.addSeries(charts.BaselineSeries, { baseValue: { type: 'price', price: 0 }, lastValueVisible: false, priceLineVisible: false });
+      onTheme(() => series.applyOptions({ topLineColor: color('--yes'), bottomLineColor: color('--no') }));
+      series.setData(onTimeAxis(history.points) as never);
       chart.timeScale().fitContent();
       dispose = remove;
     });

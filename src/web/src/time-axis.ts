@@ -1,0 +1,38 @@
+/** A chart's point: Unix seconds and a value; without a value, whitespace (a time with nothing drawn). */
+export interface Slot {
+  time: number;
+  value?: number;
+}
+
+/** Steps of time across a chart: more than a wide screen has pixels, so a point is placed within one. */
+export const SLOTS = 2_000;
+
+/** Steps in seconds that fall on round times of day (a step's time labels read "12:00", not "12:13"), then whole days. */
+const ROUND_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 10_800, 21_600, 43_200, 86_400];
+
+/** The least round step that cuts `span` seconds into at most `slots`. */
+function roundStep(span: number, slots: number): number {
+  const least = Math.ceil(span / slots);
+  return ROUND_STEPS.find((step) => step >= least) ?? Math.ceil(least / 86_400) * 86_400;
+}
+
+/**
+ * Points placed along a time axis. lightweight-charts' time scale is an index: it draws its points
+ * one step apart whatever the time between them, so an hour's gap and a month's were as wide. Time
+ * is cut into equal round steps, at most `slots` from the first point to the last; each point takes
+ * the step nearest its time, keeping its own time (a later point in the same step, under a pixel
+ * away, replaces the earlier), and every other step is whitespace, which the library draws the line
+ * across. The x axis is then time. Points are time-ordered, in Unix seconds.
+ */
+export function onTimeAxis(points: readonly { time: number; value: number }[], slots = SLOTS): Slot[] {
+  const first = points[0]?.time;
+  const last = points.at(-1)?.time;
+  if (first === undefined || last === undefined || last === first) return points.slice(-1);
+  const step = roundStep(last - first, slots);
+  const at = (time: number) => Math.round(time / step);
+  const start = at(first);
+  const placed: Slot[] = Array.from({ length: at(last) - start + 1 }, (_, index) => ({ time: (start + index) * step }));
+  // A point keeps its own time: within half a step of its slot's, between its neighbours' (Math.round takes a half up).
+  for (const point of points) placed[at(point.time) - start] = { time: point.time, value: point.value };
+  return placed;
+}
