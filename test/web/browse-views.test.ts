@@ -1,7 +1,7 @@
 /**
  * The public profile, the home's sort, the buttons' contrast and Operate, as an outside audit in a
  * browser found them, in Debian's Chromium against a real server with the demo catalogue: profile
- * rows name the market's own outcomes (not "outcome 1"), "Ending soon" ranks a price series by its
+ * rows name the market's own outcomes (not "outcome 1"), a card's outcome links name their market, "Ending soon" ranks a price series by its
  * current round, every filled button's text meets WCAG AA in both themes, and the manual clock's
  * panel shows on a manual-clock server only.
  */
@@ -123,6 +123,21 @@ describe('the profile, home, contrast and Operate views', { skip: storeIndepende
     await page.getByTestId('order-ticket').waitFor();
     await screenshots(page, 'buttons-dark');
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it("names a card's outcome links with their market and price, and opens the market's ticket on that outcome", async () => {
+    await page.goto(server.url);
+    await page.getByTestId('event-card').first().waitFor();
+    // Every single-market card's outcomes: "Buy Yes on <market> at 40¢", not a bare "Yes 40¢" heard card after card.
+    const names = await page.getByTestId('event-card').locator('a.outcome').evaluateAll((links) => links.map((link) => link.getAttribute('aria-label')));
+    assert.ok(names.length >= 2, `outcome links ${names}`);
+    for (const name of names) assert.match(name ?? '', /^Buy \S.* on \S.* at \d+(\.\d)?¢$/);
+    const bitcoin = events.find((event) => event.markets[0]?.slug === 'demo-btc-above-150k')!.markets[0]!;
+    const buyNo = page.getByRole('link', { name: new RegExp(`^Buy ${bitcoin.outcome2} on ${bitcoin.name.replace(/[$?]/g, '\\$&')} at \\d+(\\.\\d)?¢$`) });
+    await buyNo.click();
+    const ticket = page.getByTestId('order-ticket');
+    await ticket.getByRole('group', { name: 'Outcome' }).getByRole('button', { pressed: true }).filter({ hasText: bitcoin.outcome2 }).waitFor();
+    assert.equal(await ticket.getByRole('group', { name: 'Side' }).getByRole('button', { pressed: true }).innerText(), 'Buy');
   });
 
   it("sorts 'Ending soon' by the soonest open market: the hourly series' current round first, not last for its event's null end", async () => {

@@ -30,13 +30,20 @@ export function EventCard({ event, priceOf }: { event: Event; priceOf: (market: 
       </header>
       {single ? (
         <div className="outcomes">
-          {[single.price, ONE - single.price].map((price, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
-            <Link key={index} to={marketPath(single.market.slug)} className={`outcome ${index === 0 ? 'yes' : 'no'}`}>
-              <span>{index === 0 ? single.market.outcome1 : single.market.outcome2}</span>
-              <span className="num">{centsOf(price)}</span>
-            </Link>
-          ))}
+          {[single.price, ONE - single.price].map((price, index) => {
+            const { market } = single;
+            const outcome = index === 0 ? market.outcome1 : market.outcome2;
+            const token = index === 0 ? market.tokenId1 : market.tokenId2;
+            // Named with its market: a list of cards read "Yes 40¢, No 60¢" over and over, saying not which.
+            // The market page opens on that outcome (`?token=`), as the name says.
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
+              <Link key={index} to={`${marketPath(market.slug)}${token ? `?token=${token}` : ''}`} className={`outcome ${index === 0 ? 'yes' : 'no'}`} aria-label={`Buy ${outcome} on ${market.name} at ${centsOf(price)}`}>
+                <span>{outcome}</span>
+                <span className="num">{centsOf(price)}</span>
+              </Link>
+            );
+          })}
         </div>
       ) : (
         <ul className="candidates">
