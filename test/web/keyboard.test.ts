@@ -5,7 +5,7 @@
  * names it, the phone's header menu opened and closed with Escape; every control reached shows a
  * focus ring and has a name, in both themes; headings go down one level at a time. And notices:
  * the same words again are counted on one notice, not stacked; each is dismissed with the
- * keyboard and expires by itself.
+ * keyboard and expires by itself; a refusal is announced at once, a success politely.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -191,6 +191,33 @@ describe('the trading path with the keyboard alone', { skip: storeIndependent('t
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('notice').waitFor();
     await page.clock.runFor(6_500);
+    await page.getByTestId('notice').waitFor({ state: 'detached' });
+  });
+
+  it('announces a refusal at once (role=alert) and a success politely (role=status), each in its own region', async () => {
+    await page.goto(`${server.url}/market/${market.slug}`);
+    const split = page.getByLabel('Split USDC into both outcomes');
+    const [alerts, statuses] = [page.locator('.notices [role=alert]'), page.locator('.notices [role=status]')];
+    // Both regions are in the page before any words, so what is added to them is announced.
+    await alerts.waitFor({ state: 'attached' });
+    assert.equal(await statuses.getAttribute('aria-live'), 'polite');
+    await split.fill('5000');
+    await page.getByRole('button', { name: 'Split', exact: true }).click();
+    const refusal = alerts.getByTestId('notice');
+    await refusal.waitFor();
+    assert.match(await refusal.innerText(), /INSUFFICIENT/);
+    await split.fill('1');
+    await page.getByRole('button', { name: 'Split', exact: true }).click();
+    await statuses.getByTestId('notice').filter({ hasText: /^Split \$1\.00/ }).waitFor();
+    assert.equal(await alerts.getByTestId('notice').count(), 1, 'the success is not in the alert region');
+    assert.equal(await statuses.getByTestId('notice').filter({ hasText: /INSUFFICIENT/ }).count(), 0, 'nor the refusal in the polite one');
+    await screenshots(page, 'notices-refusal-and-success');
+    // Dismissing the refusal from the keyboard moves the focus to the success's Dismiss, in the other region.
+    await refusal.getByRole('button').focus();
+    await page.keyboard.press('Escape');
+    await refusal.waitFor({ state: 'detached' });
+    assert.match((await page.evaluate<Focused>(READ_FOCUS)).name, /^Dismiss: Split \$1\.00/);
+    await page.keyboard.press('Escape');
     await page.getByTestId('notice').waitFor({ state: 'detached' });
   });
 

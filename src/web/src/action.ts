@@ -16,7 +16,7 @@ export function useAction(): [boolean, RunAction] {
       const answer = await action();
       if (answer) notify(answer);
     } catch (error) {
-      notify(errorText(error));
+      notify(errorText(error), 'error');
     } finally {
       setBusy(false);
       refresh();

@@ -83,10 +83,14 @@ export function useSession(): Session {
 
 export const session = (): Session => state;
 
-/** A notice's words, and how many times in a row they were said (`count`). */
+/** A refusal (an error, announced at once) or anything else (a success, a fill: announced politely). */
+export type NoticeKind = 'error' | 'info';
+
+/** A notice's words, its kind, and how many times in a row they were said (`count`). */
 export interface Notice {
   id: number;
   text: string;
+  kind: NoticeKind;
   count: number;
 }
 
@@ -95,10 +99,10 @@ export interface Notice {
  * same words as the newest notice replace it, counted (each save said "Account saved" once more,
  * stacked), under a new id: it is announced again and its time starts again.
  */
-export function notify(text: string): void {
+export function notify(text: string, kind: NoticeKind = 'info'): void {
   const [newest, ...older] = state.notices;
-  const repeated = newest?.text === text;
-  const notice = { id: ++noticeId, text, count: repeated ? newest.count + 1 : 1 };
+  const repeated = newest?.text === text && newest.kind === kind;
+  const notice = { id: ++noticeId, text, kind, count: repeated ? newest.count + 1 : 1 };
   set({ notices: [notice, ...(repeated ? older : state.notices)].slice(0, 4) });
 }
 

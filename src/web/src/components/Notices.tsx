@@ -10,7 +10,10 @@ const NOTICE_MS = 6_000;
 function dismiss(id: number, event: MouseEvent | KeyboardEvent): void {
   const notice = (event.currentTarget as HTMLElement).closest('.notice');
   if (notice?.contains(document.activeElement)) {
-    const neighbour = notice.nextElementSibling ?? notice.previousElementSibling;
+    // Both regions' notices, in the order shown: the errors' region is above the others'.
+    const shown = [...document.querySelectorAll('.notices .notice')];
+    const at = shown.indexOf(notice);
+    const neighbour = shown[at + 1] ?? shown[at - 1];
     (neighbour?.querySelector('button') ?? document.getElementById('main'))?.focus();
   }
   dismissNotice(id);
@@ -32,7 +35,7 @@ function NoticeItem({ notice }: { notice: Notice }) {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the pointer over it only holds its timer; the keyboard's way is its button, which holds it too
     <div
-      className="notice"
+      className={`notice ${notice.kind}`}
       data-testid="notice"
       onMouseEnter={() => setHeld((was) => ({ ...was, pointer: true }))}
       onMouseLeave={() => setHeld((was) => ({ ...was, pointer: false }))}
@@ -51,12 +54,20 @@ function NoticeItem({ notice }: { notice: Notice }) {
   );
 }
 
-/** The server's answers and live fills, in words, announced to screen readers too. */
+/**
+ * The server's answers and live fills, in words, announced to screen readers too: refusals at once
+ * (role=alert), the rest when the reader is idle (role=status); one polite region for both let a
+ * refusal wait behind whatever was being read. Both regions are always there, empty or not: a live
+ * region added with its words is not announced by every screen reader. Not atomic: a new notice is
+ * announced alone, not with the older ones still shown.
+ */
 export function Notices() {
   const { notices } = useSession();
+  const of = (kind: Notice['kind']) => notices.filter((notice) => notice.kind === kind).map((notice) => <NoticeItem key={notice.id} notice={notice} />);
   return (
-    <div className="notices" role="status" aria-live="polite">
-      {notices.map((notice) => <NoticeItem key={notice.id} notice={notice} />)}
+    <div className="notices">
+      <div role="alert" aria-atomic="false">{of('error')}</div>
+      <div role="status" aria-live="polite" aria-atomic="false">{of('info')}</div>
     </div>
   );
 }

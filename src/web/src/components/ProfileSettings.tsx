@@ -58,7 +58,7 @@ export function ProfileSettings({ account }: { account: Account }) {
       notify('Account saved');
     } catch (error) {
       if (error instanceof ExchangeError && error.status === 409) setTaken(name);
-      else notify(errorText(error));
+      else notify(errorText(error), 'error');
     } finally {
       setBusy(false);
     }

@@ -24,7 +24,7 @@ export function WithdrawForm({ chain }: { chain: ReadableChain }) {
       setAmount('');
       notify(`Withdrawal of ${amount} USDC sent`);
     } catch (error) {
-      notify(errorText(error));
+      notify(errorText(error), 'error');
     } finally {
       setBusy(false);
       refresh();
