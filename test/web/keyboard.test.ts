@@ -122,7 +122,7 @@ describe('the trading path with the keyboard alone', { skip: storeIndependent('t
     await tabTo(/^Limit$/);
     await page.keyboard.press('Enter');
     await tabTo(/^Limit price/);
-    await page.keyboard.type('0.40');
+    await page.keyboard.type('40');
     await tabTo(/^Shares$/);
     await page.keyboard.type('10');
     await page.keyboard.press('Enter');

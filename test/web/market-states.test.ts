@@ -70,7 +70,7 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
   it('shows the most fee an order can pay exactly, never a fee as $0.00, and no fee as None', async () => {
     await page.goto(`${server.url}/market/${open.markets[0]!.slug}`);
     const ticket = page.getByTestId('order-ticket');
-    await ticket.getByLabel('Limit price').fill('0.45');
+    await ticket.getByLabel(/^Limit price/).fill('45');
     await ticket.getByLabel('Shares').fill('1');
     // 20 bps of min(45¢, 55¢) on one share: $0.0009, which to the cent read "$0.00".
     await page.getByTestId('fee').filter({ hasText: /^\$0\.0009$/ }).waitFor();

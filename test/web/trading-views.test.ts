@@ -86,7 +86,7 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await page.getByRole('button', { name: 'Faucet' }).click();
     await page.getByTestId('cash').filter({ hasText: '$1,000.00' }).waitFor();
     const ticket = page.getByTestId('order-ticket');
-    await ticket.getByLabel('Limit price').fill('0.3');
+    await ticket.getByLabel(/^Limit price/).fill('30');
     await ticket.getByLabel('Shares').fill('10');
     await ticket.getByRole('button', { name: /^Buy Yes at 30¢$/ }).click();
     const book = page.getByTestId('order-book');
@@ -110,9 +110,9 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await page.getByTestId('order-book').locator('tr.ask', { hasText: '45¢' }).waitFor();
     const ticket = page.getByTestId('order-ticket');
     // The limit price's steppers move it a tick; quick-size buttons add shares.
-    await ticket.getByLabel('Limit price').fill('0.4');
+    await ticket.getByLabel(/^Limit price/).fill('40');
     await ticket.getByRole('button', { name: 'One tick higher' }).click();
-    assert.equal(await ticket.getByLabel('Limit price').inputValue(), '0.41');
+    assert.equal(await ticket.getByLabel(/^Limit price/).inputValue(), '41');
     await ticket.getByLabel('Shares').fill('');
     await ticket.getByRole('button', { name: '+10', exact: true }).click();
     await ticket.getByRole('button', { name: '+50', exact: true }).click();

@@ -133,10 +133,10 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await alice.getByTestId('cash').filter({ hasText: '$1,000.00' }).waitFor();
 
     const ticket = alice.getByTestId('order-ticket');
-    await ticket.getByLabel('Limit price').fill('0.405');
+    await ticket.getByLabel(/^Limit price/).fill('40.5');
     await ticket.getByLabel('Shares').fill('10');
     assert.match(await alice.getByTestId('ticket-problem').innerText(), /ORDER_PRICE_NOT_ON_TICK/, 'the tick is checked before signing');
-    await ticket.getByLabel('Limit price').fill('0.4');
+    await ticket.getByLabel(/^Limit price/).fill('40');
     const preview = await alice.getByTestId('order-preview').innerText();
     assert.match(preview, /Cost\s+\$4\.00/);
     assert.match(preview, /Payout if it wins\s+\$10\.00/);
@@ -156,7 +156,7 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await bob.getByTestId('cash').filter({ hasText: '$1,000.00' }).waitFor();
     const ticket = bob.getByTestId('order-ticket');
     await ticket.getByRole('group', { name: 'Outcome' }).getByRole('button', { name: 'No' }).click();
-    await ticket.getByLabel('Limit price').fill('0.6');
+    await ticket.getByLabel(/^Limit price/).fill('60');
     await ticket.getByLabel('Shares').fill('10');
     await ticket.getByRole('button', { name: /^Buy No at 60¢$/ }).click();
     await bob.getByTestId('ticket-answer').filter({ hasText: 'filled' }).waitFor();
@@ -179,7 +179,7 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
 
   it('cancels a resting order from open orders', async () => {
     const ticket = alice.getByTestId('order-ticket');
-    await ticket.getByLabel('Limit price').fill('0.3');
+    await ticket.getByLabel(/^Limit price/).fill('30');
     await ticket.getByLabel('Shares').fill('5');
     // Good till two days ahead: open orders say until when.
     await ticket.getByLabel('Good till date').check();
@@ -196,8 +196,8 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await row.waitFor({ state: 'detached' });
     await alice.getByTestId('order-book').locator('tr.bid', { hasText: '30¢' }).waitFor({ state: 'detached' });
 
-    for (const price of ['0.25', '0.2']) {
-      await ticket.getByLabel('Limit price').fill(price);
+    for (const price of ['25', '20']) {
+      await ticket.getByLabel(/^Limit price/).fill(price);
       await ticket.getByRole('button', { name: /^Buy Yes at/ }).click();
       await alice.getByTestId('ticket-answer').filter({ hasText: 'resting in the book' }).waitFor();
     }

@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ExchangeError, feeBaseUnits, formatUnits, type Level, type Market, OrderBuildError, orderAmounts, type OrderSpec } from '../../../client/index.ts';
-import { cents, centsOf, describeOrder, errorText, fee, money, sharesOf, units } from '../format.ts';
+import { centsOf, describeOrder, errorText, fee, money, sharesOf, units } from '../format.ts';
 import { estimateBuy, estimateSell, type BookLevel, type MarketEstimate } from '../market-estimate.ts';
 import { useQuery } from '../router.tsx';
 import { notify, refresh, useSession } from '../session.ts';
+import { centsText, limitDollars } from '../ticket-price.ts';
 import { AmountInput, PriceInput } from './TicketInputs.tsx';
 
 type Kind = 'limit' | 'market';
@@ -45,6 +46,7 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
   const selling = query.get('side') === 'sell';
   const [side, setSide] = useState<Side>(selling ? 'SELL' : 'BUY');
   const [kind, setKind] = useState<Kind>(selling ? 'market' : 'limit');
+  /** The limit price as typed, in cents. */
   const [price, setPrice] = useState('');
   const [size, setSize] = useState(selling ? query.get('shares') ?? '' : '');
   const [dollars, setDollars] = useState('');
@@ -61,7 +63,7 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
 
   useEffect(() => {
     if (picked) {
-      setPrice(picked);
+      setPrice(centsText(units(picked) ?? 0n));
       setKind('limit');
     }
   }, [picked]);
@@ -70,8 +72,11 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
   const buyingDollars = kind === 'market' && side === 'BUY';
   let preview: Preview | undefined;
   let problem: string | undefined;
+  /** The limit price in dollars, as the order is sent. */
+  let limit: string | undefined;
   try {
-    if (kind === 'limit' && price && size) preview = limitPreview(market, side, price, size, postOnly);
+    if (kind === 'limit' && price) limit = limitDollars(price, market.tickSize);
+    if (limit && size) preview = limitPreview(market, side, limit, size, postOnly);
     if (kind === 'market' && (buyingDollars ? dollars : size)) {
       preview = marketPreview(market, side, book, buyingDollars ? dollars : size);
       if (!preview) problem = `No ${side === 'BUY' ? 'sellers' : 'buyers'} in the book at the moment.`;
@@ -87,7 +92,7 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
     setAnswer(undefined);
     try {
       const spec: OrderSpec = kind === 'limit'
-        ? { tokenId, side, price, size, type: 'GTC', postOnly, ...(gtd && expiry ? { expiration: Math.floor(new Date(expiry).getTime() / 1000) } : {}) }
+        ? { tokenId, side, price: preview.price, size, type: 'GTC', postOnly, ...(gtd && expiry ? { expiration: Math.floor(new Date(expiry).getTime() / 1000) } : {}) }
         : { tokenId, side, price: preview.price, size: preview.size, type: fill };
       const order = await client.orders.place(spec);
       const text = describeOrder(order);
@@ -150,7 +155,7 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
       {problem && <p className="error" role="alert" data-testid="ticket-problem">{problem}</p>}
       {wallet ? (
         <button type="submit" className={`primary wide ${side === 'BUY' ? 'buy' : 'sell'}`} disabled={busy || !preview || !tokenId || market.status !== 'ACTIVE'}>
-          {busy ? 'Signing…' : kind === 'limit' ? `${action}${price ? ` at ${cents(price)}` : ''}` : `${action}${buyingDollars && dollars ? ` for ${money(units(dollars) ?? 0n)}` : ''}`}
+          {busy ? 'Signing…' : kind === 'limit' ? `${action}${limit ? ` at ${centsText(units(limit) ?? 0n)}¢` : ''}` : `${action}${buyingDollars && dollars ? ` for ${money(units(dollars) ?? 0n)}` : ''}`}
         </button>
       ) : (
         <p className="muted">Sign in to trade.</p>

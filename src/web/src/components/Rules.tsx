@@ -4,6 +4,7 @@ import { counted, date, units, usd } from '../format.ts';
 import type { Loaded } from '../load.ts';
 import { endOf, hasEnded, oracleState } from '../resolution.ts';
 import { useSession } from '../session.ts';
+import { tickCents } from '../ticket-price.ts';
 
 /**
  * The market's rules and its oracle question (the page's, kept fresh: resolution.ts): description,
@@ -37,7 +38,7 @@ export function Rules({ market, event, resolution }: { market: Market; event: Ev
         <dd>{source ?? `The exchange's optimistic oracle: anyone may propose the outcome after the end date ${bond ? `with a ${bond} bond` : 'with no bond'}; it stands unless disputed within ${counted(Math.round(event.liveness / 60), 'minute')}.`}</dd>
         <dt>Oracle status</dt>
         <dd data-testid="oracle-status">{resolution.data ? oracleState(market, resolution.data) : '—'}</dd>
-        <dt>Tick · fees</dt><dd className="num">{market.tickSize} · taker {market.orderFeeRateBps} bps, maker {market.passiveOrderFeeRateBps} bps</dd>
+        <dt>Tick · fees</dt><dd className="num">{tickCents(market.tickSize)}¢ · taker {market.orderFeeRateBps} bps, maker {market.passiveOrderFeeRateBps} bps</dd>
       </dl>
       {wallet && status === 'UNPROPOSED' && hasEnded(market, event) && (
         <div className="actions" role="group" aria-label="Propose an outcome">

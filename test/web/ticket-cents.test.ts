@@ -1,0 +1,139 @@
+/**
+ * The ticket's limit price in cents, as every other price in the app (an outside audit: it was
+ * typed in dollars, "0.41", "tick 0.01"), in Debian's Chromium against a real server: on a
+ * cent-tick market, and on tenth- and hundredth-of-a-cent ticks (EXTENSIONS.md's tickSize values),
+ * where a price such as 41.5¢ is typed, stepped by one tick and sent exact. And the conversions
+ * without a browser.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createClient, type ExchangeClient, type Market, OrderBuildError } from '../../src/client/index.ts';
+import { centsText, limitDollars, tickCents, typedMicros } from '../../src/web/src/ticket-price.ts';
+import { ensureBuild } from '../helpers/build.ts';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
+import { storeIndependent } from '../helpers/store-independent.ts';
+import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+
+const HOUR = 3_600_000;
+
+describe('a limit price typed in cents', () => {
+  it('is sent as the exact dollars, on every tick', () => {
+    assert.equal(limitDollars('41', '0.01'), '0.41');
+    assert.equal(limitDollars('5', '0.01'), '0.05');
+    assert.equal(limitDollars('41.5', '0.001'), '0.415');
+    assert.equal(limitDollars('41.55', '0.0001'), '0.4155');
+    assert.equal(limitDollars('40', '0.1'), '0.4');
+    assert.equal(limitDollars('41.0', '0.01'), '0.41');
+  });
+
+  it("is refused in cents, with the order builder's codes", () => {
+    const refusal = (typed: string, tick: string) => {
+      try {
+        limitDollars(typed, tick);
+      } catch (error) {
+        assert.ok(error instanceof OrderBuildError);
+        return `${error.code}: ${error.message}`;
+      }
+      return 'accepted';
+    };
+    assert.equal(refusal('41.5', '0.01'), "ORDER_PRICE_NOT_ON_TICK: 41.5¢ is not on this market's tick of 1¢");
+    assert.equal(refusal('41.55', '0.001'), "ORDER_PRICE_NOT_ON_TICK: 41.55¢ is not on this market's tick of 0.1¢");
+    assert.equal(refusal('41.00001', '0.0001'), "ORDER_PRICE_NOT_ON_TICK: 41.00001¢ is not on this market's tick of 0.01¢");
+    assert.equal(refusal('100', '0.01'), 'ORDER_PRICE_OUT_OF_RANGE: a price is above 0¢ and below 100¢');
+    assert.equal(refusal('0', '0.01'), 'ORDER_PRICE_OUT_OF_RANGE: a price is above 0¢ and below 100¢');
+    assert.equal(refusal('0.41$', '0.01'), 'VALIDATION_FAILED: "0.41$" is not a price in cents, such as 41');
+  });
+
+  it('reads back in cents: ticks, and prices picked from the book', () => {
+    assert.deepEqual(['0.1', '0.01', '0.001', '0.0001'].map(tickCents), ['10', '1', '0.1', '0.01']);
+    assert.equal(centsText(415_000n), '41.5');
+    assert.equal(typedMicros('41.55'), 415_500n);
+    assert.equal(typedMicros('-4'), undefined);
+  });
+});
+
+describe('the ticket in cents', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let watched: WatchedPage;
+  let page: Page;
+  let me: ExchangeClient;
+  const markets = new Map<string, Market>();
+
+  before(async () => {
+    ensureBuild();
+    server = await startTestServer();
+    const admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
+    for (const tickSize of ['0.01', '0.001', '0.0001']) {
+      const event = await admin.admin.publishEvent((await admin.admin.createEvent({
+        name: `Is a price in cents on tick ${tickSize}`,
+        description: 'A market traded from the ticket.',
+        startDate: new Date(Date.now() - HOUR).toISOString(),
+        endDate: new Date(Date.now() + 24 * HOUR).toISOString(),
+        markets: [{ name: `Is a price in cents on tick ${tickSize}`, tickSize, orderFeeRateBps: 0, passiveOrderFeeRateBps: 0 }],
+      })).id);
+      markets.set(tickSize, event.markets[0]!);
+    }
+    const key = generatePrivateKey();
+    const account = privateKeyToAccount(key);
+    const signer = createClient({ baseUrl: server.url, account });
+    await signer.auth.signIn();
+    await admin.admin.credit(account.address, '1000');
+    me = createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    watched = await watchedPage(context);
+    page = watched.page;
+    await page.goto(server.url);
+    await page.evaluate(`localStorage.setItem('pmx.devWalletKey', '${key}')`);
+    await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
+    await page.getByRole('button', { name: 'Sign in with dev wallet' }).waitFor({ state: 'detached' });
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Types `typed` cents and 10 shares in the ticket of the market on `tickSize`, steps it, and places it: the price the exchange recorded. */
+  async function place(tickSize: string, typed: string, steps: string[], shown: string): Promise<string> {
+    await page.goto(`${server.url}/market/${markets.get(tickSize)!.slug}`);
+    const ticket = page.getByTestId('order-ticket');
+    const price = ticket.getByLabel(/^Limit price/);
+    assert.equal(await ticket.locator(`label[for="${await price.getAttribute('id')}"]`).innerText(), `Limit price in cents, tick ${tickCents(tickSize)}¢`);
+    await price.fill(typed);
+    for (const step of steps) {
+      if (step === '+' || step === '−') await ticket.getByRole('button', { name: step === '+' ? 'One tick higher' : 'One tick lower' }).click();
+      else await price.press(step);
+    }
+    assert.equal(await price.inputValue(), shown);
+    await ticket.getByLabel('Shares').fill('10');
+    await ticket.getByRole('button', { name: `Buy Yes at ${shown}¢` }).click();
+    await page.getByTestId('ticket-answer').filter({ hasText: 'resting in the book' }).waitFor();
+    const [order] = (await me.orders.list()).filter((o) => o.tokenId === markets.get(tickSize)!.tokenId1 && o.status === 'PENDING');
+    return String(order!.price);
+  }
+
+  it('places 41¢ on a cent tick, moved a cent by + and −', async () => {
+    assert.equal(await place('0.01', '40', ['+', '+', '−'], '41'), '0.41');
+  });
+
+  it('places 41.5¢ on a tenth-of-a-cent tick, the arrow keys moving it a tick as the buttons do', async () => {
+    assert.equal(await place('0.001', '41.5', ['ArrowUp', 'ArrowUp', 'ArrowDown', '−', '+'], '41.6'), '0.416');
+    await screenshots(page, 'ticket-cents');
+  });
+
+  it('places 41.55¢ on a hundredth-of-a-cent tick, and says a price off the tick in cents before signing', async () => {
+    assert.equal(await place('0.0001', '41.55', [], '41.55'), '0.4155');
+    await page.getByTestId('order-ticket').getByLabel(/^Limit price/).fill('41.555');
+    assert.equal(await page.getByTestId('ticket-problem').innerText(), "41.555¢ is not on this market's tick of 0.01¢ (ORDER_PRICE_NOT_ON_TICK)");
+  });
+
+  it('logged no console error', () => {
+    assert.deepEqual(watched.errors, []);
+  });
+});
