@@ -1,7 +1,7 @@
 /** The web app's one money formatter and its price display (src/web/src/format.ts), without a browser. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cents, centsOf, fee, money, period, shares, sharesOf, usd } from '../../src/web/src/format.ts';
+import { activityPrice, cents, centsOf, fee, money, period, shares, sharesOf, usd } from '../../src/web/src/format.ts';
 
 describe('web app formatting', () => {
   it('shows money to the cent, rounding halves away from zero', () => {
@@ -41,5 +41,10 @@ describe('web app formatting', () => {
     const minute = 60_000;
     assert.deepEqual([15 * minute, 60 * minute, 240 * minute, 1_440 * minute].map(period), ['15 minutes', 'hour', '4 hours', 'day']);
     assert.deepEqual([minute, 90 * minute, 2_880 * minute].map(period), ['minute', '90 minutes', '2 days']);
+  });
+
+  it("shows no price on a split or a merge (the API's \"1\"), and a redeem's as what a share paid", () => {
+    const rows: [string, string][] = [['BUY', '0.42'], ['SELL', '0.42'], ['SPLIT', '1'], ['MERGE', '1'], ['REDEEM', '0.5']];
+    assert.deepEqual(rows.map(([type, price]) => activityPrice(type, price)), ['42¢', '42¢', '—', '—', 'paid 50¢ a share']);
   });
 });

@@ -319,6 +319,12 @@ describe('the web app in a real browser', { skip: storeIndependent('the web app'
     await redeemable.getByText('None.').waitFor();
     // 996 before the split of 5; the 5 YES shares redeem for 5.
     await alice.getByTestId('cash').filter({ hasText: '$996.00' }).waitFor();
+    // The activity's prices: none for a split or a merge (the API's "1" is no trade price, it read "100¢"); for the redeem
+    // what a share paid, on average over the shares of both outcomes burned: $5 for 5 Yes and 5 No.
+    const activity = alice.getByTestId('activity');
+    await activity.locator('tbody tr', { hasText: 'REDEEM' }).first().waitFor();
+    const rows = await activity.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => `${tr.querySelector('[data-label=Type]')?.textContent}: ${tr.querySelector('[data-label=Price]')?.textContent}`));
+    for (const row of ['SPLIT: —', 'MERGE: —', 'REDEEM: paid 50¢ a share']) assert.ok(rows.includes(row), `${row} in ${rows.join(', ')}`);
   });
 
   it('renders rewards, the public profile, the home after trading and the dark theme', async () => {

@@ -101,6 +101,16 @@ export function centsOf(baseUnits: bigint): string {
   return `${formatUnits(roundTo(baseUnits, TENTH_OF_A_CENT) * 100n)}¢`;
 }
 
+/**
+ * The price column of an activity row. The API's price is a trade's for BUY and SELL; for SPLIT and
+ * MERGE it is "1", the dollar a pair of outcomes is worth, no price anything traded at (it read
+ * "100¢"); for REDEEM it is what the redeem paid per share burned, both outcomes' shares counted.
+ */
+export function activityPrice(type: string, price: string): string {
+  if (type === 'SPLIT' || type === 'MERGE') return '—';
+  return type === 'REDEEM' ? `paid ${cents(price)} a share` : cents(price);
+}
+
 /** A price in base units as a whole-percent chance: 405_000n → "41%"; "<1%" and ">99%" at the ends. */
 export function percent(priceBaseUnits: bigint): string {
   const value = (priceBaseUnits + 5_000n) / 10_000n;

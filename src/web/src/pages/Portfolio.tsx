@@ -6,7 +6,7 @@ import { PnlChart } from '../components/PnlChart.tsx';
 import { Redeemable } from '../components/Redeemable.tsx';
 import { TxLink } from '../components/TxLink.tsx';
 import { WithdrawForm } from '../components/WithdrawForm.tsx';
-import { cents, centsOf, describeBatch, money, shares, sharesOf, signedPercent, units, usd } from '../format.ts';
+import { activityPrice, cents, centsOf, describeBatch, money, shares, sharesOf, signedPercent, units, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
@@ -246,7 +246,7 @@ function Activity({ chain }: { chain: ReadableChain | undefined }) {
                 <td data-label="Type">{row.type}{row.outcomeIndex !== undefined ? ` ${row.outcomeIndex === 0 ? row.outcome1 : row.outcome2}` : ''}</td>
                 <td data-label="Market"><Link to={marketPath(row.slug)}>{row.name}</Link></td>
                 <td data-label="Amount" className="num">{shares(String(row.amount))}</td>
-                <td data-label="Price" className="num">{cents(row.price)}</td>
+                <td data-label="Price" className="num">{activityPrice(row.type, row.price)}</td>
                 <td data-label="Transaction"><TxLink hash={row.hash} chain={chain} /></td>
               </tr>
             ))}
