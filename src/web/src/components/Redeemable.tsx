@@ -1,7 +1,8 @@
 import type { RedeemablePosition, UserPosition } from '../../../client/index.ts';
 import { useAction } from '../action.ts';
-import { describeBatch, money, units } from '../format.ts';
+import { describeBatch, group, money, units } from '../format.ts';
 import { useLoad } from '../load.ts';
+import { MAX_PAGES, resolvedPositions } from '../resolved-positions.ts';
 import { Link, marketPath } from '../router.tsx';
 import { useSession } from '../session.ts';
 
@@ -32,12 +33,14 @@ export function Redeemable() {
   const { client, revision } = useSession();
   const [busy, act] = useAction();
   const loaded = useLoad(async () => {
-    const [markets, resolved] = await Promise.all([client.portfolio.redeemable(), client.portfolio.positions({ status: 'RESOLVED', limit: 100 })]);
-    return redemptions(markets, resolved.data);
+    const [markets, resolved] = await Promise.all([client.portfolio.redeemable(), resolvedPositions(client)]);
+    return { rows: redemptions(markets, resolved.rows), complete: resolved.complete };
   }, [client, revision]);
-  const rows = loaded.data ?? [];
+  const rows = loaded.data?.rows ?? [];
+  const unread = rows.some((row) => row.pays === undefined) && loaded.data?.complete === false;
   const paying = rows.filter((row) => row.pays !== 0n);
-  const total = paying.reduce((sum, row) => sum + (row.pays ?? 0n), 0n);
+  // A whole that left out an unread amount would say less than comes back: none is said then.
+  const total = paying.every((row) => row.pays !== undefined) ? paying.reduce((sum, row) => sum + (row.pays ?? 0n), 0n) : 0n;
   const run = (label: string, ids: string[]) => act(async () => describeBatch(label, await client.portfolio.redeemMany(ids)));
   return (
     <section className="panel" aria-label="Redeemable" data-testid="redeemable">
@@ -66,6 +69,7 @@ export function Redeemable() {
           ))}
         </ul>
       )}
+      {unread && <p className="muted" data-testid="redeem-unread">A Redeem without an amount is of a market beyond your first {group(String(MAX_PAGES * 100))} resolved positions, which are all that is read here; it pays what its shares redeem for.</p>}
     </section>
   );
 }
