@@ -67,7 +67,7 @@ describe('the ticket in cents', { skip: storeIndependent('the web app') || skipR
     ensureBuild();
     server = await startTestServer();
     const admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
-    for (const tickSize of ['0.01', '0.001', '0.0001']) {
+    for (const tickSize of ['0.01', '0.001', '0.0001'] as const) {
       const event = await admin.admin.publishEvent((await admin.admin.createEvent({
         name: `Is a price in cents on tick ${tickSize}`,
         description: 'A market traded from the ticket.',
