@@ -124,6 +124,12 @@ export class EngineReadModel implements EngineReads {
     return [...this.state().markets.values()].filter((m) => m.isResolved).map((m) => m.id);
   }
 
+  tradesAwaitingChain(marketId: string): number {
+    let count = 0;
+    for (const trade of this.state().unsettled.values()) if (trade.marketId === marketId && trade.status === 'MATCHED') count += 1;
+    return count;
+  }
+
   dueQuestions(nowMs: number): string[] {
     const due: string[] = [];
     for (const [marketId, question] of this.state().questions) if (question.status === 'PROPOSED' && question.disputeEndsAtMs! <= nowMs) due.push(marketId);

@@ -54,6 +54,12 @@ export interface EngineReads {
   payoutOf(marketId: string): Payout | undefined;
   /** The ids of every resolved market. */
   resolvedMarketIds(): string[];
+  /**
+   * The market's trades that settlement still has to send or see mined (MATCHED: on a chain, not
+   * in a mined transaction yet, or taken back out by a reorg). Its resolution is reported on chain
+   * only once there are none, as the exchange refuses a resolved market's fills.
+   */
+  tradesAwaitingChain(marketId: string): number;
   /** Markets whose undisputed proposal's window has ended by `nowMs`: their questions settle at the next oracle tick. */
   dueQuestions(nowMs: number): string[];
   /** The key's MMP settings (EXTENSIONS.md section 15), with their freezes, in scope order. */
