@@ -43,4 +43,5 @@ interface ExchangeErrors {
     error TakerFillMismatch(uint256 takerFillAmount, uint256 matchedAmount);
     error TakerPriceNotMet(bytes32 takerOrderHash);
     error PriceAboveOne(bytes32 orderHash);
+    error MarketResolved(bytes32 conditionId);
 }

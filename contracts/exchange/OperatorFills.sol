@@ -18,6 +18,7 @@ abstract contract OperatorFills is Trading {
     /// the maker it names.
     function fillOrder(Order calldata order, uint256 fillAmount) public onlyOperator whenTradingActive {
         Market storage market = _marketOf(order.tokenId);
+        _requireUnresolved(market);
         bytes32 orderHash = _validateOrder(order);
         if (order.taker != address(0) && order.taker != msg.sender) revert NotAllowedCounterparty(orderHash);
         _consume(orderHash, order.makerAmount, fillAmount);

@@ -78,6 +78,7 @@ abstract contract Trading is OrderBook, ERC1155Holder {
     function _matchOrders(Order calldata takerOrder, Order[] calldata makerOrders, uint256 takerFillAmount, uint256[] calldata makerFillAmounts) private {
         if (makerOrders.length != makerFillAmounts.length) revert FillAmountsLengthMismatch();
         Market storage market = _marketOf(takerOrder.tokenId);
+        _requireUnresolved(market);
         bytes32 takerHash = _validateOrder(takerOrder);
         _consumeAsTaker(takerHash, takerOrder.makerAmount, takerFillAmount);
 
@@ -98,6 +99,14 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         (uint256 makerAssetId, uint256 takerAssetId) = _assetIds(takerOrder);
         emit OrderFilled(takerHash, takerOrder.maker, address(this), makerAssetId, takerAssetId, totals.takerMaking, totals.takerTaking, totals.takerFee);
         emit OrdersMatched(takerHash, takerOrder.maker, makerAssetId, takerAssetId, totals.takerMaking, totals.takerTaking);
+    }
+
+    /// A market whose condition has its payouts reported trades no more: its losing token is worth
+    /// nothing, and a resting bid for it still valid on chain must not fill at its signed price.
+    /// Every maker of a match trades the taker's market (`_fillOf`), so one read covers the match.
+    function _requireUnresolved(Market storage market) internal view {
+        bytes32 conditionId = market.conditionId;
+        if (conditionalTokens.payoutDenominator(conditionId) != 0) revert MarketResolved(conditionId);
     }
 
     /// Validates and records one maker fill, pulls the maker's side in, and returns what the maker is owed.

@@ -14,4 +14,6 @@ interface IConditionalTokens {
     function safeTransferFrom(address from, address to, uint256 id, uint256 value, bytes calldata data) external;
     function setApprovalForAll(address operator, bool approved) external;
     function balanceOf(address owner, uint256 id) external view returns (uint256);
+    /// Non-zero once the condition's oracle reported its payouts: the market is resolved.
+    function payoutDenominator(bytes32 conditionId) external view returns (uint256);
 }
