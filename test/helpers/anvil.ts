@@ -8,7 +8,9 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, type PublicClient } from 'viem';
 import { type HDAccount, type LocalAccount, mnemonicToAccount } from 'viem/accounts';
+import { waitForTransactionReceipt } from 'viem/actions';
 import { anvilBinaryPath } from '../../src/chain/anvil-binary.ts';
+import { callJsonRpc } from '../../src/chain/json-rpc.ts';
 
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const CHAIN_ID = 31337;
@@ -35,7 +37,7 @@ export async function startAnvil(args: readonly string[] = []): Promise<Anvil> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const rpcUrl = `http://127.0.0.1:${await listeningPort(child, exited)}`;
   const chain = anvilChain(rpcUrl);
-  const publicClient = createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 20 }) as PublicClient;
+  const publicClient = minedEvenIfMissed(createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 20 }) as PublicClient, rpcUrl);
   await waitUntilReady(publicClient);
   return {
     rpcUrl,
@@ -83,6 +85,30 @@ async function listeningPort(child: ChildProcessByStdio<null, Readable, null>, e
     throw new Error('anvil did not say where it listens within 10 s');
   }
   return port;
+}
+
+/** How long a transaction waited for may go unmined before a block is mined for it. */
+const FLUSH_AFTER_MS = 2_000;
+
+/**
+ * The client, its `waitForTransactionReceipt` mining a block every FLUSH_AFTER_MS while the
+ * transaction is not mined. Anvil's automine can miss a transaction that became ready while it
+ * looked at its pool (foundry-rs/foundry#10122; the server's operator flushes the same way,
+ * src/chain/operator.ts): a contract test's transaction waited so for viem's 180 s in CI under
+ * load (2026-12-06), failing the file. Automine mines at once otherwise, so a test that mines
+ * nothing else never sees an extra block.
+ */
+function minedEvenIfMissed(client: PublicClient, rpcUrl: string): PublicClient {
+  return client.extend((base) => ({
+    async waitForTransactionReceipt(args: Parameters<PublicClient['waitForTransactionReceipt']>[0]) {
+      const flush = setInterval(() => void callJsonRpc(rpcUrl, 'evm_mine').catch(() => {}), FLUSH_AFTER_MS);
+      try {
+        return await waitForTransactionReceipt(base, args);
+      } finally {
+        clearInterval(flush);
+      }
+    },
+  })) as PublicClient;
 }
 
 async function waitUntilReady(client: PublicClient): Promise<void> {
