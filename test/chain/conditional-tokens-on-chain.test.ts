@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPublicClient, getAddress, http, type Hex } from 'viem';
+import type { EngineTrade } from '../../src/engine/state/types.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { get, post } from '../helpers/http.ts';
@@ -208,6 +209,56 @@ describe('split, merge, redeem and resolution on the embedded chain (CHAIN=embed
     assert.equal(redeem.status, 200, JSON.stringify(redeem.body));
     assert.equal(await collateralOnChain(erin), before + 2n);
     await expectChainMatchesApi(erin, tied);
+    await expectAuditClean(server);
+  });
+
+  // The exchange refuses a resolved market's fills (MarketResolved, contracts/README.md), so the
+  // resolution reporter waits until the market's trades matched before the resolution are mined
+  // before it reports the payouts on chain (src/conditional-tokens/README.md).
+  it('a trade matched right before its market resolves settles CONFIRMED, and the payouts are reported only after it is mined', async () => {
+    const { engine } = server.ctx.trading;
+    const resolving = (await createPublishedEvent(server, { markets: 1, liveness: 60 })).markets[0]!;
+    const [carol, dave] = [await newTrader(server, { fund: '100' }), await newTrader(server, { fund: '100' })];
+    const denominator = async () => (await chain.readContract({ ...ctf(), functionName: 'payoutDenominator', args: [resolving.conditionId as Hex] })) as bigint;
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Settlement holds the match back (as a busy sender or a slow chain would) until the market has resolved.
+    const settlement = (engine as unknown as { chain: { matched(trades: readonly EngineTrade[]): void } }).chain;
+    const matched = settlement.matched.bind(settlement);
+    const held: EngineTrade[] = [];
+    settlement.matched = (trades) => void held.push(...trades);
+    try {
+      // A MINT: Carol buys 10 YES at 0.40, Dave 10 NO at 0.60.
+      const maker = await placeOrder(server, carol, { tokenId: resolving.tokenId1, side: 'BUY', price: '0.4', size: '10' });
+      assert.equal(maker.status, 200, JSON.stringify(maker.body));
+      const taker = await placeOrder(server, dave, { tokenId: resolving.tokenId2, side: 'BUY', price: '0.6', size: '10' });
+      assert.equal(taker.body.status, 'EXECUTED', JSON.stringify(taker.body));
+      assert.equal(held.length, 1);
+
+      // YES wins while the trade waits to be sent.
+      assert.equal((await post(server.api(`/admin/markets/${resolving.id}/oracle/propose`), { outcome: 'YES' }, server.adminHeaders)).status, 200);
+      assert.equal((await post(server.api('/admin/clock'), { advanceMs: 61_000 }, server.adminHeaders)).status, 200);
+      assert.equal((await get(server.api(`/markets/${resolving.id}/resolution`))).body.status, 'RESOLVED');
+      await engine.announced();
+      assert.equal(engine.reads.tradesAwaitingChain(resolving.id), 1);
+      await pause(1_000);
+      assert.equal(await denominator(), 0n, 'not reported while the trade is not mined');
+    } finally {
+      settlement.matched = matched;
+    }
+    matched(held);
+    await engine.settle();
+    const [trade] = (await carol.call('GET', `/trades?user=${carol.proxyWallet}`)).body.data ?? [];
+    assert.equal(trade?.status, 'CONFIRMED', JSON.stringify(trade));
+    for (let deadline = Date.now() + 10_000; (await denominator()) === 0n; await pause(50)) if (Date.now() > deadline) throw new Error('the resolution was not reported on chain');
+    const numerators = await Promise.all([0n, 1n].map((i) => chain.readContract({ ...ctf(), functionName: 'payoutNumerators', args: [resolving.conditionId as Hex, i] })));
+    assert.deepEqual(numerators, [1n, 0n]);
+
+    // Carol's 10 YES pay 10 on chain, as in the ledger.
+    assert.equal(await tokensOnChain(carol, resolving.tokenId1), 10n * ONE);
+    const redeemed = await carol.call('POST', '/markets/redeem-positions/batch', { marketIds: [resolving.id] });
+    assert.equal(redeemed.status, 200, JSON.stringify(redeemed.body));
+    assert.deepEqual(redeemed.body.included, [resolving.id]);
+    assert.equal(await tokensOnChain(carol, resolving.tokenId1), 0n);
     await expectAuditClean(server);
   });
 });

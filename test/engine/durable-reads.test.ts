@@ -1,33 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pino } from 'pino';
-import { createManualClock } from '../../src/clock.ts';
-import { MatchingEngine } from '../../src/engine/engine.ts';
-import { databaseEngineStore, type EngineStore } from '../../src/engine/journal/journal-store.ts';
-import { DomainEvents } from '../../src/events/domain-events.ts';
 import { openTestStore } from '../helpers/database.ts';
-import { USERS, WorkloadCommands } from '../helpers/engine-workload.ts';
-import { marketsOf, seedCatalogue, send } from '../helpers/simulation.ts';
-
-/** The journal's store with its appends held at a gate until `release`: a record stays in flight, applied and not durable. */
-function gatedJournal(real: EngineStore) {
-  let gate: { promise: Promise<void>; open: () => void } | undefined;
-  const journal: EngineStore = { ...real, append: async (records) => {
-    await gate?.promise;
-    return real.append(records);
-  } };
-  return {
-    journal,
-    hold() {
-      let open!: () => void;
-      gate = { promise: new Promise<void>((resolve) => { open = resolve; }), open };
-    },
-    release() {
-      gate?.open();
-      gate = undefined;
-    },
-  };
-}
+import { USERS } from '../helpers/engine-workload.ts';
+import { startGatedEngine } from '../helpers/gated-engine.ts';
+import { send } from '../helpers/simulation.ts';
 
 /**
  * What a reader of the leading engine sees while a record's append is in flight (README.md "What a
@@ -38,17 +14,8 @@ describe('engine: reads while an append is in flight', () => {
   it('show the book, the last trade and the balances without the record, and with it once durable', { timeout: 60_000 }, async () => {
     const store = await openTestStore();
     try {
-      await seedCatalogue(store);
-      const workload = new WorkloadCommands();
-      const directory = marketsOf(workload);
-      const gated = gatedJournal(databaseEngineStore(store.db, { notify: false }));
-      const engine = new MatchingEngine({
-        db: store.db, store: gated.journal, clock: createManualClock(1_764_000_000_000), events: new DomainEvents(), markets: directory, logger: pino({ level: 'silent' }),
-        bookFrameMs: 0, settlementBlockMs: 3_600_000, snapshotPolicy: { everyCommands: 1_000, everyMs: Number.MAX_SAFE_INTEGER },
-      });
-      await engine.start();
+      const { engine, workload, directory, gated } = await startGatedEngine(store, 'append');
       try {
-        for (const command of workload.publish()) await send(engine, command, directory);
         const place = (user: number, side: 'BUY' | 'SELL', cents: number, units: number) => {
           const [command] = workload.toCommands({ kind: 'place', user, market: 0, outcome: 0, side, cents, units, type: 'GTC', postOnly: false, expiresInSec: 0 }, [], 1_764_000_000).commands;
           return send(engine, command!, directory);

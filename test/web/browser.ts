@@ -65,6 +65,17 @@ export async function watchedPage(context: BrowserContext): Promise<WatchedPage>
 }
 
 /**
+ * Signs the page in as the dev wallet of `key` (the app keeps its key in localStorage): the home
+ * page, the key stored, the sign-in button pressed, and gone once signed in.
+ */
+export async function signInWithKey(page: Page, serverUrl: string, key: string): Promise<void> {
+  await page.goto(serverUrl);
+  await page.evaluate(`localStorage.setItem('pmx.devWalletKey', '${key}')`);
+  await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
+  await page.getByRole('button', { name: 'Sign in with dev wallet' }).waitFor({ state: 'detached' });
+}
+
+/**
  * Screenshots of the page at desktop and phone width, into the git-ignored test-results folder:
  * the whole page, and the phone's first screen as a phone shows it (a full-page shot draws fixed
  * elements, such as the market page's Buy bar, where the first screen ends, not at the bottom).

@@ -12,7 +12,7 @@ import { createClient, type ExchangeClient, type Market } from '../../src/client
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { DESKTOP, launchChromium, PHONE, SCREENSHOTS, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { DESKTOP, launchChromium, PHONE, SCREENSHOTS, signInWithKey, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -131,10 +131,7 @@ describe('the charts with a month of trades', { skip: storeIndependent('the web 
     await context.clock.install({ time: (await admin.exchange()).serverTime });
     watched = await watchedPage(context);
     page = watched.page;
-    await page.goto(server.url);
-    await page.evaluate(`localStorage.setItem('pmx.devWalletKey', '${key}')`);
-    await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
-    await page.getByRole('button', { name: 'Sign in with dev wallet' }).waitFor({ state: 'detached' });
+    await signInWithKey(page, server.url, key);
   });
 
   after(async () => {

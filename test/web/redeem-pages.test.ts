@@ -12,7 +12,7 @@ import { MAX_PAGES, resolvedPositions } from '../../src/web/src/resolved-positio
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { launchChromium, screenshots, signInWithKey, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
 const HOUR = 3_600_000;
 const MARKETS = 101;
@@ -76,10 +76,7 @@ describe('redeem amounts past the first page of resolved positions', { skip: sto
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     watched = await watchedPage(context);
     page = watched.page;
-    await page.goto(server.url);
-    await page.evaluate(`localStorage.setItem('pmx.devWalletKey', '${key}')`);
-    await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
-    await page.getByRole('button', { name: 'Sign in with dev wallet' }).waitFor({ state: 'detached' });
+    await signInWithKey(page, server.url, key);
   });
 
   after(async () => {

@@ -14,7 +14,7 @@ import { centsText, limitDollars, tickCents, typedMicros } from '../../src/web/s
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { launchChromium, screenshots, signInWithKey, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
 const HOUR = 3_600_000;
 
@@ -87,10 +87,7 @@ describe('the ticket in cents', { skip: storeIndependent('the web app') || skipR
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     watched = await watchedPage(context);
     page = watched.page;
-    await page.goto(server.url);
-    await page.evaluate(`localStorage.setItem('pmx.devWalletKey', '${key}')`);
-    await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
-    await page.getByRole('button', { name: 'Sign in with dev wallet' }).waitFor({ state: 'detached' });
+    await signInWithKey(page, server.url, key);
   });
 
   after(async () => {
