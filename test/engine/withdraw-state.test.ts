@@ -54,6 +54,18 @@ describe('engine state: withdrawals', () => {
     assert.deepEqual(stateViolations(state), []);
   });
 
+  it('refuses a negative amount in a withdrawal, a transfer and a credit, moving nothing', () => {
+    const state = new EngineState();
+    apply(state, { kind: 'credit', account: ALICE, amount: 100n, reason: 'DEPOSIT', ref: 'start' });
+    apply(state, withdraw(30n, 1n));
+    const refused = { ok: false, code: 'VALIDATION_FAILED', message: 'an amount cannot be negative (-30)' };
+    assert.deepEqual(apply(state, withdraw(-30n, 2n)), refused, 'not 30 paid back in from the withdrawn account');
+    assert.deepEqual(apply(state, { kind: 'transfer', from: WITHDRAWN, to: ALICE, asset: COLLATERAL, amount: -30n, why: 'REWARD', ref: 'back', once: true }), refused);
+    assert.deepEqual(apply(state, { kind: 'credit', account: ALICE, amount: -30n, reason: 'DEPOSIT', ref: 'minus' }), refused);
+    assert.deepEqual([collateral(state, ALICE), collateral(state, WITHDRAWN)], [{ balance: 70n, locked: 0n }, { balance: 30n, locked: 0n }]);
+    assert.deepEqual(stateViolations(state), []);
+  });
+
   it('keeps spent nonces across a snapshot, per account', () => {
     const state = new EngineState();
     apply(state, { kind: 'credit', account: ALICE, amount: 100n, reason: 'DEPOSIT', ref: 'start' });

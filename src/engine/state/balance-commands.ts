@@ -39,6 +39,7 @@ export const CREDIT_KEY_REUSED = 'idempotencyKey was already used for a differen
  * amount, the answer is the first credit's transaction (and the balance now); for another, CONFLICT.
  */
 export function credit(ctx: ApplyContext, c: CommandFields<'credit'>): CreditOutcome {
+  if (c.amount < 0n) return negativeAmount(c.amount);
   const { ledger, balances } = ctx.state;
   const prior = c.idempotencyKey === undefined ? undefined : ledger.creditKeys.get(c.idempotencyKey);
   if (prior) {
@@ -56,6 +57,7 @@ export function credit(ctx: ApplyContext, c: CommandFields<'credit'>): CreditOut
  * answer is the first transaction's hash (a reward claim paid again after a crash pays once).
  */
 export function transfer(ctx: ApplyContext, t: { from: string; to: string; asset: string; amount: bigint; kind: string; ref: string; once: boolean }): TransferOutcome {
+  if (t.amount < 0n) return negativeAmount(t.amount);
   const { ledger } = ctx.state;
   const recorded = t.once ? ledger.onceRefs.get(t.ref) : undefined;
   if (recorded) return { ok: true, txHash: recorded, replayed: true };
@@ -79,12 +81,22 @@ export const withdrawalRef = (account: string, nonce: bigint) => `withdraw:${acc
  * what open orders reserve stays.
  */
 export function withdraw(ctx: ApplyContext, w: { account: string; amount: bigint; nonce: bigint; toAccount?: string }): WithdrawOutcome {
+  if (w.amount < 0n) return negativeAmount(w.amount);
   const ref = withdrawalRef(w.account, w.nonce);
   if (ctx.state.ledger.onceRefs.has(ref)) return failure('VALIDATION_FAILED', `nonce ${w.nonce} was already used by this wallet`);
   if (w.toAccount === w.account) return failure('VALIDATION_FAILED', 'a wallet cannot withdraw to itself');
   const outcome = guarded(ctx, transferPosting({ from: w.account, to: w.toAccount ?? WITHDRAWN, asset: COLLATERAL, amount: w.amount, kind: WITHDRAW_KIND, ref }));
   if (outcome.ok) ctx.state.ledger.onceRefs.set(ref, outcome.txHash);
   return outcome;
+}
+
+/**
+ * A negative amount would move value the other way: a withdrawal paying in from the withdrawn
+ * account, a credit taking out, past the overdraft guard, which checks debits only. Every route
+ * refuses one first (`positiveAmount`); the commands refuse it too, for any caller to come.
+ */
+function negativeAmount(amount: bigint) {
+  return failure('VALIDATION_FAILED', `an amount cannot be negative (${amount})`);
 }
 
 /** Collateral → `amount` of both outcome tokens, the collateral held in the market's lock account. */
