@@ -2,7 +2,7 @@ import { toHex, type Address, type Hex } from 'viem';
 import { callJsonRpc } from './json-rpc.ts';
 
 /** What a funded owner's sign-in address holds of the local chain's native currency at least: 1 ether. */
-export const OWNER_GAS_WEI = 10n ** 18n;
+const OWNER_GAS_WEI = 10n ** 18n;
 
 /**
  * Gas for a wallet's owner on the embedded chain, given with its first credit (the faucet, admin

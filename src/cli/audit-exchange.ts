@@ -41,10 +41,7 @@ export async function auditExchange(db: Db, { onChain = false, chain }: { onChai
   } catch (error) {
     journal = { violations: [{ invariant: 'journal-chain', detail: error instanceof Error ? error.message : String(error) }], counts: { records: 0, snapshots: 0 } };
   }
-  // Without a replayed state (the journal is broken, said above) there is no ledger to compare.
-  const onTheChain: { violations: ChainAuditViolation[]; wallets: number; transactions: number } = chain === undefined ? { violations: [], wallets: 0, transactions: 0 }
-    : 'unreachable' in chain ? { violations: [{ invariant: 'chain-unreachable', detail: `${chain.unreachable}: the ledger was not compared with it` }], wallets: 0, transactions: 0 }
-    : state ? await auditChain(state, db, chain) : { violations: [], wallets: 0, transactions: 0 };
+  const onTheChain = await compareWithChain(chain, state, db);
   return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(async (tx) => {
     const locks = await addBondLocks(tx, await expectedOrderLocks(tx));
     const ledger = await auditLedger(tx, state ? addEscrowLocks(state.oracleEscrows, locks) : locks);
@@ -52,4 +49,14 @@ export async function auditExchange(db: Db, { onChain = false, chain }: { onChai
     const violations = [...journal.violations, ...ledger.violations, ...orders.violations, ...onTheChain.violations];
     return { ok: violations.length === 0, violations, counts: { ...ledger.counts, ...orders.counts, ...journal.counts, wallets: onTheChain.wallets, transactions: onTheChain.transactions } };
   });
+}
+
+/**
+ * The replayed ledger against the chain: nothing to compare without a chain, or without a replayed
+ * state (the journal is broken, reported beside); a chain that could not be reached is a violation.
+ */
+async function compareWithChain(chain: ChainAuditTarget | { unreachable: string } | undefined, state: EngineState | undefined, db: Db): Promise<{ violations: ChainAuditViolation[]; wallets: number; transactions: number }> {
+  if (chain !== undefined && 'unreachable' in chain) return { violations: [{ invariant: 'chain-unreachable', detail: `${chain.unreachable}: the ledger was not compared with it` }], wallets: 0, transactions: 0 };
+  if (chain === undefined || state === undefined) return { violations: [], wallets: 0, transactions: 0 };
+  return auditChain(state, db, chain);
 }

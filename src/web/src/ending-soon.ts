@@ -11,7 +11,7 @@ const MAX_PAGES = 5;
  * neither. A recurring price series (EXTENSIONS.md section 13) has no end of its own, its current
  * round ends within the period.
  */
-export function endsAt(event: Event, nowMs: number): number | undefined {
+function endsAt(event: Event, nowMs: number): number | undefined {
   const eventEnd = event.endDate ? Date.parse(event.endDate) : undefined;
   const open = event.markets
     .filter((market) => market.status === 'ACTIVE')

@@ -11,7 +11,7 @@ import { useSession } from './session.ts';
  * every minute before, when only an operator's early proposal can come (EXTENSIONS.md section 4),
  * so that every open market's viewers do not ask six times a minute for what rarely changes.
  */
-export const RESOLUTION_POLL_MS = 10_000;
+const RESOLUTION_POLL_MS = 10_000;
 const QUIET_RESOLUTION_POLL_MS = 60_000;
 
 /**
