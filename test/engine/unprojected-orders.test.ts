@@ -5,7 +5,7 @@ import { orderRow } from '../../src/engine/projection/rows.ts';
 import { applyRecord } from '../../src/engine/state/apply.ts';
 import type { EngineCommand } from '../../src/engine/state/commands.ts';
 import { EngineState } from '../../src/engine/state/engine-state.ts';
-import { WorkloadCommands } from '../helpers/engine-workload.ts';
+import { USERS, WorkloadCommands } from '../helpers/engine-workload.ts';
 
 const START_MS = 1_764_000_000_000;
 const NOW_SEC = START_MS / 1000;
@@ -44,5 +44,31 @@ describe('unprojected records: an order changed after its row was projected', ()
     const change = lean.order(makerOrder.id);
     assert.ok(change && 'apply' in change);
     assert.deepEqual(answer.row, change.apply(stored));
+  });
+});
+
+/**
+ * What a reader of an account waits for (`lastSeqOf`, src/api/journal-reads.ts): the records that
+ * touched its account, and a change of a market's state it did not make, since its reads carry its
+ * markets' states (a position's oracle proposal: CI saw a proposal answered 200 missing from the
+ * next read of another user's positions on PostgreSQL).
+ */
+describe('unprojected records: what a reader of an account waits for', () => {
+  it("waits for its own records and for a market's change made by someone else, until the tables hold them", () => {
+    const state = new EngineState();
+    const workload = new WorkloadCommands();
+    let seq = 0n;
+    const apply = (commands: EngineCommand[]) => applyRecord(state, { seq: ++seq, atMs: START_MS + Number(seq), commands }).changes;
+    const unprojected = new UnprojectedRecords();
+    apply(workload.publish());
+    unprojected.add(apply(workload.toCommands({ kind: 'split', user: 1, market: 0, units: 5 }, [], NOW_SEC).commands), 1, true);
+    assert.equal(unprojected.lastSeqOf(USERS[1]!), 2n);
+    assert.equal(unprojected.lastSeqOf(USERS[2]!), 0n, "another user's split is not waited for");
+    unprojected.add(apply(workload.toCommands({ kind: 'propose', user: 0, market: 0, outcome: 'NO' }, [], NOW_SEC).commands), 1, true);
+    for (const user of [0, 1, 2]) assert.equal(unprojected.lastSeqOf(USERS[user]!), 3n, `user ${user} waits for the proposal`);
+    unprojected.projected(2n);
+    assert.equal(unprojected.lastSeqOf(USERS[1]!), 3n);
+    unprojected.projected(3n);
+    for (const user of [0, 1, 2]) assert.equal(unprojected.lastSeqOf(USERS[user]!), 0n);
   });
 });

@@ -26,6 +26,8 @@ export class UnprojectedRecords {
   private readonly newOrders = new Map<string, { row: OrderRow; seq: bigint }>();
   private readonly changed = new Map<string, { image: OrderImage; seq: bigint }>();
   private readonly accounts = new Map<string, bigint>();
+  /** The last record the tables lack that changed a market's state (its oracle, resolution, event): 0 for none. */
+  private lastMarketWide = 0n;
   private commandCount = 0;
 
   add(changes: RecordChanges, commands: number, durable: boolean, before?: ValuesBefore): void {
@@ -48,6 +50,7 @@ export class UnprojectedRecords {
       }
     }
     for (const account of changes.accounts) this.accounts.set(account, seq);
+    if (changes.questions.length + changes.resolutions.length + changes.events.length + changes.ledgerMarkets.length > 0) this.lastMarketWide = seq;
   }
 
   markDurable(seq: bigint): void {
@@ -104,12 +107,14 @@ export class UnprojectedRecords {
     dropUpTo(this.newOrders, seq, (v) => v.seq);
     dropUpTo(this.changed, seq, (v) => v.seq);
     dropUpTo(this.accounts, seq, (v) => v);
+    if (this.lastMarketWide <= seq) this.lastMarketWide = 0n;
   }
 
   /** Forgets everything (the engine rebuilt its state; a new overlay is built from its recovery). */
   clear(): void {
     this.records.length = 0;
     this.commandCount = 0;
+    this.lastMarketWide = 0n;
     for (const map of [this.hashes, this.keys, this.newOrders, this.changed, this.accounts]) map.clear();
   }
 
@@ -142,9 +147,15 @@ export class UnprojectedRecords {
     };
   }
 
-  /** The last record the tables lack that touched the account (0: none). */
+  /**
+   * What a reader of the account must wait for (0: nothing): the last record the tables lack that
+   * touched the account, or that changed a market's state, if later. An account's reads carry its
+   * markets' states (a position's oracle proposal, its market resolved), and a client that was
+   * answered a market's change expects every read after it to show it; such records are rare.
+   */
   lastSeqOf(account: string): bigint {
-    return this.accounts.get(account) ?? 0n;
+    const own = this.accounts.get(account) ?? 0n;
+    return own > this.lastMarketWide ? own : this.lastMarketWide;
   }
 
   /** The last record held (0: none). */
