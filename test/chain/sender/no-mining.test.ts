@@ -22,8 +22,14 @@ async function sendThenFlagBad(sender: SettlementSender<TestFill>, store: Map<st
   // The record is persisted before its broadcast: wait for the transaction itself, or the block below may be mined without it.
   await waitFor('the batch in the pool', async () => store.size === 1 && (await pooled()) === 1);
   await chain.anvil.outsiderWallet.writeContract({ address: chain.contract.address, abi: SETTLE_ABI, functionName: 'flagBad', args: [BigInt(badId), true], maxFeePerGas: parseGwei('100'), maxPriorityFeePerGas: parseGwei('50') });
+  await waitFor('the flag in the pool', async () => (await pooled()) === 2);
   const [reverted] = [...store.values()].map((record) => record.versions[0]!.hash);
-  await mine();
+  // Anvil can build a block without a transaction that became ready meanwhile (foundry-rs/foundry#10122):
+  // CI under load once found no receipt for the batch after one block. Another block takes it.
+  await waitFor('the batch mined', async () => {
+    await mine();
+    return (await chain.anvil.publicClient.getTransactionReceipt({ hash: reverted! }).catch(() => null)) !== null;
+  });
   return reverted!;
 }
 
