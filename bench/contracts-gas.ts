@@ -13,7 +13,7 @@
  */
 import { keccak256, toHex } from 'viem';
 import { type LocalAccount, privateKeyToAccount } from 'viem/accounts';
-import { ABIS, type ExchangeChain, type Market, type MatchArgs, ONE, startExchangeChain } from '../test/helpers/exchange-chain.ts';
+import { ABIS, type ExchangeChain, type Market, type MatchArgs, matchOf, ONE, startExchangeChain } from '../test/helpers/exchange-chain.ts';
 
 const BLOCK_GAS = 30_000_000n;
 const TX_POOL_BYTES = 128n * 1024n;
@@ -85,7 +85,7 @@ async function matchArgs(chain: ExchangeChain, market: Market, type: FillType, m
   const takerOrder = await order({ tokenId: market.yes, side: takerSide, priceMicros: takerPrice, size: SIZE * BigInt(makers) });
   const makerOrders = [];
   for (let i = 0; i < makers; i++) makerOrders.push(await order({ tokenId: makerToken, side: makerSide, priceMicros: makerPrice, size: SIZE }));
-  return { takerOrder, makerOrders, takerFillAmount: takerOrder.makerAmount, makerFillAmounts: makerOrders.map((maker) => maker.makerAmount) };
+  return matchOf(takerOrder, makerOrders);
 }
 
 /** Gas and calldata bytes of one matchOrders. */

@@ -46,7 +46,7 @@ export const RULES = {
   realtime: service('contract/', 'type:events/', 'shared-state/'),
   rewards: service('core/', 'store/', 'settlement/', 'type:events/', 'clock.ts'),
   // The chain runner: anvil, the contracts' deployment, the chain's files; ConfigError for what the configuration must change.
-  chain: service('config.ts', 'data-dir-lock.ts', 'settlement/contracts/', 'core/transaction-fees.ts', 'core/node-answers.ts'),
+  chain: service('config.ts', 'data-dir-lock.ts', 'settlement/contracts/', 'settlement/chain/recent-log.ts', 'core/transaction-fees.ts', 'core/node-answers.ts'),
   'conditional-tokens': service('contract/', 'chain/', 'type:engine/', 'settlement/accounts.ts', 'store/', 'type:events/'),
   cluster: service('contract/', 'engine/queue-full-error.ts', 'store/'),
   store: service('core/', 'worker-module.ts', 'data-dir-lock.ts'),

@@ -18,6 +18,7 @@ interface ExchangeErrors {
     // Fees
     error FeeRateTooHigh(uint256 feeRateBps, uint256 maxFeeRateBps);
     error FeeRateAboveLimit(uint256 feeRateBps);
+    error MakerFeeRateAboveSigned(bytes32 orderHash, uint256 makerFeeRateBps);
     error ZeroFeeReceiver();
 
     // Orders

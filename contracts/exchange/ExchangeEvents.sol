@@ -25,7 +25,6 @@ interface ExchangeEvents {
     event OrderCancelled(bytes32 indexed orderHash);
     event NonceIncremented(address indexed maker, uint256 newNonce);
     event TokenRegistered(uint256 indexed token, uint256 indexed complement, bytes32 indexed conditionId);
-    event MakerFeeRateSet(uint256 indexed token, uint256 makerFeeRateBps);
     event MaxFeeRateSet(uint256 maxFeeRateBps);
     event FeeReceiverSet(address feeReceiver);
     event AdminSet(address indexed account, bool allowed);

@@ -13,10 +13,13 @@ import {Auth} from "./Auth.sol";
 /// server's tick grid guarantees. A taker and a maker of one fill see the same min, since their
 /// prices are p and p, or p and 1 − p.
 ///
-/// The taker pays its signed rate. A resting order pays the market's maker rate when the admin set
-/// one below the signed rate (the server's passive rate, kept in the Registry), never more than it
-/// signed. The receiver and the cap share one storage slot with Auth's pause flag, which every
-/// match reads anyway.
+/// The taker pays its signed rate. A resting order pays the rate the operator names for its fill
+/// (the server's passive rate when the order was accepted, which its ledger charged), never more
+/// than it signed: a signed rate is the most its signer agreed to pay. The rate travels with each
+/// fill rather than sitting in a market's storage, so a change of the market's rate while orders
+/// rest, or while their fills wait to be mined, cannot part the chain from the ledger. The
+/// receiver and the cap share one storage slot with Auth's pause flag, which every match reads
+/// anyway.
 abstract contract Fees is Auth {
     uint256 internal constant BPS_SCALE = 10_000;
 
@@ -43,8 +46,10 @@ abstract contract Fees is Auth {
         return (feeRateBps * edge) / BPS_SCALE;
     }
 
-    function _makerRate(uint256 signedRateBps, uint256 marketMakerRateBps) internal pure returns (uint256) {
-        return marketMakerRateBps < signedRateBps ? marketMakerRateBps : signedRateBps;
+    /// The fee a resting order pays at `makerFeeRateBps`, which must not pass the rate it signed.
+    function _makerFee(uint256 signedRateBps, uint256 makerFeeRateBps, bytes32 orderHash, uint256 cost, uint256 size) internal pure returns (uint256) {
+        if (makerFeeRateBps > signedRateBps) revert MakerFeeRateAboveSigned(orderHash, makerFeeRateBps);
+        return _fee(makerFeeRateBps, cost, size);
     }
 
     function _setMaxFeeRate(uint256 feeRateBps) private {

@@ -8,17 +8,16 @@ import {Trading} from "./Trading.sol";
 
 /// The CTF exchange's `fillOrder`/`fillOrders`: the operator itself is the counterparty, from its
 /// own balances and approvals, at the order's price. The order is the resting side, so it pays the
-/// maker fee rate (its signed rate, or the market's maker rate if lower). The server matches users
+/// maker fee rate the operator names, at most its signed rate. The server matches users
 /// with each other (matchOrders); this serves an operator that makes markets from its own key.
 abstract contract OperatorFills is Trading {
     using SafeERC20 for IERC20;
 
-    /// `fillAmount` in units of the order's makerAmount. An order whose `taker` is set fills here
-    /// only when it names the operator, its counterparty, as `matchOrders` fills it only against
-    /// the maker it names.
-    function fillOrder(Order calldata order, uint256 fillAmount) public onlyOperator whenTradingActive {
-        Market storage market = _marketOf(order.tokenId);
-        _requireUnresolved(market);
+    /// `fillAmount` in units of the order's makerAmount; `feeRateBps` the rate it pays, at most its
+    /// signed rate. An order whose `taker` is set fills here only when it names the operator, its
+    /// counterparty, as `matchOrders` fills it only against the maker it names.
+    function fillOrder(Order calldata order, uint256 fillAmount, uint256 feeRateBps) public onlyOperator whenTradingActive {
+        _requireUnresolved(_marketOf(order.tokenId));
         bytes32 orderHash = _validateOrder(order);
         if (order.taker != address(0) && order.taker != msg.sender) revert NotAllowedCounterparty(orderHash);
         _consume(orderHash, order.makerAmount, fillAmount);
@@ -26,7 +25,7 @@ abstract contract OperatorFills is Trading {
         bool buying = order.side == Side.BUY;
         (uint256 cost, uint256 size) = buying ? (fillAmount, taking) : (taking, fillAmount);
         if (cost > size) revert PriceAboveOne(orderHash);
-        uint256 fee = order.feeRateBps == 0 ? 0 : _fee(_makerRate(order.feeRateBps, market.makerFeeRateBps), cost, size);
+        uint256 fee = _makerFee(order.feeRateBps, feeRateBps, orderHash, cost, size);
 
         _exchangeWithOperator(order, cost, size, fee);
         (uint256 makerAssetId, uint256 takerAssetId) = _assetIds(order);
@@ -47,8 +46,8 @@ abstract contract OperatorFills is Trading {
         }
     }
 
-    function fillOrders(Order[] calldata orders, uint256[] calldata fillAmounts) external {
-        if (orders.length != fillAmounts.length) revert FillAmountsLengthMismatch();
-        for (uint256 i = 0; i < orders.length; ++i) fillOrder(orders[i], fillAmounts[i]);
+    function fillOrders(Order[] calldata orders, uint256[] calldata fillAmounts, uint256[] calldata feeRatesBps) external {
+        if (orders.length != fillAmounts.length || orders.length != feeRatesBps.length) revert FillAmountsLengthMismatch();
+        for (uint256 i = 0; i < orders.length; ++i) fillOrder(orders[i], fillAmounts[i], feeRatesBps[i]);
     }
 }

@@ -40,6 +40,7 @@ struct MatchArgs {
     Order[] makerOrders;
     uint256 takerFillAmount;
     uint256[] makerFillAmounts;
+    uint256[] makerFeeRatesBps;
 }
 
 bytes32 constant ORDER_TYPEHASH = keccak256(

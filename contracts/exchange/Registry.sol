@@ -8,16 +8,12 @@ import {Fees} from "./Fees.sol";
 /// The tokens the exchange trades: each outcome token with its complement and its condition, in
 /// both directions. Registration checks that the two ids are the condition's two positions over
 /// this exchange's collateral, so a MINT or MERGE always splits or merges exactly the two tokens
-/// the orders named. The market's maker fee rate sits beside them (see Fees).
+/// the orders named.
 abstract contract Registry is Fees {
     struct Market {
         uint256 complement;
         bytes32 conditionId;
-        /// The fee rate charged to a resting order: at most its signed rate (NO_MAKER_RATE: the signed rate).
-        uint16 makerFeeRateBps;
     }
-
-    uint16 internal constant NO_MAKER_RATE = type(uint16).max;
 
     mapping(uint256 => Market) internal markets;
 
@@ -25,23 +21,10 @@ abstract contract Registry is Fees {
         if (markets[token].complement != 0) revert TokenAlreadyRegistered(token);
         if (markets[complement].complement != 0) revert TokenAlreadyRegistered(complement);
         if (!_arePositionsOf(token, complement, conditionId)) revert TokensNotOfCondition(token, complement, conditionId);
-        markets[token] = Market(complement, conditionId, NO_MAKER_RATE);
-        markets[complement] = Market(token, conditionId, NO_MAKER_RATE);
+        markets[token] = Market(complement, conditionId);
+        markets[complement] = Market(token, conditionId);
         emit TokenRegistered(token, complement, conditionId);
         emit TokenRegistered(complement, token, conditionId);
-    }
-
-    /// The rate a resting order of this market pays, for both of its tokens (the server's passive rate).
-    function setMakerFeeRate(uint256 token, uint256 feeRateBps) external onlyAdmin {
-        if (feeRateBps > BPS_SCALE) revert FeeRateAboveLimit(feeRateBps);
-        Market storage market = _marketOf(token);
-        market.makerFeeRateBps = uint16(feeRateBps);
-        markets[market.complement].makerFeeRateBps = uint16(feeRateBps);
-        emit MakerFeeRateSet(token, feeRateBps);
-    }
-
-    function makerFeeRateOf(uint256 token) external view returns (uint256) {
-        return _marketOf(token).makerFeeRateBps;
     }
 
     function complementOf(uint256 token) external view returns (uint256) {

@@ -54,14 +54,16 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         collateral_.forceApprove(address(conditionalTokens_), type(uint256).max);
     }
 
-    /// `takerFillAmount` and each of `makerFillAmounts` are in units of that order's makerAmount.
+    /// `takerFillAmount` and each of `makerFillAmounts` are in units of that order's makerAmount;
+    /// each of `makerFeeRatesBps` is the rate that maker pays on its fill, at most its signed rate.
     function matchOrders(
         Order calldata takerOrder,
         Order[] calldata makerOrders,
         uint256 takerFillAmount,
-        uint256[] calldata makerFillAmounts
+        uint256[] calldata makerFillAmounts,
+        uint256[] calldata makerFeeRatesBps
     ) external onlyOperator whenTradingActive {
-        _matchOrders(takerOrder, makerOrders, takerFillAmount, makerFillAmounts);
+        _matchOrders(takerOrder, makerOrders, takerFillAmount, makerFillAmounts, makerFeeRatesBps);
     }
 
     /// Several matches in one transaction, settled in order exactly as `matchOrders` settles each,
@@ -71,12 +73,18 @@ abstract contract Trading is OrderBook, ERC1155Holder {
     function matchOrdersBatch(MatchArgs[] calldata matches) external onlyOperator whenTradingActive {
         for (uint256 i = 0; i < matches.length; ++i) {
             MatchArgs calldata one = matches[i];
-            _matchOrders(one.takerOrder, one.makerOrders, one.takerFillAmount, one.makerFillAmounts);
+            _matchOrders(one.takerOrder, one.makerOrders, one.takerFillAmount, one.makerFillAmounts, one.makerFeeRatesBps);
         }
     }
 
-    function _matchOrders(Order calldata takerOrder, Order[] calldata makerOrders, uint256 takerFillAmount, uint256[] calldata makerFillAmounts) private {
-        if (makerOrders.length != makerFillAmounts.length) revert FillAmountsLengthMismatch();
+    function _matchOrders(
+        Order calldata takerOrder,
+        Order[] calldata makerOrders,
+        uint256 takerFillAmount,
+        uint256[] calldata makerFillAmounts,
+        uint256[] calldata makerFeeRatesBps
+    ) private {
+        if (makerOrders.length != makerFillAmounts.length || makerOrders.length != makerFeeRatesBps.length) revert FillAmountsLengthMismatch();
         Market storage market = _marketOf(takerOrder.tokenId);
         _requireUnresolved(market);
         bytes32 takerHash = _validateOrder(takerOrder);
@@ -85,7 +93,7 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         Totals memory totals;
         uint256[] memory payouts = new uint256[](makerOrders.length);
         for (uint256 i = 0; i < makerOrders.length; ++i) {
-            payouts[i] = _takeFromMaker(takerOrder, takerHash, makerOrders[i], makerFillAmounts[i], market, totals);
+            payouts[i] = _takeFromMaker(takerOrder, takerHash, makerOrders[i], makerFillAmounts[i], makerFeeRatesBps[i], market, totals);
         }
         if (totals.takerMaking != takerFillAmount) revert TakerFillMismatch(takerFillAmount, totals.takerMaking);
         if (totals.takerTaking * takerOrder.makerAmount < totals.takerMaking * takerOrder.takerAmount) revert TakerPriceNotMet(takerHash);
@@ -110,14 +118,20 @@ abstract contract Trading is OrderBook, ERC1155Holder {
     }
 
     /// Validates and records one maker fill, pulls the maker's side in, and returns what the maker is owed.
-    function _takeFromMaker(Order calldata takerOrder, bytes32 takerHash, Order calldata makerOrder, uint256 making, Market storage market, Totals memory totals)
-        private
-        returns (uint256 payout)
-    {
+    function _takeFromMaker(
+        Order calldata takerOrder,
+        bytes32 takerHash,
+        Order calldata makerOrder,
+        uint256 making,
+        uint256 makerFeeRateBps,
+        Market storage market,
+        Totals memory totals
+    ) private returns (uint256 payout) {
         bytes32 makerHash = _validateOrder(makerOrder);
         _checkCounterparties(takerOrder, makerOrder, takerHash, makerHash);
         _consume(makerHash, makerOrder.makerAmount, making);
         Fill memory fill = _fillOf(takerOrder, makerOrder, making, makerHash, market);
+        fill.makerFee = _makerFee(makerOrder.feeRateBps, makerFeeRateBps, makerHash, fill.cost, fill.size);
 
         totals.takerMaking += fill.takerMaking;
         totals.takerTaking += fill.takerTaking;
@@ -156,7 +170,7 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         emit OrderFilled(makerHash, makerOrder.maker, takerMaker, makerAssetId, takerAssetId, making, taking, fill.makerFee);
     }
 
-    /// The amounts of one maker fill at the maker's price, and the taker's side of it by fill type.
+    /// The amounts of one maker fill at the maker's price, and the taker's side of it by fill type (the maker's fee apart).
     function _fillOf(Order calldata takerOrder, Order calldata makerOrder, uint256 making, bytes32 makerHash, Market storage market)
         private
         view
@@ -166,7 +180,6 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         bool makerBuys = makerOrder.side == Side.BUY;
         (fill.cost, fill.size) = makerBuys ? (making, taking) : (taking, making);
         if (fill.cost > fill.size) revert PriceAboveOne(makerHash);
-        if (makerOrder.feeRateBps != 0) fill.makerFee = _fee(_makerRate(makerOrder.feeRateBps, market.makerFeeRateBps), fill.cost, fill.size);
         fill.takerFee = _fee(takerOrder.feeRateBps, fill.cost, fill.size);
 
         bool takerBuys = takerOrder.side == Side.BUY;

@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../store/unique-violation.ts';
 import { priceTargetRow, targetPriceUnits, type PriceTargetInput } from './price-targets.ts';
 import { allocateSlugs } from './slugs.ts';
 import { eventOnchainId, marketPublication } from './settlement-ids.ts';
-import { prepareDraftsOnChain, setMakerFeeRateOnChain, type MarketsOnChain } from './markets-on-chain.ts';
+import { prepareDraftsOnChain, type MarketsOnChain } from './markets-on-chain.ts';
 import { deriveMarketIds } from '../settlement/market-ids.ts';
 import { toCategoryView, toTagView, type CategoryView, type TagView } from './views.ts';
 
@@ -352,7 +352,6 @@ export function createCatalogueAdmin(deps: CatalogueAdminDeps): CatalogueAdmin {
         ...(patch.tickSize !== undefined ? { tick_size: patch.tickSize } : {}),
       };
       if (patch.priceTargetConfig) await setOperatorTarget(marketId, patch.priceTargetConfig.targetPrice);
-      if (deps.chain && patch.passiveOrderFeeRateBps !== undefined) await setMakerFeeRateOnChain(db, deps.chain, marketId, patch.passiveOrderFeeRateBps);
       if (Object.keys(changes).length === 0) {
         if (!(await findMarketById(db, marketId))) throw notFound('market');
         return;

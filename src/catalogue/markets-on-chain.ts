@@ -3,7 +3,7 @@ import { onChainOr503 } from '../contract/errors.ts';
 import type { MarketIds, MarketIdsDerivation } from '../settlement/market-ids.ts';
 import type { Db } from '../store/database.ts';
 import { findEventRow } from '../store/catalogue-events-repository.ts';
-import { findMarketById, findMarketsOfEvents } from '../store/catalogue-markets-repository.ts';
+import { findMarketsOfEvents } from '../store/catalogue-markets-repository.ts';
 
 /**
  * A chain with the exchange's contracts (CHAIN=embedded or rpc; src/server.ts wires it at boot from src/chain's `chainMarkets`): markets get
@@ -13,15 +13,8 @@ import { findMarketById, findMarketsOfEvents } from '../store/catalogue-markets-
 export interface MarketsOnChain {
   readonly oracle: Address;
   readonly deriveIds: MarketIdsDerivation;
-  /** Prepares the condition, registers the tokens and sets the maker fee rate; resolves once mined, with the last transaction's hash. */
-  prepare(market: MarketIds & MakerFeeRate): Promise<Hex>;
-  /** Sets a published market's maker fee rate on its exchange; resolves once mined. */
-  setMakerFeeRate(market: { tokenId1: string } & MakerFeeRate): Promise<Hex>;
-}
-
-interface MakerFeeRate {
-  readonly negRisk: boolean;
-  readonly makerFeeRateBps: number;
+  /** Prepares the condition and registers the tokens; resolves once mined, with the registration's hash. */
+  prepare(market: MarketIds & { readonly negRisk: boolean }): Promise<Hex>;
 }
 
 export interface PreparedMarket {
@@ -41,23 +34,8 @@ export async function prepareDraftsOnChain(db: Db, chain: MarketsOnChain, eventI
   const drafts = (await findMarketsOfEvents(db, [eventId], true)).filter((m) => m.status === 'DRAFT');
   for (const market of drafts) {
     const ids = chain.deriveIds({ marketUuid: market.id, oracle: chain.oracle, collateral });
-    const transactionHash = await onChainOr503(`prepare market ${market.id}`, () => chain.prepare({ ...ids, negRisk: event.neg_risk, makerFeeRateBps: market.passive_order_fee_rate_bps }));
+    const transactionHash = await onChainOr503(`prepare market ${market.id}`, () => chain.prepare({ ...ids, negRisk: event.neg_risk }));
     prepared.set(market.id, { ids, transactionHash });
   }
   return prepared;
-}
-
-/**
- * Puts a patched passive fee rate on chain before the patch commits, so a patch that answers has
- * both the ledger and the chain charging it, and one the chain refused changed neither; a draft
- * gets its rate when it is prepared.
- */
-export async function setMakerFeeRateOnChain(db: Db, chain: MarketsOnChain, marketId: string, makerFeeRateBps: number): Promise<void> {
-  const market = await findMarketById(db, marketId);
-  const tokenId1 = market?.token_id1;
-  // A draft has no tokens yet.
-  if (!market || !tokenId1) return;
-  const event = await findEventRow(db, market.event_id);
-  if (!event) return;
-  await onChainOr503(`set the maker fee rate of market ${marketId}`, () => chain.setMakerFeeRate({ tokenId1, negRisk: event.neg_risk, makerFeeRateBps }));
 }

@@ -8,6 +8,7 @@ import type { ChainFiles } from './chain-files.ts';
 import { chainFilesIn } from './chain-files.ts';
 import { TEMPLATE_DEPLOYER_KEY, type DeployedContracts } from './deployment.ts';
 import { EmbeddedChain } from './embedded-chain.ts';
+import { checkExchangeCalls } from './exchange-abi.ts';
 import { httpFollowing } from './following-transport.ts';
 import { callJsonRpc } from './json-rpc.ts';
 import { ChainOperator } from './operator.ts';
@@ -53,6 +54,12 @@ export async function startChain(config: Config, options: { template: ChainFiles
   const { chainId } = config;
   if (config.chain === 'embedded') {
     const embedded = await EmbeddedChain.start({ chainId, exchangeName: config.exchangeName, dataDir: config.dataDir, template: options.template, logger: options.logger });
+    const { exchange, negRiskExchange } = embedded.deployment.contracts;
+    const fix = `The embedded chain of DATA_DIR ${config.dataDir} was made by an earlier build, its funds on its contracts: start this build with a new DATA_DIR.`;
+    await checkExchangeCalls(embedded.url, [{ name: 'the exchange', address: exchange }, { name: 'the neg-risk exchange', address: negRiskExchange }], fix).catch(async (error: unknown) => {
+      await embedded.close();
+      throw error;
+    });
     const operator = new ChainOperator(() => embedded.url, chainId, TEMPLATE_DEPLOYER_KEY, { flushPending: () => mineBlock(embedded.url) });
     return { kind: 'embedded', chainId, deployed: embedded.deployment.contracts, embedded, operator, close: () => embedded.close() };
   }

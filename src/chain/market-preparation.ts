@@ -1,7 +1,9 @@
-import type { Address, Hex } from 'viem';
+import { getAbiItem, type AbiEvent, type Address, type Hex } from 'viem';
 import { loadArtifact } from '../settlement/contracts/index.ts';
 import type { DeployedContracts } from './deployment.ts';
-import type { ChainOperator, ContractCall } from './operator.ts';
+import type { ChainOperator } from './operator.ts';
+
+const TOKEN_REGISTERED = getAbiItem({ abi: loadArtifact('PmxExchange').abi, name: 'TokenRegistered' }) as AbiEvent;
 
 /** A published market's place on chain: its tokens, and which exchange registers them. */
 export interface MarketOnChain {
@@ -9,8 +11,6 @@ export interface MarketOnChain {
   readonly tokenId1: string;
   /** A neg-risk event's market: registered on the neg-risk exchange, whose domain its orders are signed under. */
   readonly negRisk: boolean;
-  /** The market's passive (maker) fee rate, which the exchange charges a resting order at most. */
-  readonly makerFeeRateBps: number;
 }
 
 /** A binary market about to be published, with the ids ConditionalTokens gives it (src/settlement/market-ids.ts). */
@@ -24,20 +24,17 @@ export interface MarketToPrepare extends MarketOnChain {
 export interface ChainMarkets {
   readonly oracle: Address;
   /**
-   * Prepares the market's binary condition on ConditionalTokens, registers its two tokens as
-   * complements on its exchange and sets their maker fee rate (one call sets both). Each step is
-   * skipped when already done, so a publish that failed halfway can be repeated. Resolves, once
-   * every transaction is mined, with the hash of the last one.
+   * Prepares the market's binary condition on ConditionalTokens and registers its two tokens as
+   * complements on its exchange. Each step is skipped when already done, so a publish that failed
+   * halfway can be repeated. Resolves, once every transaction is mined, with the registration's
+   * hash (an earlier try's, when it registered them).
    */
   prepare(market: MarketToPrepare): Promise<Hex>;
-  /** Sets a published market's maker fee rate on its exchange (an admin patch of its passive rate); resolves once mined. */
-  setMakerFeeRate(market: MarketOnChain): Promise<Hex>;
 }
 
 export function chainMarkets(operator: ChainOperator, deployed: DeployedContracts): ChainMarkets {
   const conditionalTokens = { address: deployed.conditionalTokens, abi: loadArtifact('ConditionalTokens').abi };
   const exchangeOf = (market: MarketOnChain) => ({ address: market.negRisk ? deployed.negRiskExchange : deployed.exchange, abi: loadArtifact('PmxExchange').abi });
-  const makerFeeRate = (market: MarketOnChain): ContractCall => ({ ...exchangeOf(market), functionName: 'setMakerFeeRate', args: [BigInt(market.tokenId1), BigInt(market.makerFeeRateBps)] });
   return {
     oracle: operator.address,
     prepare: (market) => operator.exclusive(async (chain) => {
@@ -46,10 +43,11 @@ export function chainMarkets(operator: ChainOperator, deployed: DeployedContract
       }
       const [token1, token2] = [BigInt(market.tokenId1), BigInt(market.tokenId2)];
       if (!(await chain.read<boolean>({ ...exchangeOf(market), functionName: 'isRegistered', args: [token1] }))) {
-        await chain.send({ ...exchangeOf(market), functionName: 'registerToken', args: [token1, token2, market.conditionId] });
+        return chain.send({ ...exchangeOf(market), functionName: 'registerToken', args: [token1, token2, market.conditionId] });
       }
-      return chain.send(makerFeeRate(market));
+      const earlier = await operator.recentLogTransaction({ address: exchangeOf(market).address, event: TOKEN_REGISTERED, args: { token: token1 } });
+      if (!earlier) throw new Error(`market token ${market.tokenId1} is registered on its exchange, but not in its recent blocks`);
+      return earlier;
     }),
-    setMakerFeeRate: (market) => operator.exclusive((chain) => chain.send(makerFeeRate(market))),
   };
 }

@@ -1,5 +1,6 @@
 import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, parseTransaction, TransactionReceiptNotFoundError, type Abi, type Address, type Hex, type PublicClient, type WalletClient, type Account, type Chain, type Transport } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { type LogQuery, recentLogTransaction } from '../settlement/chain/recent-log.ts';
 import { cappedFees, FEE_BUMP_PERCENT, REPLACE_AFTER_MS, type Fees } from '../core/transaction-fees.ts';
 import { exchangeChain } from './chain-definition.ts';
 import { fateOf, untilMined, type SignedTransaction, type VersionsChain, type VersionsFate } from './until-mined.ts';
@@ -87,6 +88,11 @@ export class ChainOperator {
 
   read<T>(call: ContractCall): Promise<T> {
     return this.connect().reader.readContract(call) as Promise<T>;
+  }
+
+  /** The transaction of the newest log matching `query` in recent blocks (recent-log.ts). */
+  recentLogTransaction(query: LogQuery): Promise<Hex | null> {
+    return recentLogTransaction(this.connect().reader, query);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Address, Hex } from 'viem';
 import { ConfigError, type Config } from '../config.ts';
 import { loadArtifact } from '../settlement/contracts/index.ts';
 import type { DeployedContracts } from './deployment.ts';
+import { checkExchangeCalls } from './exchange-abi.ts';
 import { callJsonRpc } from './json-rpc.ts';
 import { ChainOperator } from './operator.ts';
 
@@ -24,6 +25,7 @@ export async function connectRemoteChain(config: Config): Promise<RemoteChain> {
   const factoryOf = (exchange: Address, variable: string) => readOrRefuse<Address>(operator, { address: exchange, abi: loadArtifact('PmxExchange').abi, functionName: 'proxyWalletFactory', args: [] }, `${variable} ${exchange} is not an exchange contract on this chain (it does not answer proxyWalletFactory()); deploy one with pmx deploy`);
   const proxyWalletFactory = await factoryOf(config.exchangeAddress, 'EXCHANGE_ADDRESS');
   const negRiskFactory = await factoryOf(config.negRiskExchangeAddress, 'NEG_RISK_EXCHANGE_ADDRESS');
+  await checkExchangeCalls(url, [{ name: 'EXCHANGE_ADDRESS', address: config.exchangeAddress }, { name: 'NEG_RISK_EXCHANGE_ADDRESS', address: config.negRiskExchangeAddress }], 'Deploy this build\'s contracts (pmx deploy) and configure their addresses; funds held under the earlier deployment stay there (contracts/README.md "Upgrading").');
   if (negRiskFactory.toLowerCase() !== proxyWalletFactory.toLowerCase()) throw new ConfigError(`EXCHANGE_ADDRESS and NEG_RISK_EXCHANGE_ADDRESS name different proxy-wallet factories (${proxyWalletFactory}, ${negRiskFactory}): they are not one deployment`);
   if (config.proxyWalletFactoryAddress && config.proxyWalletFactoryAddress.toLowerCase() !== proxyWalletFactory.toLowerCase()) {
     throw new ConfigError(`PROXY_WALLET_FACTORY_ADDRESS is ${config.proxyWalletFactoryAddress} but the exchange at EXCHANGE_ADDRESS checks wallets of ${proxyWalletFactory}`);

@@ -28,7 +28,6 @@ describe('publishing with markets on chain', () => {
         prepared.push(market.conditionId);
         return MINED;
       },
-      setMakerFeeRate: async () => MINED,
     };
     const { store, clock, config, operatorUserId } = server.ctx;
     const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, marketsOnChain: chain });
@@ -45,34 +44,5 @@ describe('publishing with markets on chain', () => {
       assert.deepEqual([market.isInitialized, market.conditionId, market.tokenId1, market.tokenId2, market.transactionHash], [true, ids.conditionId, ids.tokenId1, ids.tokenId2, MINED]);
     }
     assert.equal(event.isInitialized, true);
-  });
-
-  it("a patched passive fee rate commits only once the chain took it; a draft's waits for its preparation", async () => {
-    const rates: number[] = [];
-    let chainDown = true;
-    const chain: MarketsOnChain = {
-      oracle: ORACLE,
-      deriveIds: deriveChainMarketIds,
-      prepare: async () => MINED,
-      async setMakerFeeRate(market) {
-        if (chainDown) throw new Error('connection refused');
-        rates.push(market.makerFeeRateBps);
-        return MINED;
-      },
-    };
-    const { store, clock, config, operatorUserId } = server.ctx;
-    const catalogue = createCatalogue({ db: store.db, clock, config, operatorUserId, marketsOnChain: chain });
-    const eventId = await catalogue.admin.createEvent(eventInput({ passiveOrderFeeRateBps: 5 }));
-    const draftId = (await catalogue.reads.getEvent(eventId, { marketLimit: 50 }, true)).markets[0]!.id;
-    await catalogue.admin.patchMarket(draftId, { passiveOrderFeeRateBps: 6 });
-    assert.deepEqual(rates, [], 'a draft is not on chain yet');
-    await catalogue.admin.publishEvent(eventId);
-
-    await assert.rejects(catalogue.admin.patchMarket(draftId, { passiveOrderFeeRateBps: 9 }), (error: unknown) => error instanceof AppError && error.statusCode === 503);
-    assert.equal((await catalogue.reads.getMarket(draftId, true)).passiveOrderFeeRateBps, 6);
-    chainDown = false;
-    await catalogue.admin.patchMarket(draftId, { passiveOrderFeeRateBps: 9 });
-    assert.deepEqual(rates, [9]);
-    assert.equal((await catalogue.reads.getMarket(draftId, true)).passiveOrderFeeRateBps, 9);
   });
 });

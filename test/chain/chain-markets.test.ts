@@ -1,29 +1,31 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createPublicClient, http, type Address, type Hex } from 'viem';
+import { createPublicClient, http, type Address, type Hex, type PublicClient } from 'viem';
 import { chainMarkets } from '../../src/chain/index.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { createPublishedEvent, patchMarket, type PublishedMarket } from '../helpers/catalogue.ts';
+import { expectSettledOnChain, untilEveryTradeSettled } from '../helpers/chain-settlement.ts';
 import { get } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { expectAuditClean, newTrader, placeOrder } from '../helpers/trader.ts';
 
 const ZERO: Hex = `0x${'0'.repeat(64)}`;
 
 // Markets on CHAIN=embedded (issue 39): prepared on chain as they are published, with ConditionalTokens' own ids.
 describe('CHAIN=embedded markets', () => {
   let server: TestServer;
-  let chain: ReturnType<typeof createPublicClient>;
+  let chain: PublicClient;
   const read = async <T>(address: Address, name: 'ConditionalTokens' | 'PmxExchange', functionName: string, args: readonly unknown[]) =>
     (await chain.readContract({ address, abi: loadArtifact(name).abi, functionName, args })) as T;
 
   before(async () => {
     server = await startTestServer({ CHAIN: 'embedded' });
-    chain = createPublicClient({ transport: http(server.ctx.chain.embedded!.url) });
+    chain = createPublicClient({ transport: http(server.ctx.chain.embedded!.url) }) as PublicClient;
   });
   after(() => server.close());
 
   /** Checks a published market against the chain: its ids, its condition, its exchange's registry. */
-  async function assertOnChain(market: PublishedMarket, exchange: Address, makerFeeRateBps: bigint) {
+  async function assertOnChain(market: PublishedMarket, exchange: Address) {
     const { conditionalTokens, collateral } = server.ctx.chain.deployed!;
     const conditionId = market.conditionId as Hex;
     assert.equal(conditionId, await read<Hex>(conditionalTokens, 'ConditionalTokens', 'getConditionId', [server.ctx.chain.operator!.address, market.questionId, 2n]), 'the operator is the oracle');
@@ -31,7 +33,6 @@ describe('CHAIN=embedded markets', () => {
       const collectionId = await read<Hex>(conditionalTokens, 'ConditionalTokens', 'getCollectionId', [ZERO, conditionId, indexSet]);
       assert.equal(BigInt(tokenId), await read<bigint>(conditionalTokens, 'ConditionalTokens', 'getPositionId', [collateral, collectionId]));
       assert.equal(await read<boolean>(exchange, 'PmxExchange', 'isRegistered', [BigInt(tokenId)]), true);
-      assert.equal(await read<bigint>(exchange, 'PmxExchange', 'makerFeeRateOf', [BigInt(tokenId)]), makerFeeRateBps);
     }
     assert.equal(await read<bigint>(exchange, 'PmxExchange', 'complementOf', [BigInt(market.tokenId1)]), BigInt(market.tokenId2));
     assert.equal(await read<bigint>(conditionalTokens, 'ConditionalTokens', 'getOutcomeSlotCount', [conditionId]), 2n);
@@ -42,32 +43,42 @@ describe('CHAIN=embedded markets', () => {
     assert.equal(receipt.status, 'success', 'the market names a mined transaction');
   }
 
-  it('publishing prepares the condition, registers both tokens on the exchange with the maker fee rate, then initialises the market', async () => {
-    const { markets } = await createPublishedEvent(server, { passiveOrderFeeRateBps: 30 });
+  it('publishing prepares the condition, registers both tokens on the exchange, then initialises the market', async () => {
+    const { markets } = await createPublishedEvent(server);
     assert.equal(markets[0]!.isInitialized, true);
-    await assertOnChain(markets[0]!, server.ctx.chain.deployed!.exchange, 30n);
+    await assertOnChain(markets[0]!, server.ctx.chain.deployed!.exchange);
   });
 
   it("a neg-risk event's markets are registered on the neg-risk exchange, not the main one", async () => {
     const { markets } = await createPublishedEvent(server, { markets: 2, negRisk: true });
     for (const market of markets) {
-      await assertOnChain(market, server.ctx.chain.deployed!.negRiskExchange, 0n);
+      await assertOnChain(market, server.ctx.chain.deployed!.negRiskExchange);
       assert.equal(await read<boolean>(server.ctx.chain.deployed!.exchange, 'PmxExchange', 'isRegistered', [BigInt(market.tokenId1)]), false);
     }
   });
 
-  it('preparing a market again (a publish that failed halfway, repeated) skips what is done', async () => {
+  it("preparing a market again (a publish that failed halfway, repeated) sends nothing, and answers the registration's transaction", async () => {
     const { markets: [market] } = await createPublishedEvent(server);
     const { operator, deployed } = server.ctx.chain;
-    await chainMarkets(operator!, deployed!).prepare({ questionId: market!.questionId as Hex, conditionId: market!.conditionId as Hex, tokenId1: market!.tokenId1, tokenId2: market!.tokenId2, negRisk: false, makerFeeRateBps: 12 });
-    assert.equal(await read<bigint>(deployed!.exchange, 'PmxExchange', 'makerFeeRateOf', [BigInt(market!.tokenId2)]), 12n);
+    const nonce = await chain.getTransactionCount({ address: operator!.address });
+    const hash = await chainMarkets(operator!, deployed!).prepare({ questionId: market!.questionId as Hex, conditionId: market!.conditionId as Hex, tokenId1: market!.tokenId1, tokenId2: market!.tokenId2, negRisk: false });
+    assert.equal(hash, (await get(server.api(`/markets/${market!.id}`))).body.transactionHash);
+    assert.equal(await chain.getTransactionCount({ address: operator!.address }), nonce);
   });
 
-  it("patching a market's passive fee rate sets its maker fee rate on chain", async () => {
-    const { markets: [market] } = await createPublishedEvent(server, { passiveOrderFeeRateBps: 5 });
+  it("a resting order pays the maker rate it was accepted with, on chain as in the ledger, when the operator changes the market's rate meanwhile", async () => {
+    const { markets: [market] } = await createPublishedEvent(server, { orderFeeRateBps: 50, passiveOrderFeeRateBps: 0 });
+    const [maker, taker] = await Promise.all([newTrader(server, { fund: '100' }), newTrader(server, { fund: '100' })]);
+    const bid = { tokenId: market!.tokenId1, side: 'BUY', price: '0.4', size: '10', feeRateBps: 50 } as const;
+    assert.equal((await placeOrder(server, maker, bid)).status, 200, 'rests at a maker rate of 0');
     await patchMarket(server, market!.id, { passiveOrderFeeRateBps: 40 });
-    for (const tokenId of [market!.tokenId1, market!.tokenId2]) {
-      assert.equal(await read<bigint>(server.ctx.chain.deployed!.exchange, 'PmxExchange', 'makerFeeRateOf', [BigInt(tokenId)]), 40n);
-    }
+    assert.equal((await placeOrder(server, maker, bid)).status, 200, 'rests at 40');
+    const filled = await placeOrder(server, taker, { tokenId: market!.tokenId2, side: 'BUY', price: '0.6', size: '20', feeRateBps: 50 });
+    assert.equal(filled.status, 200, JSON.stringify(filled.body));
+    await untilEveryTradeSettled(server, [maker, taker]);
+    // 4 + 4 for the tokens, 40 bps of min(0.4, 0.6) × 10 = 0.016 on the second bid only (the chain charged 0.016 on both before).
+    assert.equal((await maker.call('GET', '/account/balance')).body.collateral.balance, '91.984');
+    await expectSettledOnChain(server, chain, market!, [maker, taker]);
+    await expectAuditClean(server);
   });
 });

@@ -132,22 +132,29 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
 
   it('bounds fee settings', async () => {
     assert.equal(await asAdmin('setMaxFeeRate', [10_001n]), 'FeeRateAboveLimit');
-    assert.equal(await asAdmin('setMakerFeeRate', [market.yes, 10_001n]), 'FeeRateAboveLimit');
     assert.equal(await asAdmin('setFeeReceiver', [zeroAddress]), 'ZeroFeeReceiver');
     assert.equal(await asAdmin('setFeeReceiver', [stranger.address], stranger), 'NotAdmin');
   });
 
-  it('charges a resting order the market maker rate when it is below its signed rate, never above', async () => {
-    await chain.send(chain.admin, exchange(), ABIS.exchange, 'setMakerFeeRate', [market.no, 50n]);
-    assert.equal(await chain.read(exchange(), ABIS.exchange, 'makerFeeRateOf', [market.yes]), 50n, 'set for both tokens');
+  it('charges each resting order the rate the operator names for its fill, up to its signed rate and never above', async () => {
     const feesBefore = await chain.collateralOf(chain.feeReceiver);
-    // 10 tokens at 0.5: edge cost 5 USDC; taker 200 bps = 0.1, maker min(200, 50) bps = 0.025.
-    await chain.match(await buy({ feeRateBps: 200n }), [await sell({ feeRateBps: 200n })], 5n * ONE, [10n * ONE]);
+    // 10 tokens at 0.5: edge cost 5 USDC; taker 200 bps = 0.1, the maker the named 50 bps = 0.025.
+    await chain.match(await buy({ feeRateBps: 200n }), [await sell({ feeRateBps: 200n })], 5n * ONE, [10n * ONE], exchange(), [50n]);
     assert.equal((await chain.collateralOf(chain.feeReceiver)) - feesBefore, 100_000n + 25_000n);
-    await chain.send(chain.admin, exchange(), ABIS.exchange, 'setMakerFeeRate', [market.yes, 500n]);
     const again = await chain.collateralOf(chain.feeReceiver);
-    await chain.match(await buy({ feeRateBps: 0n }), [await sell({ feeRateBps: 100n })], 5n * ONE, [10n * ONE]);
-    assert.equal((await chain.collateralOf(chain.feeReceiver)) - again, 50_000n, 'the signed 100 bps, not the market 500');
+    await chain.match(await buy({ feeRateBps: 0n }), [await sell({ feeRateBps: 100n })], 5n * ONE, [10n * ONE], exchange(), [100n]);
+    assert.equal((await chain.collateralOf(chain.feeReceiver)) - again, 50_000n, 'the whole signed 100 bps');
+    // Two makers of one match, each at its own rate: 0 and 30 bps of a 2.5 USDC edge each.
+    const third = await chain.collateralOf(chain.feeReceiver);
+    await chain.match(await buy({ feeRateBps: 0n }), [await sell({ feeRateBps: 100n, size: 5n * ONE }), await sell({ feeRateBps: 100n, size: 5n * ONE })], 5n * ONE, [5n * ONE, 5n * ONE], exchange(), [0n, 30n]);
+    assert.equal((await chain.collateralOf(chain.feeReceiver)) - third, 7_500n);
+
+    const above = await sell({ feeRateBps: 100n });
+    const aboveHash = await chain.read(exchange(), ABIS.exchange, 'hashOrder', [above]);
+    const args = [await buy(), [above], 5n * ONE, [10n * ONE]] as const;
+    assert.deepEqual(await chain.revertErrorOf(chain.operator, exchange(), ABIS.exchange, 'matchOrders', [...args, [101n]]), { name: 'MakerFeeRateAboveSigned', args: [aboveHash, 101n] });
+    assert.equal(await chain.revertOf(chain.operator, exchange(), ABIS.exchange, 'matchOrders', [...args, []]), 'FillAmountsLengthMismatch');
+    assert.equal(await chain.revertOf(chain.operator, exchange(), ABIS.exchange, 'fillOrder', [above, ONE, 101n]), 'MakerFeeRateAboveSigned');
   });
 
   it('cancels: by the maker or its signer, one or many, never by another; a cancelled order never fills', async () => {
@@ -198,10 +205,11 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
     const parties = [await chain.walletOf(seller.address), await chain.walletOf(buyer.address), operator.address, feeReceiver];
     const held = () => Promise.all(parties.map(async (address) => [await chain.collateralOf(address), await chain.tokensOf(address, market.yes)]));
     const before = await held();
-    assert.equal(await chain.revertOf(buyer, exchange(), ABIS.exchange, 'fillOrder', [sellOrder, 4n * ONE]), 'NotOperator');
-    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrders', [[sellOrder, buyOrder], [4n * ONE]]), 'FillAmountsLengthMismatch');
+    assert.equal(await chain.revertOf(buyer, exchange(), ABIS.exchange, 'fillOrder', [sellOrder, 4n * ONE, 100n]), 'NotOperator');
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrders', [[sellOrder, buyOrder], [4n * ONE], [100n, 100n]]), 'FillAmountsLengthMismatch');
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrders', [[sellOrder, buyOrder], [4n * ONE, 2n * ONE], [100n]]), 'FillAmountsLengthMismatch');
     // Both trade 4 YES at 0.50: 2 USDC each way; 100 bps of min(2, 4 − 2) USDC = 0.02 each.
-    await chain.send(operator, exchange(), ABIS.exchange, 'fillOrders', [[sellOrder, buyOrder], [4n * ONE, 2n * ONE]]);
+    await chain.send(operator, exchange(), ABIS.exchange, 'fillOrders', [[sellOrder, buyOrder], [4n * ONE, 2n * ONE], [100n, 100n]]);
     const moved = (await held()).map(([collateral, yes], i) => [collateral! - before[i]![0]!, yes! - before[i]![1]!]);
     assert.deepEqual(moved, [
       [2n * ONE - 20_000n, -4n * ONE],
@@ -216,10 +224,10 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
     const { operator } = chain;
     const nonce = await chain.read<bigint>(exchange(), ABIS.exchange, 'nonces', [seller.address]);
     const forBuyer = await sell({ nonce, taker: buyer.address });
-    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrder', [forBuyer, ONE]), 'NotAllowedCounterparty');
-    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrders', [[forBuyer], [ONE]]), 'NotAllowedCounterparty');
-    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrder', [await sell({ nonce, taker: operator.address }), ONE]), undefined);
-    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrder', [await sell({ nonce }), ONE]), undefined, 'a public order');
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrder', [forBuyer, ONE, 0n]), 'NotAllowedCounterparty');
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrders', [[forBuyer], [ONE], [0n]]), 'NotAllowedCounterparty');
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrder', [await sell({ nonce, taker: operator.address }), ONE, 0n]), undefined);
+    assert.equal(await chain.revertOf(operator, exchange(), ABIS.exchange, 'fillOrder', [await sell({ nonce }), ONE, 0n]), undefined, 'a public order');
   });
 
   it('settles a neg-risk market on the neg-risk exchange, under its own domain', async () => {

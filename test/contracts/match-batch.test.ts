@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Address, type Log, parseEventLogs } from 'viem';
 import type { HDAccount } from 'viem/accounts';
-import { ABIS, type ExchangeChain, type Market, type MatchArgs, ONE, type OrderParams, startExchangeChain } from '../helpers/exchange-chain.ts';
+import { ABIS, type ExchangeChain, type Market, type MatchArgs, matchOf, ONE, type OrderParams, startExchangeChain } from '../helpers/exchange-chain.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 
 /**
@@ -35,7 +35,7 @@ describe('matchOrdersBatch', { skip: storeIndependent('the chain') }, () => {
     const takerPrice = kind === 'COMPLEMENTARY' ? priceMicros : ONE - priceMicros;
     const takerOrder = await order(taker, market.yes, takerSide, takerPrice, size);
     const makerOrder = await order(maker, makerToken, makerSide, priceMicros, size);
-    return { takerOrder, makerOrders: [makerOrder], takerFillAmount: takerOrder.makerAmount, makerFillAmounts: [makerOrder.makerAmount] };
+    return matchOf(takerOrder, [makerOrder]);
   }
 
   /** Every balance the matches can touch: each trader's wallet's, the fee receiver's, ConditionalTokens' lock and the exchange's. */
@@ -55,7 +55,7 @@ describe('matchOrdersBatch', { skip: storeIndependent('the chain') }, () => {
     const resting = await order(e, market.yes, 'SELL', 520_000n, 30n);
     const takeResting = async (taker: HDAccount, size: bigint): Promise<MatchArgs> => {
       const takerOrder = await order(taker, market.yes, 'BUY', 520_000n, size);
-      return { takerOrder, makerOrders: [resting], takerFillAmount: takerOrder.makerAmount, makerFillAmounts: [size * ONE] };
+      return matchOf(takerOrder, [resting], { makers: [size * ONE] });
     };
     const mixed = await order(d, market.yes, 'BUY', 700_000n, 30n);
     const mixedMakers = [await order(a, market.yes, 'SELL', 650_000n, 10n), await order(b, market.no, 'BUY', 320_000n, 20n)];
@@ -64,7 +64,7 @@ describe('matchOrdersBatch', { skip: storeIndependent('the chain') }, () => {
       await pair(c, d, 'MINT', 380_000n, 25n),
       await takeResting(a, 10n),
       await pair(b, c, 'MERGE', 430_000n, 40n),
-      { takerOrder: mixed, makerOrders: mixedMakers, takerFillAmount: 6_500_000n + 13_600_000n, makerFillAmounts: mixedMakers.map((maker) => maker.makerAmount) },
+      matchOf(mixed, mixedMakers, { taker: 6_500_000n + 13_600_000n }),
       await takeResting(c, 20n),
     ];
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Address, BaseError, ContractFunctionRevertedError } from 'viem';
+import type { Address } from 'viem';
 import type { HDAccount } from 'viem/accounts';
-import { ABIS, type ExchangeChain, type Market, type MatchArgs, ONE, startExchangeChain } from '../helpers/exchange-chain.ts';
+import { ABIS, type ExchangeChain, type Market, type MatchArgs, matchOf, ONE, startExchangeChain } from '../helpers/exchange-chain.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 
 /**
@@ -39,7 +39,7 @@ describe('resolved markets', { skip: storeIndependent('the chain') }, () => {
   }
 
   /** One single-maker match of `type`, 10 tokens, fresh orders: the taker at 0.60 of YES, the maker at its own price. */
-  async function matchOf(market: Market, type: FillType, negRisk: boolean): Promise<MatchArgs> {
+  async function freshMatch(market: Market, type: FillType, negRisk: boolean): Promise<MatchArgs> {
     const size = 10n * ONE;
     const takerSide = type === 'MERGE' ? 'SELL' : 'BUY';
     const makerSide = type === 'COMPLEMENTARY' ? 'SELL' : takerSide;
@@ -47,7 +47,7 @@ describe('resolved markets', { skip: storeIndependent('the chain') }, () => {
     const makerPrice = type === 'COMPLEMENTARY' ? 600_000n : 400_000n;
     const takerOrder = await chain.signOrder({ signer: taker, tokenId: market.yes, side: takerSide, priceMicros: 600_000n, size, feeRateBps: 100n, negRisk });
     const makerOrder = await chain.signOrder({ signer: maker, tokenId: makerToken, side: makerSide, priceMicros: makerPrice, size, feeRateBps: 100n, negRisk });
-    return { takerOrder, makerOrders: [makerOrder], takerFillAmount: takerOrder.makerAmount, makerFillAmounts: [makerOrder.makerAmount] };
+    return matchOf(takerOrder, [makerOrder]);
   }
 
   const matchRevert = (exchange: Address, match: MatchArgs) => chain.matchRevert(match.takerOrder, [...match.makerOrders], match.takerFillAmount, [...match.makerFillAmounts], exchange);
@@ -55,15 +55,6 @@ describe('resolved markets', { skip: storeIndependent('the chain') }, () => {
   const operatorRevert = (exchange: Address, functionName: string, args: readonly unknown[]) => chain.revertOf(chain.operator, exchange, ABIS.exchange, functionName, args);
 
   /** The arguments of the custom error the call reverts with. */
-  async function revertArgs(exchange: Address, functionName: string, args: readonly unknown[]): Promise<readonly unknown[] | undefined> {
-    try {
-      await chain.publicClient.simulateContract({ account: chain.operator, address: exchange, abi: ABIS.exchange, functionName, args });
-      return undefined;
-    } catch (error) {
-      const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
-      return (reverted as ContractFunctionRevertedError | undefined)?.data?.args;
-    }
-  }
 
   for (const negRisk of [false, true]) {
     it(`on the ${negRisk ? 'neg-risk' : 'standard'} exchange, fills COMPLEMENTARY, MINT and MERGE before reportPayouts and refuses each after it, in a match, a batch and an operator fill`, async () => {
@@ -75,36 +66,36 @@ describe('resolved markets', { skip: storeIndependent('the chain') }, () => {
 
       // Before the report every fill type settles, one by one and in a batch.
       for (const type of FILL_TYPES) {
-        const match = await matchOf(market, type, negRisk);
+        const match = await freshMatch(market, type, negRisk);
         assert.equal(await matchRevert(exchange, match), undefined, `${type} before the report`);
         await chain.match(match.takerOrder, [...match.makerOrders], match.takerFillAmount, [...match.makerFillAmounts], exchange);
       }
-      const batch = await Promise.all(FILL_TYPES.map((type) => matchOf(market, type, negRisk)));
+      const batch = await Promise.all(FILL_TYPES.map((type) => freshMatch(market, type, negRisk)));
       assert.equal(await batchRevert(exchange, batch), undefined, 'a batch before the report');
       await chain.send(chain.operator, exchange, ABIS.exchange, 'matchOrdersBatch', [batch]);
       // A resting bid for NO at 0.60, signed before the market resolves, and partly filled by the operator.
       const noBid = await chain.signOrder({ signer: maker, tokenId: market.no, side: 'BUY', priceMicros: 600_000n, size: 20n * ONE, negRisk });
-      await chain.send(chain.operator, exchange, ABIS.exchange, 'fillOrders', [[noBid], [6n * ONE]]);
+      await chain.send(chain.operator, exchange, ABIS.exchange, 'fillOrders', [[noBid], [6n * ONE], [0n]]);
       assert.equal(await chain.read(exchange, ABIS.exchange, 'remainingOf', [noBid]), 6n * ONE);
 
       // YES wins.
       await chain.send(chain.admin, chain.contracts.conditionalTokens, ABIS.ctf, 'reportPayouts', [market.questionId, [1n, 0n]]);
 
       for (const type of FILL_TYPES) {
-        const match = await matchOf(market, type, negRisk);
+        const match = await freshMatch(market, type, negRisk);
         assert.equal(await matchRevert(exchange, match), 'MarketResolved', `${type} after the report`);
-        assert.deepEqual(await revertArgs(exchange, 'matchOrders', [match.takerOrder, match.makerOrders, match.takerFillAmount, match.makerFillAmounts]), [market.conditionId]);
+        assert.deepEqual((await chain.revertErrorOf(chain.operator, exchange, ABIS.exchange, 'matchOrders', [match.takerOrder, match.makerOrders, match.takerFillAmount, match.makerFillAmounts, match.makerFeeRatesBps]))?.args, [market.conditionId]);
       }
-      const late = await Promise.all(FILL_TYPES.map((type) => matchOf(market, type, negRisk)));
+      const late = await Promise.all(FILL_TYPES.map((type) => freshMatch(market, type, negRisk)));
       assert.equal(await batchRevert(exchange, late), 'MarketResolved', 'a batch after the report');
-      const unresolved = await matchOf(other, 'COMPLEMENTARY', negRisk);
+      const unresolved = await freshMatch(other, 'COMPLEMENTARY', negRisk);
       assert.equal(await batchRevert(exchange, [unresolved, late[0]!]), 'MarketResolved', 'a batch with one match of the resolved market, all or nothing');
       assert.equal(await batchRevert(exchange, [unresolved]), undefined, 'another market still trades');
       // The bid's rest cannot be filled by the operator with the worthless NO tokens, alone or among other orders.
       const spent = await chain.collateralOf(await chain.walletOf(maker.address));
-      assert.equal(await operatorRevert(exchange, 'fillOrder', [noBid, 6n * ONE]), 'MarketResolved');
-      assert.equal(await operatorRevert(exchange, 'fillOrders', [[unresolved.makerOrders[0]!, noBid], [ONE, 6n * ONE]]), 'MarketResolved');
-      assert.equal(await operatorRevert(exchange, 'fillOrder', [unresolved.makerOrders[0]!, ONE]), undefined, 'an order of another market still fills');
+      assert.equal(await operatorRevert(exchange, 'fillOrder', [noBid, 6n * ONE, 0n]), 'MarketResolved');
+      assert.equal(await operatorRevert(exchange, 'fillOrders', [[unresolved.makerOrders[0]!, noBid], [ONE, 6n * ONE], [0n, 0n]]), 'MarketResolved');
+      assert.equal(await operatorRevert(exchange, 'fillOrder', [unresolved.makerOrders[0]!, ONE, 0n]), undefined, 'an order of another market still fills');
       assert.equal(await chain.collateralOf(await chain.walletOf(maker.address)), spent);
       // Cancels stay open.
       assert.equal(await chain.revertOf(maker, exchange, ABIS.exchange, 'cancelOrder', [noBid]), undefined);

@@ -33,12 +33,27 @@ export interface SignedOrder extends OrderMessage {
   readonly signature: Hex;
 }
 
-/** One element of matchOrdersBatch: matchOrders' four arguments, by name. */
+/** One element of matchOrdersBatch: matchOrders' five arguments, by name. */
 export interface MatchArgs {
   readonly takerOrder: SignedOrder;
   readonly makerOrders: readonly SignedOrder[];
   readonly takerFillAmount: bigint;
   readonly makerFillAmounts: readonly bigint[];
+  readonly makerFeeRatesBps: readonly bigint[];
+}
+
+/** The rate each maker pays where a test names none: the rate it signed, the most the exchange lets the operator name. */
+export const signedRates = (makers: readonly SignedOrder[]): bigint[] => makers.map((maker) => maker.feeRateBps);
+
+/** A match of `takerOrder` against `makerOrders`, each filled whole unless `fills` says otherwise, each maker paying its signed rate. */
+export function matchOf(takerOrder: SignedOrder, makerOrders: readonly SignedOrder[], fills: { taker?: bigint; makers?: readonly bigint[] } = {}): MatchArgs {
+  return {
+    takerOrder,
+    makerOrders,
+    takerFillAmount: fills.taker ?? takerOrder.makerAmount,
+    makerFillAmounts: fills.makers ?? makerOrders.map((maker) => maker.makerAmount),
+    makerFeeRatesBps: signedRates(makerOrders),
+  };
 }
 
 export interface OrderParams {
@@ -170,15 +185,11 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
     return { name: exchangeName, version: '1', chainId: anvil.chain.id, verifyingContract: negRisk ? contracts.negRiskExchange : contracts.exchange };
   }
 
-  function matchArgs(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[]) {
-    return [taker, makers, takerFill, makerFills] as const;
-  }
-
-  /** matchOrders as the operator, mined; returns the receipt. */
-  async function match(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[], exchange = contracts.exchange) {
-    const hash = await operatorWallet.writeContract({ address: exchange, abi: abi.exchange, functionName: 'matchOrders', args: matchArgs(taker, makers, takerFill, makerFills), chain: anvil.chain, gas: 29_000_000n });
+  /** matchOrders as the operator, mined, each maker paying `makerFeeRates` (its signed rate by default); returns the receipt. */
+  async function match(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[], exchange = contracts.exchange, makerFeeRates = signedRates(makers)) {
+    const hash = await operatorWallet.writeContract({ address: exchange, abi: abi.exchange, functionName: 'matchOrders', args: [taker, makers, takerFill, makerFills, makerFeeRates], chain: anvil.chain, gas: 29_000_000n });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`matchOrders reverted: ${await matchRevert(taker, makers, takerFill, makerFills, exchange)}`);
+    if (receipt.status !== 'success') throw new Error(`matchOrders reverted: ${await matchRevert(taker, makers, takerFill, makerFills, exchange, operator, makerFeeRates)}`);
     return receipt;
   }
 
@@ -196,19 +207,26 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
 
   /** The custom error a call would revert with, by name (undefined when it would succeed). */
   async function revertOf(account: LocalAccount | Address, address: Address, contractAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]): Promise<string | undefined> {
+    return (await revertErrorOf(account, address, contractAbi, functionName, args))?.name;
+  }
+
+  /** The custom error a call would revert with, by name and with its arguments (undefined when it would succeed). */
+  async function revertErrorOf(account: LocalAccount | Address, address: Address, contractAbi: typeof abi.exchange, functionName: string, args: readonly unknown[]) {
     try {
       await publicClient.simulateContract({ account, address, abi: contractAbi, functionName, args });
       return undefined;
     } catch (error) {
       const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : undefined;
       // A require message (ConditionalTokens, compiled with solc 0.5) reads "Error: <message>".
-      if (reverted instanceof ContractFunctionRevertedError && reverted.data?.errorName) return reverted.data.errorName === 'Error' ? `Error: ${reverted.reason}` : reverted.data.errorName;
+      if (reverted instanceof ContractFunctionRevertedError && reverted.data?.errorName) {
+        return { name: reverted.data.errorName === 'Error' ? `Error: ${reverted.reason}` : reverted.data.errorName, args: reverted.data.args ?? [] };
+      }
       throw error;
     }
   }
 
-  function matchRevert(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[], exchange = contracts.exchange, account = operator) {
-    return revertOf(account, exchange, abi.exchange, 'matchOrders', matchArgs(taker, makers, takerFill, makerFills));
+  function matchRevert(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[], exchange = contracts.exchange, account = operator, makerFeeRates = signedRates(makers)) {
+    return revertOf(account, exchange, abi.exchange, 'matchOrders', [taker, makers, takerFill, makerFills, makerFeeRates]);
   }
 
   async function collateralOf(address: Address): Promise<bigint> {
@@ -256,6 +274,7 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
     matchBatch,
     batchRevert,
     revertOf,
+    revertErrorOf,
     send,
     read,
     collateralOf,

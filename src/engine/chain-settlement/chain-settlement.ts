@@ -225,8 +225,8 @@ function senderOf(fill: MatchFill): SenderName {
 /** One match is `matchOrders`; several go in one `matchOrdersBatch`, all or nothing (the sender bisects a batch that reverts). */
 export function encodeMatches(batch: readonly MatchFill[]): Hex {
   if (batch.length === 1) {
-    const { takerOrder, makerOrders, takerFillAmount, makerFillAmounts } = batch[0]!.call;
-    return encodeFunctionData({ abi: SETTLEMENT_ABI, functionName: 'matchOrders', args: [takerOrder, makerOrders, takerFillAmount, makerFillAmounts] });
+    const { takerOrder, makerOrders, takerFillAmount, makerFillAmounts, makerFeeRatesBps } = batch[0]!.call;
+    return encodeFunctionData({ abi: SETTLEMENT_ABI, functionName: 'matchOrders', args: [takerOrder, makerOrders, takerFillAmount, makerFillAmounts, makerFeeRatesBps] });
   }
   return encodeFunctionData({ abi: SETTLEMENT_ABI, functionName: 'matchOrdersBatch', args: [batch.map((fill) => fill.call)] });
 }

@@ -7,12 +7,16 @@ import type { EngineTrade, TradeParty } from '../state/types.ts';
 /** The exchange contract's Order tuple (contracts/exchange/OrderStructs.sol): the signed message and its signature, as viem encodes it. */
 export type ContractOrder = OrderStruct & { readonly signature: Hex };
 
-/** The arguments of one `matchOrders` call: a taker order against its makers, in units of each order's makerAmount. */
+/**
+ * The arguments of one `matchOrders` call: a taker order against its makers, in units of each
+ * order's makerAmount, and the fee rate each maker pays.
+ */
 export interface MatchCall {
   takerOrder: ContractOrder;
   makerOrders: ContractOrder[];
   takerFillAmount: bigint;
   makerFillAmounts: bigint[];
+  makerFeeRatesBps: bigint[];
 }
 
 /** One match to settle: a taker order's trades (in match order), the exchange that settles them, and the call. */
@@ -45,6 +49,7 @@ export function matchFillOf(trades: readonly EngineTrade[], orders: ReadonlyMap<
     makerOrders: makerOrders.map(contractOrder),
     takerFillAmount: trades.reduce((sum, trade) => sum + makingOf(trade.taker, trade.sizeBaseUnits), 0n),
     makerFillAmounts: trades.map((trade) => makingOf(trade.maker, trade.sizeBaseUnits)),
+    makerFeeRatesBps: makerOrders.map(makerFeeRateOf),
   };
   const orderIdByHash = new Map<string, string>();
   const orderIdsByWallet = new Map<string, string[]>();
@@ -55,6 +60,15 @@ export function matchFillOf(trades: readonly EngineTrade[], orders: ReadonlyMap<
     orderIdsByWallet.set(wallet, [...(orderIdsByWallet.get(wallet) ?? []), row.id]);
   }
   return { id: first.taker.orderId, takerHash: taker.hash, tradeIds: trades.map((t) => t.id), negRisk, call, orderIdByHash, orderIdsByWallet };
+}
+
+/**
+ * The rate a resting order pays, which the ledger charged: the market's passive rate when the
+ * order was accepted, at most its signed rate, which the contract enforces (an order accepted
+ * before journal version 4 was charged the passive rate uncapped: the chain charges it capped).
+ */
+function makerFeeRateOf(row: OrderRow): bigint {
+  return BigInt(Math.min(row.passive_fee_rate_bps, row.fee_rate_bps));
 }
 
 /** What a party gives in the fill, in its order's makerAmount units: a BUY its cost at its own price, a SELL its tokens. */
