@@ -78,6 +78,21 @@ test('a batch above maxGasPerTx is halved until each transaction fits', async ()
   await sender.stop();
 });
 
+test('a batch whose calldata is above maxCalldataBytes is halved until each transaction fits', async () => {
+  // settle(uint256[]): 4 bytes of selector, 64 of offset and length, 32 a fill; 1,000 bytes hold 29 fills.
+  const { sender, of } = senderOn(chain.anvil, chain.contract, { confirmations: 0, maxCalldataBytes: 1_000 });
+  await sender.start();
+  sender.submit(fills(1700, 100));
+  await waitFor('100 mined', () => of('mined').length === 100);
+  const hashes = [...new Set(of('mined').map((e) => e.txHash))];
+  assert.ok(hashes.length >= 4, `${hashes.length} transactions`);
+  for (const hash of hashes) {
+    const tx = await chain.anvil.publicClient.getTransaction({ hash });
+    assert.ok((tx.input.length - 2) / 2 <= 1_000, `calldata of ${(tx.input.length - 2) / 2} bytes`);
+  }
+  await sender.stop();
+});
+
 test('simulation by eth_call: each transaction gets maxGasPerTx; a batch that runs out of it is halved, and a bad fill fails alone with its decoded error', async () => {
   const maxGasPerTx = 1_500_000n;
   const { sender, of, idsOf } = senderOn(chain.anvil, chain.contract, { confirmations: 0, maxGasPerTx, simulation: 'call' });

@@ -25,7 +25,7 @@ export interface Tracked {
 
 export const trackedFrom = (record: TxRecord, nowMs: number, rebroadcast: boolean): Tracked => ({ record, sentAtMs: nowMs, rebroadcast, refused: false, displacedLooks: 0 });
 
-type Defaulted = 'maxFillsPerTx' | 'maxGasPerTx' | 'gatherMs' | 'maxInFlight' | 'confirmations' | 'replaceAfterMs' | 'feeBumpPercent' | 'pollIntervalMs' | 'maxBackoffMs' | 'maxQueuedFills' | 'maxMinedReverts' | 'gasMarginPercent' | 'simulationBlockTag' | 'simulation' | 'now' | 'onError';
+type Defaulted = 'maxFillsPerTx' | 'maxGasPerTx' | 'maxCalldataBytes' | 'gatherMs' | 'maxInFlight' | 'confirmations' | 'replaceAfterMs' | 'feeBumpPercent' | 'pollIntervalMs' | 'maxBackoffMs' | 'maxQueuedFills' | 'maxMinedReverts' | 'gasMarginPercent' | 'simulationBlockTag' | 'simulation' | 'now' | 'onError';
 export type Settings<F extends Fill> = SenderOptions<F> & Required<Pick<SenderOptions<F>, Defaulted>>;
 
 /** The state the dispatcher and the tracker share. One loop runs both, so no two steps interleave on a record. */

@@ -64,7 +64,9 @@ function encodedOnce<F extends Fill>(encode: (batch: readonly F[]) => Call): (pa
 }
 
 async function simulate<F extends Fill>(ctx: SenderContext<F>, batch: readonly F[], call: Call): Promise<Simulation> {
-  const { client, account, abi, simulationBlockTag, maxGasPerTx, simulation } = ctx.settings;
+  const { client, account, abi, simulationBlockTag, maxGasPerTx, maxCalldataBytes, simulation } = ctx.settings;
+  // Too long for a node's pool is not a revert either: "over the cap", so the batch is halved.
+  if (batch.length > 1 && (call.data.length - 2) / 2 > maxCalldataBytes) return { kind: 'ok', gas: maxGasPerTx + 1n };
   try {
     if (simulation === 'call') {
       // One execution at the cap; sendNew caps the margin there, so the transaction has exactly the gas the simulation had.

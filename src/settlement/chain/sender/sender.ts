@@ -24,6 +24,7 @@ export interface SettlementSender<F extends Fill> {
 const DEFAULTS = {
   maxFillsPerTx: 200,
   maxGasPerTx: 25_000_000n,
+  maxCalldataBytes: 120_000,
   gatherMs: 0,
   maxInFlight: 16,
   confirmations: 1,

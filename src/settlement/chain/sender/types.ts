@@ -74,6 +74,13 @@ export interface SenderOptions<F extends Fill> {
   readonly maxFillsPerTx?: number;
   readonly maxGasPerTx?: bigint;
   /**
+   * A batch whose calldata is longer is halved before it is simulated, as one above `maxGasPerTx`
+   * is: geth-based nodes refuse a transaction above 128 KiB into their pool (`oversized data`),
+   * and the default leaves room for the rest of the transaction. A single fill is sent whatever
+   * its length.
+   */
+  readonly maxCalldataBytes?: number;
+  /**
    * A batch of fewer than `maxFillsPerTx` fills is sent at most once every `gatherMs`: fills that
    * arrive meanwhile wait and join the next one, so a steady flow goes out in a few larger
    * transactions, not one per step (each costs a simulation, a signature, a record, a broadcast,
