@@ -11,6 +11,7 @@ import { createManualClock, realClock, type Clock } from './clock.ts';
 import { clientAddressOf, ConfigError, proxyTrust, type Config } from './config.ts';
 import { DomainEvents } from './events/domain-events.ts';
 import { pino } from 'pino';
+import { logRedaction } from './log-redaction.ts';
 import { logDestination } from './log-lines.ts';
 import { createIdentity } from './identity/index.ts';
 import { createTrading, type Trading } from './orders/index.ts';
@@ -83,7 +84,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
   // This process's identity in the cluster: random, so a restart on the same port, or a clone with
   // the same host name, is another node (issue 38). Every log line carries it; /readyz shows it.
   const nodeId = randomUUID();
-  const logger = pino({ level: configured.logLevel }, logDestination()).child({ node: nodeId });
+  const redact = logRedaction(configured);
+  const logger = pino({ level: configured.logLevel, ...(redact ? { hooks: { streamWrite: redact } } : {}) }, logDestination()).child({ node: nodeId });
   const chainToTake = chainBesideStore(configured, { template: chainTemplateFiles(buildOutput), logger });
   const store = await openAndMigrate(
     { databaseUrl: configured.databaseUrl, dataDir: configured.dataDir, idleInTransactionTimeoutMs: configured.failoverTimeoutMs, timeoutMs: configured.databaseTimeoutMs, pgliteTemplate: buildOutput('pglite-template.tar.gz') },
