@@ -11,18 +11,23 @@ import { EXIT_LOCAL_ERROR } from './sdk-client.ts';
  */
 export function refuseWhatIsNotRead(command: Command, variables: readonly string[]): void {
   const argv = process.argv.slice(2);
-  const [stray] = strayArguments(argv).filter((word, index) => !(index === 0 && word === command.name()));
-  if (stray !== undefined) refuse(`pmx: unknown command '${stray}' (pmx --help lists the commands; ${command.name()} takes flags only)`);
   const own = [...command.options, ...(command.parent?.options ?? [])].flatMap((option) => option.long ?? []);
-  const [flag] = unknownFlags(argv, own, variables);
-  if (flag === undefined) return;
   const known = [...new Set([...own, ...variables.map(flagOf)])];
-  const meant = known.filter((candidate) => distance(flag, candidate) <= 2);
   // The server reads some fifty variables: a line naming them all says nothing, so a long list
   // is pointed to where it is written, with the rule that turns each into its flag.
   const flags = known.length <= LISTED_FLAGS
     ? `known flags: ${known.join(', ')}`
     : `every variable of README.md's Configuration table is also a flag (DATA_DIR is --data-dir), and pmx ${command.name()} --help lists its own`;
+  const [stray] = strayArguments(argv).filter((word, index) => !(index === 0 && word === command.name()));
+  // A short flag (`-p 3000`) is no command: say that the flags are written whole.
+  if (stray?.startsWith('-')) {
+    const example = known.includes('--port') ? '--port 3000' : `${flagOf(variables[0] ?? 'DATA_DIR')} …`;
+    refuse(`pmx ${command.name()}: unknown flag '${stray}': flags are written whole, as ${example}; ${flags}`);
+  }
+  if (stray !== undefined) refuse(`pmx: unknown command '${stray}' (pmx --help lists the commands; ${command.name()} takes flags only)`);
+  const [flag] = unknownFlags(argv, own, variables);
+  if (flag === undefined) return;
+  const meant = known.filter((candidate) => distance(flag, candidate) <= 2);
   refuse(`pmx ${command.name()}: unknown flag '${flag}'${meant.length > 0 ? ` (did you mean ${meant.join(' or ')}?)` : ''}; ${flags}`);
 }
 

@@ -116,6 +116,9 @@ describe('pmx serve: what it says while it boots', { skip: storeIndependent('the
         [['--prot', '3001'], "pmx serve: unknown flag '--prot' (did you mean --port?); every variable of README.md's Configuration table is also a flag (DATA_DIR is --data-dir), and pmx serve --help lists its own"],
         [['serve', '--demo', '--prot=3001'], "pmx serve: unknown flag '--prot' (did you mean --port?); every variable"],
         [['serve', '--verbose'], "pmx serve: unknown flag '--verbose'; every variable of README.md's Configuration table"],
+        // A short flag is no command.
+        [['-p', '3000'], "pmx serve: unknown flag '-p': flags are written whole, as --port 3000; every variable of README.md's Configuration table"],
+        [['deploy', '-k', '0x1'], "pmx deploy: unknown flag '-k': flags are written whole, as --chain-rpc-url …; known flags: "],
         [['migrate', '--data-dri', './x'], "pmx migrate: unknown flag '--data-dri' (did you mean --data-dir?); every variable of README.md's Configuration table is also a flag (DATA_DIR is --data-dir), and pmx migrate --help lists its own"],
         [['audit', '--data-dri', './x'], "pmx audit: unknown flag '--data-dri' (did you mean --data-dir?); every variable"],
         [['deploy', '--chain-rpc-urll', 'http://127.0.0.1:1'], "pmx deploy: unknown flag '--chain-rpc-urll' (did you mean --chain-rpc-url?); known flags: "],
