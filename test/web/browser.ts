@@ -4,6 +4,9 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createClient, type ExchangeClient } from '../../src/client/index.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = 'test-results/screenshots';
@@ -73,6 +76,38 @@ export async function signInWithKey(page: Page, serverUrl: string, key: string):
   await page.evaluate(`localStorage.setItem('pmx.devWalletKey', '${key}')`);
   await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
   await page.getByRole('button', { name: 'Sign in with dev wallet' }).waitFor({ state: 'detached' });
+}
+
+/** A browser and one page in it, signed in (openSignedIn); `close` ends both. */
+export interface SignedInBrowser extends WatchedPage {
+  close(): Promise<void>;
+}
+
+/**
+ * Chromium with one watched page at desktop width, signed in as the dev wallet of `key`;
+ * `initScript` runs in every document before the app's own scripts (a recorder of canvas text, say).
+ */
+export async function openSignedIn(serverUrl: string, key: string, initScript?: string): Promise<SignedInBrowser> {
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    if (initScript) await context.addInitScript(initScript);
+    const watched = await watchedPage(context);
+    await signInWithKey(watched.page, serverUrl, key);
+    return { ...watched, close: () => context.close().then(() => browser.close()) };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+/** A trader acting through the SDK with an API key (of the wallet of `key`, or a new one), credited `fund` USDC. */
+export async function fundedTrader(server: TestServer, admin: ExchangeClient, key = generatePrivateKey(), fund = '10000'): Promise<ExchangeClient> {
+  const account = privateKeyToAccount(key);
+  const signer = createClient({ baseUrl: server.url, account });
+  await signer.auth.signIn();
+  await admin.admin.credit(account.address, fund);
+  return createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
 }
 
 /**

@@ -7,57 +7,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createClient, type ExchangeClient, type Market } from '../../src/client/index.ts';
+import { generatePrivateKey } from 'viem/accounts';
+import { createClient, type Market } from '../../src/client/index.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { DESKTOP, launchChromium, PHONE, SCREENSHOTS, signInWithKey, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { DESKTOP, fundedTrader, launchChromium, PHONE, SCREENSHOTS, signInWithKey, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { axisText, type Drawn, RECORD_TEXT } from './chart-text.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** A funded trader acting through the SDK with an API key (of the wallet of `key`, or a new one). */
-async function trader(server: TestServer, admin: ExchangeClient, key = generatePrivateKey()): Promise<ExchangeClient> {
-  const account = privateKeyToAccount(key);
-  const signer = createClient({ baseUrl: server.url, account });
-  await signer.auth.signIn();
-  await admin.admin.credit(account.address, '10000');
-  return createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
-}
-
-/**
- * Records, on each canvas, the text drawn on it since it was last cleared (lightweight-charts
- * clears a canvas by filling all of it) and where it spans, in the canvas's pixels.
- */
-const RECORD_TEXT = `(() => {
-  const { fillRect, fillText } = CanvasRenderingContext2D.prototype;
-  CanvasRenderingContext2D.prototype.fillRect = function (x, y, width, height) {
-    if (x <= 0 && y <= 0 && width >= this.canvas.width && height >= this.canvas.height) this.canvas.drawnText = [];
-    return fillRect.apply(this, arguments);
-  };
-  CanvasRenderingContext2D.prototype.fillText = function (text, x) {
-    const width = this.measureText(text).width;
-    const left = this.textAlign === 'center' ? x - width / 2 : this.textAlign === 'right' || this.textAlign === 'end' ? x - width : x;
-    const { a, e } = this.getTransform();
-    (this.canvas.drawnText ??= []).push({ text, left: left * a + e, right: (left + width) * a + e });
-    return fillText.apply(this, arguments);
-  };
-})()`;
-
-/** A label drawn on an axis, and where it spans in its canvas's pixels. */
-interface Drawn {
-  text: string;
-  left: number;
-  right: number;
-}
-
-/** What the chart `testId` drew on its time axis (the last row's middle cell) or its right price axis (the first row's last cell). */
-function axisText(page: Page, testId: string, axis: 'time' | 'price'): Promise<(Drawn & { width: number })[]> {
-  const cell = axis === 'time' ? 'tr:last-child td:nth-child(2)' : 'tr:first-child td:nth-child(3)';
-  return page.evaluate(`[...document.querySelectorAll('[data-testid=${testId}] table ${cell} canvas')]
-    .flatMap((canvas) => (canvas.drawnText ?? []).map((label) => ({ ...label, width: canvas.width })))`);
-}
 
 /** The time axis's labels of the chart `testId` that do not fit inside it (a pixel's rounding aside): cut off at an edge. */
 async function clippedDates(page: Page, testId: string): Promise<string[]> {
@@ -109,7 +68,7 @@ describe('the charts with a month of trades', { skip: storeIndependent('the web 
       markets: [{ name: 'Will the month be charted', orderFeeRateBps: 0, passiveOrderFeeRateBps: 0 }],
     })).id);
     market = event.markets[0]!;
-    const [me, maker] = await Promise.all([trader(server, admin, key), trader(server, admin)]);
+    const [me, maker] = await Promise.all([fundedTrader(server, admin, key), fundedTrader(server, admin)]);
     await me.account.update({ displayName: 'month_charter' });
     // Bought and sold in turn over 30 days, from 8¢ to 93¢: gains and losses, a wide price axis.
     const prices = ['0.08', '0.35', '0.62', '0.21', '0.93', '0.47', '0.55', '0.12', '0.78', '0.4', '0.66', '0.3'];
