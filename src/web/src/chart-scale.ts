@@ -1,4 +1,5 @@
 import type { PriceHistoryParams } from '../../client/index.ts';
+import { centsOf } from './format.ts';
 
 export type Interval = Extract<PriceHistoryParams['interval'], '1H' | '1D' | '1W' | '1M' | 'ALL'>;
 export const INTERVALS: Interval[] = ['1H', '1D', '1W', '1M', 'ALL'];
@@ -17,14 +18,13 @@ export function fidelityFor(interval: Interval, ageMinutes: number): number {
 }
 
 /**
- * The price axis in cents with as many decimals as the market's tick has below a cent, and its
- * steps on the tick: every label differs from its neighbours (rounding 50.5¢ and 51¢ both to
- * "51¢" printed repeated labels).
+ * The price axis in cents, its steps on the market's tick, every label (and the crosshair's and the
+ * last value's) printed by the app's one price formatter (format.ts centsOf): as many decimals as
+ * the tick needs, so every label differs from its neighbours (rounding 50.5¢ and 51¢ both to "51¢"
+ * printed repeated labels). The library hands over floats: back to millionths first.
  */
 export function centsScale(tickSize: string): { minMove: number; formatter: (price: number) => string } {
-  const minMove = Number(tickSize);
-  const decimals = Math.max(0, (tickSize.split('.')[1]?.length ?? 0) - 2);
-  return { minMove, formatter: (price: number) => `${(price * 100).toFixed(decimals)}¢` };
+  return { minMove: Number(tickSize), formatter: (price: number) => centsOf(BigInt(Math.round(price * 1e6)), tickSize) };
 }
 
 /** The least span of the price axis: a flat line sits inside a 10¢ range instead of filling the chart with one value. */

@@ -37,7 +37,6 @@ function roundTo(baseUnits: bigint, step: bigint): bigint {
 }
 
 const CENT = 10_000n;
-const TENTH_OF_A_CENT = 1_000n;
 
 /**
  * The app's one money formatter: base units of USDC as "$1,234.57" or "−$1.20", to the cent. The
@@ -87,18 +86,32 @@ export function fee(baseUnits: bigint): string {
   return baseUnits === 0n ? 'None' : `$${amount(baseUnits)}`;
 }
 
-/** A price as cents: "0.425" → "42.5¢". */
-export function cents(text: string | number | null | undefined): string {
+/** A price (a decimal string, or a number the API sends) as cents on its market's tick: centsOf. */
+export function cents(text: string | number | null | undefined, tickSize?: string): string {
   const value = units(text);
-  return value === undefined ? '—' : centsOf(value);
+  return value === undefined ? '—' : centsOf(value, tickSize);
 }
 
+/** The finest tick a market may have (EXTENSIONS.md section 11: 0.0001), in millionths of a dollar. */
+const FINEST_TICK = 100n;
+
 /**
- * A price in base units (millionths) as cents, to a tenth of a cent at most: 425_000n → "42.5¢",
- * an average price of 0.412345 → "41.2¢".
+ * The app's one price formatter: a price in millionths of a dollar as cents, with as many decimals
+ * of a cent as its market's tick needs: whole cents on a 0.01 tick (41¢), a tenth on 0.001 (41.5¢,
+ * 42.0¢), a hundredth on 0.0001 (41.55¢, 41.50¢), so a price on the tick is never rounded to
+ * another (41.55¢ read 41.6¢ at a tenth of a cent) and a column's prices have as many decimals.
+ * Values between the ticks (the current price, a midpoint, is half a tick off; an average price,
+ * fees included, anywhere) are rounded to a tenth of the tick, halves away from zero, and show that
+ * one digit more when it is not 0 (a midpoint of 41¢ and 42¢ is 41.5¢; an average of 0.412345 on a
+ * cent tick 41.2¢, on 0.0001 41.235¢). Without the tick (a market not known), a price shows the
+ * decimals it has, to a tenth of the finest tick: never rounded, never padded.
  */
-export function centsOf(baseUnits: bigint): string {
-  return `${formatUnits(roundTo(baseUnits, TENTH_OF_A_CENT) * 100n)}¢`;
+export function centsOf(micros: bigint, tickSize?: string): string {
+  const tick = tickSize === undefined ? undefined : parseUnits(tickSize);
+  const rounded = roundTo(micros, (tick ?? FINEST_TICK) / 10n);
+  // The tick in cents ("0.01" for 0.0001) has as many decimals as its prices need.
+  const decimals = tick === undefined ? 0 : (formatUnits(tick * 100n).split('.')[1]?.length ?? 0);
+  return `${amount(rounded * 100n, decimals)}¢`;
 }
 
 /**
@@ -106,9 +119,9 @@ export function centsOf(baseUnits: bigint): string {
  * MERGE it is "1", the dollar a pair of outcomes is worth, no price anything traded at (it read
  * "100¢"); for REDEEM it is what the redeem paid per share burned, both outcomes' shares counted.
  */
-export function activityPrice(type: string, price: string): string {
+export function activityPrice(type: string, price: string, tickSize?: string): string {
   if (type === 'SPLIT' || type === 'MERGE') return '—';
-  return type === 'REDEEM' ? `paid ${cents(price)} a share` : cents(price);
+  return type === 'REDEEM' ? `paid ${cents(price)} a share` : cents(price, tickSize);
 }
 
 /** A price in base units as a whole-percent chance: 405_000n → "41%"; "<1%" and ">99%" at the ends. */
@@ -147,11 +160,11 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The server's answer about an order, in words. */
-export function describeOrder(order: Order): string {
+/** The server's answer about an order, in words; its price on `tickSize`, its market's tick, when known (centsOf). */
+export function describeOrder(order: Order, tickSize?: string): string {
   // A market order's price is its worst acceptable one, not what it filled at (each fill is announced apart).
   const limit = order.orderType === 'GTC' ? 'at' : order.side === 0 ? 'up to' : 'down to';
-  const what = `${order.side === 0 ? 'Buy' : 'Sell'} ${shares(order.amount)} ${order.outcome} ${limit} ${cents(order.price)}`;
+  const what = `${order.side === 0 ? 'Buy' : 'Sell'} ${shares(order.amount)} ${order.outcome} ${limit} ${cents(order.price, tickSize)}`;
   const filled = order.matchedAmount > 0 ? `, ${shares(order.matchedAmount)} filled` : '';
   switch (order.status) {
     case 'PENDING': return `${what}: resting in the book${filled}.`;

@@ -9,8 +9,8 @@ export function BuyBar({ market, prices, onBuy }: { market: Market; prices: bigi
   if (market.status !== 'ACTIVE') return null;
   return (
     <div className="buy-bar" data-testid="buy-bar">
-      <button type="button" className="primary buy" onClick={() => onBuy(0)}>Buy {market.outcome1} {centsOf(prices[0]!)}</button>
-      <button type="button" className="primary sell" onClick={() => onBuy(1)}>Buy {market.outcome2} {centsOf(prices[1]!)}</button>
+      <button type="button" className="primary buy" onClick={() => onBuy(0)}>Buy {market.outcome1} {centsOf(prices[0]!, market.tickSize)}</button>
+      <button type="button" className="primary sell" onClick={() => onBuy(1)}>Buy {market.outcome2} {centsOf(prices[1]!, market.tickSize)}</button>
     </div>
   );
 }

@@ -38,9 +38,9 @@ export function EventCard({ event, priceOf }: { event: Event; priceOf: (market: 
             // The market page opens on that outcome (`?token=`), as the name says.
             return (
               // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
-              <Link key={index} to={`${marketPath(market.slug)}${token ? `?token=${token}` : ''}`} className={`outcome ${index === 0 ? 'yes' : 'no'}`} aria-label={`Buy ${outcome} on ${market.name} at ${centsOf(price)}`}>
+              <Link key={index} to={`${marketPath(market.slug)}${token ? `?token=${token}` : ''}`} className={`outcome ${index === 0 ? 'yes' : 'no'}`} aria-label={`Buy ${outcome} on ${market.name} at ${centsOf(price, market.tickSize)}`}>
                 <span>{outcome}</span>
-                <span className="num">{centsOf(price)}</span>
+                <span className="num">{centsOf(price, market.tickSize)}</span>
               </Link>
             );
           })}

@@ -27,7 +27,7 @@ export function MarketHeadline({ market, event, price, resolved, awaiting, lates
         {market.isPaused && <span className="badge warn">paused</span>}
       </p>
       <p className="muted num" data-testid="market-stats">
-        {market.outcome1} {centsOf(price)} · {market.outcome2} {centsOf(ONE - price)} · {usd(volume.data?.tradeVolumeUsd ?? market.tradeVolumeUsd)} Vol.
+        {market.outcome1} {centsOf(price, market.tickSize)} · {market.outcome2} {centsOf(ONE - price, market.tickSize)} · {usd(volume.data?.tradeVolumeUsd ?? market.tradeVolumeUsd)} Vol.
       </p>
     </header>
   );

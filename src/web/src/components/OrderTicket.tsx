@@ -95,7 +95,7 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
         ? { tokenId, side, price: preview.price, size, type: 'GTC', postOnly, ...(gtd && expiry ? { expiration: Math.floor(new Date(expiry).getTime() / 1000) } : {}) }
         : { tokenId, side, price: preview.price, size: preview.size, type: fill };
       const order = await client.orders.place(spec);
-      const text = describeOrder(order);
+      const text = describeOrder(order, market.tickSize);
       setAnswer({ ok: true, text });
       notify(text);
       refresh();
@@ -120,7 +120,7 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
       <div className="segmented" role="group" aria-label="Outcome">
         {outcomes.map((label, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the index is the outcome (0 or 1), which is what the key names
-          <button key={label + index} type="button" aria-pressed={outcome === index} onClick={() => onOutcome(index as 0 | 1)}>{label} <span className="num">{centsOf(prices[index]!)}</span></button>
+          <button key={label + index} type="button" aria-pressed={outcome === index} onClick={() => onOutcome(index as 0 | 1)}>{label} <span className="num">{centsOf(prices[index]!, market.tickSize)}</span></button>
         ))}
       </div>
       <div className="segmented small" role="group" aria-label="Order kind">
@@ -145,8 +145,8 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
         </div>
       )}
       <dl className="preview num" data-testid="order-preview">
-        {estimate && <><dt>Avg price</dt><dd>{centsOf(estimate.averagePrice)}</dd></>}
-        {estimate && <><dt>Slippage</dt><dd data-testid="slippage">{centsOf(estimate.slippage)}{estimate.complete ? '' : ' (book too thin)'}</dd></>}
+        {estimate && <><dt>Avg price</dt><dd>{centsOf(estimate.averagePrice, market.tickSize)}</dd></>}
+        {estimate && <><dt>Slippage</dt><dd data-testid="slippage">{centsOf(estimate.slippage, market.tickSize)}{estimate.complete ? '' : ' (book too thin)'}</dd></>}
         <dt>{side === 'BUY' ? 'Cost' : 'Proceeds'}</dt><dd>{preview ? money(preview.notional) : '—'}</dd>
         <dt>Fee (at most)</dt><dd data-testid="fee">{preview ? fee(preview.fee) : '—'}</dd>
         <dt>{estimate ? 'Est. shares' : 'Shares'}</dt><dd>{preview ? sharesOf(preview.shares) : '—'}</dd>

@@ -15,7 +15,7 @@ export function RecentTrades({ market, trades }: { market: Market; trades: reado
             <tr key={trade.id}>
               <td>{trade.displayName && !trade.anonymous ? <Link to={`/profile/${encodeURIComponent(trade.displayName)}`}>{trade.displayName}</Link> : 'Anonymous'}</td>
               <td className={trade.side === 'bought' ? 'up' : 'down'}>{trade.side} {trade.outcome === 'Side_B' ? market.outcome2 : market.outcome1}</td>
-              <td className="num">{cents(trade.price)}</td>
+              <td className="num">{cents(trade.price, market.tickSize)}</td>
               <td className="num">{shares(trade.size)}</td>
               <td className="num muted">{new Date(trade.matchedAt / 1000).toLocaleTimeString()}</td>
             </tr>

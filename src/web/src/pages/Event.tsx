@@ -94,8 +94,8 @@ function EventView({ event }: { event: Event }) {
                   <td><Link to={marketPath(market.slug)}>{market.name}</Link></td>
                   <td className="num chance-cell" data-testid="event-chance">{percent(price)}</td>
                   <td className="buy-cell">
-                    <button type="button" className="outcome yes" onClick={() => choose(market.id, 0)}>Buy {market.outcome1} {centsOf(price)}</button>
-                    <button type="button" className="outcome no" onClick={() => choose(market.id, 1)}>Buy {market.outcome2} {centsOf(ONE - price)}</button>
+                    <button type="button" className="outcome yes" onClick={() => choose(market.id, 0)}>Buy {market.outcome1} {centsOf(price, market.tickSize)}</button>
+                    <button type="button" className="outcome no" onClick={() => choose(market.id, 1)}>Buy {market.outcome2} {centsOf(ONE - price, market.tickSize)}</button>
                   </td>
                 </tr>
               ))}

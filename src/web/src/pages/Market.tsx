@@ -99,7 +99,7 @@ function MarketView({ market, event, onResolved }: { market: Market; event: Even
               </div>
             </header>
             {resolved ? <p className="muted">Trading ended: resolved to {resolved.label}.</p>
-              : tokenId ? <OrderBook depth={watcher?.depth(tokenId, BOOK_LEVELS)} current={prices[outcome]!} own={own} onPick={setPicked} />
+              : tokenId ? <OrderBook depth={watcher?.depth(tokenId, BOOK_LEVELS)} current={prices[outcome]!} tickSize={market.tickSize} own={own} onPick={setPicked} />
               : <p className="muted">Not published yet.</p>}
           </section>
           <section className="panel" aria-label="Recent trades">
