@@ -4,6 +4,7 @@ import { createClient, ExchangeError, type Account, type ApiKeyCredentials, type
 import { offers } from './capabilities.ts';
 import { readableChain } from './chain.ts';
 import { cents, describeOrder, shares } from './format.ts';
+import { tickSizes } from './market-ticks.ts';
 import { switchWalletToChain, type Eip1193 } from './wallet-chain.ts';
 
 /**
@@ -262,27 +263,42 @@ function start(client: ExchangeClient, saved: Saved, user: Account): void {
   void probeFaucet();
 }
 
-/** The `/user` feed: every message reloads the trader's views, and fills are announced in words. */
+/**
+ * The `/user` feed: every message reloads the trader's views, and fills are announced in words,
+ * their prices on their market's tick (read once per market, market-ticks.ts).
+ */
 async function follow(client: ExchangeClient): Promise<void> {
   const current = client.user();
   feed = current;
   for await (const message of current) {
-    const text = describe(message);
-    if (text) notify(text);
+    const market = marketOf(message);
+    if (market === undefined) announce(message, undefined);
+    else void tickSizes(client, [market]).then((ticks) => announce(message, ticks.get(market)));
     refresh();
   }
 }
 
-function describe(message: UserMessage): string | undefined {
+/** The market a message's price belongs to, for its tick. */
+function marketOf(message: UserMessage): string | undefined {
+  if (message.type === 'trade-update') return (message.data as unknown as Trade).market;
+  return message.type === 'order-update' ? message.data.order.market : undefined;
+}
+
+function announce(message: UserMessage, tickSize: string | undefined): void {
+  const text = describe(message, tickSize);
+  if (text) notify(text);
+}
+
+function describe(message: UserMessage, tickSize: string | undefined): string | undefined {
   if (message.type === 'trade-update') {
     // A trade is the taker's token and price; a maker's side of it (perhaps the other outcome, at
     // the complement price) is its order's update, announced below.
     const trade = message.data as unknown as Trade;
-    return trade.status === 'MATCHED' && tookPart(trade.taker) ? `Trade matched: ${shares(trade.size)} at ${cents(trade.price)}` : undefined;
+    return trade.status === 'MATCHED' && tookPart(trade.taker) ? `Trade matched: ${shares(trade.size)} at ${cents(trade.price, tickSize)}` : undefined;
   }
   if (message.type === 'order-update') {
     // The placement was answered in the ticket already; fills and cancels are news.
-    return message.data.type === 'PLACEMENT' ? undefined : describeOrder(message.data.order);
+    return message.data.type === 'PLACEMENT' ? undefined : describeOrder(message.data.order, tickSize);
   }
   return 'Reward claim updated';
 }

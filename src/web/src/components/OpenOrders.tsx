@@ -11,8 +11,11 @@ export function useOpenOrders(marketId?: string): Loaded<OrderWithMarket[]> {
   return useLoad(() => (wallet ? client.orders.list({ status: 'PENDING', ...(marketId ? { market: marketId } : {}) }) : Promise.resolve([])), [client, wallet, marketId, revision]);
 }
 
-/** The trader's resting orders (useOpenOrders: the market page also marks them in the book), with cancel and cancel-all. */
-export function OpenOrders({ orders, marketId }: { orders: Loaded<OrderWithMarket[]>; marketId?: string }) {
+/**
+ * The trader's resting orders (useOpenOrders: the market page also marks them in the book), with
+ * cancel and cancel-all; each price on its market's tick, `ticks` by market id (format.ts centsOf).
+ */
+export function OpenOrders({ orders, ticks, marketId }: { orders: Loaded<OrderWithMarket[]>; ticks: ReadonlyMap<string, string>; marketId?: string }) {
   const { client, wallet } = useSession();
   const [busy, act] = useAction();
   if (!wallet) return null;
@@ -35,6 +38,7 @@ export function OpenOrders({ orders, marketId }: { orders: Loaded<OrderWithMarke
           <tbody>
             {rows.map((order) => {
               const what = `${order.side === 0 ? 'Buy' : 'Sell'} ${order.outcome}`;
+              const price = cents(String(order.price), ticks.get(order.market));
               return (
               <tr key={order.id}>
                 {!marketId && <td><Link to={marketPath(order.marketInfo.slug)}>{order.marketInfo.title}</Link></td>}
@@ -42,10 +46,10 @@ export function OpenOrders({ orders, marketId }: { orders: Loaded<OrderWithMarke
                   {what}
                   {order.expiration > 0 && <small className="muted" data-testid="order-expires"> until {until(order.expiration)}</small>}
                 </td>
-                <td className="num">{cents(String(order.price))}</td>
+                <td className="num">{price}</td>
                 <td className="num">{shares(String(order.matchedAmount))} / {shares(String(order.amount))}</td>
                 {/* Named by its order: a screen reader's list of buttons said "Cancel" once per row. */}
-                <td><button type="button" className="ghost" disabled={busy} aria-label={`Cancel ${what} at ${cents(String(order.price))}${marketId ? '' : `: ${order.marketInfo.title}`}`} onClick={() => act(async () => describeOrder(await client.orders.cancel(order.id)))}>Cancel</button></td>
+                <td><button type="button" className="ghost" disabled={busy} aria-label={`Cancel ${what} at ${price}${marketId ? '' : `: ${order.marketInfo.title}`}`} onClick={() => act(async () => describeOrder(await client.orders.cancel(order.id), ticks.get(order.market)))}>Cancel</button></td>
               </tr>
               );
             })}

@@ -116,7 +116,7 @@ function MarketView({ market, event, onResolved }: { market: Market; event: Even
         {resolved ? <ResolvedPanel market={market} resolved={resolved} />
           : <OrderTicket market={market} outcome={outcome} onOutcome={setOutcome} price={picked} book={tokenId ? watcher?.depth(tokenId, TICKET_LEVELS) : undefined} prices={prices} buyRequest={buyRequest} />}
         <Position market={market} />
-        <OpenOrders orders={orders} marketId={market.id} />
+        <OpenOrders orders={orders} ticks={new Map([[market.id, market.tickSize]])} marketId={market.id} />
       </aside>
       <BuyBar market={market} prices={prices} onBuy={buy} />
     </div>

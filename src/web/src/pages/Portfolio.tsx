@@ -1,4 +1,4 @@
-import type { UserPosition, UserPositionsPage } from '../../../client/index.ts';
+import type { UserActivity, UserPosition, UserPositionsPage } from '../../../client/index.ts';
 import type { ReadableChain } from '../chain.ts';
 import type { WalletOnChain } from '../chain-reads.ts';
 import { OpenOrders, useOpenOrders } from '../components/OpenOrders.tsx';
@@ -8,6 +8,7 @@ import { TxLink } from '../components/TxLink.tsx';
 import { WithdrawForm } from '../components/WithdrawForm.tsx';
 import { activityPrice, cents, centsOf, describeBatch, money, shares, sharesOf, signedPercent, units, usd } from '../format.ts';
 import { useLoad } from '../load.ts';
+import { useTickSizes } from '../market-ticks.ts';
 import { Link, marketPath, useTitle } from '../router.tsx';
 import { useAction } from '../action.ts';
 import { useSession } from '../session.ts';
@@ -33,17 +34,21 @@ function PortfolioView() {
   const rows = positions.data?.data ?? [];
   const { chain, onChain } = useWalletOnChain(rows.map((row) => row.tokenId));
   const values = usePositionValues(rows);
+  const orders = useOpenOrders();
+  const activity = useLoad(() => client.portfolio.activity({ limit: 50 }), [client, revision]);
+  // Rows of many markets carry no tick: their markets' ticks, so each price shows as its market's page shows it.
+  const ticks = useTickSizes(client, [...rows.map((row) => row.market_uuid), ...(orders.data ?? []).map((order) => order.market), ...(activity.data?.data ?? []).map((row) => row.id)]);
   return (
     <div className="stack">
       <Summary positions={positions.data} values={values} chain={chain} onChain={onChain} />
-      <Positions rows={rows} values={values} chain={chain} onChain={onChain} />
+      <Positions rows={rows} values={values} ticks={ticks} chain={chain} onChain={onChain} />
       {chain && <WithdrawForm chain={chain} />}
       <div className="two">
         <Redeemable />
         <Mergeable />
       </div>
-      <OpenOrders orders={useOpenOrders()} />
-      <Activity chain={chain} />
+      <OpenOrders orders={orders} ticks={ticks} />
+      <Activity rows={activity.data?.data ?? []} ticks={ticks} chain={chain} />
     </div>
   );
 }
@@ -136,8 +141,14 @@ function NoDisplayName() {
   return <p className="muted" data-testid="no-display-name">Choose a display name on <Link to="/account">your account page</Link> to see your P&amp;L chart and public profile.</p>;
 }
 
-/** Held positions; with a chain, the shares the wallet holds on chain too, marked where they differ from the ledger's. */
-function Positions({ rows, values, chain, onChain }: { rows: UserPosition[]; values: Map<string, PositionValue>; chain: ReadableChain | undefined; onChain: WalletOnChain | undefined }) {
+/**
+ * Held positions; with a chain, the shares the wallet holds on chain too, marked where they differ
+ * from the ledger's. Avg and Now on the market's tick (`ticks` by market id): Now is the market
+ * page's price, Avg an average, to a tenth of the tick (format.ts centsOf).
+ */
+function Positions({ rows, values, ticks, chain, onChain }: {
+  rows: UserPosition[]; values: Map<string, PositionValue>; ticks: ReadonlyMap<string, string>; chain: ReadableChain | undefined; onChain: WalletOnChain | undefined;
+}) {
   return (
     <section className="panel" aria-label="Positions" data-testid="positions">
       <h2>Positions</h2>
@@ -151,8 +162,8 @@ function Positions({ rows, values, chain, onChain }: { rows: UserPosition[]; val
                 <td data-label="Outcome">{row.outcome}{row.status === 'RESOLVED' && <Settled latest={row.latest} />}</td>
                 <td data-label="Shares" className="num">{shares(row.amount)}</td>
                 {chain && <td data-label="On chain" className="num"><TokensOnChain ledger={row.amount} chain={onChain?.tokens.get(row.tokenId)} /></td>}
-                <td data-label="Avg" className="num">{cents(row.acquisitionPrice)}</td>
-                <PositionFigures value={values.get(row.tokenId)} />
+                <td data-label="Avg" className="num">{cents(row.acquisitionPrice, ticks.get(row.market_uuid))}</td>
+                <PositionFigures value={values.get(row.tokenId)} tickSize={ticks.get(row.market_uuid)} />
                 <td className="actions-cell">
                   {row.slug && row.status !== 'RESOLVED' && (
                     <Link to={`${marketPath(row.slug)}?side=sell&token=${row.tokenId}&shares=${row.amount}`} className="button sell">Sell</Link>
@@ -171,12 +182,12 @@ function Positions({ rows, values, chain, onChain }: { rows: UserPosition[]; val
 /** What the Now column shows. */
 const NOW = "The price its market's page shows: the midpoint of the best bid and ask, or the last trade when the spread is wider than 10¢; once resolved, what a share redeems for";
 
-/** A position's price now, value and P&L, at its market page's price. */
-function PositionFigures({ value }: { value: PositionValue | undefined }) {
+/** A position's price now (on its market's tick), value and P&L, at its market page's price. */
+function PositionFigures({ value, tickSize }: { value: PositionValue | undefined; tickSize: string | undefined }) {
   if (!value) return <><td data-label="Now" className="num">—</td><td data-label="Value" className="num">—</td><td data-label="P&L" className="num">—</td></>;
   return (
     <>
-      <td data-label="Now" className="num" data-testid="position-now">{centsOf(value.price)}</td>
+      <td data-label="Now" className="num" data-testid="position-now">{centsOf(value.price, tickSize)}</td>
       <td data-label="Value" className="num" data-testid="position-value">{money(value.value)}</td>
       <td data-label="P&L" className={`num ${value.gain < 0n ? 'down' : 'up'}`}>{money(value.gain)}</td>
     </>
@@ -228,11 +239,11 @@ function Mergeable() {
   );
 }
 
-/** The trader's trades, splits, merges and redeems, each with its transaction (a link to it when the chain can be read). */
-function Activity({ chain }: { chain: ReadableChain | undefined }) {
-  const { client, revision } = useSession();
-  const activity = useLoad(() => client.portfolio.activity({ limit: 50 }), [client, revision]);
-  const rows = activity.data?.data ?? [];
+/**
+ * The trader's trades, splits, merges and redeems, each with its transaction (a link to it when the
+ * chain can be read); a trade's price on its market's tick (`ticks` by market id, a row's `id`).
+ */
+function Activity({ rows, ticks, chain }: { rows: UserActivity[]; ticks: ReadonlyMap<string, string>; chain: ReadableChain | undefined }) {
   return (
     <section className="panel" aria-label="Activity" data-testid="activity">
       <h2>Activity</h2>
@@ -246,7 +257,7 @@ function Activity({ chain }: { chain: ReadableChain | undefined }) {
                 <td data-label="Type">{row.type}{row.outcomeIndex !== undefined ? ` ${row.outcomeIndex === 0 ? row.outcome1 : row.outcome2}` : ''}</td>
                 <td data-label="Market"><Link to={marketPath(row.slug)}>{row.name}</Link></td>
                 <td data-label="Amount" className="num">{shares(String(row.amount))}</td>
-                <td data-label="Price" className="num">{activityPrice(row.type, row.price)}</td>
+                <td data-label="Price" className="num">{activityPrice(row.type, row.price, ticks.get(row.id))}</td>
                 <td data-label="Transaction"><TxLink hash={row.hash} chain={chain} /></td>
               </tr>
             ))}
