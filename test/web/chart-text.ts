@@ -30,9 +30,12 @@ export interface Drawn {
   right: number;
 }
 
-/** What the chart `testId` drew on its time axis (the last row's middle cell) or its right price axis (the first row's last cell). */
+/**
+ * What the chart `testId` drew on its time axis (the last row's middle cell) or its right price axis
+ * (the first row's last cell); an empty label, which draws nothing, left out.
+ */
 export function axisText(page: Page, testId: string, axis: 'time' | 'price'): Promise<(Drawn & { width: number })[]> {
   const cell = axis === 'time' ? 'tr:last-child td:nth-child(2)' : 'tr:first-child td:nth-child(3)';
   return page.evaluate(`[...document.querySelectorAll('[data-testid=${testId}] table ${cell} canvas')]
-    .flatMap((canvas) => (canvas.drawnText ?? []).map((label) => ({ ...label, width: canvas.width })))`);
+    .flatMap((canvas) => (canvas.drawnText ?? []).filter((label) => label.text !== '').map((label) => ({ ...label, width: canvas.width })))`);
 }

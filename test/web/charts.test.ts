@@ -32,7 +32,7 @@ function offTime(labels: Drawn[], start: number): string[] {
   const year = new Date(start).getFullYear();
   const candidates = (text: string): number[] => {
     if (/^\d{4}$/.test(text)) return [Date.parse(`Jan 1 ${text}`)];
-    // A time of day ("12:13 PM") marks no day.
+    // A time of day ("12:13 PM") marks no day (the P&L chart draws none beyond a day's span; the price chart's 1W does).
     return /^[A-Z][a-z]{2} \d{1,2}$/.test(text) ? [year, year + 1].map((y) => Date.parse(`${text} ${y}`)) : [];
   };
   const days = labels.slice(1, -1).flatMap((label) => {
@@ -119,8 +119,9 @@ describe('the charts with a month of trades', { skip: storeIndependent('the web 
     assert.deepEqual(clipped, []);
   });
 
-  it("draws the P&L chart's date labels inside its axis on the portfolio and the profile, on a desktop and a phone, in both themes", async () => {
+  it("draws the P&L chart's date labels inside its axis, and no time of day among them, on the portfolio and the profile, on a desktop and a phone, in both themes", async () => {
     const clipped: string[] = [];
+    const times: string[] = [];
     for (const theme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: theme });
       for (const size of [DESKTOP, PHONE]) {
@@ -132,10 +133,14 @@ describe('the charts with a month of trades', { skip: storeIndependent('the web 
           await page.waitForTimeout(300); // the library paints on an animation frame after the data
           await chart.locator('..').screenshot({ path: `${SCREENSHOTS}/pnl-${name}-${theme}-${size.width}.png` });
           for (const label of await clippedDates(page, 'pnl-chart')) clipped.push(`${name} ${theme} ${size.width}px: ${label}`);
+          // A month's span: dates only (time-axis.ts labelsFor).
+          const labels = (await axisText(page, 'pnl-chart', 'time')).map((label) => label.text);
+          if (labels.some((label) => /\d:\d\d/.test(label))) times.push(`${name} ${theme} ${size.width}px: ${labels.join(', ')}`);
         }
       }
     }
     assert.deepEqual(clipped, []);
+    assert.deepEqual(times, []);
   });
 
   it('draws the P&L chart along time, uneven gaps as wide as they are, and no last-value label over the price axis', async () => {

@@ -36,3 +36,39 @@ export function onTimeAxis(points: readonly { time: number; value: number }[], s
   for (const point of points) placed[at(point.time) - start] = { time: point.time, value: point.value };
   return placed;
 }
+
+/** A day, in seconds. */
+const DAY = 86_400;
+
+/** What every label of one time axis says: a time of day, or a date (a day, a month, a year). */
+export type AxisLabels = 'times' | 'dates';
+
+/**
+ * The labels of an axis spanning `span` seconds: times of day within a day's span, dates beyond
+ * it. lightweight-charts labels each mark by what changed since the point before it (a day, an
+ * hour), so one axis mixed them: the steps onTimeAxis cuts are under a day for every span under
+ * 2,000 days, and each point keeps its own time, so an axis of days had hours' marks between its
+ * days ("Jan 16", "12:00 PM", "Jan 17" over two to five days), and a day's span that crossed
+ * midnight put a date among its times.
+ */
+export function labelsFor(span: number): AxisLabels {
+  return span <= DAY ? 'times' : 'dates';
+}
+
+/**
+ * A time-axis label in the reader's locale that says what it is: "Dec 2" at a day's mark (the
+ * library's default printed the day number alone, a bare "2"), "Dec 2026" and "2026" for months and
+ * years, the time of day otherwise. `type` is the mark's TickMarkType (0 a year's, 1 a month's, 2 a
+ * day's, 3 and 4 a time's); `time`, Unix seconds. With `labels`, every label is of that kind: on an
+ * axis of times a day's mark says its time ("12:00 AM"), and on an axis of dates a time's mark says
+ * nothing (an empty label: the library draws none, and a mark of a day is never left out for one).
+ */
+export function axisLabel(time: number, type: number, labels?: AxisLabels): string {
+  const date = new Date(time * 1000);
+  const timeOfDay = () => date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (labels === 'times') return timeOfDay();
+  if (type >= 3) return labels === 'dates' ? '' : timeOfDay();
+  if (type === 0) return date.toLocaleDateString(undefined, { year: 'numeric' });
+  if (type === 1) return date.toLocaleDateString(undefined, { month: 'short', year: 'numeric' });
+  return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}

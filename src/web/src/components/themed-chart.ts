@@ -1,20 +1,10 @@
 import type { ChartOptions, DeepPartial, IChartApi, Time } from 'lightweight-charts';
+import { axisLabel, labelsFor, type AxisLabels } from '../time-axis.ts';
 
 type Charts = typeof import('lightweight-charts');
 
-/**
- * Time-axis labels in the reader's locale that say what they are: "Dec 2" at a day's first
- * mark (the library's default printed the day number alone, a bare "2"), "Dec 2026" and "2026"
- * for months and years, the time of day otherwise. The charts' times are Unix seconds.
- */
-function tickMark(time: Time, type: number): string {
-  if (typeof time !== 'number') return String(time);
-  const date = new Date(time * 1000);
-  if (type === 0) return date.toLocaleDateString(undefined, { year: 'numeric' });
-  if (type === 1) return date.toLocaleDateString(undefined, { month: 'short', year: 'numeric' });
-  if (type === 2) return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
-  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-}
+/** The time axis's labels, by what each mark is (time-axis.ts axisLabel), or all of one kind; the charts' times are Unix seconds. */
+const tickMark = (labels?: AxisLabels) => (time: Time, type: number): string => (typeof time === 'number' ? axisLabel(time, type, labels) : String(time));
 
 /**
  * A lightweight-charts chart in the page's theme (text colour, font, grid in --line, no borders),
@@ -39,7 +29,7 @@ export function themedChart(charts: Charts, element: HTMLElement, options: DeepP
     ...options,
     // Fixed edges: the first and last date labels are moved inside the axis, where centred on the
     // chart's first and last points they were cut off ("ec 7", and "Jan 8" under the price axis).
-    timeScale: { borderVisible: false, tickMarkFormatter: tickMark, fixLeftEdge: true, fixRightEdge: true, ...options.timeScale },
+    timeScale: { borderVisible: false, tickMarkFormatter: tickMark(), fixLeftEdge: true, fixRightEdge: true, ...options.timeScale },
   });
   const painters: (() => void)[] = [];
   const retheme = () => {
@@ -60,4 +50,27 @@ export function themedChart(charts: Charts, element: HTMLElement, options: DeepP
     painters.push(paint);
   };
   return { chart, color: (variable) => style.getPropertyValue(variable).trim(), onTheme, remove };
+}
+
+/**
+ * Every label of `chart`'s time axis of one kind for the span it shows (time-axis.ts labelsFor):
+ * times of day within a day, dates beyond it. The span is the visible range's, read again when a
+ * zoom or a scroll changes it; the library keeps each mark's label once made, so a new kind is set
+ * as a new formatter, which makes them again.
+ */
+export function labelsOfOneKind(chart: IChartApi): void {
+  const scale = chart.timeScale();
+  const shown = (): AxisLabels => {
+    const range = scale.getVisibleRange();
+    return labelsFor(range ? Number(range.to) - Number(range.from) : 0);
+  };
+  let labels = shown();
+  const format = () => chart.applyOptions({ timeScale: { tickMarkFormatter: tickMark(labels) } });
+  format();
+  scale.subscribeVisibleTimeRangeChange(() => {
+    const next = shown();
+    if (next === labels) return;
+    labels = next;
+    format();
+  });
 }
