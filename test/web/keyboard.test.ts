@@ -5,7 +5,8 @@
  * names it, the phone's header menu opened and closed with Escape; every control reached shows a
  * focus ring and has a name, in both themes; headings go down one level at a time. And notices:
  * the same words again are counted on one notice, not stacked; each is dismissed with the
- * keyboard and expires by itself; a refusal is announced at once, a success politely.
+ * keyboard and expires by itself; a refusal is announced at once, a success politely; the
+ * notices' landmark comes first, so the keyboard meets a notice before the header.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -194,7 +195,7 @@ describe('the trading path with the keyboard alone', { skip: storeIndependent('t
     await page.getByTestId('notice').waitFor({ state: 'detached' });
   });
 
-  it('announces a refusal at once (role=alert) and a success politely (role=status), each in its own region', async () => {
+  it('announces a refusal at once (role=alert) and a success politely (role=status), each in its own region, both reached first by the keyboard', async () => {
     await page.goto(`${server.url}/market/${market.slug}`);
     const split = page.getByLabel('Split USDC into both outcomes');
     const [alerts, statuses] = [page.locator('.notices [role=alert]'), page.locator('.notices [role=status]')];
@@ -212,6 +213,19 @@ describe('the trading path with the keyboard alone', { skip: storeIndependent('t
     assert.equal(await alerts.getByTestId('notice').count(), 1, 'the success is not in the alert region');
     assert.equal(await statuses.getByTestId('notice').filter({ hasText: /INSUFFICIENT/ }).count(), 0, 'nor the refusal in the polite one');
     await screenshots(page, 'notices-refusal-and-success');
+    // Both in the "Notices" landmark, first in the page (it showed after main): from the skip link the
+    // keyboard reaches the refusal's Dismiss, then the success's, then the header.
+    await page.getByRole('link', { name: 'Skip to content' }).focus();
+    const order: string[] = [];
+    for (let presses = 0; presses < 3; presses++) {
+      await page.keyboard.press('Tab');
+      order.push((await page.evaluate<Focused>(READ_FOCUS)).name);
+    }
+    assert.match(order[0]!, /^Dismiss: .*INSUFFICIENT/, `tab order ${order}`);
+    assert.match(order[1]!, /^Dismiss: Split \$1\.00/, `tab order ${order}`);
+    assert.equal(order[2], 'PMX home', `tab order ${order}`);
+    await page.getByRole('region', { name: 'Notices' }).waitFor({ state: 'attached' });
+    assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('[aria-label=Notices], header.header, main')].map((element) => element.tagName.toLowerCase())`), ['section', 'header', 'main']);
     // Dismissing the refusal from the keyboard moves the focus to the success's Dismiss, in the other region.
     await refusal.getByRole('button').focus();
     await page.keyboard.press('Escape');

@@ -43,11 +43,12 @@ export function App() {
   return (
     <>
       <a className="skip" href="#main">Skip to content</a>
+      {/* First after the skip link: a notice is reached at once, not after the whole page (it shows at the bottom, fixed). */}
+      <Notices />
       <Header />
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<p className="muted" role="status">Loading…</p>}>{route(path)}</Suspense>
       </main>
-      <Notices />
     </>
   );
 }

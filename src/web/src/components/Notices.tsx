@@ -59,15 +59,18 @@ function NoticeItem({ notice }: { notice: Notice }) {
  * (role=alert), the rest when the reader is idle (role=status); one polite region for both let a
  * refusal wait behind whatever was being read. Both regions are always there, empty or not: a live
  * region added with its words is not announced by every screen reader. Not atomic: a new notice is
- * announced alone, not with the older ones still shown.
+ * announced alone, not with the older ones still shown. Together they are the "Notices" landmark,
+ * first in the page after the skip link (App.tsx): the keyboard reaches a notice's Dismiss before
+ * the header, and a screen reader lists the landmark first; after the page's main, a notice that
+ * expires in seconds was reached only past every control of the page.
  */
 export function Notices() {
   const { notices } = useSession();
   const of = (kind: Notice['kind']) => notices.filter((notice) => notice.kind === kind).map((notice) => <NoticeItem key={notice.id} notice={notice} />);
   return (
-    <div className="notices">
+    <section className="notices" aria-label="Notices">
       <div role="alert" aria-atomic="false">{of('error')}</div>
       <div role="status" aria-live="polite" aria-atomic="false">{of('info')}</div>
-    </div>
+    </section>
   );
 }
