@@ -1,10 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import type { LocalAccount } from 'viem/accounts';
-import { createClient, ExchangeError, type Account, type ApiKeyCredentials, type ClientOptions, type ExchangeClient, type SignedTimestamps, type Trade, type UserFeed, type UserMessage } from '../../client/index.ts';
+import { createClient, ExchangeError, type Account, type ApiKeyCredentials, type ClientOptions, type ExchangeClient, type SignedTimestamps, type UserFeed, type UserMessage } from '../../client/index.ts';
 import { offers } from './capabilities.ts';
 import { readableChain } from './chain.ts';
-import { cents, describeOrder, shares } from './format.ts';
 import { tickSizes } from './market-ticks.ts';
+import { noticeMarket, userNotice } from './user-notices.ts';
 import { switchWalletToChain, type Eip1193 } from './wallet-chain.ts';
 
 /**
@@ -271,36 +271,16 @@ async function follow(client: ExchangeClient): Promise<void> {
   const current = client.user();
   feed = current;
   for await (const message of current) {
-    const market = marketOf(message);
+    const market = noticeMarket(message);
     if (market === undefined) announce(message, undefined);
     else void tickSizes(client, [market]).then((ticks) => announce(message, ticks.get(market)));
     refresh();
   }
 }
 
-/** The market a message's price belongs to, for its tick. */
-function marketOf(message: UserMessage): string | undefined {
-  if (message.type === 'trade-update') return (message.data as unknown as Trade).market;
-  return message.type === 'order-update' ? message.data.order.market : undefined;
-}
-
 function announce(message: UserMessage, tickSize: string | undefined): void {
-  const text = describe(message, tickSize);
+  const text = userNotice(message, tickSize, tookPart);
   if (text) notify(text);
-}
-
-function describe(message: UserMessage, tickSize: string | undefined): string | undefined {
-  if (message.type === 'trade-update') {
-    // A trade is the taker's token and price; a maker's side of it (perhaps the other outcome, at
-    // the complement price) is its order's update, announced below.
-    const trade = message.data as unknown as Trade;
-    return trade.status === 'MATCHED' && tookPart(trade.taker) ? `Trade matched: ${shares(trade.size)} at ${cents(trade.price, tickSize)}` : undefined;
-  }
-  if (message.type === 'order-update') {
-    // The placement was answered in the ticket already; fills and cancels are news.
-    return message.data.type === 'PLACEMENT' ? undefined : describeOrder(message.data.order, tickSize);
-  }
-  return 'Reward claim updated';
 }
 
 /** Whether `address` is the signed-in trader's (its wallet, or the sign-in address). */
