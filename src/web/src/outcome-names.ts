@@ -1,4 +1,5 @@
 import type { ExchangeClient } from '../../client/index.ts';
+import { PageReads } from './page-reads.ts';
 
 /** What a profile row shows of its market: its two outcome names, first and second (its `outcome1` and `outcome2`), and its tick. */
 export interface RowMarket {
@@ -10,31 +11,16 @@ export interface RowMarket {
  * Public profile rows name a side only (SIDE_A, SIDE_B) and the market by title and slug; its
  * outcome names ("Yes"/"No", "Over"/"Under", a price market's "Up"/"Down") are the market's, and
  * so is the tick a row's price shows on (format.ts centsOf). Each slug is asked once per page
- * load, however many rows and profiles name it; a failed read is forgotten, to be asked again next
- * time.
+ * load, however many rows and profiles name it (page-reads.ts).
  */
-const known = new Map<string, Promise<RowMarket | undefined>>();
-
-function marketOf(client: ExchangeClient, slug: string): Promise<RowMarket | undefined> {
-  let market = known.get(slug);
-  if (!market) {
-    market = client.markets.get(slug).then(
-      (read) => ({ outcomes: [read.outcome1, read.outcome2] as const, tickSize: read.tickSize }),
-      () => {
-        known.delete(slug);
-        return undefined;
-      },
-    );
-    known.set(slug, market);
-  }
-  return market;
-}
+const markets = new PageReads<RowMarket>();
 
 /** The outcome names and tick of every market among `slugs`, read at once (one request per market not yet known). */
-export async function rowMarkets(client: ExchangeClient, slugs: readonly (string | undefined)[]): Promise<Map<string, RowMarket>> {
-  const distinct = [...new Set(slugs.filter((slug): slug is string => slug !== undefined))];
-  const answers = await Promise.all(distinct.map(async (slug) => [slug, await marketOf(client, slug)] as const));
-  return new Map(answers.filter((answer): answer is readonly [string, RowMarket] => answer[1] !== undefined));
+export function rowMarkets(client: ExchangeClient, slugs: readonly (string | undefined)[]): Promise<Map<string, RowMarket>> {
+  return markets.of(slugs, (missing) => new Map(missing.map((slug) => [
+    slug,
+    client.markets.get(slug).then((read): RowMarket => ({ outcomes: [read.outcome1, read.outcome2], tickSize: read.tickSize }), () => undefined),
+  ])));
 }
 
 /**
