@@ -36,7 +36,7 @@ interface ExchangeErrors {
 
     // Matching
     error ZeroFillAmount();
-    error TakerAlreadyMatched(bytes32 takerOrderHash);
+    error TakerAlreadyMatched(bytes32 takerOrderHash, uint256 part);
     error FillAmountsLengthMismatch();
     error NotAllowedCounterparty(bytes32 orderHash);
     error TokenMismatch(uint256 takerTokenId, uint256 makerTokenId);

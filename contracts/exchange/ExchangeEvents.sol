@@ -22,6 +22,8 @@ interface ExchangeEvents {
         uint256 makerAmountFilled,
         uint256 takerAmountFilled
     );
+    /// After `OrdersMatched`, for parts 1 and above of a match only: which part that was.
+    event OrdersMatchedPart(bytes32 indexed takerOrderHash, uint256 indexed part);
     event OrderCancelled(bytes32 indexed orderHash);
     event NonceIncremented(address indexed maker, uint256 newNonce);
     event TokenRegistered(uint256 indexed token, uint256 indexed complement, bytes32 indexed conditionId);

@@ -9,10 +9,12 @@ import {Signatures} from "./Signatures.sol";
 /// fills across transactions add up and nothing fills twice, whatever the operator sends.
 ///
 /// An order is the taker of one match at most: the server matches an incoming order once, and
-/// what is left of it then rests and fills only as a maker. The flag makes a match that is sent
-/// again (a transaction thought lost, resent under a new nonce) revert, even when its orders still
-/// have room for it, rather than settle twice. It shares the slot the taker's fill writes anyway,
-/// so it costs no storage write of its own.
+/// what is left of it then rests and fills only as a maker. A match that is sent again (a
+/// transaction thought lost, resent under a new nonce) reverts, even when its orders still have
+/// room for it, rather than settle twice. A match with more makers than one transaction holds is
+/// sent in parts, numbered from 0 by the server: each part settles once. Part 0's flag shares the
+/// slot the taker's fill writes anyway, so the common match of one part costs no storage write of
+/// its own; each further part writes one slot of `partMatched`.
 abstract contract OrderBook is Signatures {
     /// The fill state of a cancelled order: no fill amount reaches it.
     uint256 private constant CANCELLED = type(uint256).max;
@@ -22,6 +24,8 @@ abstract contract OrderBook is Signatures {
     uint256 private constant MAX_MAKER_AMOUNT = type(uint128).max;
 
     mapping(bytes32 => uint256) private filledOf;
+    /// Parts 1 and above of a taker's match that have settled, by keccak256(takerOrderHash, part).
+    mapping(bytes32 => bool) private partMatched;
 
     /// (cancelled, filled): `filled` in units of the order's makerAmount.
     function orderStatus(bytes32 orderHash) external view returns (bool cancelled, uint256 filled) {
@@ -29,8 +33,9 @@ abstract contract OrderBook is Signatures {
         return state == CANCELLED ? (true, 0) : (false, state & ~MATCHED_AS_TAKER);
     }
 
-    /// Whether the order has been the taker of a match (which it can be once).
-    function matchedAsTaker(bytes32 orderHash) external view returns (bool) {
+    /// Whether that part of the order's match as a taker has settled (each part can once).
+    function matchedAsTaker(bytes32 orderHash, uint256 part) public view returns (bool) {
+        if (part != 0) return partMatched[_partKey(orderHash, part)];
         uint256 state = filledOf[orderHash];
         return state != CANCELLED && state & MATCHED_AS_TAKER != 0;
     }
@@ -67,11 +72,21 @@ abstract contract OrderBook is Signatures {
         filledOf[orderHash] = (state & MATCHED_AS_TAKER) | _filledAfter(orderHash, state, makerAmount, making);
     }
 
-    /// Records `making` more of the order as filled, as the taker of a match: once per order.
-    function _consumeAsTaker(bytes32 orderHash, uint256 makerAmount, uint256 making) internal {
+    /// Records `making` more of the order as filled, as the taker of a part of its match: once per
+    /// part. The parts of a match may be mined in any order (one that reverts is not resent).
+    function _consumeAsTaker(bytes32 orderHash, uint256 makerAmount, uint256 making, uint256 part) internal {
+        if (matchedAsTaker(orderHash, part)) revert TakerAlreadyMatched(orderHash, part);
+        if (part != 0) {
+            partMatched[_partKey(orderHash, part)] = true;
+            _consume(orderHash, makerAmount, making);
+            return;
+        }
         uint256 state = filledOf[orderHash];
-        if (state != CANCELLED && state & MATCHED_AS_TAKER != 0) revert TakerAlreadyMatched(orderHash);
         filledOf[orderHash] = MATCHED_AS_TAKER | _filledAfter(orderHash, state, makerAmount, making);
+    }
+
+    function _partKey(bytes32 orderHash, uint256 part) private pure returns (bytes32) {
+        return keccak256(abi.encode(orderHash, part));
     }
 
     /// The order's filled amount once `making` more is filled; reverts when it is cancelled or has not that much left.

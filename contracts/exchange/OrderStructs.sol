@@ -34,13 +34,14 @@ struct Order {
     bytes signature;
 }
 
-/// One taker match, the arguments of `matchOrders`, as an element of `matchOrdersBatch`.
+/// One taker match (or one part of it), the arguments of `matchOrders`, as an element of `matchOrdersBatch`.
 struct MatchArgs {
     Order takerOrder;
     Order[] makerOrders;
     uint256 takerFillAmount;
     uint256[] makerFillAmounts;
     uint256[] makerFeeRatesBps;
+    uint256 part;
 }
 
 bytes32 constant ORDER_TYPEHASH = keccak256(

@@ -56,14 +56,17 @@ abstract contract Trading is OrderBook, ERC1155Holder {
 
     /// `takerFillAmount` and each of `makerFillAmounts` are in units of that order's makerAmount;
     /// each of `makerFeeRatesBps` is the rate that maker pays on its fill, at most its signed rate.
+    /// `part` numbers the parts of a match too large for one transaction, 0 for the first (and
+    /// usually only) one: each settles once (OrderBook.sol).
     function matchOrders(
         Order calldata takerOrder,
         Order[] calldata makerOrders,
         uint256 takerFillAmount,
         uint256[] calldata makerFillAmounts,
-        uint256[] calldata makerFeeRatesBps
+        uint256[] calldata makerFeeRatesBps,
+        uint256 part
     ) external onlyOperator whenTradingActive {
-        _matchOrders(takerOrder, makerOrders, takerFillAmount, makerFillAmounts, makerFeeRatesBps);
+        _matchOrders(takerOrder, makerOrders, takerFillAmount, makerFillAmounts, makerFeeRatesBps, part);
     }
 
     /// Several matches in one transaction, settled in order exactly as `matchOrders` settles each,
@@ -73,7 +76,7 @@ abstract contract Trading is OrderBook, ERC1155Holder {
     function matchOrdersBatch(MatchArgs[] calldata matches) external onlyOperator whenTradingActive {
         for (uint256 i = 0; i < matches.length; ++i) {
             MatchArgs calldata one = matches[i];
-            _matchOrders(one.takerOrder, one.makerOrders, one.takerFillAmount, one.makerFillAmounts, one.makerFeeRatesBps);
+            _matchOrders(one.takerOrder, one.makerOrders, one.takerFillAmount, one.makerFillAmounts, one.makerFeeRatesBps, one.part);
         }
     }
 
@@ -82,13 +85,14 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         Order[] calldata makerOrders,
         uint256 takerFillAmount,
         uint256[] calldata makerFillAmounts,
-        uint256[] calldata makerFeeRatesBps
+        uint256[] calldata makerFeeRatesBps,
+        uint256 part
     ) private {
         if (makerOrders.length != makerFillAmounts.length || makerOrders.length != makerFeeRatesBps.length) revert FillAmountsLengthMismatch();
         Market storage market = _marketOf(takerOrder.tokenId);
         _requireUnresolved(market);
         bytes32 takerHash = _validateOrder(takerOrder);
-        _consumeAsTaker(takerHash, takerOrder.makerAmount, takerFillAmount);
+        _consumeAsTaker(takerHash, takerOrder.makerAmount, takerFillAmount, part);
 
         Totals memory totals;
         uint256[] memory payouts = new uint256[](makerOrders.length);
@@ -107,6 +111,7 @@ abstract contract Trading is OrderBook, ERC1155Holder {
         (uint256 makerAssetId, uint256 takerAssetId) = _assetIds(takerOrder);
         emit OrderFilled(takerHash, takerOrder.maker, address(this), makerAssetId, takerAssetId, totals.takerMaking, totals.takerTaking, totals.takerFee);
         emit OrdersMatched(takerHash, takerOrder.maker, makerAssetId, takerAssetId, totals.takerMaking, totals.takerTaking);
+        if (part != 0) emit OrdersMatchedPart(takerHash, part);
     }
 
     /// A market whose condition has its payouts reported trades no more: its losing token is worth

@@ -37,7 +37,7 @@ describe('a match sent again after it settled (CHAIN=embedded)', { skip: storeIn
     const [takerHash, makerHash] = [await hashOf(taker), await hashOf(maker)];
     const fill: MatchFill = {
       id: takerHash, takerHash, tradeIds: [`trade-of-${takerHash}`], negRisk: false,
-      call: { takerOrder: taker, makerOrders: [maker], takerFillAmount: 5n * ONE, makerFillAmounts: [10n * ONE], makerFeeRatesBps: [maker.feeRateBps] },
+      call: { takerOrder: taker, makerOrders: [maker], takerFillAmount: 5n * ONE, makerFillAmounts: [10n * ONE], makerFeeRatesBps: [maker.feeRateBps], part: 0n },
       orderIdByHash: new Map([[takerHash, 'taker'], [makerHash, 'maker']]), orderIdsByWallet: new Map(),
     };
     return { fill, txHash: receipt.transactionHash };

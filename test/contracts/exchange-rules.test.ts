@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hexToBigInt, parseSignature, serializeSignature, toHex, zeroAddress } from 'viem';
 import type { HDAccount } from 'viem/accounts';
-import { ABIS, type ExchangeChain, type Market, ONE, type OrderParams, startExchangeChain } from '../helpers/exchange-chain.ts';
+import { ABIS, type ExchangeChain, type Market, matchOf, ONE, type OrderParams, startExchangeChain } from '../helpers/exchange-chain.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 import { earlierSettlement } from '../../src/engine/chain-settlement/earlier-settlement.ts';
 import type { MatchFill } from '../../src/engine/chain-settlement/match-call.ts';
@@ -89,19 +89,41 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
     // The same match again (a transaction taken for lost and sent again): both orders have room for it.
     assert.equal(await chain.read(exchange(), ABIS.exchange, 'remainingOf', [taker]), 5n * ONE);
     assert.equal(await chain.read(exchange(), ABIS.exchange, 'remainingOf', [maker]), 20n * ONE);
-    assert.equal(await revertOfPair(taker, maker, 5n * ONE, 10n * ONE), 'TakerAlreadyMatched');
-    assert.equal(await chain.read(exchange(), ABIS.exchange, 'matchedAsTaker', [takerHash]), true);
+    assert.deepEqual(await chain.revertErrorOf(chain.operator, exchange(), ABIS.exchange, 'matchOrders', [taker, [maker], 5n * ONE, [10n * ONE], [maker.feeRateBps], 0n]), { name: 'TakerAlreadyMatched', args: [takerHash, 0n] });
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'matchedAsTaker', [takerHash, 0n]), true);
     assert.deepEqual(await chain.read(exchange(), ABIS.exchange, 'orderStatus', [takerHash]), [false, 5n * ONE]);
     // What is left of it rests, and a later taker fills it as a maker.
     await chain.match(await sell({ size: 10n * ONE }), [taker], 10n * ONE, [5n * ONE]);
     assert.deepEqual(await chain.read(exchange(), ABIS.exchange, 'orderStatus', [takerHash]), [false, 10n * ONE]);
     // The settlement sender finds the transaction that settled a match refused as already matched.
     const earlier = earlierSettlement(chain.publicClient, exchange());
-    const fill = { takerHash } as MatchFill;
-    assert.equal(earlier.isAlreadySettled({ name: 'TakerAlreadyMatched', args: [takerHash.toUpperCase().replace('0X', '0x')], message: '' } as RevertReason, fill), true);
-    assert.equal(earlier.isAlreadySettled({ name: 'TakerAlreadyMatched', args: [`0x${'00'.repeat(32)}`], message: '' } as RevertReason, fill), false, 'another taker order');
+    const fill = { takerHash, call: { part: 0n } } as MatchFill;
+    assert.equal(earlier.isAlreadySettled({ name: 'TakerAlreadyMatched', args: [takerHash.toUpperCase().replace('0X', '0x'), 0n], message: '' } as RevertReason, fill), true);
+    assert.equal(earlier.isAlreadySettled({ name: 'TakerAlreadyMatched', args: [`0x${'00'.repeat(32)}`, 0n], message: '' } as RevertReason, fill), false, 'another taker order');
+    assert.equal(earlier.isAlreadySettled({ name: 'TakerAlreadyMatched', args: [takerHash, 1n], message: '' } as RevertReason, fill), false, 'another part');
     assert.equal(await earlier.findSettlement(fill), settled.transactionHash);
-    assert.equal(await earlier.findSettlement({ takerHash: `0x${'ab'.repeat(32)}` } as MatchFill), null);
+    assert.equal(await earlier.findSettlement({ takerHash: `0x${'ab'.repeat(32)}`, call: { part: 0n } } as MatchFill), null);
+  });
+
+  it('settles a match too large for one transaction in parts: each part once, in any order, each found again by its part', async () => {
+    const taker = await buy({ size: 40n * ONE });
+    const [first, second, third, fourth] = [await sell(), await sell(), await sell(), await sell()];
+    const takerHash = await chain.read<`0x${string}`>(exchange(), ABIS.exchange, 'hashOrder', [taker]);
+    const partOf = (maker: typeof first, part: bigint) => chain.match(taker, [maker], 5n * ONE, [10n * ONE], exchange(), [maker.feeRateBps], part);
+    // Part 1 is mined before part 0 (part 0's transaction was held up), then part 0, then part 2.
+    const settled = [await partOf(second, 1n), await partOf(first, 0n), await partOf(third, 2n)];
+    assert.deepEqual(await chain.read(exchange(), ABIS.exchange, 'orderStatus', [takerHash]), [false, 15n * ONE]);
+    for (const part of [0n, 1n, 2n]) assert.equal(await chain.read(exchange(), ABIS.exchange, 'matchedAsTaker', [takerHash, part]), true);
+    assert.equal(await chain.read(exchange(), ABIS.exchange, 'matchedAsTaker', [takerHash, 3n]), false);
+    // A part sent again is refused by its number, though the taker and another maker have room for it.
+    const again = [taker, [fourth], 5n * ONE, [10n * ONE], [fourth.feeRateBps]] as const;
+    for (const part of [0n, 1n, 2n]) assert.deepEqual(await chain.revertErrorOf(chain.operator, exchange(), ABIS.exchange, 'matchOrders', [...again, part]), { name: 'TakerAlreadyMatched', args: [takerHash, part] });
+    // Only the later parts say which part they were; the sender finds each part's transaction.
+    const earlier = earlierSettlement(chain.publicClient, exchange());
+    for (const [index, part] of [1n, 0n, 2n].entries()) assert.equal(await earlier.findSettlement({ takerHash, call: { part } } as MatchFill), settled[index]!.transactionHash, `part ${part}`);
+    // A batch settles parts as matchOrders does.
+    await chain.matchBatch([matchOf(taker, [fourth], { taker: 5n * ONE, part: 3n })]);
+    assert.deepEqual(await chain.read(exchange(), ABIS.exchange, 'orderStatus', [takerHash]), [false, 20n * ONE]);
   });
 
   it('lets only operators match, and only while trading is not paused', async () => {
@@ -152,8 +174,8 @@ describe('exchange rules', { skip: storeIndependent('the chain') }, () => {
     const above = await sell({ feeRateBps: 100n });
     const aboveHash = await chain.read(exchange(), ABIS.exchange, 'hashOrder', [above]);
     const args = [await buy(), [above], 5n * ONE, [10n * ONE]] as const;
-    assert.deepEqual(await chain.revertErrorOf(chain.operator, exchange(), ABIS.exchange, 'matchOrders', [...args, [101n]]), { name: 'MakerFeeRateAboveSigned', args: [aboveHash, 101n] });
-    assert.equal(await chain.revertOf(chain.operator, exchange(), ABIS.exchange, 'matchOrders', [...args, []]), 'FillAmountsLengthMismatch');
+    assert.deepEqual(await chain.revertErrorOf(chain.operator, exchange(), ABIS.exchange, 'matchOrders', [...args, [101n], 0n]), { name: 'MakerFeeRateAboveSigned', args: [aboveHash, 101n] });
+    assert.equal(await chain.revertOf(chain.operator, exchange(), ABIS.exchange, 'matchOrders', [...args, [], 0n]), 'FillAmountsLengthMismatch');
     assert.equal(await chain.revertOf(chain.operator, exchange(), ABIS.exchange, 'fillOrder', [above, ONE, 101n]), 'MakerFeeRateAboveSigned');
   });
 

@@ -84,7 +84,7 @@ describe('resolved markets', { skip: storeIndependent('the chain') }, () => {
       for (const type of FILL_TYPES) {
         const match = await freshMatch(market, type, negRisk);
         assert.equal(await matchRevert(exchange, match), 'MarketResolved', `${type} after the report`);
-        assert.deepEqual((await chain.revertErrorOf(chain.operator, exchange, ABIS.exchange, 'matchOrders', [match.takerOrder, match.makerOrders, match.takerFillAmount, match.makerFillAmounts, match.makerFeeRatesBps]))?.args, [market.conditionId]);
+        assert.deepEqual((await chain.revertErrorOf(chain.operator, exchange, ABIS.exchange, 'matchOrders', [match.takerOrder, match.makerOrders, match.takerFillAmount, match.makerFillAmounts, match.makerFeeRatesBps, match.part]))?.args, [market.conditionId]);
       }
       const late = await Promise.all(FILL_TYPES.map((type) => freshMatch(market, type, negRisk)));
       assert.equal(await batchRevert(exchange, late), 'MarketResolved', 'a batch after the report');

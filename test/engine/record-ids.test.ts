@@ -63,11 +63,11 @@ describe('record ids (src/engine/state/ids.ts)', () => {
     assert.notEqual(orderedUuid('order', 1n, START_MS, 0), orderedUuid('trade', 1n, START_MS, 0));
   });
 
-  it('journals new records at version 4 with ordered ids, and replays records without a version with hashed ones', () => {
+  it('journals new records at version 5 with ordered ids, and replays records without a version with hashed ones', () => {
     const records = placeAndTake();
     const current = replay(records, () => false);
     const legacy = replay(records, () => true);
-    assert.equal(JSON.parse(current[1]!.text).v, 4);
+    assert.equal(JSON.parse(current[1]!.text).v, 5);
     assert.equal(JSON.parse(legacy[1]!.text).v, undefined, 'written as before');
 
     const ids = (run: typeof current) => ({ order: run[1]!.applied.changes.newOrders[0]!.id, trade: run[2]!.applied.changes.trades[0]!.id });
@@ -80,7 +80,7 @@ describe('record ids (src/engine/state/ids.ts)', () => {
   });
 
   it('refuses a record of a version this build does not read', () => {
-    const text = encodeRecord({ seq: 1n, atMs: START_MS, commands: [] }).replace(/"v":\d+/, '"v":5');
-    assert.throws(() => decodeRecord(text), /version 5/);
+    const text = encodeRecord({ seq: 1n, atMs: START_MS, commands: [] }).replace(/"v":\d+/, '"v":6');
+    assert.throws(() => decodeRecord(text), /version 6/);
   });
 });

@@ -33,26 +33,28 @@ export interface SignedOrder extends OrderMessage {
   readonly signature: Hex;
 }
 
-/** One element of matchOrdersBatch: matchOrders' five arguments, by name. */
+/** One element of matchOrdersBatch: matchOrders' six arguments, by name. */
 export interface MatchArgs {
   readonly takerOrder: SignedOrder;
   readonly makerOrders: readonly SignedOrder[];
   readonly takerFillAmount: bigint;
   readonly makerFillAmounts: readonly bigint[];
   readonly makerFeeRatesBps: readonly bigint[];
+  readonly part: bigint;
 }
 
 /** The rate each maker pays where a test names none: the rate it signed, the most the exchange lets the operator name. */
 export const signedRates = (makers: readonly SignedOrder[]): bigint[] => makers.map((maker) => maker.feeRateBps);
 
-/** A match of `takerOrder` against `makerOrders`, each filled whole unless `fills` says otherwise, each maker paying its signed rate. */
-export function matchOf(takerOrder: SignedOrder, makerOrders: readonly SignedOrder[], fills: { taker?: bigint; makers?: readonly bigint[] } = {}): MatchArgs {
+/** A match of `takerOrder` against `makerOrders` (its part 0 unless `fills.part` says otherwise), each filled whole unless `fills` says otherwise, each maker paying its signed rate. */
+export function matchOf(takerOrder: SignedOrder, makerOrders: readonly SignedOrder[], fills: { taker?: bigint; makers?: readonly bigint[]; part?: bigint } = {}): MatchArgs {
   return {
     takerOrder,
     makerOrders,
     takerFillAmount: fills.taker ?? takerOrder.makerAmount,
     makerFillAmounts: fills.makers ?? makerOrders.map((maker) => maker.makerAmount),
     makerFeeRatesBps: signedRates(makerOrders),
+    part: fills.part ?? 0n,
   };
 }
 
@@ -185,11 +187,11 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
     return { name: exchangeName, version: '1', chainId: anvil.chain.id, verifyingContract: negRisk ? contracts.negRiskExchange : contracts.exchange };
   }
 
-  /** matchOrders as the operator, mined, each maker paying `makerFeeRates` (its signed rate by default); returns the receipt. */
-  async function match(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[], exchange = contracts.exchange, makerFeeRates = signedRates(makers)) {
-    const hash = await operatorWallet.writeContract({ address: exchange, abi: abi.exchange, functionName: 'matchOrders', args: [taker, makers, takerFill, makerFills, makerFeeRates], chain: anvil.chain, gas: 29_000_000n });
+  /** matchOrders as the operator, mined, each maker paying `makerFeeRates` (its signed rate by default), as `part` of the taker's match; returns the receipt. */
+  async function match(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[], exchange = contracts.exchange, makerFeeRates = signedRates(makers), part = 0n) {
+    const hash = await operatorWallet.writeContract({ address: exchange, abi: abi.exchange, functionName: 'matchOrders', args: [taker, makers, takerFill, makerFills, makerFeeRates, part], chain: anvil.chain, gas: 29_000_000n });
     const receipt = await publicClient.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`matchOrders reverted: ${await matchRevert(taker, makers, takerFill, makerFills, exchange, operator, makerFeeRates)}`);
+    if (receipt.status !== 'success') throw new Error(`matchOrders reverted: ${await matchRevert(taker, makers, takerFill, makerFills, exchange, operator, makerFeeRates, part)}`);
     return receipt;
   }
 
@@ -225,8 +227,8 @@ export async function startExchangeChain({ exchangeName = EXCHANGE_NAME } = {}) 
     }
   }
 
-  function matchRevert(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[], exchange = contracts.exchange, account = operator, makerFeeRates = signedRates(makers)) {
-    return revertOf(account, exchange, abi.exchange, 'matchOrders', [taker, makers, takerFill, makerFills, makerFeeRates]);
+  function matchRevert(taker: SignedOrder, makers: SignedOrder[], takerFill: bigint, makerFills: bigint[], exchange = contracts.exchange, account = operator, makerFeeRates = signedRates(makers), part = 0n) {
+    return revertOf(account, exchange, abi.exchange, 'matchOrders', [taker, makers, takerFill, makerFills, makerFeeRates, part]);
   }
 
   async function collateralOf(address: Address): Promise<bigint> {

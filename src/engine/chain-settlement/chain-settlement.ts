@@ -4,8 +4,9 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { createSettlementSender, DeepReorgError, type FillEvent, type SettlementSender } from '../../settlement/chain/sender/index.ts';
 import { loadArtifact } from '../../settlement/contracts/index.ts';
 import type { OrderRow } from '../../store/orders-repository.ts';
-import { journaledChainTxChange, tradesByMatch, type ChainFillEvent, type ChainTxChange } from '../state/chain-settlement-commands.ts';
+import { journaledChainTxChange, type ChainFillEvent, type ChainTxChange } from '../state/chain-settlement-commands.ts';
 import type { EngineState } from '../state/engine-state.ts';
+import { tradesByMatch } from '../state/match-parts.ts';
 import type { EngineTrade } from '../state/types.ts';
 import { earlierSettlement } from './earlier-settlement.ts';
 import { matchFillOf, type MatchFill } from './match-call.ts';
@@ -60,7 +61,8 @@ export const SETTLEMENT_ABI: Abi = [...loadArtifact('PmxExchange').abi, ...loadA
 /**
  * Settlement on a real chain, run by the leader (src/engine/chain-settlement/README.md):
  * every MATCHED trade, in journal order, goes to the settlement sender of its market's exchange as
- * part of its match (one `matchOrders` per taker order); each sender's write-ahead records and what
+ * part of its match (one `matchOrders` per taker order, or per part of a match of more than 100
+ * makers: ../state/match-parts.ts); each sender's write-ahead records and what
  * the chain did with each match come back into the journal as commands. A takeover or a restart
  * resumes the records the state holds and submits again the matches in none of them.
  */
@@ -225,8 +227,8 @@ function senderOf(fill: MatchFill): SenderName {
 /** One match is `matchOrders`; several go in one `matchOrdersBatch`, all or nothing (the sender bisects a batch that reverts). */
 export function encodeMatches(batch: readonly MatchFill[]): Hex {
   if (batch.length === 1) {
-    const { takerOrder, makerOrders, takerFillAmount, makerFillAmounts, makerFeeRatesBps } = batch[0]!.call;
-    return encodeFunctionData({ abi: SETTLEMENT_ABI, functionName: 'matchOrders', args: [takerOrder, makerOrders, takerFillAmount, makerFillAmounts, makerFeeRatesBps] });
+    const { takerOrder, makerOrders, takerFillAmount, makerFillAmounts, makerFeeRatesBps, part } = batch[0]!.call;
+    return encodeFunctionData({ abi: SETTLEMENT_ABI, functionName: 'matchOrders', args: [takerOrder, makerOrders, takerFillAmount, makerFillAmounts, makerFeeRatesBps, part] });
   }
   return encodeFunctionData({ abi: SETTLEMENT_ABI, functionName: 'matchOrdersBatch', args: [batch.map((fill) => fill.call)] });
 }

@@ -2,6 +2,7 @@ import type { Address, Hex } from 'viem';
 import type { OrderStruct } from '../../core/orders/eip712-order.ts';
 import { costBaseUnits } from '../../core/orders/reservation.ts';
 import type { OrderRow } from '../../store/orders-repository.ts';
+import { matchIdOf } from '../state/match-parts.ts';
 import type { EngineTrade, TradeParty } from '../state/types.ts';
 
 /** The exchange contract's Order tuple (contracts/exchange/OrderStructs.sol): the signed message and its signature, as viem encodes it. */
@@ -9,7 +10,8 @@ export type ContractOrder = OrderStruct & { readonly signature: Hex };
 
 /**
  * The arguments of one `matchOrders` call: a taker order against its makers, in units of each
- * order's makerAmount, and the fee rate each maker pays.
+ * order's makerAmount, the fee rate each maker pays, and which part of the taker's match it is
+ * (../state/match-parts.ts).
  */
 export interface MatchCall {
   takerOrder: ContractOrder;
@@ -17,11 +19,12 @@ export interface MatchCall {
   takerFillAmount: bigint;
   makerFillAmounts: bigint[];
   makerFeeRatesBps: bigint[];
+  part: bigint;
 }
 
-/** One match to settle: a taker order's trades (in match order), the exchange that settles them, and the call. */
+/** One match (or part of one) to settle: a taker order's trades (in match order), the exchange that settles them, and the call. */
 export interface MatchFill {
-  /** The taker order's id: a taker order matches once, so it names its match. */
+  /** The match's id (`matchIdOf`): a taker order matches once, so its id names its match, and `#part` a part beyond the first. */
   readonly id: string;
   /** The taker order's EIP-712 hash, which the exchange's `OrdersMatched` log and `TakerAlreadyMatched` revert name. */
   readonly takerHash: string;
@@ -50,6 +53,7 @@ export function matchFillOf(trades: readonly EngineTrade[], orders: ReadonlyMap<
     takerFillAmount: trades.reduce((sum, trade) => sum + makingOf(trade.taker, trade.sizeBaseUnits), 0n),
     makerFillAmounts: trades.map((trade) => makingOf(trade.maker, trade.sizeBaseUnits)),
     makerFeeRatesBps: makerOrders.map(makerFeeRateOf),
+    part: BigInt(first.matchPart ?? 0),
   };
   const orderIdByHash = new Map<string, string>();
   const orderIdsByWallet = new Map<string, string[]>();
@@ -59,7 +63,7 @@ export function matchFillOf(trades: readonly EngineTrade[], orders: ReadonlyMap<
     const wallet = row.account.toLowerCase();
     orderIdsByWallet.set(wallet, [...(orderIdsByWallet.get(wallet) ?? []), row.id]);
   }
-  return { id: first.taker.orderId, takerHash: taker.hash, tradeIds: trades.map((t) => t.id), negRisk, call, orderIdByHash, orderIdsByWallet };
+  return { id: matchIdOf(first), takerHash: taker.hash, tradeIds: trades.map((t) => t.id), negRisk, call, orderIdByHash, orderIdsByWallet };
 }
 
 /**

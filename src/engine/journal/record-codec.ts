@@ -23,6 +23,7 @@ export interface DecodedRecord {
   atMs: number;
   commands: EngineCommand[];
   ids?: IdDerivation;
+  wholeMatches?: true;
 }
 
 /**
@@ -30,12 +31,13 @@ export interface DecodedRecord {
  * records without a version derive hashed ids), 3 since a redeem rounds each token's payout down on
  * its own (`settlement/embedded/postings.ts` RedeemRounding; the records before round the sum, as
  * they were paid), 4 since an order pays as maker at most the fee rate it signed (`NewOrder.makerFee`;
- * the records before pay the market's maker rate even above it, as they were charged). A version
+ * the records before pay the market's maker rate even above it, as they were charged), 5 since a match of more than 100 makers settles in parts
+ * (`state/match-parts.ts`; the records before keep every match whole, as they were sent). A version
  * this build does not know is refused: a replay that read it as another would derive other ids, or
  * pay other amounts, than the engine that wrote it.
  */
-const RECORD_VERSION = 4;
-const READ_VERSIONS: readonly (number | undefined)[] = [undefined, 2, 3, RECORD_VERSION];
+const RECORD_VERSION = 5;
+const READ_VERSIONS: readonly (number | undefined)[] = [undefined, 2, 3, 4, RECORD_VERSION];
 
 /** How the commands of a record of version `v` apply, where versions differ (see RECORD_VERSION). */
 interface VersionRules {
@@ -53,7 +55,13 @@ export function decodeRecord(text: string): DecodedRecord {
   if (!READ_VERSIONS.includes(raw.v)) throw new Error(`journal record ${raw.seq} has version ${raw.v}, which this build does not read`);
   const v = raw.v ?? 0;
   const rules: VersionRules = { rounding: v >= 3 ? 'per-token' : 'sum', makerFee: v >= 4 ? undefined : 'uncapped' };
-  return { seq: BigInt(raw.seq), atMs: raw.at, commands: raw.c.map((command) => decodeCommand(command, rules)), ...(raw.v === undefined ? { ids: 'hashed' as const } : {}) };
+  return {
+    seq: BigInt(raw.seq),
+    atMs: raw.at,
+    commands: raw.c.map((command) => decodeCommand(command, rules)),
+    ...(raw.v === undefined ? { ids: 'hashed' as const } : {}),
+    ...(v < 5 ? { wholeMatches: true as const } : {}),
+  };
 }
 
 /** The chain: keccak-256 of the previous hash's bytes and the record's text. */

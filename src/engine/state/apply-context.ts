@@ -13,6 +13,8 @@ export interface ApplyContext {
   readonly nowSec: number;
   /** Order hashes and idempotency keys (`userId|key`) taken by earlier commands of the record. */
   readonly taken: { hashes: Set<string>; keys: Map<string, EngineOrder> };
+  /** The record was journaled before matches settled in parts (`match-parts.ts`): its matches stay whole. */
+  readonly wholeMatches: boolean;
 }
 
 export interface EngineFailure {

@@ -19,6 +19,8 @@ export interface RecordInput {
   commands: readonly EngineCommand[];
   /** How the record derives its ids (`ids.ts`): `hashed` for records journaled before ids were ordered; ordered when absent. */
   ids?: IdDerivation;
+  /** Set on records journaled before matches settled in parts (`match-parts.ts`): their matches stay whole. */
+  wholeMatches?: true;
 }
 
 export interface AppliedRecord {
@@ -46,6 +48,7 @@ export function applyRecord(state: EngineState, record: RecordInput): AppliedRec
     atMs: record.atMs,
     nowSec: Math.floor(record.atMs / 1000),
     taken: { hashes: new Set(), keys: new Map() },
+    wholeMatches: record.wholeMatches === true,
   };
   state.balances.listen(effects.balanceTouched);
   state.ledger.listen(effects);

@@ -7,6 +7,7 @@ import type { EngineState } from './engine-state.ts';
 import { closeOpenOrder } from './order-commands.ts';
 import { announceTrade, fillOf } from './settlement-commands.ts';
 import type { EngineTrade, TradeParty } from './types.ts';
+import { tradesByMatch } from './match-parts.ts';
 
 /**
  * Settlement on a real chain (CHAIN≠none, EXTENSIONS.md section 14) as commands: what the leader's
@@ -132,15 +133,4 @@ function failMatch(ctx: ApplyContext, trades: EngineTrade[], event: Extract<Chai
 function releaseParty(ctx: ApplyContext, party: TradeParty, size: bigint): void {
   if (party.side === 'BUY') ctx.state.balances.release(party.account, COLLATERAL, costBaseUnits(party.priceMicros, size) + party.feeBaseUnits);
   else ctx.state.balances.release(party.account, party.tokenId, size);
-}
-
-/** Trades grouped by their match (their taker order), each group in the order given: match order, as the engine keeps them. */
-export function tradesByMatch(trades: Iterable<EngineTrade>): Map<string, EngineTrade[]> {
-  const matches = new Map<string, EngineTrade[]>();
-  for (const trade of trades) {
-    const match = matches.get(trade.taker.orderId);
-    if (match) match.push(trade);
-    else matches.set(trade.taker.orderId, [trade]);
-  }
-  return matches;
 }

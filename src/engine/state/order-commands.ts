@@ -8,6 +8,7 @@ import type { MarketRuntime } from './engine-state.ts';
 import { bookOrderOf, remainingOf } from './book-orders.ts';
 import type { MmpSetting } from './maker-safety.ts';
 import { covers } from './maker-safety.ts';
+import { matchPartOf } from './match-parts.ts';
 import type { CancelReason, EngineOrder, EngineTrade, NewOrder, TradeParty } from './types.ts';
 import { approvalsNeeded, missingApprovalRefusal } from './wallet-approvals.ts';
 
@@ -143,7 +144,7 @@ function match(ctx: ApplyContext, runtime: MarketRuntime, order: EngineOrder, an
     effects.orderChanged(order);
     return false;
   }
-  for (const fill of result.fills) recordFill(ctx, runtime, fill, order);
+  for (const [index, fill] of result.fills.entries()) recordFill(ctx, runtime, fill, order, index);
   for (const trip of trips) cancelTripped(ctx, trip);
   order.status = result.status;
   effects.orderChanged(order);
@@ -157,7 +158,7 @@ function match(ctx: ApplyContext, runtime: MarketRuntime, order: EngineOrder, an
   return true;
 }
 
-function recordFill(ctx: ApplyContext, runtime: MarketRuntime, fill: Fill, taker: EngineOrder): void {
+function recordFill(ctx: ApplyContext, runtime: MarketRuntime, fill: Fill, taker: EngineOrder, fillIndex: number): void {
   const { state, effects } = ctx;
   const maker = state.open.get(fill.maker.orderId);
   if (!maker) throw new Error(`resting order ${fill.maker.orderId} is not open in the engine`);
@@ -183,6 +184,7 @@ function recordFill(ctx: ApplyContext, runtime: MarketRuntime, fill: Fill, taker
     taker: partyOf(taker, fill.taker),
     maker: partyOf(maker, fill.maker),
     matchedAtMs: ctx.atMs,
+    ...(ctx.wholeMatches ? {} : matchPartOf(fillIndex)),
     status: 'MATCHED',
     txHash: null,
     minedAtMs: null,

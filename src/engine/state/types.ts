@@ -97,6 +97,8 @@ export interface EngineTrade {
   readonly taker: TradeParty;
   readonly maker: TradeParty;
   readonly matchedAtMs: number;
+  /** Which part of its taker's match settles it, when not the first (match-parts.ts). */
+  readonly matchPart?: number;
   status: TradeStatus;
   txHash: string | null;
   minedAtMs: number | null;

@@ -1,4 +1,4 @@
-import type { AbiEvent, Address, Hex, PublicClient } from 'viem';
+import type { AbiEvent, Address, Hex, Log, PublicClient } from 'viem';
 
 /** Blocks asked for at once: public RPC providers refuse `eth_getLogs` over wide ranges. */
 const LOG_WINDOW = 10_000n;
@@ -10,6 +10,8 @@ export interface LogQuery {
   readonly event: AbiEvent;
   /** The event's indexed arguments to match, by name. */
   readonly args: Record<string, unknown>;
+  /** Whether a matching log is the one looked for, when its indexed arguments do not say it alone. */
+  readonly accept?: (log: Log) => Promise<boolean>;
 }
 
 /**
@@ -24,8 +26,7 @@ export async function recentLogTransaction(client: PublicClient, query: LogQuery
   for (let toBlock = head; ; ) {
     const fromBlock = toBlock - oldest >= LOG_WINDOW ? toBlock - LOG_WINDOW + 1n : oldest;
     const logs = await client.getLogs({ address: query.address, event: query.event, args: query.args, fromBlock, toBlock });
-    const found = logs.at(-1)?.transactionHash;
-    if (found) return found;
+    for (const log of logs.reverse()) if (!query.accept || (await query.accept(log))) return log.transactionHash;
     if (fromBlock === oldest) return null;
     toBlock = fromBlock - 1n;
   }
