@@ -208,6 +208,21 @@ export function loadConfig(options: SourceOptions = {}): Config {
   return parseConfig(sourceOf(options));
 }
 
+/**
+ * The configured URLs that may hold a secret (src/log-redaction.ts), read from the sources every
+ * command reads and nothing else checked: the CLI redacts an error with them whichever command
+ * failed, even one whose configuration is otherwise invalid. A value that is no URL is left out:
+ * the commands that read it refuse it before anything calls it.
+ */
+export function configuredSecretUrls(options: SourceOptions = {}): Pick<Config, 'chainRpcUrl' | 'databaseUrl' | 'redisUrl'> {
+  const read = readerOf(sourceOf(options));
+  const url = (name: string) => {
+    const value = read(name);
+    return value !== undefined && URL.canParse(value) ? value : undefined;
+  };
+  return { chainRpcUrl: url('CHAIN_RPC_URL'), databaseUrl: url('DATABASE_URL'), redisUrl: url('REDIS_URL') };
+}
+
 /** The variables from every source, weakest first: the `.env` file, the environment, the flags. */
 function sourceOf(options: SourceOptions): Source {
   const fromFile = options.envFile === undefined ? readEnvFile('.env') : readEnvFile(options.envFile);

@@ -8,13 +8,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, type Event, type ExchangeClient, type Market } from '../../src/client/index.ts';
 import { seedDemo } from '../../src/cli/demo.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
+import { fundedTrader, launchChromium, screenshots, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
 
 /** WCAG's relative luminance of a computed `rgb(r, g, b)` colour. */
 function luminance(rgb: string): number {
@@ -29,15 +28,6 @@ function luminance(rgb: string): number {
 function contrast(a: string, b: string): number {
   const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
   return (light + 0.05) / (dark + 0.05);
-}
-
-/** A funded trader acting through the SDK with an API key. */
-async function trader(server: TestServer, admin: ExchangeClient): Promise<ExchangeClient> {
-  const account = privateKeyToAccount(generatePrivateKey());
-  const signer = createClient({ baseUrl: server.url, account });
-  await signer.auth.signIn();
-  await admin.admin.credit(account.address, '1000');
-  return createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
 }
 
 describe('the profile, home, contrast and Operate views', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
@@ -75,7 +65,7 @@ describe('the profile, home, contrast and Operate views', { skip: storeIndepende
     const now = (await admin.exchange()).serverTime;
     const round: Market = series().markets.filter((m) => m.status === 'ACTIVE' && m.endDate && Date.parse(m.endDate) > now).sort((a, b) => Date.parse(a.endDate!) - Date.parse(b.endDate!))[0]!;
     assert.deepEqual([goals.outcome1, round.outcome1, round.outcome2], ['Over', 'Up', 'Down']);
-    const [buyer, other] = await Promise.all([trader(server, admin), trader(server, admin)]);
+    const [buyer, other] = await Promise.all([fundedTrader(server, admin, undefined, '1000'), fundedTrader(server, admin, undefined, '1000')]);
     // The buyer takes Over and Down; the other side buys the complements at the same prices.
     for (const [market, mine] of [[goals, goals.tokenId1], [round, round.tokenId2]] as const) {
       const theirs = mine === market.tokenId1 ? market.tokenId2 : market.tokenId1;

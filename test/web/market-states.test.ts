@@ -8,21 +8,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey } from 'viem/accounts';
 import { createClient, type Event, type EventInput, type ExchangeClient } from '../../src/client/index.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
-
-/** A funded trader acting through the SDK with an API key (of the wallet of `key`, or a new one). */
-async function trader(server: TestServer, admin: ExchangeClient, key = generatePrivateKey()): Promise<ExchangeClient> {
-  const account = privateKeyToAccount(key);
-  const signer = createClient({ baseUrl: server.url, account });
-  await signer.auth.signIn();
-  await admin.admin.credit(account.address, '10000');
-  return createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
-}
+import { fundedTrader, launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
 const HOUR = 3_600_000;
 
@@ -89,7 +80,7 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
     const volume = page.getByTestId('event-volume');
     await volume.filter({ hasText: /^\$0\.00 Vol\.$/ }).waitFor();
     // A bid for Yes at 40¢ taken by a buyer of No at 60¢: 10 shares traded.
-    const [maker, taker] = await Promise.all([trader(server, admin), trader(server, admin)]);
+    const [maker, taker] = await Promise.all([fundedTrader(server, admin), fundedTrader(server, admin)]);
     await maker.orders.place({ tokenId: market.tokenId1!, side: 'BUY', price: '0.4', size: '10' });
     await taker.orders.place({ tokenId: market.tokenId2!, side: 'BUY', price: '0.6', size: '10', type: 'FAK' });
     const traded = await admin.events.volume(event.id);
@@ -114,7 +105,7 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
     await admin.admin.oraclePropose(market.id, 'YES');
     await awaiting.getByTestId('awaiting-oracle').filter({ hasText: /^Oracle: Yes proposed; open to dispute until / }).waitFor();
     await page.getByTestId('oracle-status').filter({ hasText: /^Yes proposed; open to dispute until / }).waitFor();
-    await (await trader(server, admin)).oracle.dispute(market.id);
+    await (await fundedTrader(server, admin)).oracle.dispute(market.id);
     await awaiting.getByTestId('awaiting-oracle').filter({ hasText: 'Oracle: Yes proposed and disputed; the operator decides.' }).waitFor();
     await admin.admin.oracleDecide(market.id, 'YES');
     await page.getByTestId('resolved-to').filter({ hasText: 'Resolved: Yes' }).waitFor();
@@ -132,8 +123,8 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
   it('shows a resolved position that lost as lost, paying $0, and offers to clear it, not to redeem it', async () => {
     // The browser's dev wallet, and the same wallet through the SDK to trade and split.
     const key = generatePrivateKey();
-    me = await trader(server, admin, key);
-    const maker = await trader(server, admin);
+    me = await fundedTrader(server, admin, key);
+    const maker = await fundedTrader(server, admin);
     const [lose, win] = await Promise.all([publish(admin, 'Will my No lose', new Date(Date.now() - HOUR)), publish(admin, 'Will my Yes win', new Date(Date.now() - HOUR))]);
     const [lost, won] = [lose.markets[0]!, win.markets[0]!];
     // 5 of each outcome in both; the Yes shares of the losing one sold: only its No is left.
@@ -168,7 +159,7 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
 
   it("values positions at the price their market's page shows, live, not at the last trade", async () => {
     const market = (await publish(admin, 'Which price is now', new Date(Date.now() + 24 * HOUR))).markets[0]!;
-    const maker = await trader(server, admin);
+    const maker = await fundedTrader(server, admin);
     // Yes quoted 40¢-46¢; the trader buys 10 Yes at 46¢: the last trade 46¢, the midpoint 43¢.
     await maker.orders.placeMany([{ tokenId: market.tokenId1!, side: 'BUY', price: '0.4', size: '100' }, { tokenId: market.tokenId2!, side: 'BUY', price: '0.54', size: '100' }]);
     await me.orders.place({ tokenId: market.tokenId1!, side: 'BUY', price: '0.46', size: '10', type: 'FAK' });

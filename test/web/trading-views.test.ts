@@ -15,16 +15,7 @@ import { seedDemo } from '../../src/cli/demo.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { DESKTOP, launchChromium, PHONE, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
-
-/** A funded trader acting through the SDK with an API key (unsigned orders: cheap for this shared process). */
-async function trader(server: TestServer, admin: ExchangeClient): Promise<ExchangeClient> {
-  const account = privateKeyToAccount(generatePrivateKey());
-  const signer = createClient({ baseUrl: server.url, account });
-  await signer.auth.signIn();
-  await admin.admin.credit(account.address, '10000');
-  return createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
-}
+import { DESKTOP, fundedTrader, launchChromium, PHONE, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
 
 describe('the market, event and portfolio pages', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
@@ -42,7 +33,7 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     server = await startTestServer();
     admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
     events = (await seedDemo(admin)).events;
-    maker = await trader(server, admin);
+    maker = await fundedTrader(server, admin);
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     watched = await watchedPage(context);
@@ -69,7 +60,7 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     await maker.orders.place({ tokenId: yes, side: 'BUY', price: '0.42', size: '10' });
     await chance.filter({ hasText: /^43%$/ }).waitFor();
     // A trade at 42¢ (a buy of No at 58¢) takes that bid; the spread is 40¢-44¢ again, and the volume moves.
-    const taker = await trader(server, admin);
+    const taker = await fundedTrader(server, admin);
     await taker.orders.place({ tokenId: no, side: 'BUY', price: '0.58', size: '10', type: 'FAK' });
     await chance.filter({ hasText: /^42%$/ }).waitFor();
     await page.getByTestId('recent-trades').locator('tbody tr', { hasText: 'bought No' }).waitFor();
@@ -220,7 +211,7 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     const [a, b] = election.markets as [Market, Market];
     // Candidate A quoted 53¢-57¢ (the midpoint 55¢; the others, unquoted and untraded, at 50%), and one trade so the chart has a history.
     await maker.orders.placeMany([{ tokenId: a.tokenId1!, side: 'BUY', price: '0.53', size: '50' }, { tokenId: a.tokenId2!, side: 'BUY', price: '0.43', size: '50' }]);
-    const taker = await trader(server, admin);
+    const taker = await fundedTrader(server, admin);
     await taker.orders.place({ tokenId: a.tokenId1!, side: 'BUY', price: '0.57', size: '5', type: 'FAK' });
     await page.goto(`${server.url}/event/${election.slug}`);
     const row = (name: string) => page.locator('.event-markets tbody tr', { hasText: name });
