@@ -36,6 +36,7 @@ import { COLLATERAL } from './settlement/types.ts';
 import { paymentIntentsIn } from './store/chain-payment-intents-repository.ts';
 import type { Db } from './store/database.ts';
 import { createEmbeddedAutovacuum } from './store/embedded-autovacuum.ts';
+import { presentNodesAmong } from './store/engine-leadership-repository.ts';
 import { openAndMigrate } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
 import { chainBesideStore } from './chain-beside-store.ts';
@@ -175,6 +176,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
       cursorSecret,
       signatureWorkers: config.signatureWorkers,
       ...(lease ? { fence: lease } : {}),
+      // A socket's node alive keeps it through a takeover while its node names it again; without a lease, this node is the only one.
+      presentNodes: lease ? (nodes) => presentNodesAmong(store.db, nodes) : async (nodes) => nodes.filter((node) => node === nodeId),
       // Standbys follow the journal as it is appended (docs/engine.md "Standbys").
       ...(config.databaseUrl ? { listen: (handlers: Parameters<typeof listenToJournal>[1]) => listenToJournal(config.databaseUrl!, handlers) } : {}),
       ...(chainSettlement ? { chainSettlement } : {}),
@@ -187,8 +190,8 @@ export async function startServer(configured: Config, options: StartOptions = {}
     const sessionsOut = sessionRelay;
     const recordSession = (change: SessionChange) => (sessionsOut && !runsEngine() ? sessionsOut.announce(change) : engine.session(change));
     const sessions = {
-      opened: (apiKey: string, sessionId: string, resumes: string | null) => recordSession({ apiKey, change: 'open', sessionId, resumes }),
-      closed: (apiKey: string, sessionId: string) => recordSession({ apiKey, change: 'close', sessionId, resumes: null }),
+      opened: (apiKey: string, sessionId: string, resumes: string | null) => recordSession({ apiKey, change: 'open', sessionId, resumes, node: nodeId }),
+      closed: (apiKey: string, sessionId: string) => recordSession({ apiKey, change: 'close', sessionId, resumes: null, node: nodeId }),
     };
     // One record of payments sent on chain for ledger moves: the rewards' claims, the oracle's payouts and admin credits made with an idempotency key.
     const payers = operatorPayers(chain, paymentIntentsIn(store.db));
@@ -265,13 +268,13 @@ export async function startServer(configured: Config, options: StartOptions = {}
         leaderJobs = await startBackgroundJobs(jobs.filter((job) => job.leaderOnly), timers);
         conditionalTokens.reporter?.start();
         conditionalTokens.oraclePayouts?.start();
-        // The engine counted every recorded socket as dropped when it started: this node's live ones say otherwise.
+        // The engine kept the recorded sockets of live nodes only while they are named again when it started: this node names its own.
         await realtime.reaffirmSessions();
         await redis.marketChanges?.serve(refreshMarkets);
         await redis.sessionRelay?.serve((change) => engine.session(change));
         // The other nodes' live sockets too (told once this node hears their answers).
         await redis.sessionRelay?.announceAdopted();
-        // A node killed with sockets of its own says nothing: when one leaves, every socket is counted as dropped again, as above.
+        // A node killed with sockets of its own says nothing: when one leaves, its sockets are counted as dropped, as above.
         const relayOfSessions = redis.sessionRelay;
         if (lease && relayOfSessions) {
           const looks = nodeDepartures(store.db);

@@ -74,6 +74,11 @@ export interface EngineOptions {
   listen?(handlers: { appended(seq: bigint): void; projected(seq: bigint): void; lost(error: unknown): void }): Promise<{ close(): Promise<void> }>;
   /** Which records the engine's node announced, heard by a standby (other nodes' subscribers get their events through it): a takeover announces the rest. */
   announced?: AnnouncedRecords;
+  /**
+   * Which of these nodes are alive (src/cluster/README.md "Presence"): their cancel-on-disconnect
+   * sockets are kept while they name them again after a takeover. Without it, none is.
+   */
+  presentNodes?(nodes: readonly string[]): Promise<string[]>;
 }
 
 /** What an order command is answered, as rows (the API's shapes are made from them), with the record that made it durable. */
@@ -355,12 +360,17 @@ export class MatchingEngine {
   }
 
   /**
-   * Starts the reconnect grace of every cancel-on-disconnect socket recorded: the node holding one
-   * may be gone without a word (a takeover, or a node that left). Its node's live sockets are then
-   * named again (`session` with `resumes` itself) within the grace; the others' keys are cancelled.
+   * Counts every cancel-on-disconnect socket recorded as dropped, but those of nodes still present:
+   * the node holding one may be gone without a word (a takeover, or a node that left). A present
+   * node's sockets stay live while it names them again (`session` with `resumes` itself); the
+   * others start their reconnect grace (state/safety-commands.ts).
    */
   async adoptSessions(): Promise<void> {
-    if (this.state.safety.sessions.size > 0) await this.submit({ kind: 'sessions-adopted' });
+    const { sessions } = this.state.safety;
+    if (sessions.size === 0) return;
+    const nodes = new Set([...sessions.values()].flatMap((key) => [...key.nodes.values()]));
+    const present = nodes.size > 0 && this.options.presentNodes ? await this.options.presentNodes([...nodes].sort()) : [];
+    await this.submit({ kind: 'sessions-adopted', present });
   }
 
   /** A cancel-on-disconnect socket of the key opened (`resumes`: the dropped socket it reconnects) or closed. */

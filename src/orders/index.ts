@@ -47,6 +47,7 @@ export interface TradingDeps {
   chainIndex?: EngineOptions['chainIndex'];
   /** Which records the engine's node announced (several nodes sharing Redis). */
   announced?: EngineOptions['announced'];
+  presentNodes?: EngineOptions['presentNodes'];
 }
 
 export function createTrading(deps: TradingDeps): Trading {
@@ -57,6 +58,7 @@ export function createTrading(deps: TradingDeps): Trading {
     ...(deps.chainSettlement ? { chainSettlement: deps.chainSettlement } : {}),
     ...(deps.chainIndex ? { chainIndex: deps.chainIndex } : {}),
     ...(deps.announced ? { announced: deps.announced } : {}),
+    ...(deps.presentNodes ? { presentNodes: deps.presentNodes } : {}),
   });
   const verifier = createSignatureVerifier(deps.signatureWorkers === undefined ? {} : { workers: deps.signatureWorkers });
   deps.logger.info(`order signatures: ${signatureBackend()}, ${verifier.workers === 0 ? 'on the main thread' : `${verifier.workers} worker thread(s)`}`);

@@ -35,9 +35,9 @@ export function cancelOnDisconnect(namespace: RealtimeNamespace, sessions: Disco
 }
 
 /**
- * When this node takes the engine, which counts every recorded socket as dropped (a socket may
- * have closed while no engine ran): names this node's live cancel-on-disconnect sockets again,
- * each resuming itself, inside their 2 s grace.
+ * When a node takes the engine, which keeps the recorded sockets of live nodes only while they are
+ * named again (a socket may have closed while no engine ran): names this node's live
+ * cancel-on-disconnect sockets again, each resuming itself.
  */
 export async function reaffirmSessions(namespace: RealtimeNamespace, sessions: DisconnectSessions, logger: RealtimeLogger): Promise<void> {
   const guarded = [...namespace.sockets.values()].filter((socket) => socket.data.cancelOnDisconnect && socket.connected);

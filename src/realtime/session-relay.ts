@@ -7,15 +7,18 @@ export interface SessionChange {
   change: 'open' | 'close';
   sessionId: string;
   resumes: string | null;
+  /** The node holding the socket (null from a build before sockets named it). */
+  node: string | null;
 }
 
 /**
  * Cancel-on-disconnect sockets held by a node without the matching engine, carried to the engine's
  * node over the cluster's Redis channel (as `MarketChangeRelay` carries catalogue changes). A
  * message no engine node hears is lost: an open then goes unrecorded (its orders are not guarded),
- * a close is made up for when the next engine starts, which counts every socket recorded as
- * dropped (src/engine/state/README.md "Market makers' safety"); it then says so on
- * `<key>-sessions#adopted`, and every node names its live sockets again inside their grace.
+ * a close is made up for when the next engine starts, which counts every socket of a node gone as
+ * dropped and keeps those of live nodes only while they are named again (src/engine/state/README.md
+ * "Market makers' safety"); it then says so on `<key>-sessions#adopted`, and every node names its
+ * live sockets again.
  */
 export class SessionRelay {
   private readonly channel: string;
@@ -67,7 +70,10 @@ function parseChange(message: string): SessionChange | undefined {
   try {
     const c = JSON.parse(message) as Partial<SessionChange>;
     const text = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 128;
-    if (text(c.apiKey) && (c.change === 'open' || c.change === 'close') && text(c.sessionId) && (c.resumes === null || text(c.resumes))) return c as SessionChange;
+    const optional = (v: unknown) => v === undefined || v === null || text(v);
+    if (text(c.apiKey) && (c.change === 'open' || c.change === 'close') && text(c.sessionId) && (c.resumes === null || text(c.resumes)) && optional(c.node)) {
+      return { apiKey: c.apiKey!, change: c.change, sessionId: c.sessionId!, resumes: c.resumes ?? null, node: c.node ?? null };
+    }
   } catch {
     // not JSON: malformed
   }

@@ -96,6 +96,15 @@ export async function presentNodeHashes(db: Db): Promise<Set<string>> {
   return new Set(rows.map((row) => row.node));
 }
 
+/** Which of `nodeIds` hold their presence lock now (PRESENCE_LOCK_CLASS): the nodes among them whose process lives. */
+export async function presentNodesAmong(db: Db, nodeIds: readonly string[]): Promise<string[]> {
+  if (nodeIds.length === 0) return [];
+  const present = await presentNodeHashes(db);
+  const { rows } = await sql<{ node: string; hash: string }>`
+    SELECT node, (hashtext(node) & 2147483647)::text AS hash FROM unnest(${[...nodeIds]}::text[]) AS node`.execute(db);
+  return rows.filter((row) => present.has(row.hash)).map((row) => row.node);
+}
+
 /** Takes node `nodeId`'s presence lock on the session `db` runs on (PGlite's one session; tests): see PRESENCE_LOCK_CLASS. */
 export async function lockNodePresence(db: Db, nodeId: string): Promise<boolean> {
   const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${sql.lit(PRESENCE_LOCK_CLASS)}, hashtext(${nodeId}) & 2147483647) AS locked`.execute(db);

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { LeaseLeadership, type LeaderDuties } from '../../src/cluster/leadership.ts';
 import { FencedError } from '../../src/engine/queue-full-error.ts';
 import type { Store } from '../../src/store/database.ts';
-import { checkEngineLease, readEngineLease, renewEngineLease, takeEngineLease } from '../../src/store/engine-leadership-repository.ts';
+import { checkEngineLease, presentNodesAmong, readEngineLease, renewEngineLease, takeEngineLease } from '../../src/store/engine-leadership-repository.ts';
 import { openTestStore } from '../helpers/database.ts';
 import { holdPresenceOf } from '../helpers/node-presence.ts';
 
@@ -69,6 +69,15 @@ describe('the engine lease', () => {
     assert.equal((await readEngineLease(store.db, 60_000)).live, false, 'a lease renewed just now is not live once its holder is gone');
     assert.equal(await takeEngineLease(store.db, NODE_B, 60_000), first + 1n, 'and is taken without waiting for it to expire');
     assert.equal(await renewEngineLease(store.db, first, NODE_A.id), false);
+  });
+
+  it("tells which nodes are alive by their presence locks, for the sockets a takeover keeps (src/engine/state/README.md)", async () => {
+    const releaseA = await holdPresenceOf(store, NODE_A.id);
+    await alive(NODE_B.id);
+    assert.deepEqual(await presentNodesAmong(store.db, [NODE_A.id, NODE_B.id, 'node-never-started']), [NODE_A.id, NODE_B.id]);
+    await releaseA();
+    assert.deepEqual(await presentNodesAmong(store.db, [NODE_A.id, NODE_B.id]), [NODE_B.id], 'a node whose process ended is not');
+    assert.deepEqual(await presentNodesAmong(store.db, []), []);
   });
 
   it('deposes a leader whose lease another node took while it was frozen: its fence refuses every write and its duties end', async () => {

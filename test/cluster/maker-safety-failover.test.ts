@@ -116,8 +116,8 @@ describe("market makers' safety on several nodes", { skip, timeout: 180_000 }, (
       return { node, maker, ids };
     }));
     await leader.crash();
-    // The takeover (about 0.7 × FAILOVER_TIMEOUT_MS), the 2 s grace, and a margin.
-    await sleep(5_000);
+    // The takeover (about 0.7 × FAILOVER_TIMEOUT_MS), the 10 s its present nodes have to name their sockets again, and a margin.
+    await sleep(13_000);
     for (const { node, maker, ids } of guarded) {
       const statuses = await Promise.all(ids.map(async (id) => (await signedRequest(node, maker.creds, 'GET', `/orders/${id}`)).body.status));
       assert.deepEqual(statuses, ['PENDING', 'PENDING'], `the socket on ${node.url} still lives`);

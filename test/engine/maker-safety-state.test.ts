@@ -78,7 +78,7 @@ describe('market makers safety in the engine state (EXTENSIONS.md section 15)', 
 
   it('a dropped cancel-on-disconnect socket cancels after 2 s unless a reconnect names it or another socket of the key lives', () => {
     const { state, apply, place } = engine();
-    const session = (change: 'open' | 'close', sessionId: string, resumes: string | null = null): EngineCommand => ({ kind: 'session', apiKey: apiKeyOf(0), change, sessionId, resumes });
+    const session = (change: 'open' | 'close', sessionId: string, resumes: string | null = null): EngineCommand => ({ kind: 'session', apiKey: apiKeyOf(0), change, sessionId, resumes, node: null });
     apply(START_MS + 1, [session('open', 'a'), place(0, 'SELL', 50, 1)]);
     apply(START_MS + 100, [session('close', 'a')]);
     apply(START_MS + 1_500, [session('open', 'b', 'a')]);
@@ -93,6 +93,24 @@ describe('market makers safety in the engine state (EXTENSIONS.md section 15)', 
     assert.equal(state.safety.sessions.size, 0);
   });
 
+  it("after a takeover, a socket of a node still present stays live for 10 s for its node to name it again; one of a node gone, or of no node said, gets the 2 s grace", () => {
+    const { state, apply, place } = engine();
+    const open = (user: number, sessionId: string, node: string | null, resumes: string | null = null): EngineCommand => ({ kind: 'session', apiKey: apiKeyOf(user), change: 'open', sessionId, resumes, node });
+    apply(START_MS + 1, [open(0, 'on-a', 'node-a'), open(1, 'on-b', 'node-b'), open(2, 'unsaid', null), open(3, 'late', 'node-a'), ...[0, 1, 2, 3].map((user) => place(user, 'SELL', 50, 1))]);
+    apply(START_MS + 1_000, [{ kind: 'sessions-adopted', present: ['node-a'] }]);
+    // node-b is gone and user 2's socket said no node: their 2 s grace ends at 3,000.
+    const graceEnded = apply(START_MS + 3_000, [{ kind: 'tick' }]);
+    assert.deepEqual(graceEnded.effects.announcements.orderUpdates.map((u) => [u.order.account, u.reason]).sort(), [[USERS[1], 'DISCONNECTED'], [USERS[2], 'DISCONNECTED']]);
+    // node-a names one of its sockets again 5 s in (past the 2 s grace); the other it never names: it closed while no engine ran.
+    apply(START_MS + 6_000, [open(0, 'on-a', 'node-a', 'on-a')]);
+    assert.equal(apply(START_MS + 10_999, [{ kind: 'tick' }]).changedState, false);
+    const unheard = apply(START_MS + 11_000, [{ kind: 'tick' }]);
+    assert.deepEqual(unheard.effects.announcements.orderUpdates.map((u) => [u.order.account, u.reason]), [[USERS[3], 'DISCONNECTED']]);
+    assert.equal(openOf(state, 0).length, 1, 'the socket named again keeps its orders');
+    assert.deepEqual([...state.safety.sessions.keys()], [apiKeyOf(0)]);
+    assert.equal(state.safety.nextDueMs(), undefined, 'nothing left to wait for');
+  });
+
   it('a key holds at most 100 MMP settings: a new scope beyond is refused, a known one is replaced', () => {
     const { state, apply } = engine();
     const setting = (id: string) => mmp(0, { maxFills: 1 }, { kind: 'event', id });
@@ -104,14 +122,15 @@ describe('market makers safety in the engine state (EXTENSIONS.md section 15)', 
 
   it('heartbeats, sessions, MMP settings and freezes are in the snapshot and its state hash', () => {
     const { state, apply, place } = engine();
-    apply(START_MS + 1, [mmp(0, { maxFills: 1 }), { kind: 'heartbeat', apiKey: apiKeyOf(1), timeoutMs: 9_000 }, { kind: 'session', apiKey: apiKeyOf(2), change: 'open', sessionId: 's', resumes: null }, place(0, 'SELL', 50, 2)]);
-    apply(START_MS + 2, [place(1, 'BUY', 50, 1, 'FAK')]);
+    apply(START_MS + 1, [mmp(0, { maxFills: 1 }), { kind: 'heartbeat', apiKey: apiKeyOf(1), timeoutMs: 9_000 }, { kind: 'session', apiKey: apiKeyOf(2), change: 'open', sessionId: 's', resumes: null, node: 'node-a' }, place(0, 'SELL', 50, 2)]);
+    apply(START_MS + 2, [place(1, 'BUY', 50, 1, 'FAK'), { kind: 'sessions-adopted', present: ['node-a'] }]);
     const encoded = encodeSnapshot(state);
     const restored = decodeSnapshot(encoded.chunks);
     assert.equal(encodeSnapshot(restored).stateHash, encoded.stateHash);
     assert.equal(restored.safety.frozenUntil(apiKeyOf(0), market, START_MS + 3), START_MS + 2 + 5_000);
     assert.equal(restored.safety.heartbeats.get(apiKeyOf(1)), START_MS + 1 + 9_000);
-    assert.deepEqual([...restored.safety.sessions.get(apiKeyOf(2))!.live], ['s']);
+    const sessions = restored.safety.sessions.get(apiKeyOf(2))!;
+    assert.deepEqual([[...sessions.live], [...sessions.nodes], [...sessions.unconfirmed]], [['s'], [['s', 'node-a']], [['s', START_MS + 2 + 10_000]]]);
     const without = decodeSnapshot(encoded.chunks.map((chunk) => chunk.replace(/\nD.*/, '')));
     assert.notEqual(encodeSnapshot(without).stateHash, encoded.stateHash);
   });

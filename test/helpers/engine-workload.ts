@@ -13,6 +13,8 @@ export const USERS = ['0x00000000000000000000000000000000000000a1', '0x000000000
 export const userIdOf = (account: string) => `00000000-0000-4000-8000-${account.slice(-12)}`;
 /** Each user's one API key; its orders, heartbeat, sockets and MMP settings go with it. */
 export const apiKeyOf = (user: number) => `00000000-0000-4000-b000-00000000000${user}`;
+/** The node holding a workload socket: two nodes, so an adoption finds some present and some gone. */
+const nodeOf = (node: number) => `node-${node}`;
 export const UNIT = 1_000_000n;
 
 function market(n: number, eventId: string, negRisk: boolean): MarketTradingInfo {
@@ -55,8 +57,8 @@ export type Op =
   | { kind: 'withdraw'; user: number; units: number; nonce: number; toUser: number | null }
   | { kind: 'heartbeat'; user: number; timeoutMs: number }
   | { kind: 'heartbeat-off'; user: number }
-  | { kind: 'session'; user: number; change: 'open' | 'close'; socket: number; resumes: number | null }
-  | { kind: 'sessions-adopted' }
+  | { kind: 'session'; user: number; change: 'open' | 'close'; socket: number; resumes: number | null; node: number | null }
+  | { kind: 'sessions-adopted'; present: number[] }
   | { kind: 'mmp-set'; user: number; market: number; byEvent: boolean; windowMs: number; maxFills: number | null; maxUnits: number | null; maxNotional: number | null; frozenMs: number }
   | { kind: 'mmp-remove'; user: number; market: number; byEvent: boolean }
   /** What a real chain did with a pick among the unsettled matches (CHAIN≠none), and a settlement sender's record put or dropped. */
@@ -104,9 +106,9 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('heartbeat-off' as const), user }) },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('session' as const), user, change: fc.constantFrom('open' as const, 'close' as const), socket: fc.nat(2), resumes: fc.option(fc.nat(2), { nil: null }) }),
+    arbitrary: fc.record({ kind: fc.constant('session' as const), user, change: fc.constantFrom('open' as const, 'close' as const), socket: fc.nat(2), resumes: fc.option(fc.nat(2), { nil: null }), node: fc.option(fc.nat(1), { nil: null }) }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('sessions-adopted' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('sessions-adopted' as const), present: fc.subarray([0, 1]) }) },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -223,10 +225,10 @@ export class WorkloadCommands {
         return one({ kind: 'heartbeat-off', apiKey: apiKeyOf(op.user) });
       case 'session': {
         const socket = (n: number) => `socket-${op.user}-${n}`;
-        return one({ kind: 'session', apiKey: apiKeyOf(op.user), change: op.change, sessionId: socket(op.socket), resumes: op.resumes === null ? null : socket(op.resumes) });
+        return one({ kind: 'session', apiKey: apiKeyOf(op.user), change: op.change, sessionId: socket(op.socket), resumes: op.resumes === null ? null : socket(op.resumes), node: op.node === null ? null : nodeOf(op.node) });
       }
       case 'sessions-adopted':
-        return one({ kind: 'sessions-adopted' });
+        return one({ kind: 'sessions-adopted', present: op.present.map(nodeOf) });
       case 'mmp-set': {
         // A setting with no limit is refused by the API; the workload gives it a count of fills.
         const maxFills = op.maxFills ?? (op.maxUnits === null && op.maxNotional === null ? 2 : null);

@@ -32,7 +32,9 @@ export interface DecodedRecord {
  * its own (`settlement/embedded/postings.ts` RedeemRounding; the records before round the sum, as
  * they were paid), 4 since an order pays as maker at most the fee rate it signed (`NewOrder.makerFee`;
  * the records before pay the market's maker rate even above it, as they were charged), 5 since a match of more than 100 makers settles in parts
- * (`state/match-parts.ts`; the records before keep every match whole, as they were sent). A version
+ * (`state/match-parts.ts`; the records before keep every match whole, as they were sent) and a
+ * cancel-on-disconnect socket names its node, which a takeover keeps live while its node names it
+ * again (`state/safety-commands.ts`; the records before have neither, and adopt as they did). A version
  * this build does not know is refused: a replay that read it as another would derive other ids, or
  * pay other amounts, than the engine that wrote it.
  */
@@ -114,9 +116,9 @@ function encodeCommand(command: EngineCommand): Encoded {
     case 'heartbeat-off':
       return ['heartbeat-off', command.apiKey];
     case 'session':
-      return ['session', command.apiKey, command.change, command.sessionId, command.resumes];
+      return ['session', command.apiKey, command.change, command.sessionId, command.resumes, ...(command.node === null ? [] : [command.node])];
     case 'sessions-adopted':
-      return ['sessions-adopted'];
+      return ['sessions-adopted', ...(command.present.length === 0 ? [] : [command.present])];
     case 'mmp-set':
       return ['mmp-set', encodeMmpSetting(command.setting)];
     case 'mmp-remove':
@@ -176,9 +178,10 @@ function decodeCommand(raw: unknown[], { rounding, makerFee }: VersionRules): En
     case 'heartbeat-off':
       return { kind, apiKey: f[0] };
     case 'session':
-      return { kind, apiKey: f[0], change: f[1], sessionId: f[2], resumes: f[3] };
+      // Records written before sockets named their node end at `resumes`; before adoption knew who was present, with none.
+      return { kind, apiKey: f[0], change: f[1], sessionId: f[2], resumes: f[3], node: f[4] ?? null };
     case 'sessions-adopted':
-      return { kind };
+      return { kind, present: f[0] ?? [] };
     case 'mmp-set':
       return { kind, setting: decodeMmpSetting(f[0]) };
     case 'mmp-remove':

@@ -106,7 +106,7 @@ function applyCommand(ctx: ApplyContext, command: EngineCommand): CommandOutcome
     case 'session':
       return changeSession(ctx, command);
     case 'sessions-adopted':
-      return adoptSessions(ctx);
+      return adoptSessions(ctx, command);
     case 'mmp-set':
       return setMmp(ctx, command);
     case 'mmp-remove':

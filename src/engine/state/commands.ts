@@ -44,9 +44,10 @@ export type EngineCommand =
   | { kind: 'heartbeat'; apiKey: string; timeoutMs: number }
   | { kind: 'heartbeat-off'; apiKey: string }
   /** A cancel-on-disconnect socket opened (`resumes`: the dropped socket it reconnects) or closed. */
-  | { kind: 'session'; apiKey: string; change: 'open' | 'close'; sessionId: string; resumes: string | null }
-  /** A node took the engine: every socket recorded counts as dropped (safety-commands.ts). */
-  | { kind: 'sessions-adopted' }
+  /** `node`: the node holding the socket (null in records before sockets named it). */
+  | { kind: 'session'; apiKey: string; change: 'open' | 'close'; sessionId: string; resumes: string | null; node: string | null }
+  /** A node took the engine, or one left: sockets of nodes not `present` count as dropped, the others must be named again (safety-commands.ts). */
+  | { kind: 'sessions-adopted'; present: string[] }
   | { kind: 'mmp-set'; setting: MmpSettingInput }
   | { kind: 'mmp-remove'; apiKey: string; scope: MmpScope }
   /** A settlement sender's write-ahead record of a transaction, put before it is broadcast (CHAIN≠none). */

@@ -4,6 +4,14 @@ import type { MarketTradingInfo } from '../types.ts';
 /** How long a dropped cancel-on-disconnect socket waits for a reconnect naming it (EXTENSIONS.md section 15). */
 export const DISCONNECT_GRACE_MS = 2_000;
 
+/**
+ * How long a live socket of a node that is still present has, after a takeover, for its node to
+ * name it again (`sessions-adopted`): its node hears of the takeover on Redis and answers through
+ * it, which a loaded cluster did not always do within the 2 s grace, cancelling a connected
+ * maker's orders. Only a socket that closed while no engine ran to hear it waits this long.
+ */
+export const RENAME_WINDOW_MS = 10_000;
+
 /** Most MMP settings one API key holds: each fill of its quotes is checked against all of them. */
 export const MMP_SETTINGS_PER_KEY = 100;
 
@@ -22,10 +30,17 @@ export interface MmpSetting extends MmpLimits {
   fills: MmpFill[];
 }
 
-/** One key's cancel-on-disconnect sockets: the live ones, and the dropped ones in their reconnect grace (until when). */
+/**
+ * One key's cancel-on-disconnect sockets: the live ones, and the dropped ones in their reconnect
+ * grace (until when). `nodes`: the node holding each live socket, where it said (records before
+ * sockets named their node do not). `unconfirmed`: live sockets a new engine has not heard from
+ * since it took over, each live until when its node must name it again (`sessions-adopted`).
+ */
 export interface KeySessions {
   live: Set<string>;
   closing: Map<string, number>;
+  nodes: Map<string, string>;
+  unconfirmed: Map<string, number>;
 }
 
 /**
@@ -48,7 +63,7 @@ export class MakerSafety {
       if (next === undefined || dueMs < next) next = dueMs;
     };
     for (const deadlineMs of this.heartbeats.values()) consider(deadlineMs);
-    for (const sessions of this.sessions.values()) for (const dueMs of sessions.closing.values()) consider(dueMs);
+    for (const sessions of this.sessions.values()) for (const dueMs of [...sessions.closing.values(), ...sessions.unconfirmed.values()]) consider(dueMs);
     return next;
   }
 
@@ -60,17 +75,21 @@ export class MakerSafety {
   }
 
   /**
-   * Ends the reconnect graces due by `atMs`: how many ended, and the keys left with no live
-   * cancel-on-disconnect socket (in key order), whose orders go. A key with a live socket keeps them.
+   * Ends the reconnect graces due by `atMs`, and the unconfirmed sockets whose node did not name
+   * them again in time (dropped then, their grace spent): how many ended, and the keys left with
+   * no live cancel-on-disconnect socket (in key order), whose orders go. A key with a live socket
+   * keeps them.
    */
   takeEndedGraces(atMs: number): { ended: number; disconnected: string[] } {
     let ended = 0;
     const disconnected: string[] = [];
     for (const [apiKey, sessions] of [...this.sessions].sort(([a], [b]) => compare(a, b))) {
       const due = [...sessions.closing].filter(([, dueMs]) => dueMs <= atMs);
-      if (due.length === 0) continue;
-      ended += due.length;
+      const unheard = [...sessions.unconfirmed].filter(([, dueMs]) => dueMs <= atMs);
+      if (due.length === 0 && unheard.length === 0) continue;
+      ended += due.length + unheard.length;
       for (const [sessionId] of due) sessions.closing.delete(sessionId);
+      for (const [sessionId] of unheard) forgetLive(sessions, sessionId);
       if (sessions.live.size === 0) disconnected.push(apiKey);
       if (sessions.live.size === 0 && sessions.closing.size === 0) this.sessions.delete(apiKey);
     }
@@ -80,7 +99,7 @@ export class MakerSafety {
   sessionsOf(apiKey: string): KeySessions {
     const known = this.sessions.get(apiKey);
     if (known) return known;
-    const sessions: KeySessions = { live: new Set(), closing: new Map() };
+    const sessions: KeySessions = { live: new Set(), closing: new Map(), nodes: new Map(), unconfirmed: new Map() };
     this.sessions.set(apiKey, sessions);
     return sessions;
   }
@@ -142,3 +161,10 @@ export const scopeKey = (scope: MmpScope) => `${scope.kind}:${scope.id}`;
 export const covers = (scope: MmpScope, info: Pick<MarketTradingInfo, 'id' | 'eventId'>) => (scope.kind === 'market' ? scope.id === info.id : scope.id === info.eventId);
 const sameScope = (a: MmpScope, b: MmpScope) => a.kind === b.kind && a.id === b.id;
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A live socket no longer live (closed, dropped by a takeover, or not named again in time): true when it was. */
+export function forgetLive(sessions: KeySessions, sessionId: string): boolean {
+  sessions.nodes.delete(sessionId);
+  sessions.unconfirmed.delete(sessionId);
+  return sessions.live.delete(sessionId);
+}

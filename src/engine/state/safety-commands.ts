@@ -1,6 +1,6 @@
 import { failure, type ApplyContext } from './apply-context.ts';
 import type { CommandOf, CommandOutcomes } from './commands.ts';
-import { DISCONNECT_GRACE_MS, MMP_SETTINGS_PER_KEY, type MmpScope, type MmpSetting } from './maker-safety.ts';
+import { DISCONNECT_GRACE_MS, forgetLive, MMP_SETTINGS_PER_KEY, RENAME_WINDOW_MS, type MmpScope, type MmpSetting } from './maker-safety.ts';
 import { cancelOrdersOfKey } from './order-commands.ts';
 
 /** An MMP setting as the API sets it: limits and freeze, without its window or freeze state. */
@@ -25,33 +25,46 @@ export function disarmHeartbeat(ctx: ApplyContext, { apiKey }: CommandOf<'heartb
   return { ok: true, disarmed };
 }
 
-/** A reconnect naming a dropped socket ends that socket's grace: its orders stay. */
+/** A reconnect naming a dropped socket ends that socket's grace: its orders stay. A socket naming itself confirms it is live. */
 export function changeSession(ctx: ApplyContext, command: CommandOf<'session'>): CommandOutcomes['session'] {
   const { safety } = ctx.state;
   if (command.change === 'open') {
     const sessions = safety.sessionsOf(command.apiKey);
     sessions.live.add(command.sessionId);
+    sessions.unconfirmed.delete(command.sessionId);
+    if (command.node !== null) sessions.nodes.set(command.sessionId, command.node);
     if (command.resumes !== null) sessions.closing.delete(command.resumes);
     ctx.effects.safetyChanged = true;
-  } else if (safety.sessions.get(command.apiKey)?.live.delete(command.sessionId)) {
+  } else {
+    const sessions = safety.sessions.get(command.apiKey);
     // A close of a socket the state does not hold open (adopted meanwhile) changes nothing.
-    safety.sessions.get(command.apiKey)!.closing.set(command.sessionId, ctx.atMs + DISCONNECT_GRACE_MS);
-    ctx.effects.safetyChanged = true;
+    if (sessions && forgetLive(sessions, command.sessionId)) {
+      sessions.closing.set(command.sessionId, ctx.atMs + DISCONNECT_GRACE_MS);
+      ctx.effects.safetyChanged = true;
+    }
   }
   return { ok: true };
 }
 
 /**
- * A node took the engine. The sockets recorded may have gone with the node that died, or closed
- * while no engine ran to hear it, and no close of theirs will ever come: each starts its reconnect
- * grace now, as if dropped. The new engine's node names its own live sockets again at once
- * (`resumes` itself); those of other nodes that are alive are dropped too, the safe side for a maker.
+ * A node took the engine (or the engine's node saw one leave). The sockets recorded may have gone
+ * with a node that died, or closed while no engine ran to hear it, and no close of theirs will ever
+ * come. A socket of a node that is gone, or that did not say its node, starts its reconnect grace
+ * now, as if dropped. One of a node still `present` stays live for RENAME_WINDOW_MS, by when its
+ * node must name it again (`resumes` itself), or it is dropped then: a connected maker's orders do
+ * not depend on a loaded node answering within the 2 s grace.
  */
-export function adoptSessions(ctx: ApplyContext): CommandOutcomes['sessions-adopted'] {
+export function adoptSessions(ctx: ApplyContext, command: CommandOf<'sessions-adopted'>): CommandOutcomes['sessions-adopted'] {
+  const present = new Set(command.present);
   for (const sessions of ctx.state.safety.sessions.values()) {
     for (const sessionId of [...sessions.live]) {
-      sessions.live.delete(sessionId);
-      sessions.closing.set(sessionId, ctx.atMs + DISCONNECT_GRACE_MS);
+      const node = sessions.nodes.get(sessionId);
+      if (node !== undefined && present.has(node)) {
+        sessions.unconfirmed.set(sessionId, ctx.atMs + RENAME_WINDOW_MS);
+      } else {
+        forgetLive(sessions, sessionId);
+        sessions.closing.set(sessionId, ctx.atMs + DISCONNECT_GRACE_MS);
+      }
       ctx.effects.safetyChanged = true;
     }
   }

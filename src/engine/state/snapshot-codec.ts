@@ -33,7 +33,9 @@ import type { Approval } from './wallet-approvals.ts';
  * snapshot that has them (an unknown line) rather than forget them. An unsigned order's `O` line
  * ends in `,u` (also within v5, order-lines.ts): a build before it reads such an order as signed,
  * which only a build that follows operator trading (wallet-approvals.ts) tells apart. `K` came
- * later within v5, as `E` did: a state without keyed credits encodes as before.
+ * later within v5, as `E` did: a state without keyed credits encodes as before. A `C` line's
+ * sockets' nodes and unconfirmed sockets (two more arrays) came later within v5 too, only on a
+ * line that has them.
  */
 const FORMAT = 'pmx-engine-snapshot v5';
 const READABLE_FORMATS = new Set(['pmx-engine-snapshot v1', 'pmx-engine-snapshot v2', 'pmx-engine-snapshot v3', 'pmx-engine-snapshot v4', FORMAT]);
@@ -186,8 +188,8 @@ function readLine(state: EngineState, line: string): void {
       return;
     }
     case 'C': {
-      const [apiKey, live, closing] = JSON.parse(body);
-      state.safety.sessions.set(apiKey, { live: new Set(live), closing: new Map(closing) });
+      const [apiKey, live, closing, nodes = [], unconfirmed = []] = JSON.parse(body);
+      state.safety.sessions.set(apiKey, { live: new Set(live), closing: new Map(closing), nodes: new Map(nodes), unconfirmed: new Map(unconfirmed) });
       return;
     }
     case 'X': {
@@ -217,7 +219,9 @@ function encodeSafety(state: EngineState, out: ChunkWriter): void {
   const { heartbeats, sessions, mmp } = state.safety;
   for (const [apiKey, deadlineMs] of sortedBy(heartbeats, ([key]) => key)) out.line(`D${JSON.stringify([apiKey, deadlineMs])}`);
   for (const [apiKey, s] of sortedBy(sessions, ([key]) => key)) {
-    out.line(`C${JSON.stringify([apiKey, sortedBy(s.live, (id) => id), sortedBy(s.closing, ([id]) => id)])}`);
+    // Sockets' nodes and confirmations after them, only when there are any: a state without them encodes as before.
+    const held = s.nodes.size + s.unconfirmed.size === 0 ? [] : [sortedBy(s.nodes, ([id]) => id), sortedBy(s.unconfirmed, ([id]) => id)];
+    out.line(`C${JSON.stringify([apiKey, sortedBy(s.live, (id) => id), sortedBy(s.closing, ([id]) => id), ...held])}`);
   }
   for (const [, settings] of sortedBy(mmp, ([key]) => key)) for (const setting of settings) out.line(`X${JSON.stringify(encodeMmpState(setting))}`);
 }
