@@ -576,7 +576,8 @@ function optionalUrl(read: (n: string) => string | undefined, name: string, prot
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+    // Not repeated: a URL that does not parse may still hold a password or a provider's key, and the message is printed and logged.
+    throw new ConfigError(`${name} must be a URL (the value is not repeated here)`);
   }
   if (!protocols.includes(url.protocol)) throw new ConfigError(`${name} must start with ${protocols.join(' or ')}//`);
   return raw;

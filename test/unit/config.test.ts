@@ -89,6 +89,13 @@ describe('configuration', () => {
     }
   });
 
+  it('never repeats a URL that does not parse: it may hold a password or a key', () => {
+    for (const name of ['CHAIN_RPC_URL', 'DATABASE_URL', 'REDIS_URL']) {
+      const value = 'https//rpc.example/v2/secret-key-123';
+      assert.throws(() => parseConfig({ CHAIN: 'rpc', [name]: value }), (e: unknown) => e instanceof ConfigError && e.message.includes(name) && !e.message.includes('secret-key-123'), name);
+    }
+  });
+
   it('reads PRICE_FEED and PRICE_FEED_URL: manual by default, a pull feed needs its URL', () => {
     const defaults = parseConfig({});
     assert.deepEqual([defaults.priceFeed, defaults.priceFeedUrl], ['manual', undefined]);
