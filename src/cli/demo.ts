@@ -136,11 +136,12 @@ export async function seedDemo(admin: ExchangeClient, onProgress: (done: number,
   const [bitcoin, elections, football] = tagIds as [string, string, string];
   const events: Event[] = [];
   for (const input of demoEvents(serverTime, { crypto, politics, sports, bitcoin, elections, football })) {
-    let event = await publishedEvent(admin, input.slug!);
-    if (!event) {
+    let event = await knownEvent(admin, input.slug!);
+    if (event?.eventStatus !== 'ACTIVE') {
       // Each market published escrows the event's oracle reward from the treasury (EXTENSIONS.md section 11): fund it first.
       if (input.reward) await admin.admin.fundRewardTreasury(formatUnits(parseUnits(input.reward)! * BigInt(input.markets.length)));
-      [event, seeded] = [await admin.admin.publishEvent((await admin.admin.createEvent(input)).id), true];
+      // A DRAFT is what a run interrupted between creating and publishing it left: it is published as made.
+      [event, seeded] = [await admin.admin.publishEvent((event ?? (await admin.admin.createEvent(input))).id), true];
     }
     events.push(event);
     step();
@@ -152,10 +153,10 @@ export async function seedDemo(admin: ExchangeClient, onProgress: (done: number,
   return { seeded, events };
 }
 
-/** The published event with this slug, or undefined when the exchange has none. */
-async function publishedEvent(client: ExchangeClient, slug: string): Promise<Event | undefined> {
+/** The event with this slug, a DRAFT too (an admin read), or undefined when the exchange has none. */
+async function knownEvent(client: ExchangeClient, slug: string): Promise<Event | undefined> {
   try {
-    return await client.events.get(slug);
+    return await client.admin.event(slug);
   } catch (error) {
     if (error instanceof ExchangeError && error.status === 404) return undefined;
     throw error;

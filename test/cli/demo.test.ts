@@ -20,9 +20,10 @@ describe('demo seed, through the SDK', () => {
 
   it('publishes single, multi-market and negRisk events once, reusing what exists, and changes nothing on a re-run', async () => {
     const admin = adminClient(server);
-    // What an interrupted earlier run could have left: one category and one tag.
+    // What an interrupted earlier run could have left: one category, one tag, and an event created but not published.
     const crypto = await admin.admin.createCategory({ name: 'Crypto', position: 1 });
     const bitcoin = await admin.admin.createTag({ slug: 'demo-bitcoin', label: 'Bitcoin', type: 'topic' });
+    const draft = await admin.admin.createEvent({ name: 'Will Bitcoin close above $150,000 this quarter?', slug: 'demo-bitcoin-above-150k', description: 'Left as a draft.', categories: [crypto.id], tags: [bitcoin.id], markets: [{ name: 'Bitcoin above $150,000' }] });
     const steps: [number, number][] = [];
     const first = await seedDemo(admin, (done, total) => steps.push([done, total]));
     assert.equal(first.seeded, true);
@@ -40,6 +41,7 @@ describe('demo seed, through the SDK', () => {
     }
     const btc = first.events.find((e) => e.slug === 'demo-bitcoin-above-150k')!;
     assert.deepEqual([btc.categories.map((c) => c.id), btc.tags.map((t) => t.id)], [[crypto.id], [bitcoin.id]]);
+    assert.equal(btc.id, draft.id, 'the draft left behind is published, not made again');
     assert.deepEqual((await admin.admin.categories()).map((c) => c.name), ['Crypto', 'Politics', 'Sports']);
     assert.deepEqual((await admin.admin.tags()).map((t) => t.slug), ['demo-bitcoin', 'demo-elections', 'demo-football']);
 

@@ -20,6 +20,8 @@ export function adminSection({ transport }: ClientContext) {
      * (`{ eventStatus: 'DRAFT' }` lists the ones still to publish), which the public list never shows.
      */
     events: (params: EventListParams = {}) => transport.call<EventPage>('GET', '/events', { auth: 'admin', query: params }),
+    /** GET /events/{idOrSlug} as the operator reads it: a DRAFT event too, which the public read answers 404. */
+    event: (idOrSlug: string) => transport.call<Event>('GET', `/events/${id(idOrSlug)}`, { auth: 'admin' }),
     /** A DRAFT event with DRAFT markets. */
     createEvent: (input: EventInput) => admin<Event>('POST', '/events', input),
     addMarket: (eventId: string, input: MarketInput) => admin<Market>('POST', `/events/${id(eventId)}/markets`, input),
