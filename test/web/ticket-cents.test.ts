@@ -2,8 +2,8 @@
  * The ticket's limit price in cents, as every other price in the app (an outside audit: it was
  * typed in dollars, "0.41", "tick 0.01"), in Debian's Chromium against a real server: on a
  * cent-tick market, and on tenth- and hundredth-of-a-cent ticks (EXTENSIONS.md's tickSize values),
- * where a price such as 41.5¢ is typed, stepped by one tick and sent exact. And the conversions
- * without a browser.
+ * where a price such as 41.5¢ is typed, stepped by one tick and sent exact; and on a market whose
+ * tick an operator changes while its page is open. And the conversions without a browser.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -14,7 +14,7 @@ import { centsText, limitDollars, tickCents, typedMicros } from '../../src/web/s
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, signInWithKey, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { launchChromium, screenshots, signInWithKey, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
 
 const HOUR = 3_600_000;
 
@@ -60,13 +60,14 @@ describe('the ticket in cents', { skip: storeIndependent('the web app') || skipR
   let context: BrowserContext;
   let watched: WatchedPage;
   let page: Page;
+  let admin: ExchangeClient;
   let me: ExchangeClient;
   const markets = new Map<string, Market>();
 
   before(async () => {
     ensureBuild();
     server = await startTestServer();
-    const admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
+    admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
     for (const tickSize of ['0.01', '0.001', '0.0001'] as const) {
       const event = await admin.admin.publishEvent((await admin.admin.createEvent({
         name: `Is a price in cents on tick ${tickSize}`,
@@ -96,9 +97,19 @@ describe('the ticket in cents', { skip: storeIndependent('the web app') || skipR
     await server?.close();
   });
 
-  /** Types `typed` cents and 10 shares in the ticket of the market on `tickSize`, steps it, and places it: the price the exchange recorded. */
+  /** Opens the market on `tickSize` and places `typed` cents there (ticketPlaces): the price the exchange recorded. */
   async function place(tickSize: string, typed: string, steps: string[], shown: string): Promise<string> {
-    await page.goto(`${server.url}/market/${markets.get(tickSize)!.slug}`);
+    const market = markets.get(tickSize)!;
+    await page.goto(`${server.url}/market/${market.slug}`);
+    const [recorded] = await ticketPlaces(market, tickSize, typed, steps, shown);
+    return recorded!;
+  }
+
+  /**
+   * Types `typed` cents and 10 shares in the open page's ticket, its label saying `tickSize`, steps
+   * it, and places it: the prices of the trader's resting orders on `market`'s first token.
+   */
+  async function ticketPlaces(market: Market, tickSize: string, typed: string, steps: string[], shown: string): Promise<string[]> {
     const ticket = page.getByTestId('order-ticket');
     const price = ticket.getByLabel(/^Limit price/);
     assert.equal(await ticket.locator(`label[for="${await price.getAttribute('id')}"]`).innerText(), `Limit price in cents, tick ${tickCents(tickSize)}¢`);
@@ -110,9 +121,9 @@ describe('the ticket in cents', { skip: storeIndependent('the web app') || skipR
     assert.equal(await price.inputValue(), shown);
     await ticket.getByLabel('Shares').fill('10');
     await ticket.getByRole('button', { name: `Buy Yes at ${shown}¢` }).click();
-    await page.getByTestId('ticket-answer').filter({ hasText: 'resting in the book' }).waitFor();
-    const [order] = (await me.orders.list()).filter((o) => o.tokenId === markets.get(tickSize)!.tokenId1 && o.status === 'PENDING');
-    return String(order!.price);
+    // By its price: the answer of an order placed before on this page stays until this one's comes.
+    await page.getByTestId('ticket-answer').filter({ hasText: 'resting in the book' }).filter({ hasText: `at ${shown}¢` }).waitFor();
+    return (await me.orders.list()).filter((o) => o.tokenId === market.tokenId1 && o.status === 'PENDING').map((o) => String(o.price)).sort();
   }
 
   it('places 41¢ on a cent tick, moved a cent by + and −', async () => {
@@ -128,6 +139,35 @@ describe('the ticket in cents', { skip: storeIndependent('the web app') || skipR
     assert.equal(await place('0.0001', '41.55', [], '41.55'), '0.4155');
     await page.getByTestId('order-ticket').getByLabel(/^Limit price/).fill('41.555');
     assert.equal(await page.getByTestId('ticket-problem').innerText(), "41.555¢ is not on this market's tick of 0.01¢ (ORDER_PRICE_NOT_ON_TICK)");
+  });
+
+  it("follows an operator's tick change without a reload: the book's prices, the ticket's step and the order sent", async () => {
+    const event = await admin.admin.publishEvent((await admin.admin.createEvent({
+      name: 'Is a changed tick followed',
+      description: 'Two questions whose tick an operator changes while their pages are open.',
+      startDate: new Date(Date.now() - HOUR).toISOString(),
+      endDate: new Date(Date.now() + 24 * HOUR).toISOString(),
+      markets: ['first', 'second'].map((which) => ({ name: `Is the ${which} changed tick followed`, tickSize: '0.01' as const, orderFeeRateBps: 0, passiveOrderFeeRateBps: 0 })),
+    })).id);
+    const market = event.markets[0]!;
+    // The event page, open in a tab of its own before the change, lists the market's prices too.
+    const eventTab = await watchedPage(context);
+    await eventTab.page.goto(`${server.url}/event/${event.slug}`);
+    const eventRow = eventTab.page.locator('.event-markets tbody tr', { hasText: market.name });
+    assert.match(await eventRow.innerText(), /Buy Yes \d+¢/);
+    await page.goto(`${server.url}/market/${market.slug}`);
+    // An order placed before the change: the SDK keeps the rules of a market it built an order for.
+    assert.deepEqual(await ticketPlaces(market, '0.01', '41', [], '41'), ['0.41']);
+    const book = page.getByRole('region', { name: 'Order book' });
+    await book.getByRole('button', { name: 'Use price 41¢' }).waitFor();
+
+    await admin.admin.patchMarket(market.id, { tickSize: '0.001' });
+    await book.getByRole('button', { name: 'Use price 41.0¢' }).waitFor();
+    assert.deepEqual(await ticketPlaces(market, '0.001', '41.5', ['+'], '41.6'), ['0.41', '0.416']);
+    await until(async () => /Buy Yes \d+\.\d¢/.test(await eventRow.innerText()), "the event page's prices on the new tick");
+    await screenshots(page, 'ticket-tick-changed');
+    await eventTab.page.close();
+    assert.deepEqual(eventTab.errors, []);
   });
 
   it('logged no console error', () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { BookWatcher, ExchangeClient } from '../../client/index.ts';
+import type { BookWatcher, ExchangeClient, Market } from '../../client/index.ts';
 
 /**
  * Live books of `tokenIds` from one SDK BookWatcher (one Socket.IO subscription for the page).
@@ -31,4 +31,15 @@ export function useBookWatcher(client: ExchangeClient, tokenIds: readonly string
     };
   }, [client, key]);
   return { watcher, frame };
+}
+
+/**
+ * `market` on the tick its live book carries. The page reads the market once, but an operator may
+ * change its tick (PATCH /admin/markets/{id}), and the server then sends each token's book again
+ * as an `orderbook` snapshot with the new `tick_size`: with this, the page's prices and the
+ * ticket's steps and checks follow it without a reload. The same object while the tick is the same.
+ */
+export function onLiveTick<M extends Market>(market: M, watcher: BookWatcher | undefined): M {
+  const tickSize = market.tokenId1 ? watcher?.book(market.tokenId1)?.tickSize : undefined;
+  return tickSize && tickSize !== market.tickSize ? { ...market, tickSize } : market;
 }

@@ -22,7 +22,8 @@ function roundStep(span: number, slots: number): number {
  * is cut into equal round steps, at most `slots` from the first point to the last; each point takes
  * the step nearest its time, keeping its own time (a later point in the same step, under a pixel
  * away, replaces the earlier), and every other step is whitespace, which the library draws the line
- * across. The x axis is then time. Points are time-ordered, in Unix seconds.
+ * across. The x axis is then time. Points are time-ordered, in seconds: on the charts' clock
+ * (chart-clock.ts), the steps are round in the reader's time.
  */
 export function onTimeAxis(points: readonly { time: number; value: number }[], slots = SLOTS): Slot[] {
   const first = points[0]?.time;
@@ -59,16 +60,17 @@ export function labelsFor(span: number): AxisLabels {
  * A time-axis label in the reader's locale that says what it is: "Dec 2" at a day's mark (the
  * library's default printed the day number alone, a bare "2"), "Dec 2026" and "2026" for months and
  * years, the time of day otherwise. `type` is the mark's TickMarkType (0 a year's, 1 a month's, 2 a
- * day's, 3 and 4 a time's); `time`, Unix seconds. With `labels`, every label is of that kind: on an
- * axis of times a day's mark says its time ("12:00 AM"), and on an axis of dates a time's mark says
- * nothing (an empty label: the library draws none, and a mark of a day is never left out for one).
+ * day's, 3 and 4 a time's); `time`, on the charts' clock (chart-clock.ts: the reader's wall time
+ * written as UTC, so read in UTC). With `labels`, every label is of that kind: on an axis of times a
+ * day's mark says its time ("12:00 AM"), and on an axis of dates a time's mark says nothing (an
+ * empty label: the library draws none, and a mark of a day is never left out for one).
  */
 export function axisLabel(time: number, type: number, labels?: AxisLabels): string {
   const date = new Date(time * 1000);
-  const timeOfDay = () => date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const timeOfDay = () => date.toLocaleTimeString(undefined, { timeZone: 'UTC', hour: '2-digit', minute: '2-digit' });
   if (labels === 'times') return timeOfDay();
   if (type >= 3) return labels === 'dates' ? '' : timeOfDay();
-  if (type === 0) return date.toLocaleDateString(undefined, { year: 'numeric' });
-  if (type === 1) return date.toLocaleDateString(undefined, { month: 'short', year: 'numeric' });
-  return date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  if (type === 0) return date.toLocaleDateString(undefined, { timeZone: 'UTC', year: 'numeric' });
+  if (type === 1) return date.toLocaleDateString(undefined, { timeZone: 'UTC', month: 'short', year: 'numeric' });
+  return date.toLocaleDateString(undefined, { timeZone: 'UTC', month: 'short', day: 'numeric' });
 }

@@ -94,7 +94,9 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
       const spec: OrderSpec = kind === 'limit'
         ? { tokenId, side, price: preview.price, size, type: 'GTC', postOnly, ...(gtd && expiry ? { expiration: Math.floor(new Date(expiry).getTime() / 1000) } : {}) }
         : { tokenId, side, price: preview.price, size: preview.size, type: fill };
-      const order = await client.orders.place(spec);
+      // Built on the rules the ticket checked: the SDK keeps those it first read of a market, and an
+      // operator may have changed its tick since (the page follows it, live-book.ts onLiveTick).
+      const order = await client.orders.place(await client.orders.build(spec, market));
       const text = describeOrder(order, market.tickSize);
       setAnswer({ ok: true, text });
       notify(text);

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { PnlHistory } from '../../../client/index.ts';
+import { onChartClock } from '../chart-clock.ts';
 import { onTimeAxis } from '../time-axis.ts';
 import { labelsOfOneKind, themedChart } from './themed-chart.ts';
 
@@ -42,7 +43,7 @@ export function drawPnl(charts: typeof import('lightweight-charts'), element: HT
   // No last-value label: it covered the price axis's own labels, and both pages say the P&L above the chart.
   const series = chart.addSeries(charts.BaselineSeries, { baseValue: { type: 'price', price: 0 }, lastValueVisible: false, priceLineVisible: false });
   onTheme(() => series.applyOptions({ topLineColor: color('--yes'), bottomLineColor: color('--no') }));
-  series.setData(onTimeAxis(history.points) as never);
+  series.setData(onTimeAxis(onChartClock(history.points)) as never);
   chart.timeScale().fitContent();
   labelsOfOneKind(chart);
   return remove;

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ISeriesApi } from 'lightweight-charts';
 import type { ExchangeClient, PriceHistory } from '../../../client/index.ts';
+import { onChartClock } from '../chart-clock.ts';
 import { labelColor } from '../chart-label.ts';
 import { centsScale, fidelityFor, INTERVALS, MAX_POINTS, widened, type Interval } from '../chart-scale.ts';
 import { errorText } from '../format.ts';
@@ -65,8 +66,10 @@ export function PriceChart({ client, lines, current, tickSize, since, refresh }:
       const draw = (loaded: PriceHistory[]) => {
         let points = 0;
         loaded.forEach((history, index) => {
-          series[index]!.setData(history.data.map((point) => ({ time: point.t as never, value: Number(point.p) })));
-          lastTimes[index] = history.data.at(-1)?.t;
+          // On the reader's clock: the library reads times as UTC (chart-clock.ts).
+          const line = onChartClock(history.data.map((point) => ({ time: point.t, value: Number(point.p) })));
+          series[index]!.setData(line as never);
+          lastTimes[index] = line.at(-1)?.time;
           points += history.data.length;
         });
         ends.current();

@@ -3,7 +3,7 @@ import { axisLabel, labelsFor, type AxisLabels } from '../time-axis.ts';
 
 type Charts = typeof import('lightweight-charts');
 
-/** The time axis's labels, by what each mark is (time-axis.ts axisLabel), or all of one kind; the charts' times are Unix seconds. */
+/** The time axis's labels, by what each mark is (time-axis.ts axisLabel), or all of one kind; the charts' times are seconds on the reader's clock (chart-clock.ts). */
 const tickMark = (labels?: AxisLabels) => (time: Time, type: number): string => (typeof time === 'number' ? axisLabel(time, type, labels) : String(time));
 
 /**

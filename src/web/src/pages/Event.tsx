@@ -4,7 +4,7 @@ import { sumUsd } from '../components/EventCard.tsx';
 import { OrderTicket } from '../components/OrderTicket.tsx';
 import { PriceChart } from '../components/PriceChart.tsx';
 import { centsOf, date, money, percent, period, usd } from '../format.ts';
-import { useBookWatcher } from '../live-book.ts';
+import { onLiveTick, useBookWatcher } from '../live-book.ts';
 import { useTrades } from '../live-trades.ts';
 import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useLoad } from '../load.ts';
@@ -46,8 +46,9 @@ const published = (market: Market): market is Published => market.tokenId1 !== n
 
 function EventView({ event }: { event: Event }) {
   const { client } = useSession();
-  const markets = event.markets.filter(published);
-  const { watcher } = useBookWatcher(client, markets.slice(0, WATCHED_MARKETS).flatMap((m) => [m.tokenId1, m.tokenId2]));
+  const listed = event.markets.filter(published);
+  const { watcher } = useBookWatcher(client, listed.slice(0, WATCHED_MARKETS).flatMap((m) => [m.tokenId1, m.tokenId2]));
+  const markets = listed.map((market) => onLiveTick(market, watcher));
   const trades = useTrades(client, event.id);
   const latestTrade = trades[0]?.id;
   // Asked again on each trade, as the market headline's: the load-time figure went stale with the first fill.

@@ -11,7 +11,7 @@ import { RecentTrades } from '../components/RecentTrades.tsx';
 import { PriceTarget } from '../components/PriceTarget.tsx';
 import { Rules } from '../components/Rules.tsx';
 import { money, shares, usd } from '../format.ts';
-import { useBookWatcher } from '../live-book.ts';
+import { onLiveTick, useBookWatcher } from '../live-book.ts';
 import { TRADES_KEPT, useTrades } from '../live-trades.ts';
 import { LoadFailed } from '../components/LoadFailed.tsx';
 import { useLoad } from '../load.ts';
@@ -42,21 +42,22 @@ export default function MarketPage({ slug }: { slug: string }) {
  * (resolution.ts); once the oracle says RESOLVED, `onResolved` reads the market again, and the
  * page turns into the resolved market's.
  */
-function MarketView({ market, event, onResolved }: { market: Market; event: Event; onResolved: () => void }) {
+function MarketView({ market: read, event, onResolved }: { market: Market; event: Event; onResolved: () => void }) {
   const { client } = useSession();
   // The portfolio's Sell opens the page on the position's token (`?token=`).
-  const [outcome, setOutcome] = useState<0 | 1>(() => (new URLSearchParams(location.search).get('token') === market.tokenId2 ? 1 : 0));
+  const [outcome, setOutcome] = useState<0 | 1>(() => (new URLSearchParams(location.search).get('token') === read.tokenId2 ? 1 : 0));
   const [picked, setPicked] = useState<string | undefined>(undefined);
-  const { tokenId1, tokenId2 } = market;
+  const { tokenId1, tokenId2 } = read;
   // A resolved market's book is gone (the server refuses its subscription): nothing to watch.
-  const resolved = resolvedOf(market);
-  const awaiting = !resolved && hasEnded(market, event);
-  const resolution = useResolution(market.id, !resolved, awaiting);
+  const resolved = resolvedOf(read);
+  const awaiting = !resolved && hasEnded(read, event);
+  const resolution = useResolution(read.id, !resolved, awaiting);
   const oracleResolved = resolution.data?.status === 'RESOLVED';
   useEffect(() => {
     if (oracleResolved && !resolved) onResolved();
   }, [oracleResolved, resolved, onResolved]);
   const { watcher } = useBookWatcher(client, tokenId1 && tokenId2 && !resolved ? [tokenId1, tokenId2] : []);
+  const market = onLiveTick(read, watcher);
   const trades = useTrades(client, market.eventId, market.id);
   const orders = useOpenOrders(market.id);
   // A resolved market's price is what its shares redeem for.
