@@ -97,7 +97,7 @@ describe('SDK against a real server', () => {
     assert.deepEqual((await alice.orders.cancelAll()).clearedMarkets, []);
   });
 
-  it('refuses off-tick prices and sizes locally, before any request', async () => {
+  it('refuses off-tick prices and sizes locally, before sending the order', async () => {
     const refused = async (spec: { price: string; size: string }) => {
       await assert.rejects(alice.orders.build({ tokenId: market.tokenId1, side: 'BUY', ...spec }), (error: unknown) => error instanceof OrderBuildError && error.code.startsWith('ORDER_'));
     };
@@ -105,6 +105,20 @@ describe('SDK against a real server', () => {
     await refused({ price: '1', size: '10' });
     await refused({ price: '0.4', size: '1.00001' });
     await assert.rejects(alice.orders.build({ tokenId: market.tokenId1, side: 'BUY', price: 0.4 as unknown as string, size: '1' }), OrderBuildError);
+  });
+
+  it("follows an operator's tick change: a price on the new tick is placed, one off it refused with the new tick, without forgetMarkets", async () => {
+    const { markets: [other] } = await publishedMarkets(admin);
+    const order = (price: string) => ({ tokenId: other!.tokenId1, side: 'BUY' as const, price, size: '10' });
+    await alice.orders.place(order('0.41'));
+    // Finer: the cached tick (0.01) refuses 0.415 locally; the market read afresh takes it.
+    await admin.admin.patchMarket(other!.id, { tickSize: '0.001' });
+    assert.equal((await alice.orders.place(order('0.415'))).price, 0.415);
+    // Coarser: the cached tick (0.001) lets 0.425 through; the server refuses it, and the SDK says so on the tick read afresh.
+    await admin.admin.patchMarket(other!.id, { tickSize: '0.01' });
+    await assert.rejects(alice.orders.place(order('0.425')), (error: unknown) => error instanceof OrderBuildError && error.code === 'ORDER_PRICE_NOT_ON_TICK' && error.message.includes('0.01'));
+    assert.equal((await alice.orders.place(order('0.42'))).price, 0.42);
+    await alice.orders.cancelAll();
   });
 
   it('server refusals arrive as ExchangeErrors with the order-rule code', async () => {

@@ -1,3 +1,4 @@
+import { ExchangeError, OrderBuildError } from '../errors.ts';
 import { buildOrder, type MarketRules, type OrderSpec } from '../orders/build.ts';
 import { checkOrderSpec } from '../orders/spec.ts';
 import { followCursor } from '../paginate.ts';
@@ -9,6 +10,12 @@ import type { ClientContext } from './context.ts';
 /** The server's batch limit for POST /orders/batch and /orders/batch-cancel (SPEC.md section 8). */
 export const BATCH_MAX = 50;
 
+/**
+ * Refusals of an order's price or size on its market's tick, by the SDK's check or the server's: the
+ * tick of rules cached before an operator changed it (PATCH /admin/markets/{id} {tickSize}).
+ */
+const isTickRefusal = (error: unknown) => (error instanceof OrderBuildError || error instanceof ExchangeError) && (error.code === 'ORDER_PRICE_NOT_ON_TICK' || error.code === 'ORDER_SIZE_NOT_ON_TICK');
+
 const chunks = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.ceil(items.length / BATCH_MAX) }, (_, i) => items.slice(i * BATCH_MAX, (i + 1) * BATCH_MAX));
 
 /** Orders (SPEC.md 4.4), API key HMAC. `place` takes an OrderSpec (built here) or a ready CreateOrder. */
@@ -17,7 +24,8 @@ export function ordersSection(ctx: ClientContext) {
   const marketsByToken = new Map<string, Promise<MarketRules>>();
 
   /** The market of a token: its book names the market, the market holds the tick and fee rules. */
-  function marketOf(tokenId: string): Promise<MarketRules> {
+  function marketOf(tokenId: string, fresh = false): Promise<MarketRules> {
+    if (fresh) marketsByToken.delete(tokenId);
     let market = marketsByToken.get(tokenId);
     if (!market) {
       market = transport.call<OrderBook>('GET', '/order-book/book', { query: { token_id: tokenId } })
@@ -34,26 +42,50 @@ export function ordersSection(ctx: ClientContext) {
     return { account: ctx.account, proxyWallet: ctx.user!.proxyWallet };
   }
 
-  /** A signed CreateOrder (unsigned when the client has no wallet), checked locally against the market's rules. */
+  /**
+   * A signed CreateOrder (unsigned when the client has no wallet), checked locally against the
+   * market's rules: `market`'s, or the token's market's, cached. A price or size off the cached
+   * tick is checked again on the market read afresh, so a tick the operator changed is followed.
+   */
   async function build(spec: OrderSpec, market?: MarketRules): Promise<CreateOrder> {
     checkOrderSpec(spec);
-    const [rules, exchange, by] = await Promise.all([market ?? marketOf(spec.tokenId), transport.exchange(), signer()]);
+    if (market) return buildOn(spec, market);
+    try {
+      return await buildOn(spec, await marketOf(spec.tokenId));
+    } catch (error) {
+      if (!isTickRefusal(error)) throw error;
+      return buildOn(spec, await marketOf(spec.tokenId, true));
+    }
+  }
+
+  async function buildOn(spec: OrderSpec, rules: MarketRules): Promise<CreateOrder> {
+    const [exchange, by] = await Promise.all([transport.exchange(), signer()]);
     return buildOrder(spec, rules, exchange, by);
   }
 
   const asBody = (order: OrderSpec | CreateOrder) => ('makerAmount' in order ? Promise.resolve(order) : build(order));
+  const send = (body: CreateOrder) => transport.call<Order>('POST', '/orders', { auth: 'apiKey', body, idempotent: body.idempotencyKey !== undefined });
 
   const page = (params: OrderPageParams = {}) => transport.call<OrderPagination>('GET', '/orders/paginated', { auth: 'apiKey', query: params });
 
   return {
     build,
-    /** Forgets cached market rules (after an operator changed a tick size, say). */
+    /** Forgets cached market rules: `build` and `place` read a market's again when its tick refuses an order, this forgets every other rule too. */
     forgetMarkets: () => marketsByToken.clear(),
 
-    /** Places one order; retried on 429/503 only when it carries an idempotency key (built orders always do). */
+    /**
+     * Places one order; retried on 429/503 only when it carries an idempotency key (built orders
+     * always do). An OrderSpec the server refuses off its market's tick (the operator changed the
+     * tick since the SDK cached it) is built once more on the market read afresh and sent again:
+     * the refused order was never placed.
+     */
     async place(order: OrderSpec | CreateOrder): Promise<Order> {
-      const body = await asBody(order);
-      return transport.call<Order>('POST', '/orders', { auth: 'apiKey', body, idempotent: body.idempotencyKey !== undefined });
+      try {
+        return await send(await asBody(order));
+      } catch (error) {
+        if ('makerAmount' in order || !isTickRefusal(error) || error instanceof OrderBuildError) throw error;
+        return send(await buildOn(order, await marketOf(order.tokenId, true)));
+      }
     },
 
     /** Any number of orders, 50 per call; results in input order, `index` counting across calls. */
