@@ -138,3 +138,22 @@ def new_trader_signed_by_other_wallet(trader: Client, market: dict[str, Any]) ->
     impostor = Client(trader.session.base_url, wallet=Wallet.create(), api_key=trader.session.api_key)
     impostor.session.user = trader.session.user
     return impostor.orders.build(OrderSpec(market["tokenId1"], "BUY", "0.3", "1"))
+
+
+def test_orders_follow_an_operators_tick_change(server: Server, trader: Client) -> None:
+    """The client caches a market's rules; after the operator makes its tick finer, then coarser, a
+    price on the new tick is placed and one off it is refused naming the new tick, with no
+    forget_markets()."""
+    market = publish_event(server, markets=[{"name": "retick"}])["markets"][0]
+    order = lambda price: OrderSpec(market["tokenId1"], "BUY", price, "10")  # noqa: E731
+    trader.orders.place(order("0.41"))
+    with server.admin as admin:
+        assert admin.patch(f"/admin/markets/{market['id']}", json={"tickSize": "0.001"}).status_code == 200
+    assert trader.orders.place(order("0.415"))["price"] == 0.415
+    with server.admin as admin:
+        assert admin.patch(f"/admin/markets/{market['id']}", json={"tickSize": "0.01"}).status_code == 200
+    with pytest.raises(OrderBuildError) as refused:
+        trader.orders.place(order("0.425"))
+    assert refused.value.code == "ORDER_PRICE_NOT_ON_TICK" and "0.01" in refused.value.message
+    assert trader.orders.place(order("0.42"))["price"] == 0.42
+    trader.orders.cancel_all()

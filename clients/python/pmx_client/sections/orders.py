@@ -4,6 +4,7 @@ import builtins
 from collections.abc import Callable, Sequence
 from typing import Literal, TypeVar, Union
 
+from ..errors import ExchangeError, OrderBuildError
 from ..flow import Flow, M, Section, api, paged
 from ..orders import CreateOrder, OrderSpec, Signer, build_order, check_spec
 from ..pagination import by_cursor
@@ -15,6 +16,11 @@ BATCH_MAX = 50
 Progress = Callable[[int, int], None]
 OrderInput = Union[OrderSpec, CreateOrder]
 T = TypeVar("T")
+
+
+#: Refusals of an order off its market's tick, by the client's check or the server's: the tick of
+#: rules cached before an operator changed it (PATCH /admin/markets/{id} {tickSize}).
+_TICK_CODES = frozenset({"ORDER_PRICE_NOT_ON_TICK", "ORDER_SIZE_NOT_ON_TICK"})
 
 
 def _chunks(items: Sequence[T]) -> builtins.list[Sequence[T]]:
@@ -31,11 +37,13 @@ class OrdersSection(Section[M]):
         self._markets: dict[str, Market] = {}
 
     def forget_markets(self) -> None:
-        """Forgets cached market rules (after an operator changed a tick size, say)."""
+        """Forgets cached market rules: `build` and `place` read a market's again when its tick refuses an order, this forgets every other rule too."""
         self._markets.clear()
 
-    def _market_of(self, token_id: str) -> Flow[Market]:
-        """The market of a token (its book names it), cached: it holds the tick and fee rules."""
+    def _market_of(self, token_id: str, fresh: bool = False) -> Flow[Market]:
+        """The market of a token (its book names it), cached unless `fresh`: it holds the tick and fee rules."""
+        if fresh:
+            self._markets.pop(token_id, None)
         if token_id not in self._markets:
             book = yield from self._session.call("GET", "/order-book/book", query={"token_id": token_id})
             self._markets[token_id] = yield from self._session.call("GET", f"/markets/{segment(book['market'])}")
@@ -51,8 +59,18 @@ class OrdersSection(Section[M]):
         return Signer(s.wallet, s.user["proxyWallet"], self.signature_type)
 
     def _build(self, spec: OrderSpec, market: Market | None = None) -> Flow[CreateOrder]:
+        """Built on `market`'s rules, or the token's market's, cached: off the cached tick, checked again on the market read afresh."""
         check_spec(spec)
-        rules = market or (yield from self._market_of(spec.token_id))
+        if market is not None:
+            return (yield from self._build_on(spec, market))
+        try:
+            return (yield from self._build_on(spec, (yield from self._market_of(spec.token_id))))
+        except OrderBuildError as error:
+            if error.code not in _TICK_CODES:
+                raise
+        return (yield from self._build_on(spec, (yield from self._market_of(spec.token_id, fresh=True))))
+
+    def _build_on(self, spec: OrderSpec, rules: Market) -> Flow[CreateOrder]:
         exchange = yield from self._session.exchange()
         signer = yield from self._signer()
         return build_order(spec, rules, exchange, signer)
@@ -67,12 +85,25 @@ class OrdersSection(Section[M]):
         """The signed CreateOrder of a spec (unsigned without a wallet), checked against the market's rules."""
         return (yield from self._build(spec, market))
 
-    @api
-    def place(self, order: OrderInput) -> Flow[Order]:
-        """Places one order; retried on 429/503 only when it carries an idempotency key (built orders always do)."""
-        body = yield from self._body(order)
+    def _send(self, body: CreateOrder) -> Flow[Order]:
         placed: Order = yield from self._session.call("POST", "/orders", auth="apiKey", body=body, idempotent="idempotencyKey" in body)
         return placed
+
+    @api
+    def place(self, order: OrderInput) -> Flow[Order]:
+        """Places one order; retried on 429/503 only when it carries an idempotency key (built orders always do).
+
+        An OrderSpec the server refuses off its market's tick (the operator changed the tick since the
+        client cached it) is built once more on the market read afresh and sent again: the refused
+        order was never placed.
+        """
+        try:
+            return (yield from self._send((yield from self._body(order))))
+        except ExchangeError as error:
+            if not isinstance(order, OrderSpec) or error.code not in _TICK_CODES:
+                raise
+        fresh = yield from self._market_of(order.token_id, fresh=True)
+        return (yield from self._send((yield from self._build_on(order, fresh))))
 
     @api
     def place_many(self, orders: Sequence[OrderInput], on_progress: Progress | None = None) -> Flow[builtins.list[BatchOrderResult]]:
