@@ -27,14 +27,15 @@ describe('redeem payouts', () => {
     const redeem: EngineCommand = { kind: 'redeem', userId: 'u', account: 'wallet', marketIds: ['m'] };
     assert.deepEqual(roundTrip(redeem), redeem);
     assert.deepEqual(roundTrip({ ...redeem, chainTxHash: '0xabc' }), { ...redeem, chainTxHash: '0xabc' });
-    assert.equal(JSON.parse(encodeRecord({ seq: 1n, atMs: 0, commands: [redeem] })).v, 4);
+    assert.equal(JSON.parse(encodeRecord({ seq: 1n, atMs: 0, commands: [redeem] })).v, 5);
     // The text an engine wrote before per-token rounding, with and without a chain's transaction.
     const before = (version: { v?: number }, fields: unknown[]) => decodeRecord(JSON.stringify({ seq: '1', at: 0, ...version, c: [['redeem', 'u', 'wallet', ['m'], ...fields]] })).commands[0];
     assert.deepEqual(before({ v: 2 }, []), { ...redeem, rounding: 'sum' });
     assert.deepEqual(before({ v: 2 }, ['0xabc']), { ...redeem, chainTxHash: '0xabc', rounding: 'sum' });
     assert.deepEqual(before({}, []), { ...redeem, rounding: 'sum' });
     assert.deepEqual(before({ v: 3 }, []), redeem, 'version 3 rounded per token already');
-    // A build that knows no version 5 refuses it rather than guess how its commands apply.
-    assert.throws(() => before({ v: 5 }, []), /version 5, which this build does not read/);
+    assert.deepEqual(before({ v: 4 }, []), redeem, 'and so did version 4');
+    // A build that knows no version 6 refuses it rather than guess how its commands apply.
+    assert.throws(() => before({ v: 6 }, []), /version 6, which this build does not read/);
   });
 });
