@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Db } from './database.ts';
 
 /** The engine lease as another node sees it. */
@@ -23,11 +23,13 @@ const expiredBefore = (leaseMs: number) => sql<Date>`clock_timestamp() - make_in
 export const PRESENCE_LOCK_CLASS = 0x706d78;
 /** Takes the presence lock of node `$1` on the session that runs it (true; false when a session holds it already). */
 export const PRESENCE_LOCK_SQL = `SELECT pg_try_advisory_lock(${PRESENCE_LOCK_CLASS}, hashtext($1) & 2147483647) AS locked`;
-const holderPresent = sql<boolean>`EXISTS (
+/** Whether the node whose id is the SQL expression `nodeId` holds its presence lock: its process lives. */
+const presenceHeld = (nodeId: Expression<string>) => sql<boolean>`EXISTS (
   SELECT 1 FROM pg_locks
   WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-    AND classid = ${sql.lit(PRESENCE_LOCK_CLASS)}::oid AND objid = (hashtext(holder) & 2147483647)::oid AND objsubid = 2
+    AND classid = ${sql.lit(PRESENCE_LOCK_CLASS)}::oid AND objid = (hashtext(${nodeId}) & 2147483647)::oid AND objsubid = 2
 )`;
+const holderPresent = presenceHeld(sql.ref<string>('holder'));
 
 /**
  * Takes the engine lease when nobody holds it, its holder let it expire, or its holder's process is
@@ -99,10 +101,9 @@ export async function presentNodeHashes(db: Db): Promise<Set<string>> {
 /** Which of `nodeIds` hold their presence lock now (PRESENCE_LOCK_CLASS): the nodes among them whose process lives. */
 export async function presentNodesAmong(db: Db, nodeIds: readonly string[]): Promise<string[]> {
   if (nodeIds.length === 0) return [];
-  const present = await presentNodeHashes(db);
-  const { rows } = await sql<{ node: string; hash: string }>`
-    SELECT node, (hashtext(node) & 2147483647)::text AS hash FROM unnest(${[...nodeIds]}::text[]) AS node`.execute(db);
-  return rows.filter((row) => present.has(row.hash)).map((row) => row.node);
+  const { rows } = await sql<{ node: string }>`SELECT node FROM unnest(${[...nodeIds]}::text[]) AS node WHERE ${presenceHeld(sql.ref<string>('node'))}`.execute(db);
+  const present = new Set(rows.map((row) => row.node));
+  return nodeIds.filter((node) => present.has(node));
 }
 
 /** Takes node `nodeId`'s presence lock on the session `db` runs on (PGlite's one session; tests): see PRESENCE_LOCK_CLASS. */
