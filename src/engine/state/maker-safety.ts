@@ -168,3 +168,10 @@ export function forgetLive(sessions: KeySessions, sessionId: string): boolean {
   sessions.unconfirmed.delete(sessionId);
   return sessions.live.delete(sessionId);
 }
+
+/** A live socket dropped at `atMs` (closed, or taken by a takeover): its reconnect grace starts. True when it was live. */
+export function dropLive(sessions: KeySessions, sessionId: string, atMs: number): boolean {
+  if (!forgetLive(sessions, sessionId)) return false;
+  sessions.closing.set(sessionId, atMs + DISCONNECT_GRACE_MS);
+  return true;
+}

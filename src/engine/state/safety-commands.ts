@@ -1,6 +1,6 @@
 import { failure, type ApplyContext } from './apply-context.ts';
 import type { CommandOf, CommandOutcomes } from './commands.ts';
-import { DISCONNECT_GRACE_MS, forgetLive, MMP_SETTINGS_PER_KEY, RENAME_WINDOW_MS, type MmpScope, type MmpSetting } from './maker-safety.ts';
+import { dropLive, MMP_SETTINGS_PER_KEY, RENAME_WINDOW_MS, type MmpScope, type MmpSetting } from './maker-safety.ts';
 import { cancelOrdersOfKey } from './order-commands.ts';
 
 /** An MMP setting as the API sets it: limits and freeze, without its window or freeze state. */
@@ -38,10 +38,7 @@ export function changeSession(ctx: ApplyContext, command: CommandOf<'session'>):
   } else {
     const sessions = safety.sessions.get(command.apiKey);
     // A close of a socket the state does not hold open (adopted meanwhile) changes nothing.
-    if (sessions && forgetLive(sessions, command.sessionId)) {
-      sessions.closing.set(command.sessionId, ctx.atMs + DISCONNECT_GRACE_MS);
-      ctx.effects.safetyChanged = true;
-    }
+    if (sessions && dropLive(sessions, command.sessionId, ctx.atMs)) ctx.effects.safetyChanged = true;
   }
   return { ok: true };
 }
@@ -59,12 +56,8 @@ export function adoptSessions(ctx: ApplyContext, command: CommandOf<'sessions-ad
   for (const sessions of ctx.state.safety.sessions.values()) {
     for (const sessionId of [...sessions.live]) {
       const node = sessions.nodes.get(sessionId);
-      if (node !== undefined && present.has(node)) {
-        sessions.unconfirmed.set(sessionId, ctx.atMs + RENAME_WINDOW_MS);
-      } else {
-        forgetLive(sessions, sessionId);
-        sessions.closing.set(sessionId, ctx.atMs + DISCONNECT_GRACE_MS);
-      }
+      if (node !== undefined && present.has(node)) sessions.unconfirmed.set(sessionId, ctx.atMs + RENAME_WINDOW_MS);
+      else dropLive(sessions, sessionId, ctx.atMs);
       ctx.effects.safetyChanged = true;
     }
   }
