@@ -31,12 +31,13 @@ export interface DecodedRecord {
  * records without a version derive hashed ids), 3 since a redeem rounds each token's payout down on
  * its own (`settlement/embedded/postings.ts` RedeemRounding; the records before round the sum, as
  * they were paid), 4 since an order pays as maker at most the fee rate it signed (`NewOrder.makerFee`;
- * the records before pay the market's maker rate even above it, as they were charged), 5 since a match of more than 100 makers settles in parts
- * (`state/match-parts.ts`; the records before keep every match whole, as they were sent) and a
- * cancel-on-disconnect socket names its node, which a takeover keeps live while its node names it
- * again (`state/safety-commands.ts`; the records before have neither, and adopt as they did). A version
- * this build does not know is refused: a replay that read it as another would derive other ids, or
- * pay other amounts, than the engine that wrote it.
+ * the records before pay the market's maker rate even above it, as they were charged), 5 since a
+ * match of more than 100 makers settles in parts (`state/match-parts.ts`; the records before keep
+ * every match whole, as they were sent) and a cancel-on-disconnect socket names its node, which a
+ * takeover keeps live while its node names it again (`state/safety-commands.ts`; the records
+ * before have neither, and adopt as they did). A version this build does not know is refused: a
+ * replay that read it as another would derive other ids, or pay other amounts, than the engine
+ * that wrote it.
  */
 const RECORD_VERSION = 5;
 const READ_VERSIONS: readonly (number | undefined)[] = [undefined, 2, 3, 4, RECORD_VERSION];
