@@ -18,7 +18,8 @@ import { EMBEDDED_SETTLEMENT_KEYS, settlementKeys, type SettlementKeys } from '.
 
 export { EmbeddedChain } from './embedded-chain.ts';
 export { FateUnknownError, type ChainOperator } from './operator.ts';
-export { fundingSourceOf, fundWallet, fundWalletOnce, operatorPayers, type OperatorPayers } from './wallet-funding.ts';
+export { fundWalletOnce, minedCredit, operatorPayers, type OperatorPayers } from './wallet-funding.ts';
+export type { PaymentIntents } from './once-payments.ts';
 export { giveOwnerGas } from './owner-gas.ts';
 export { treasuryShortfallOf, type TreasuryShortfall } from './treasury-shortfall.ts';
 export { PaymentConflictError } from './once-payments.ts';

@@ -1,8 +1,8 @@
-import { getAddress, type Address, type Hex } from 'viem';
+import { decodeFunctionData, getAddress, parseTransaction, type Address, type Hex } from 'viem';
 import { loadArtifact } from '../settlement/contracts/index.ts';
 import type { DeployedContracts } from './deployment.ts';
 import { sendOnce, type PaymentIntents } from './once-payments.ts';
-import type { ChainOperator, ContractCall, OperatorSteps } from './operator.ts';
+import type { ChainOperator, ContractCall } from './operator.ts';
 import { deployWalletIfMissing } from './wallet-deployment.ts';
 
 /**
@@ -16,22 +16,11 @@ export type FundingSource = 'mint' | 'treasury';
 export const fundingSourceOf = (kind: 'embedded' | 'rpc'): FundingSource => (kind === 'embedded' ? 'mint' : 'treasury');
 
 /**
- * Puts a credit on chain (the faucet and admin credits): the collateral to the user's wallet, then
- * the owner's proxy wallet deployed if it is not yet (the factory returns an existing one, so a
- * second credit only moves collateral).
- */
-export function fundWallet(operator: ChainOperator, deployed: DeployedContracts, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint, source: FundingSource): Promise<void> {
-  return operator.exclusive(async (chain) => {
-    await sendCollateral(chain, deployed, to.wallet, amountBaseUnits, source);
-    await deployWalletIfMissing(chain, deployed, to.owner);
-  });
-}
-
-/**
- * Puts a credit on chain once per key (admin credits with an idempotency key): the collateral paid
- * as `pay` pays (a payer of `operatorPayers`: recorded before it is sent, so asked again, after a
- * crash or an answer lost, it sends nothing more), then the owner's proxy wallet deployed if it is
- * not yet.
+ * Puts a credit on chain (the faucet and admin credits) once per key: the collateral paid as `pay`
+ * pays (a payer of `operatorPayers`: recorded before it is sent, so asked again, after a crash or an
+ * answer lost, it sends nothing more, and `minedCredit` can tell later what became of it), then the
+ * owner's proxy wallet deployed if it is not yet (the factory returns an existing one, so a second
+ * credit only moves collateral).
  */
 export async function fundWalletOnce(operator: ChainOperator, deployed: DeployedContracts, pay: OperatorPayers['reward'], to: { owner: Address; wallet: Address }, amountBaseUnits: bigint, key: string): Promise<void> {
   await pay({ to: to.wallet, amount: amountBaseUnits, key });
@@ -49,8 +38,20 @@ function walletPayer(operator: ChainOperator, deployed: DeployedContracts, sourc
   return ({ to, amount, key }) => operator.exclusive((chain) => sendOnce(chain, intents, key, collateralCall(deployed, getAddress(to), amount, source)));
 }
 
-function sendCollateral(chain: OperatorSteps, deployed: DeployedContracts, wallet: Address, amountBaseUnits: bigint, source: FundingSource): Promise<Hex> {
-  return chain.send(collateralCall(deployed, wallet, amountBaseUnits, source));
+/**
+ * The credit recorded under `key` by `fundWalletOnce`, if the chain mined it successfully: the
+ * wallet it paid and the amount. Undefined when nothing was recorded, or its transaction was not
+ * mined (it may still be), reverted, or lost its nonce to another.
+ */
+export async function minedCredit(operator: ChainOperator, intents: PaymentIntents, key: string): Promise<{ wallet: Address; amountBaseUnits: bigint; txHash: Hex } | undefined> {
+  const recorded = await intents.find(key);
+  if (recorded.length === 0) return undefined;
+  const fate = await operator.exclusive((chain) => chain.fateOf(recorded));
+  if (fate.kind !== 'mined' || fate.receipt.status !== 'success') return undefined;
+  // Every version of a key makes one call (once-payments.ts), so the first says what was paid.
+  const { args } = decodeFunctionData({ abi: loadArtifact('LocalCollateral').abi, data: parseTransaction(recorded[0]!.raw).data! });
+  const [wallet, amountBaseUnits] = args as readonly [Address, bigint];
+  return { wallet, amountBaseUnits, txHash: fate.receipt.transactionHash };
 }
 
 function collateralCall(deployed: DeployedContracts, wallet: Address, amountBaseUnits: bigint, source: FundingSource): ContractCall {

@@ -78,6 +78,10 @@ export class EngineReadModel implements EngineReads {
     return { collateral: view(rows.get(COLLATERAL) ?? { balance: 0n, locked: 0n }), tokens: tokens.map(([tokenId, row]) => ({ tokenId, ...view(row) })) };
   }
 
+  creditMade(idempotencyKey: string): boolean {
+    return this.state().ledger.creditKeys.has(idempotencyKey);
+  }
+
   revokedApprovals(account: string): readonly Approval[] {
     return this.state().chainIndex.missingApprovals.of(account);
   }

@@ -28,6 +28,13 @@ export function paymentIntentsIn(db: Db) {
       const rows = await db.selectFrom('chain_payment_intents').select(['chain_tx_hash', 'nonce', 'raw_tx']).where('key', '=', key).orderBy('version').execute();
       return rows.map((row) => ({ hash: row.chain_tx_hash as Hex, nonce: Number(row.nonce), raw: row.raw_tx as Hex }));
     },
+    /** The keys recorded under any of these prefixes (constants, without LIKE's wildcards), with a version signed since `signedSince` when given. */
+    async keysStartingWith(prefixes: readonly string[], signedSince?: Date): Promise<string[]> {
+      let query = db.selectFrom('chain_payment_intents').select('key').distinct()
+        .where((eb) => eb.or(prefixes.map((prefix) => eb('key', 'like', `${prefix}%`))));
+      if (signedSince) query = query.where('signed_at', '>=', signedSince);
+      return (await query.orderBy('key').execute()).map((row) => row.key);
+    },
     startAttempt: insertVersion,
     async addVersion(key: string, tx: RecordedPayment): Promise<void> {
       // Two payers waiting on one attempt may each replace it: the later insert takes the next number.

@@ -1,5 +1,4 @@
 import { formatUnits } from '../../core/money.ts';
-import { outcomeOrThrow } from '../../contract/errors.ts';
 import type { BalanceView } from '../../engine/engine-reads.ts';
 import { spendingApproval, type Approval } from '../../engine/state/wallet-approvals.ts';
 import { userAccount } from '../../settlement/index.ts';
@@ -54,8 +53,7 @@ export function registerBalanceRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => {
     const caller = requireCaller(request);
     const amount = positiveAmount(request.body.amount);
-    const credit = async () => outcomeOrThrow(await engine.credit({ account: userAccount(caller.proxyWallet), amount, reason: 'FAUCET', ref: `faucet:${caller.userId}` }));
-    const { balance } = await creditThroughChain(ctx, { owner: caller.address, wallet: caller.proxyWallet }, amount, credit);
+    const { balance } = await creditThroughChain(ctx, 'faucet', { id: caller.userId, address: caller.address, proxyWallet: caller.proxyWallet }, amount);
     return { balance: formatUnits(balance) };
   });
 }

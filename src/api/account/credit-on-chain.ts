@@ -1,44 +1,66 @@
+import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
-import { FateUnknownError, fundingSourceOf, fundWallet, fundWalletOnce, giveOwnerGas, PaymentConflictError, treasuryShortfallOf } from '../../chain/index.ts';
-import { AppError } from '../../contract/errors.ts';
+import { FateUnknownError, fundWalletOnce, giveOwnerGas, PaymentConflictError, treasuryShortfallOf } from '../../chain/index.ts';
+import { AppError, outcomeOrThrow } from '../../contract/errors.ts';
 import { formatUnits } from '../../core/money.ts';
+import type { MatchingEngine } from '../../engine/engine.ts';
 import { CREDIT_KEY_REUSED } from '../../engine/state/balance-commands.ts';
+import { userAccount } from '../../settlement/index.ts';
+import type { CreditReason } from '../../settlement/types.ts';
 import type { AppContext } from '../context.ts';
+
+/** What asks for a credit: POST /admin/credits or POST /account/faucet. */
+export type CreditKind = 'admin-credit' | 'faucet';
+
+const REASONS: Record<CreditKind, CreditReason> = { 'admin-credit': 'DEPOSIT', faucet: 'FAUCET' };
+
+/** The credits' records of payments on chain (chain_payment_intents) are keyed `<kind>:<idempotency key>`. */
+export const CREDIT_PAYMENT_PREFIXES: readonly string[] = Object.keys(REASONS).map((kind) => `${kind}:`);
+
+export interface CreditedUser {
+  id: string;
+  address: Address;
+  proxyWallet: Address;
+}
+
+/** The ledger's side of a credit, made once per key: the engine's `credit` to the user's wallet account. */
+export async function creditLedger(engine: Pick<MatchingEngine, 'credit'>, kind: CreditKind, user: CreditedUser, amountBaseUnits: bigint, idempotencyKey: string | undefined) {
+  return engine.credit({ account: userAccount(user.proxyWallet), amount: amountBaseUnits, reason: REASONS[kind], ref: `${kind}:${user.id}`, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) });
+}
 
 /**
  * A credit (the faucet, admin credits) on a chain with the exchange's contracts puts the collateral
  * in the user's wallet on chain first, the proxy wallet deployed (EXTENSIONS.md section 14: minted
  * on the local chain, CHAIN=embedded, where the owner gets gas as well; transferred from the
- * operator's treasury, its own balance, on any other), and only then makes `credit`, the ledger's side. So the ledger never shows collateral
- * the chain does not hold: a chain that does not take it (down, restarting) is answered 503 with
- * nothing credited, and the caller tries again; a treasury too short is 503 too, naming the
- * treasury and the shortfall, as only the operator's funding makes a retry work. A chain that stops answering
- * once a transaction was sent (until-mined.ts FateUnknownError, after 30 s) is answered 503 too,
- * but naming the transaction, which may yet be mined: trying again blindly could pay twice from a
- * treasury. The window left is the other
- * way round, and harmless: on chain, then the ledger's credit refused (the engine lost its lead,
- * say). The wallet then holds more than the ledger, which no order or withdrawal can spend, and
- * `pmx audit` names it (chain-balances). On CHAIN=none, `credit` alone.
+ * operator's treasury, its own balance, on any other), and only then makes the ledger's side. So
+ * the ledger never shows collateral the chain does not hold: a chain that does not take it (down,
+ * restarting) is answered 503 with nothing credited, and the caller tries again; a treasury too
+ * short is 503 too, naming the treasury and the shortfall, as only the operator's funding makes a
+ * retry work. A chain that stops answering once a transaction was sent (until-mined.ts
+ * FateUnknownError, after 30 s) is answered 503 too, naming the transaction, which may yet be
+ * mined.
  *
- * With an idempotency key (admin credits), both sides are made once per key, so any unclear answer
- * can be followed by the same request: the transaction is recorded before it is sent and asked
- * again it sends nothing more (chain/once-payments.ts: once mined, its hash; still pending, the
- * same transaction), and the ledger's credit is made once per key (the engine's `credit`). The same
- * key with another amount or wallet is a CONFLICT on either side, and moves nothing.
+ * Both sides are made once per key: the request's idempotency key (admin credits), or one made
+ * here. The transaction is recorded under it before it is sent, and asked again sends nothing more
+ * (chain/once-payments.ts: once mined, its hash; still pending, the same transaction); the ledger's
+ * credit is made once per key (the engine's `credit`). The same key with another amount or wallet
+ * is a CONFLICT on either side, and moves nothing. A credit cut between its two sides (the server
+ * stopped, the engine lost its lead) is completed by the leader (credit-completion.ts), so the
+ * wallet never keeps more than the ledger says.
  */
-export async function creditThroughChain<T>(ctx: AppContext, to: { owner: Address; wallet: Address }, amountBaseUnits: bigint, credit: () => Promise<T>, idempotencyKey?: string): Promise<T> {
-  const { operator, deployed, kind } = ctx.chain;
-  if (!operator || !deployed || kind === 'none') return credit();
-  const details = { wallet: to.wallet, amountBaseUnits: String(amountBaseUnits) };
+export async function creditThroughChain(ctx: AppContext, kind: CreditKind, user: CreditedUser, amountBaseUnits: bigint, requestKey?: string) {
+  const { operator, deployed } = ctx.chain;
+  if (!operator || !deployed || !ctx.payers) return outcomeOrThrow(await creditLedger(ctx.trading.engine, kind, user, amountBaseUnits, requestKey));
+  const idempotencyKey = requestKey ?? randomUUID();
+  const details = { wallet: user.proxyWallet, amountBaseUnits: String(amountBaseUnits) };
   try {
-    if (idempotencyKey !== undefined && ctx.payers) await fundWalletOnce(operator, deployed, ctx.payers.reward, to, amountBaseUnits, `admin-credit:${idempotencyKey}`);
-    else await fundWallet(operator, deployed, to, amountBaseUnits, fundingSourceOf(kind));
+    await fundWalletOnce(operator, deployed, ctx.payers.reward, { owner: user.address, wallet: user.proxyWallet }, amountBaseUnits, `${kind}:${idempotencyKey}`);
   } catch (error) {
     if (error instanceof PaymentConflictError) throw new AppError('CONFLICT', CREDIT_KEY_REUSED);
     if (error instanceof FateUnknownError) {
-      ctx.logger.error({ err: error, ...details, txHash: error.hashes.at(-1) }, 'a credit was sent on chain and the chain stopped answering: the wallet may hold it, the ledger does not');
-      const next = idempotencyKey === undefined ? 'check the transaction before trying again' : 'send the same request again, with the same idempotencyKey: it pays once';
-      throw new AppError('SERVICE_UNAVAILABLE', `the credit's transaction ${error.hashes.at(-1)} was sent, and the chain stopped answering before it was seen mined: the wallet may hold the collateral already, and nothing was credited in the ledger; ${next}`);
+      ctx.logger.error({ err: error, ...details, txHash: error.hashes.at(-1) }, 'a credit was sent on chain and the chain stopped answering: the ledger side is made once it is mined');
+      const next = requestKey === undefined ? 'it is credited if it is mined; check the balance before trying again' : 'send the same request again, with the same idempotencyKey: it pays once';
+      throw new AppError('SERVICE_UNAVAILABLE', `the credit's transaction ${error.hashes.at(-1)} was sent, and the chain stopped answering before it was seen mined: nothing was credited yet; ${next}`);
     }
     const short = treasuryShortfallOf(error);
     if (short) {
@@ -51,11 +73,11 @@ export async function creditThroughChain<T>(ctx: AppContext, to: { owner: Addres
     throw new AppError('SERVICE_UNAVAILABLE', `the chain did not take the credit, so nothing was credited; try again (${reasonOf(error)})`);
   }
   // On the local chain the owner gets gas too (owner-gas.ts); a credit does not fail for want of it.
-  if (ctx.chain.embedded) await giveOwnerGas(ctx.chain.embedded.url, to.owner).catch((error: unknown) => ctx.logger.warn({ err: error, owner: to.owner }, 'the owner was given no gas on the local chain'));
+  if (ctx.chain.embedded) await giveOwnerGas(ctx.chain.embedded.url, user.address).catch((error: unknown) => ctx.logger.warn({ err: error, owner: user.address }, 'the owner was given no gas on the local chain'));
   try {
-    return await credit();
+    return outcomeOrThrow(await creditLedger(ctx.trading.engine, kind, user, amountBaseUnits, idempotencyKey));
   } catch (error) {
-    ctx.logger.error({ err: error, ...details }, 'a credit reached the chain but the ledger refused it: the wallet holds more than the ledger');
+    ctx.logger.error({ err: error, ...details }, 'a credit reached the chain but the ledger refused it: the leader completes it');
     throw error;
   }
 }

@@ -1,6 +1,4 @@
 import { formatUnits } from '../../core/money.ts';
-import { outcomeOrThrow } from '../../contract/errors.ts';
-import { userAccount } from '../../settlement/index.ts';
 import { findOrCreateUserByAddress } from '../../store/users-repository.ts';
 import type { AppContext } from '../context.ts';
 import { CreditBody, CreditResponse } from '../../contract/admin.ts';
@@ -30,9 +28,7 @@ export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
     const user = await findOrCreateUserByAddress(ctx.store.db, request.body.address, ctx.identity.proxyWalletOf);
-    const { idempotencyKey } = request.body;
-    const credit = async () => outcomeOrThrow(await ctx.trading.engine.credit({ account: userAccount(user.proxyWallet), amount, reason: 'DEPOSIT', ref: `admin-credit:${user.id}`, ...(idempotencyKey ? { idempotencyKey } : {}) }));
-    const { balance } = await creditThroughChain(ctx, { owner: user.address, wallet: user.proxyWallet }, amount, credit, idempotencyKey);
+    const { balance } = await creditThroughChain(ctx, 'admin-credit', user, amount, request.body.idempotencyKey || undefined);
     return { address: user.address, balance: formatUnits(balance) };
   });
 }
