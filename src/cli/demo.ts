@@ -25,9 +25,9 @@ function demoEvents(nowMs: number, ids: { crypto: string; politics: string; spor
   const inDays = (days: number) => new Date(nowMs + days * DAY_MS).toISOString();
   return [
     {
-      name: 'Will Bitcoin close above $150,000 this quarter?',
+      name: 'Will Bitcoin close above $150,000 on its end date?',
       slug: 'demo-bitcoin-above-150k',
-      description: 'Resolves YES if the BTC/USD daily close on the last day of the quarter is above 150,000.',
+      description: 'Resolves YES if the BTC/USD daily close on the end date (60 days after the demo first ran) is above 150,000.',
       endDate: inDays(60),
       categories: [ids.crypto],
       tags: [ids.bitcoin],

@@ -23,7 +23,7 @@ describe('demo seed, through the SDK', () => {
     // What an interrupted earlier run could have left: one category, one tag, and an event created but not published.
     const crypto = await admin.admin.createCategory({ name: 'Crypto', position: 1 });
     const bitcoin = await admin.admin.createTag({ slug: 'demo-bitcoin', label: 'Bitcoin', type: 'topic' });
-    const draft = await admin.admin.createEvent({ name: 'Will Bitcoin close above $150,000 this quarter?', slug: 'demo-bitcoin-above-150k', description: 'Left as a draft.', categories: [crypto.id], tags: [bitcoin.id], markets: [{ name: 'Bitcoin above $150,000' }] });
+    const draft = await admin.admin.createEvent({ name: 'Will Bitcoin close above $150,000 on its end date?', slug: 'demo-bitcoin-above-150k', description: 'Left as a draft.', categories: [crypto.id], tags: [bitcoin.id], markets: [{ name: 'Bitcoin above $150,000' }] });
     const steps: [number, number][] = [];
     const first = await seedDemo(admin, (done, total) => steps.push([done, total]));
     assert.equal(first.seeded, true);

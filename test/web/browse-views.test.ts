@@ -138,7 +138,7 @@ describe('the profile, home, contrast and Operate views', { skip: storeIndepende
     assert.deepEqual(await titles.allInnerTexts(), [
       series().name,
       'Saturday derby: match props',
-      'Will Bitcoin close above $150,000 this quarter?',
+      'Will Bitcoin close above $150,000 on its end date?',
       'Who will win the next presidential election?',
     ]);
     await screenshots(page, 'home-ending-soon');
