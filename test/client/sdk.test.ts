@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createClient, OrderBuildError, type ExchangeClient } from '../../src/client/index.ts';
+import { createClient, ExchangeError, OrderBuildError, type ExchangeClient } from '../../src/client/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminClient, publishedMarkets, thrown, traderClient } from './helpers.ts';
 
@@ -118,6 +118,28 @@ describe('SDK against a real server', () => {
     await admin.admin.patchMarket(other!.id, { tickSize: '0.01' });
     await assert.rejects(alice.orders.place(order('0.425')), (error: unknown) => error instanceof OrderBuildError && error.code === 'ORDER_PRICE_NOT_ON_TICK' && error.message.includes('0.01'));
     assert.equal((await alice.orders.place(order('0.42'))).price, 0.42);
+    await alice.orders.cancelAll();
+  });
+
+  it("follows an operator's fee cut; a raise is refused, and so are later orders, until forgetMarkets", async () => {
+    const { markets: [other] } = await publishedMarkets(admin, { orderFeeRateBps: 50 });
+    const order = { tokenId: other!.tokenId1, side: 'BUY' as const, price: '0.41', size: '10' };
+    assert.equal((await alice.orders.place(order)).feeRateBps, 50);
+    // A cut: the order signed at the cached 50 is refused, built again at 20 and placed.
+    await admin.admin.patchMarket(other!.id, { orderFeeRateBps: 20 });
+    assert.equal((await alice.orders.place(order)).feeRateBps, 20);
+    // A raise: nothing is signed at 80, and the cache keeps 20, so the next order is refused too.
+    await admin.admin.patchMarket(other!.id, { orderFeeRateBps: 80 });
+    const raised = (error: unknown) => error instanceof ExchangeError && error.code === 'ORDER_FEE_RATE_MISMATCH'
+      && error.message.includes('raised from 20 to 80 bps') && error.message.includes('orders.forgetMarkets() accepts the new terms');
+    await assert.rejects(alice.orders.place(order), raised);
+    await assert.rejects(alice.orders.place(order), raised);
+    // A tick changed too is followed only without the raise: refused before anything is sent.
+    await admin.admin.patchMarket(other!.id, { tickSize: '0.001' });
+    await assert.rejects(alice.orders.place({ ...order, price: '0.415' }), (error: unknown) => error instanceof OrderBuildError && error.code === 'ORDER_FEE_RATE_MISMATCH' && error.message.includes('raised from 20 to 80 bps'));
+    assert.deepEqual((await alice.orders.list({ market: other!.id })).map((o) => o.feeRateBps).sort(), [20, 50]);
+    alice.orders.forgetMarkets();
+    assert.equal((await alice.orders.place(order)).feeRateBps, 80);
     await alice.orders.cancelAll();
   });
 

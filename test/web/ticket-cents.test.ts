@@ -3,7 +3,7 @@
  * typed in dollars, "0.41", "tick 0.01"), in Debian's Chromium against a real server: on a
  * cent-tick market, and on tenth- and hundredth-of-a-cent ticks (EXTENSIONS.md's tickSize values),
  * where a price such as 41.5¢ is typed, stepped by one tick and sent exact; and on a market whose
- * tick an operator changes while its page is open. And the conversions without a browser.
+ * tick, or fee, an operator changes while its page is open. And the conversions without a browser.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -168,6 +168,38 @@ describe('the ticket in cents', { skip: storeIndependent('the web app') || skipR
     await screenshots(page, 'ticket-tick-changed');
     await eventTab.page.close();
     assert.deepEqual(eventTab.errors, []);
+  });
+
+  it("reads an operator's fee change again when it refuses an order, shows the new fee and leaves sending it again to the trader", async () => {
+    const event = await admin.admin.publishEvent((await admin.admin.createEvent({
+      name: 'Is a changed fee shown',
+      description: 'A question whose fee an operator changes while its page is open.',
+      startDate: new Date(Date.now() - HOUR).toISOString(),
+      endDate: new Date(Date.now() + 24 * HOUR).toISOString(),
+      markets: [{ name: 'Is the changed fee shown', tickSize: '0.01', orderFeeRateBps: 20, passiveOrderFeeRateBps: 0 }],
+    })).id);
+    const market = event.markets[0]!;
+    await page.goto(`${server.url}/market/${market.slug}`);
+    const ticket = page.getByTestId('order-ticket');
+    await ticket.getByLabel(/^Limit price/).fill('40');
+    await ticket.getByLabel('Shares').fill('10');
+    const fee = ticket.getByTestId('fee');
+    const answer = page.getByTestId('ticket-answer');
+    const placed = async () => (await me.orders.list({ market: market.id })).map((o) => o.feeRateBps);
+    // The taker rate on min(40¢, 60¢) × 10 shares: 20 bps is $0.008.
+    await fee.filter({ hasText: /^\$0\.008$/ }).waitFor();
+    // Raised, then cut: each time the order signed at the rate the ticket showed is refused, the
+    // ticket shows the new rate and asks again, and nothing is sent on its own (not even at a lower fee).
+    for (const [bps, shown] of [[50, /^\$0\.02$/], [10, /^\$0\.004$/]] as const) {
+      await admin.admin.patchMarket(market.id, { orderFeeRateBps: bps });
+      await ticket.getByRole('button', { name: 'Buy Yes at 40¢' }).click();
+      await answer.filter({ hasText: `Not placed: this market's fees changed to taker ${bps} bps, maker 0 bps. Review the order and its fee, and submit it again.` }).waitFor();
+      await fee.filter({ hasText: shown }).waitFor();
+      assert.deepEqual(await placed(), []);
+    }
+    await ticket.getByRole('button', { name: 'Buy Yes at 40¢' }).click();
+    await answer.filter({ hasText: 'resting in the book' }).waitFor();
+    assert.deepEqual(await placed(), [10]);
   });
 
   it('logged no console error', () => {

@@ -157,3 +157,34 @@ def test_orders_follow_an_operators_tick_change(server: Server, trader: Client) 
     assert refused.value.code == "ORDER_PRICE_NOT_ON_TICK" and "0.01" in refused.value.message
     assert trader.orders.place(order("0.42"))["price"] == 0.42
     trader.orders.cancel_all()
+
+
+def test_orders_follow_an_operators_fee_cut_but_not_a_raise(server: Server, trader: Client) -> None:
+    """The client caches a market's fee rate with its rules; after the operator cuts it, an order is
+    placed at the new rate with no forget_markets(). A raise is refused naming both rates, and so
+    are later orders (a tick made finer meanwhile too, before anything is sent), until
+    forget_markets() accepts it."""
+    market = publish_event(server, orderFeeRateBps=50, markets=[{"name": "refee"}])["markets"][0]
+    order = OrderSpec(market["tokenId1"], "BUY", "0.41", "10")
+
+    def patch(**fields: Any) -> None:
+        with server.admin as admin:
+            assert admin.patch(f"/admin/markets/{market['id']}", json=fields).status_code == 200
+
+    assert trader.orders.place(order)["feeRateBps"] == 50
+    patch(orderFeeRateBps=20)
+    assert trader.orders.place(order)["feeRateBps"] == 20
+    patch(orderFeeRateBps=80)
+    for _ in range(2):
+        with pytest.raises(ValidationError) as raised:
+            trader.orders.place(order)
+        assert raised.value.code == "ORDER_FEE_RATE_MISMATCH"
+        assert "raised from 20 to 80 bps" in raised.value.message and "orders.forget_markets() accepts the new terms" in raised.value.message
+    patch(tickSize="0.001")
+    with pytest.raises(OrderBuildError) as unsent:
+        trader.orders.place(OrderSpec(market["tokenId1"], "BUY", "0.415", "10"))
+    assert unsent.value.code == "ORDER_FEE_RATE_MISMATCH" and "raised from 20 to 80 bps" in unsent.value.message
+    assert sorted(o["feeRateBps"] for o in trader.orders.list(market=market["id"])) == [20, 50]
+    trader.orders.forget_markets()
+    assert trader.orders.place(order)["feeRateBps"] == 80
+    trader.orders.cancel_all()

@@ -18,9 +18,12 @@ OrderInput = Union[OrderSpec, CreateOrder]
 T = TypeVar("T")
 
 
-#: Refusals of an order off its market's tick, by the client's check or the server's: the tick of
-#: rules cached before an operator changed it (PATCH /admin/markets/{id} {tickSize}).
+#: Refusals of an order on its market's rules as the client cached them before an operator changed
+#: them (PATCH /admin/markets/{id}): off the tick, by the client's check or the server's; at the fee
+#: rate it was signed with, by the server's only (the client checks no fee).
 _TICK_CODES = frozenset({"ORDER_PRICE_NOT_ON_TICK", "ORDER_SIZE_NOT_ON_TICK"})
+_FEE_RATE_MISMATCH = "ORDER_FEE_RATE_MISMATCH"
+_RULES_CODES = _TICK_CODES | {_FEE_RATE_MISMATCH}
 
 
 def _chunks(items: Sequence[T]) -> builtins.list[Sequence[T]]:
@@ -37,17 +40,39 @@ class OrdersSection(Section[M]):
         self._markets: dict[str, Market] = {}
 
     def forget_markets(self) -> None:
-        """Forgets cached market rules: `build` and `place` read a market's again when its tick refuses an order, this forgets every other rule too."""
+        """Forgets cached market rules: `build` and `place` read a market's again when its tick or a
+        lowered fee refuses an order; this forgets every other rule too, and accepts a raised fee."""
         self._markets.clear()
 
-    def _market_of(self, token_id: str, fresh: bool = False) -> Flow[Market]:
-        """The market of a token (its book names it), cached unless `fresh`: it holds the tick and fee rules."""
-        if fresh:
-            self._markets.pop(token_id, None)
+    def _read_market(self, token_id: str) -> Flow[Market]:
+        """The market of a token, read: its book names it, it holds the tick and fee rules."""
+        book = yield from self._session.call("GET", "/order-book/book", query={"token_id": token_id})
+        market: Market = yield from self._session.call("GET", f"/markets/{segment(book['market'])}")
+        return market
+
+    def _market_of(self, token_id: str) -> Flow[Market]:
+        """The market of a token, cached."""
         if token_id not in self._markets:
-            book = yield from self._session.call("GET", "/order-book/book", query={"token_id": token_id})
-            self._markets[token_id] = yield from self._session.call("GET", f"/markets/{segment(book['market'])}")
+            self._markets[token_id] = yield from self._read_market(token_id)
         return self._markets[token_id]
+
+    def _followed(self, token_id: str, refusal: ExchangeError | OrderBuildError) -> Flow[Market]:
+        """The token's market read afresh and cached, after `refusal` of an order built on its cached
+        rules (an operator changed them): a new tick, or a fee rate no higher than the cached one, is
+        followed. A raised rate is not: the caller never saw it, so nothing is signed at it and the
+        cache keeps the old rules (later orders are refused the same way) until forget_markets()."""
+        cached = yield from self._market_of(token_id)
+        fresh = yield from self._read_market(token_id)
+        if fresh["orderFeeRateBps"] > cached["orderFeeRateBps"]:
+            message = (
+                f"market {fresh['id']}'s fee rate was raised from {cached['orderFeeRateBps']} to {fresh['orderFeeRateBps']} bps since its rules were read; "
+                "orders are not signed at the new rate until orders.forget_markets() accepts the new terms"
+            )
+            if isinstance(refusal, ExchangeError):
+                raise type(refusal)(refusal.status_code, _FEE_RATE_MISMATCH, message, refusal.method, refusal.path)
+            raise OrderBuildError(_FEE_RATE_MISMATCH, message)
+        self._markets[token_id] = fresh
+        return fresh
 
     def _signer(self) -> Flow[Signer | None]:
         s = self._session
@@ -59,7 +84,7 @@ class OrdersSection(Section[M]):
         return Signer(s.wallet, s.user["proxyWallet"], self.signature_type)
 
     def _build(self, spec: OrderSpec, market: Market | None = None) -> Flow[CreateOrder]:
-        """Built on `market`'s rules, or the token's market's, cached: off the cached tick, checked again on the market read afresh."""
+        """Built on `market`'s rules, or the token's market's, cached: off the cached tick, checked again on the market read afresh (not at a fee rate raised meanwhile, `_followed`)."""
         check_spec(spec)
         if market is not None:
             return (yield from self._build_on(spec, market))
@@ -68,7 +93,8 @@ class OrdersSection(Section[M]):
         except OrderBuildError as error:
             if error.code not in _TICK_CODES:
                 raise
-        return (yield from self._build_on(spec, (yield from self._market_of(spec.token_id, fresh=True))))
+            refusal = error
+        return (yield from self._build_on(spec, (yield from self._followed(spec.token_id, refusal))))
 
     def _build_on(self, spec: OrderSpec, rules: Market) -> Flow[CreateOrder]:
         exchange = yield from self._session.exchange()
@@ -93,16 +119,19 @@ class OrdersSection(Section[M]):
     def place(self, order: OrderInput) -> Flow[Order]:
         """Places one order; retried on 429/503 only when it carries an idempotency key (built orders always do).
 
-        An OrderSpec the server refuses off its market's tick (the operator changed the tick since the
-        client cached it) is built once more on the market read afresh and sent again: the refused
-        order was never placed.
+        An OrderSpec the server refuses off its market's tick or at its fee rate (the operator changed
+        them since the client cached the rules) is built once more on the market read afresh and sent
+        again, the refused order never placed; but not at a raised fee rate, which raises
+        ValidationError ORDER_FEE_RATE_MISMATCH naming both rates (`_followed`).
         """
+        body = yield from self._body(order)
         try:
-            return (yield from self._send((yield from self._body(order))))
+            return (yield from self._send(body))
         except ExchangeError as error:
-            if not isinstance(order, OrderSpec) or error.code not in _TICK_CODES:
+            if not isinstance(order, OrderSpec) or error.code not in _RULES_CODES:
                 raise
-        fresh = yield from self._market_of(order.token_id, fresh=True)
+            refusal = error
+        fresh = yield from self._followed(order.token_id, refusal)
         return (yield from self._send((yield from self._build_on(order, fresh))))
 
     @api

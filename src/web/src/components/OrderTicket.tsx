@@ -36,7 +36,7 @@ const SHARE_ADDS = ['10', '50', '100'];
  * what it refuses here carries the code the server would answer (OrderBuildError). The URL's
  * `?side=sell&shares=…` (the portfolio's Sell) opens it as a market sell of those shares.
  */
-export function OrderTicket({ market, outcome, onOutcome, price: picked, book, prices, buyRequest }: {
+export function OrderTicket({ market: read, outcome, onOutcome, price: picked, book, prices, buyRequest }: {
   market: Market; outcome: 0 | 1; onOutcome: (outcome: 0 | 1) => void; price: string | undefined; book: { bids: Level[]; asks: Level[] } | undefined; prices: bigint[];
   /** Moves when the phone's Buy bar is tapped: the ticket turns to Buy. */
   buyRequest: number;
@@ -56,6 +56,11 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
   const [fill, setFill] = useState<'FOK' | 'FAK'>('FAK');
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<{ ok: boolean; text: string } | undefined>(undefined);
+  /** The market read again after an order was refused at the fee rate it was signed with. */
+  const [reread, setReread] = useState<Market | undefined>(undefined);
+  // The page reads a market's fees once, and an operator may change them (PATCH /admin/markets/{id})
+  // with nothing sent to the page: after such a refusal the preview and the next order take the fees read again.
+  const market = reread?.id === read.id ? { ...read, orderFeeRateBps: reread.orderFeeRateBps, passiveOrderFeeRateBps: reread.passiveOrderFeeRateBps } : read;
 
   useEffect(() => {
     if (buyRequest > 0) setSide('BUY');
@@ -85,6 +90,16 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
     problem = error instanceof OrderBuildError ? `${error.message} (${error.code})` : errorText(error);
   }
 
+  /**
+   * The fees read again, and what the trader is told: a fee change is a change of terms, so the
+   * ticket never sends the order again on its own, whether the fee went up or down.
+   */
+  const feeChanged = async () => {
+    const fresh = await client.markets.get(read.slug);
+    setReread(fresh);
+    return `Not placed: this market's fees changed to taker ${fresh.orderFeeRateBps} bps, maker ${fresh.passiveOrderFeeRateBps} bps. Review the order and its fee, and submit it again.`;
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!tokenId || !preview) return;
@@ -95,7 +110,8 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
         ? { tokenId, side, price: preview.price, size, type: 'GTC', postOnly, ...(gtd && expiry ? { expiration: Math.floor(new Date(expiry).getTime() / 1000) } : {}) }
         : { tokenId, side, price: preview.price, size: preview.size, type: fill };
       // Built on the rules the ticket checked: the SDK keeps those it first read of a market, and an
-      // operator may have changed its tick since (the page follows it, live-book.ts onLiveTick).
+      // operator may have changed its tick since (the page follows it, live-book.ts onLiveTick) or
+      // its fees (read again on a refusal, feeChanged).
       const order = await client.orders.place(await client.orders.build(spec, market));
       const text = describeOrder(order, market.tickSize);
       setAnswer({ ok: true, text });
@@ -103,7 +119,7 @@ export function OrderTicket({ market, outcome, onOutcome, price: picked, book, p
       refresh();
     } catch (error) {
       const text = error instanceof ExchangeError || error instanceof OrderBuildError ? `Refused: ${error.message} (${error.code})` : errorText(error);
-      setAnswer({ ok: false, text });
+      setAnswer({ ok: false, text: error instanceof ExchangeError && error.code === 'ORDER_FEE_RATE_MISMATCH' ? await feeChanged().catch(() => text) : text });
     } finally {
       setBusy(false);
     }
