@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { EventInput } from '../client/index.ts';
+import { depositOnce } from './deposit-once.ts';
 import { examples, output, printTable } from './output.ts';
 import { clip, decimal } from './people.ts';
 import { CliError, clientFor, count, globals, run } from './sdk-client.ts';
@@ -10,10 +11,11 @@ import { marketIdOf } from './refs.ts';
 /** Operator commands through the SDK's admin section (they need --admin-token or ADMIN_TOKEN). */
 export function registerAdminCommands(program: Command): void {
   program.command('credit <address> <amount>').description("deposit collateral for a user's sign-in address")
-    .option('--idempotency-key <uuid>', 'credit once per key: after a timeout or an error, run the command again with the same key')
+    .option('--idempotency-key <uuid>', 'credit once per key (one is made when not given, and named if the credit may have been made): after a timeout or an error, run the command again with the same key')
     .addHelpText('after', examples(['ADMIN_TOKEN=… pmx credit 0xAbc… 1000', 'ADMIN_TOKEN=… pmx credit 0xAbc… 1000 --idempotency-key 0b0e6d2c-3f0a-4e55-9a51-1c2d3e4f5a6b']))
     .action(run(async (address: string, amount: string, options: { idempotencyKey?: string }, command: Command) => {
-      const result = await clientFor(command, 'admin').admin.credit(address, amount, options);
+      const admin = clientFor(command, 'admin').admin;
+      const result = await depositOnce(options.idempotencyKey, (key) => `pmx credit ${address} ${amount} --idempotency-key ${key}`, (idempotencyKey) => admin.credit(address, amount, { idempotencyKey }));
       output(!!globals(command).json, result, () => console.log(`${result.address} now holds ${decimal(result.balance)} USDC`));
     }));
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { MarketRewardDetail, RewardConfig } from '../client/index.ts';
+import { depositOnce } from './deposit-once.ts';
 import { examples, output, printTable } from './output.ts';
 import { CliError, clientFor, count, globals, run } from './sdk-client.ts';
 import { marketIdOf } from './refs.ts';
@@ -90,10 +91,11 @@ export function registerRewardsCommands(program: Command): void {
     }));
 
   rewards.command('treasury <amount>').description('deposit collateral into the reward treasury every payout comes from (operator)')
-    .option('--idempotency-key <uuid>', 'deposit once per key: after a timeout or an error, run the command again with the same key')
+    .option('--idempotency-key <uuid>', 'deposit once per key (one is made when not given, and named if the deposit may have been made): after a timeout or an error, run the command again with the same key')
     .addHelpText('after', examples(['ADMIN_TOKEN=… pmx rewards treasury 1000']))
     .action(run(async (amount: string, options: { idempotencyKey?: string }, command: Command) => {
-      const result = await clientFor(command, 'admin').admin.fundRewardTreasury(amount, options);
+      const admin = clientFor(command, 'admin').admin;
+      const result = await depositOnce(options.idempotencyKey, (key) => `pmx rewards treasury ${amount} --idempotency-key ${key}`, (idempotencyKey) => admin.fundRewardTreasury(amount, { idempotencyKey }));
       output(!!globals(command).json, result, () => console.log(`reward treasury holds ${result.balance}`));
     }));
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createClient, ExchangeError, OrderBuildError, type ExchangeClient } from '../client/index.ts';
 import { isPrivateKey } from '../config.ts';
+import { hintOf } from './deposit-once.ts';
 import { loadProfile } from './profile.ts';
 
 /** The global options every SDK-backed command reads (`--url`, `--json`, `--admin-token`). */
@@ -78,6 +79,8 @@ export function run<A extends unknown[]>(body: (...args: A) => Promise<void>): (
         console.error(`error: the exchange could not be reached (${unreachable(error)}): is it running, and are --url or PMX_URL right?`);
         process.exitCode = EXIT_API_ERROR;
       } else throw error;
+      const hint = hintOf(error);
+      if (hint) console.error(hint);
     }
   };
 }

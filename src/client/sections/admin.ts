@@ -6,7 +6,10 @@ import type { ClientContext } from './context.ts';
 
 /** Operator calls (EXTENSIONS.md section 3); they need `credentials.adminToken`. */
 export function adminSection({ transport }: ClientContext) {
-  const admin = <T>(method: string, path: string, body?: unknown) => transport.call<T>(method, `/admin${path}`, { auth: 'admin', ...(body === undefined ? {} : { body }) });
+  const admin = <T>(method: string, path: string, body?: unknown, idempotent?: true) => transport.call<T>(method, `/admin${path}`, { auth: 'admin', ...(idempotent ? { idempotent } : {}), ...(body === undefined ? {} : { body }) });
+  /** A deposit's body; with a key it is made once per key, so a 429 or 503 is retried with it. */
+  const deposit = <T>(path: string, body: Record<string, string>, idempotencyKey: string | undefined) =>
+    (idempotencyKey ? admin<T>('POST', path, { ...body, idempotencyKey }, true) : admin<T>('POST', path, body));
   const id = encodeURIComponent;
   return {
     /** Every category, by position then name, inactive ones included. */
@@ -30,10 +33,11 @@ export function adminSection({ transport }: ClientContext) {
     patchMarket: (marketId: string, patch: MarketPatch) => admin<Market>('PATCH', `/markets/${id(marketId)}`, patch),
     /**
      * Deposits collateral (display units) for a sign-in address; answers the new balance. With an
-     * `idempotencyKey` (a UUID), once per key: after a timeout or a 503, call again with the same key.
+     * `idempotencyKey` (a UUID), once per key: a 429 or 503 is retried with it, and after a timeout
+     * or an error, call again with the same key.
      */
     credit: (address: string, amount: string, { idempotencyKey }: { idempotencyKey?: string } = {}) =>
-      admin<{ address: string; balance: string }>('POST', '/credits', { address, amount, ...(idempotencyKey ? { idempotencyKey } : {}) }),
+      deposit<{ address: string; balance: string }>('/credits', { address, amount }, idempotencyKey),
     /** The operator's proposal: no bond, any time, the same dispute window as a user's. */
     oraclePropose: (marketId: string, outcome: OracleOutcome) => admin<Resolution>('POST', `/markets/${id(marketId)}/oracle/propose`, { outcome }),
     /** Decides a DISPUTED question; the market resolves at once. */
@@ -45,9 +49,9 @@ export function adminSection({ transport }: ClientContext) {
     configureRewards: (marketId: string, config: RewardConfig) => admin<MarketRewardDetail>('PUT', `/markets/${id(marketId)}/rewards`, config),
     /** Pauses (or resumes) reward accrual on every market. */
     pauseRewards: (paused: boolean) => admin<RewardsPause>('POST', '/rewards/pause', { paused }),
-    /** Deposits collateral (display units) into the reward treasury every payout comes from; answers its balance. */
+    /** Deposits collateral (display units) into the reward treasury every payout comes from; answers its balance. With an `idempotencyKey`, once per key, as `credit`. */
     fundRewardTreasury: (amount: string, { idempotencyKey }: { idempotencyKey?: string } = {}) =>
-      admin<TreasuryBalance>('POST', '/rewards/treasury', { amount, ...(idempotencyKey ? { idempotencyKey } : {}) }),
+      deposit<TreasuryBalance>('/rewards/treasury', { amount }, idempotencyKey),
     /** Records a reference price (`at` defaults to now); with PRICE_FEED=manual the only source. */
     postPrice: (input: ReferencePriceInput) => admin<ReferencePrice>('POST', '/prices', input),
     /** Recurring price-market templates (EXTENSIONS.md section 13). */
