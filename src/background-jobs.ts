@@ -13,8 +13,8 @@ export interface BackgroundJobServices {
   rewards: Rewards;
   templates: Templates;
   prices: Prices;
-  /** The completion of credits cut between the chain and the ledger (api/account/credit-completion.ts); absent without a chain. */
-  creditCompletion?: { start(): Promise<void>; tick(): Promise<unknown>; stop(): Promise<void> } | undefined;
+  /** The completion of credits and withdrawals cut between the chain and the ledger (api/account/payment-completion.ts); absent without a chain. */
+  paymentCompletion?: { start(): Promise<void>; tick(): Promise<unknown>; stop(): Promise<void> } | undefined;
   /** The embedded store's autovacuum pass; absent on PostgreSQL, whose own autovacuum runs. */
   embeddedAutovacuum?: { tick(): Promise<unknown> } | undefined;
   logger: FastifyBaseLogger;
@@ -27,7 +27,7 @@ export interface BackgroundJobServices {
  * them all. Adding a job is one entry here (src/jobs/README.md).
  */
 export function declareBackgroundJobs(s: BackgroundJobServices): readonly BackgroundJob[] {
-  const completion = s.creditCompletion;
+  const completion = s.paymentCompletion;
   return [
     {
       // Expiries and speed bumps (the engine's own 1 s timer), settlement rounds; starting recovers the engine's state (a standby has it already).
@@ -43,8 +43,8 @@ export function declareBackgroundJobs(s: BackgroundJobServices): readonly Backgr
       },
       stop: () => s.engine.stop(),
     },
-    // Credits mined on chain whose ledger side was never made are made: every record at leadership, then a day's each minute.
-    ...(completion ? [{ name: 'credit completion', intervalMs: 60_000, leaderOnly: true, start: () => completion.start(), tick: () => completion.tick(), stop: () => completion.stop() }] : []),
+    // Credits mined on chain whose ledger side was never made, and withdrawals journaled whose transaction was never seen mined, are completed.
+    ...(completion ? [{ name: 'payment completion', intervalMs: 60_000, leaderOnly: true, start: () => completion.start(), tick: () => completion.tick(), stop: () => completion.stop() }] : []),
     // Oracle windows that ended settle, and their markets resolve.
     { name: 'oracle', intervalMs: 1000, leaderOnly: true, tick: () => s.oracle.service.tick() },
     // Reward minutes sampled one by one (every minute started since the last tick), ended days closed.

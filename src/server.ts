@@ -36,7 +36,7 @@ import { COLLATERAL } from './settlement/types.ts';
 import { paymentIntentsIn } from './store/chain-payment-intents-repository.ts';
 import type { Db } from './store/database.ts';
 import { createEmbeddedAutovacuum } from './store/embedded-autovacuum.ts';
-import { CreditCompletion } from './api/account/credit-completion.ts';
+import { PaymentCompletion } from './api/account/payment-completion.ts';
 import { presentNodesAmong } from './store/engine-leadership-repository.ts';
 import { openAndMigrate } from './store/open-and-migrate.ts';
 import { getOrCreateSetting } from './store/settings-repository.ts';
@@ -194,7 +194,7 @@ export async function startServer(configured: Config, options: StartOptions = {}
       opened: (apiKey: string, sessionId: string, resumes: string | null) => recordSession({ apiKey, change: 'open', sessionId, resumes, node: nodeId }),
       closed: (apiKey: string, sessionId: string) => recordSession({ apiKey, change: 'close', sessionId, resumes: null, node: nodeId }),
     };
-    // One record of payments sent on chain for ledger moves: the rewards' claims, the oracle's payouts and credits.
+    // One record of payments sent on chain for ledger moves: the rewards' claims, the oracle's payouts, credits and withdrawals.
     const intents = paymentIntentsIn(store.db);
     const payers = operatorPayers(chain, intents);
     rewards = createRewards({
@@ -230,9 +230,10 @@ export async function startServer(configured: Config, options: StartOptions = {}
     portfolio = createPortfolio({ db: store.db, clock, events, engine: engine.reads, onProjectionError: (error) => logger.warn({ err: error }, 'position projection failed; the next read retries it') });
     const books = engineNodeBookReads(engine.reads, relay, runsEngine);
     const embeddedAutovacuum = store.kind === 'pglite' ? createEmbeddedAutovacuum(store.db, logger) : undefined;
-    const creditCompletion = operator && payers ? new CreditCompletion({ operator, intents, engine, db: store.db, logger }) : undefined;
-    const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, creditCompletion, embeddedAutovacuum, logger });
-    const ctx: AppContext = { config, clock, store, logger, sharedState: shared, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, chain, conditionalTokens, payers, ready: false };
+    const paymentIntents = payers ? intents : undefined;
+    const paymentCompletion = operator && paymentIntents ? new PaymentCompletion({ operator, intents, engine, db: store.db, logger }) : undefined;
+    const jobs = declareBackgroundJobs({ engine, oracle, rewards, templates, prices, paymentCompletion, embeddedAutovacuum, logger });
+    const ctx: AppContext = { config, clock, store, logger, sharedState: shared, operatorUserId, identity, catalogue, trading, books, marketData, oracle, rewards, portfolio, prices, templates, events, jobs, leadership: nodeLeadership, chain, conditionalTokens, payers, paymentIntents, ready: false };
     const app = await buildApp(ctx, { users: identity.authenticator, quietRequestLogs: options.demo === true, clusterSecret: await getOrCreateSetting(store.db, 'cluster_forwarding_secret', () => randomBytes(32).toString('hex')) });
     const realtime = await attachRealtime(app.server, {
       events,

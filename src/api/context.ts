@@ -16,7 +16,7 @@ import type { BookReads } from '../book-reads.ts';
 import type { Leadership } from '../cluster/leadership.ts';
 import type { SharedState } from '../shared-state/index.ts';
 import type { BackgroundJob } from '../jobs/background-job.ts';
-import type { OperatorPayers, RunningChain } from '../chain/index.ts';
+import type { OperatorPayers, PaymentIntents, RunningChain } from '../chain/index.ts';
 import type { ConditionalTokens } from '../conditional-tokens/index.ts';
 
 /**
@@ -61,8 +61,10 @@ export interface AppContext {
   readonly chain: RunningChain;
   /** Split, merge and redeem of users' positions: on a chain, through their wallets first; and resolutions reported on chain. */
   readonly conditionalTokens: ConditionalTokens;
-  /** The operator's payments on a chain, each sent once per key (admin credits with an idempotency key); undefined on CHAIN=none. */
+  /** The operator's payments on a chain, each sent once per key (credits, claims, oracle payouts); undefined on CHAIN=none. */
   readonly payers: OperatorPayers | undefined;
+  /** The records of the operator's payments (chain_payment_intents), which withdrawals are sent through too; undefined on CHAIN=none. */
+  readonly paymentIntents: PaymentIntents | undefined;
   /** What every node shares (Redis with REDIS_URL): the counters of rate limits and the claim limit, and whether Redis answers. */
   readonly sharedState: Pick<SharedState, 'counters' | 'answers'>;
   /** Flips to true once the store is migrated and the engine has loaded its books. */

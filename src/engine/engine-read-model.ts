@@ -82,6 +82,10 @@ export class EngineReadModel implements EngineReads {
     return this.state().ledger.creditKeys.has(idempotencyKey);
   }
 
+  recordedOnce(ref: string): boolean {
+    return this.state().ledger.onceRefs.has(ref);
+  }
+
   revokedApprovals(account: string): readonly Approval[] {
     return this.state().chainIndex.missingApprovals.of(account);
   }

@@ -6,8 +6,8 @@ import { createPublicClient, createWalletClient, getAddress, http, type Address,
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { AppContext } from '../../src/api/context.ts';
 import { withdrawOnChain } from '../../src/api/account/withdraw-on-chain.ts';
-import type { ChainOperator, DeployedContracts } from '../../src/chain/index.ts';
-import type { ContractCall, OperatorSteps } from '../../src/chain/operator.ts';
+import type { ChainOperator, DeployedContracts, PaymentIntents } from '../../src/chain/index.ts';
+import type { ContractCall, OperatorSteps, SignedTransaction } from '../../src/chain/operator.ts';
 import { AppError } from '../../src/contract/errors.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { userAccount, WITHDRAWN } from '../../src/settlement/index.ts';
@@ -166,10 +166,12 @@ describe("a wallet's relays an hour on CHAIN=embedded", () => {
 });
 
 /**
- * The send failing after the journal holds the withdrawal (withdraw-on-chain.ts), with an operator
- * whose chain simulates the call, then fails the send, then says whether the nonce was spent.
+ * The relay failing after the journal holds the withdrawal (withdraw-on-chain.ts), with an operator
+ * whose chain simulates the call, then fails as `failure` says: the chain going away before the
+ * transaction is seen mined, or the transaction mined and reverted with the wallet's nonce unspent
+ * or spent.
  */
-describe('withdrawOnChain when the send fails', () => {
+describe('withdrawOnChain when the chain fails after the journal', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
@@ -179,64 +181,70 @@ describe('withdrawOnChain when the send fails', () => {
     await server.close();
   });
 
-  function failingChain(spentOnChain: boolean | 'unknown') {
-    const steps: OperatorSteps = {
+  function failingChain(failure: 'gone' | 'reverted, nonce unspent' | 'reverted, nonce spent') {
+    const reverted = { kind: 'mined', receipt: { status: 'reverted', transactionHash: `0x${'ee'.repeat(32)}` } };
+    const steps = {
       simulate: async () => ({ ok: true }),
-      send: async () => {
-        throw new Error('the chain went away');
+      read: async <T>(call: ContractCall) => (call.functionName === 'isDeployed' ? true : failure === 'reverted, nonce spent') as T,
+      sign: async () => {
+        if (failure === 'gone') throw new Error('the chain went away');
+        return { hash: `0x${'ee'.repeat(32)}`, nonce: 7, raw: '0x02' };
       },
-      read: async <T>(call: ContractCall) => {
-        if (call.functionName === 'isDeployed') return true as T;
-        if (spentOnChain === 'unknown') throw new Error('the chain is still away');
-        return spentOnChain as T;
-      },
-      sign: () => Promise.reject(new Error('a withdrawal signs nothing')),
-      broadcast: () => Promise.reject(new Error('a withdrawal broadcasts nothing')),
-      fateOf: () => Promise.reject(new Error('a withdrawal has no payment record')),
-    };
+      broadcast: async () => { throw new Error('a payment reverted'); },
+      fateOf: async () => reverted,
+    } as unknown as OperatorSteps;
     const operator = { exclusive: <T>(work: (s: OperatorSteps) => Promise<T>) => work(steps) } as unknown as ChainOperator;
-    return { operator, deployed: { proxyWalletFactory: `0x${'fa'.repeat(20)}` } as DeployedContracts };
+    const versions = new Map<string, SignedTransaction[]>();
+    const intents: PaymentIntents = {
+      find: async (key) => versions.get(key) ?? [],
+      startAttempt: async (key, _version, tx) => { versions.set(key, [tx]); return true; },
+      addVersion: async () => {},
+    };
+    return { operator, deployed: { proxyWalletFactory: `0x${'fa'.repeat(20)}` } as DeployedContracts, intents };
   }
 
-  async function attempt(trader: Trader, spentOnChain: boolean | 'unknown', kind: AppContext['chain']['kind'] = 'embedded') {
+  async function attempt(trader: Trader, failure: Parameters<typeof failingChain>[0]) {
     const lines: { level: number; msg: string }[] = [];
     const logger = pino({ level: 'warn' }, new Writable({ write(chunk, _encoding, done) { lines.push(JSON.parse(String(chunk))); done(); } }));
-    const ctx = { ...server.ctx, logger, chain: { ...server.ctx.chain, kind } } as AppContext;
+    const ctx = { ...server.ctx, logger } as AppContext;
     const account = userAccount(trader.proxyWallet);
     const withdrawal = { owner: trader.address, wallet: trader.proxyWallet, to: `0x${'11'.repeat(20)}` as Address, amountBaseUnits: 4n * USDC, nonce: 9n, signature: '0x' as Hex };
     const record = async () => {
       const outcome = await server.ctx.trading.engine.withdraw({ account, to: withdrawal.to, amount: withdrawal.amountBaseUnits, nonce: withdrawal.nonce });
       assert.equal(outcome.ok, true);
     };
-    await assert.rejects(withdrawOnChain(ctx, failingChain(spentOnChain), withdrawal, record, WITHDRAWN), (e: unknown) => e instanceof AppError && e.statusCode === 503);
-    return lines;
+    const error = await withdrawOnChain(ctx, failingChain(failure), withdrawal, record, WITHDRAWN).then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof AppError && error.statusCode === 503, String(error));
+    return { lines, message: error.message };
   }
+  const ledgerOf = (trader: Trader) => server.ctx.trading.engine.reads.balances(userAccount(trader.proxyWallet)).collateral.balance;
 
-  it('gives the collateral back in the ledger when the wallet says the nonce is unspent', async () => {
+  it('keeps the withdrawal in the ledger when the chain goes away, and tells the caller not to sign it again: the leader sends it later', async () => {
+    const dave = await newTrader(server, { fund: '10' });
+    const { lines, message } = await attempt(dave, 'gone');
+    assert.match(message, /is recorded, and its transaction is sent once the chain answers again: do not sign it again/);
+    assert.match(lines[0]!.msg, /not seen mined: the ledger keeps it/);
+    assert.equal(ledgerOf(dave), 6n * USDC);
+  });
+
+  it('gives the collateral back in the ledger when the wallet refused it with the nonce unspent', async () => {
     const carol = await newTrader(server, { fund: '10' });
     const withdrawnBefore = server.ctx.trading.engine.reads.balances(WITHDRAWN).collateral.balance;
-    const lines = await attempt(carol, false);
-    assert.match(lines[0]!.msg, /did not reach the chain/);
-    assert.equal(server.ctx.trading.engine.reads.balances(userAccount(carol.proxyWallet)).collateral.balance, 10n * USDC);
+    const { lines, message } = await attempt(carol, 'reverted, nonce unspent');
+    assert.match(message, /the chain refused the withdrawal .* and nothing moved; sign it again with a new nonce/);
+    assert.match(lines[0]!.msg, /refused on chain: its collateral went back/);
+    assert.equal(ledgerOf(carol), 10n * USDC);
     assert.equal(server.ctx.trading.engine.reads.balances(WITHDRAWN).collateral.balance, withdrawnBefore);
     // The nonce stays spent in the ledger: the owner signs again with another.
     const again = await server.ctx.trading.engine.withdraw({ account: userAccount(carol.proxyWallet), to: `0x${'11'.repeat(20)}`, amount: USDC, nonce: 9n });
     assert.equal(again.ok, false);
   });
 
-  it('keeps the withdrawal in the ledger, logged, when the nonce is spent on chain or the chain does not say', async () => {
-    for (const spentOnChain of [true, 'unknown'] as const) {
-      const dave = await newTrader(server, { fund: '10' });
-      const lines = await attempt(dave, spentOnChain);
-      assert.match(lines[0]!.msg, /sent but not confirmed/);
-      assert.equal(server.ctx.trading.engine.reads.balances(userAccount(dave.proxyWallet)).collateral.balance, 6n * USDC);
-    }
-  });
-
-  it('keeps the withdrawal on CHAIN=rpc even when the nonce reads unspent: with a mempool the transaction may still be mined', async () => {
+  it('keeps the withdrawal, logged, when the wallet refused it because its nonce was spent by another transaction', async () => {
     const erin = await newTrader(server, { fund: '10' });
-    const lines = await attempt(erin, false, 'rpc');
-    assert.match(lines[0]!.msg, /sent but not confirmed/);
-    assert.equal(server.ctx.trading.engine.reads.balances(userAccount(erin.proxyWallet)).collateral.balance, 6n * USDC);
+    const { lines, message } = await attempt(erin, 'reverted, nonce spent');
+    assert.match(message, /its nonce was spent by another transaction/);
+    assert.match(lines[0]!.msg, /nonce spent by another transaction: the ledger keeps it/);
+    assert.equal(ledgerOf(erin), 6n * USDC);
   });
 });

@@ -45,7 +45,7 @@ export async function creditLedger(engine: Pick<MatchingEngine, 'credit'>, kind:
  * (chain/once-payments.ts: once mined, its hash; still pending, the same transaction); the ledger's
  * credit is made once per key (the engine's `credit`). The same key with another amount or wallet
  * is a CONFLICT on either side, and moves nothing. A credit cut between its two sides (the server
- * stopped, the engine lost its lead) is completed by the leader (credit-completion.ts), so the
+ * stopped, the engine lost its lead) is completed by the leader (payment-completion.ts), so the
  * wallet never keeps more than the ledger says.
  */
 export async function creditThroughChain(ctx: AppContext, kind: CreditKind, user: CreditedUser, amountBaseUnits: bigint, requestKey?: string) {

@@ -1,23 +1,25 @@
-import { relayWithdrawal, type ChainOperator, type DeployedContracts, type SignedWithdrawal } from '../../chain/index.ts';
+import { relayWithdrawal, type ChainOperator, type DeployedContracts, type PaymentIntents, type SignedWithdrawal } from '../../chain/index.ts';
 import { AppError, badRequest } from '../../contract/errors.ts';
 import { formatUnits } from '../../core/money.ts';
 import { COLLATERAL, userAccount } from '../../settlement/index.ts';
+import type { MatchingEngine } from '../../engine/engine.ts';
+import type { Db } from '../../store/database.ts';
+import { proxyWalletsAmong } from '../../store/users-repository.ts';
 import type { AppContext } from '../context.ts';
 
 /**
- * A withdrawal on a chain with the exchange's contracts: simulated, journaled,
- * then relayed to the owner's proxy wallet (src/chain/wallet-withdrawal.ts); the answer is the
- * chain transaction's hash. When the send fails after the journal holds the withdrawal, the
- * wallet's nonce tells what happened: unspent on chain, nothing left the wallet, so a journaled
- * transfer back from where the ledger moved it (`receivedBy`: WITHDRAWN, or the receiving user's
- * account) undoes the ledger's side (the nonce stays spent in the ledger: the
- * owner signs again with another); spent, the chain does not say, or a chain with a mempool
- * (CHAIN=rpc) where it may still be mined, the ledger keeps the withdrawal and the failure is
- * logged for an operator to check (src/chain/README.md "Withdrawals").
+ * A withdrawal on a chain with the exchange's contracts: simulated, journaled, then relayed to the
+ * owner's proxy wallet through the records of payments (src/chain/wallet-withdrawal.ts); the
+ * answer is the chain transaction's hash. When the wallet refuses it after the journal (a revert
+ * the simulation did not foresee) with its nonce unspent, a journaled transfer back from where the
+ * ledger moved it (`receivedBy`: WITHDRAWN, or the receiving user's account) undoes the ledger's
+ * side (the nonce stays spent in the ledger: the owner signs again with another). When the chain
+ * does not answer, the ledger keeps the withdrawal and the leader sends its recorded transaction
+ * when it answers again (payment-completion.ts): the caller is told not to sign it again.
  */
 export async function withdrawOnChain(
   ctx: AppContext,
-  chain: { operator: ChainOperator; deployed: DeployedContracts },
+  chain: { operator: ChainOperator; deployed: DeployedContracts; intents: PaymentIntents },
   withdrawal: SignedWithdrawal,
   record: () => Promise<unknown>,
   receivedBy: string,
@@ -26,22 +28,48 @@ export async function withdrawOnChain(
   // INSUFFICIENT_BALANCE as on CHAIN=none. The command checks it again, authoritatively, in the journal.
   const { available } = ctx.trading.engine.reads.balances(userAccount(withdrawal.wallet)).collateral;
   if (available < withdrawal.amountBaseUnits) throw new AppError('INSUFFICIENT_BALANCE', `insufficient collateral balance: ${formatUnits(available)} available, ${formatUnits(withdrawal.amountBaseUnits)} needed`);
-  const relay = await relayWithdrawal(chain.operator, chain.deployed, withdrawal, record);
-  if (relay.kind === 'sent') return relay.txHash;
-  if (relay.kind === 'refused') throw badRequest(`the wallet refuses this withdrawal on chain: ${relay.reason}`);
   const account = userAccount(withdrawal.wallet);
-  const details = { err: relay.error, wallet: account, to: withdrawal.to, nonce: String(withdrawal.nonce), amountBaseUnits: String(withdrawal.amountBaseUnits) };
-  // Only a chain that mines what it accepts at once (the embedded anvil) makes "not spent" final; on
-  // one with a mempool (CHAIN=rpc) the transaction may still be mined, and undoing the ledger's side
-  // then would pay the collateral twice.
-  const nothingLeft = relay.spentOnChain === false && ctx.chain.kind !== 'rpc';
-  if (!nothingLeft) {
-    ctx.logger.error({ ...details, spentOnChain: relay.spentOnChain }, 'a journaled withdrawal was sent but not confirmed: the ledger keeps it; check the wallet on chain');
-    throw new AppError('SERVICE_UNAVAILABLE', 'the withdrawal is recorded but its transaction could not be confirmed; check the balance before trying again');
-  }
-  ctx.logger.warn(details, 'a journaled withdrawal did not reach the chain: its collateral goes back to the wallet in the ledger');
-  await ctx.trading.engine.transfer({
-    from: receivedBy, to: account, asset: COLLATERAL, amount: withdrawal.amountBaseUnits, why: 'WITHDRAW_REVERSED', ref: `withdraw-reversed:${account}:${withdrawal.nonce}`, once: true,
+  const details = { wallet: account, to: withdrawal.to, nonce: String(withdrawal.nonce), amountBaseUnits: String(withdrawal.amountBaseUnits) };
+  const undo = withdrawalUndo(ctx.trading.engine, { account, nonce: withdrawal.nonce, amountBaseUnits: withdrawal.amountBaseUnits, receivedBy });
+  let recorded = false;
+  const journal = async () => {
+    await record();
+    recorded = true;
+  };
+  const relay = await relayWithdrawal(chain.operator, chain.deployed, chain.intents, withdrawal, { record: journal, ...undo }).catch((error: unknown) => {
+    if (!recorded) throw error;
+    ctx.logger.warn({ err: error, ...details }, 'a journaled withdrawal was not seen mined: the ledger keeps it, and the leader sends it when the chain answers');
+    throw new AppError('SERVICE_UNAVAILABLE', 'the withdrawal is recorded, and its transaction is sent once the chain answers again: do not sign it again; its collateral leaves the wallet then');
   });
-  throw new AppError('SERVICE_UNAVAILABLE', 'the chain did not take the withdrawal and nothing moved; sign it again with a new nonce');
+  switch (relay.kind) {
+    case 'sent':
+      return relay.txHash;
+    case 'refused':
+      throw badRequest(`the wallet refuses this withdrawal on chain: ${relay.reason}`);
+    case 'reversed':
+      ctx.logger.warn({ ...details, reason: relay.reason }, 'a journaled withdrawal was refused on chain: its collateral went back to the wallet in the ledger');
+      throw new AppError('SERVICE_UNAVAILABLE', `the chain refused the withdrawal (${relay.reason}) and nothing moved; sign it again with a new nonce`);
+    case 'nonce-spent':
+      ctx.logger.error({ ...details, reason: relay.reason }, "a journaled withdrawal was refused on chain, its nonce spent by another transaction: the ledger keeps it; check the wallet on chain");
+      throw new AppError('SERVICE_UNAVAILABLE', "the wallet refused the withdrawal: its nonce was spent by another transaction of the owner's signature; check the balance");
+  }
+}
+
+/** Where a withdrawal to `to` moves its collateral in the ledger: a user's wallet keeps it in the exchange, in that user's account. */
+export async function withdrawalReceiver(db: Db, to: string): Promise<string | undefined> {
+  const account = userAccount(to);
+  return (await proxyWalletsAmong(db, [account])).size > 0 ? account : undefined;
+}
+
+/**
+ * Undoing a journaled withdrawal's ledger side, once (its reference names the wallet and nonce):
+ * `reverse` moves the collateral back from where the withdrawal moved it; `reversed` says whether
+ * that was done, after which its transaction must never be sent again.
+ */
+export function withdrawalUndo(engine: Pick<MatchingEngine, 'transfer' | 'reads'>, w: { account: string; nonce: bigint; amountBaseUnits: bigint; receivedBy: string }) {
+  const ref = `withdraw-reversed:${w.account}:${w.nonce}`;
+  return {
+    reversed: () => engine.reads.recordedOnce(ref),
+    reverse: () => engine.transfer({ from: w.receivedBy, to: w.account, asset: COLLATERAL, amount: w.amountBaseUnits, why: 'WITHDRAW_REVERSED', ref, once: true }),
+  };
 }

@@ -2,7 +2,6 @@ import { getAddress, zeroAddress, type Hex } from 'viem';
 import { formatUnits } from '../../core/money.ts';
 import { orderDomains } from '../../core/orders/eip712-order.ts';
 import { userAccount, WITHDRAWN } from '../../settlement/index.ts';
-import { proxyWalletsAmong } from '../../store/users-repository.ts';
 import { requireCaller } from '../auth/caller.ts';
 import type { AppContext } from '../context.ts';
 import { WithdrawBody, WithdrawResponse } from '../../contract/account.ts';
@@ -12,7 +11,7 @@ import type { Caller } from '../../identity/caller.ts';
 import type { SignedWithdrawal } from '../../chain/index.ts';
 import { positiveAmount } from '../request-checks.ts';
 import type { TypedApp } from '../typed-app.ts';
-import { withdrawOnChain } from './withdraw-on-chain.ts';
+import { withdrawalReceiver, withdrawOnChain } from './withdraw-on-chain.ts';
 import { withdrawSigner } from './withdraw-signature.ts';
 import type { WalletRelays } from '../wallet-relays.ts';
 
@@ -51,16 +50,17 @@ export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext, relays: W
     const signer = await withdrawSigner(domain, withdrawal, withdrawal.signature);
     if (signer?.toLowerCase() !== caller.address.toLowerCase()) throw new AppError('INVALID_SIGNATURE', "the signature is not the wallet owner's signature of this withdrawal");
     // Sent to a user's wallet, the collateral stays in the exchange: the engine credits that account.
-    const toAccount = (await proxyWalletsAmong(ctx.store.db, [userAccount(withdrawal.to)])).size > 0 ? userAccount(withdrawal.to) : undefined;
+    const toAccount = await withdrawalReceiver(ctx.store.db, withdrawal.to);
     /** The engine's withdraw command, journaled: the ledger transaction's hash, or its refusal thrown. */
     const record = async (): Promise<string> => {
       const outcome = await ctx.trading.engine.withdraw({ account: userAccount(caller.proxyWallet), to: withdrawal.to, amount: withdrawal.amountBaseUnits, nonce: withdrawal.nonce, ...(toAccount ? { toAccount } : {}) });
       return outcomeOrThrow(outcome).txHash;
     };
     const { operator, deployed } = ctx.chain;
-    if (!operator || !deployed) return { txHash: await record() };
+    const intents = ctx.paymentIntents;
+    if (!operator || !deployed || !intents) return { txHash: await record() };
     // In the wallet's turn: a split, merge or withdrawal sent just before has moved the balance this one checks.
-    const onChain = () => withdrawOnChain(ctx, { operator, deployed }, withdrawal, record, toAccount ?? WITHDRAWN);
+    const onChain = () => withdrawOnChain(ctx, { operator, deployed, intents }, withdrawal, record, toAccount ?? WITHDRAWN);
     return { txHash: await relays.one(withdrawal.wallet, () => ctx.conditionalTokens.inWalletTurn(withdrawal.wallet, onChain)) };
   });
 }
