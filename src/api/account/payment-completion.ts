@@ -17,7 +17,7 @@ export interface PaymentCompletionDeps {
   intents: PaymentIntents & { keysStartingWith(prefixes: readonly string[], signedSince?: Date): Promise<string[]> };
   engine: Pick<MatchingEngine, 'credit' | 'transfer' | 'reads'>;
   db: Db;
-  logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  logger: Pick<FastifyBaseLogger, 'warn' | 'error'>;
 }
 
 /**
