@@ -37,7 +37,9 @@ export function registerWithdrawRoutes(api: TypedApp, ctx: AppContext, relays: W
         "Answers the chain transaction's hash once mined (CHAIN=none: the ledger transaction's). 400 INVALID_SIGNATURE when the signature is not the owner's, " +
         'INSUFFICIENT_BALANCE above `available` (what open orders reserve stays), VALIDATION_FAILED for a spent nonce, an amount below WITHDRAW_MIN_USDC ' +
         '(1 USDC on CHAIN=rpc, where each withdrawal costs the operator gas; none elsewhere) or a call the chain would revert; nothing moves then. ' +
-        '429 RATE_LIMITED while 8 requests of the same wallet are being sent on chain (withdrawals, splits, merges, redeems; Retry-After: 1).',
+        '429 RATE_LIMITED while 8 requests of the same wallet are being sent on chain (withdrawals, splits, merges, redeems; Retry-After: 1). ' +
+        '503 SERVICE_UNAVAILABLE when the chain fails once the withdrawal is recorded: its message says whether it is sent when the chain answers again ' +
+        '(do not sign it again) or was refused by the wallet and nothing moved (sign again with a new nonce).',
       security: [{ bearer: [] }, { apiKey: [] }],
       body: WithdrawBody,
       response: { 200: WithdrawResponse, ...errorResponses(400, 401, 429, 503) },
