@@ -128,6 +128,8 @@ test("a transaction of the operator's key not sent by the sender replaces one of
   await mine();
   await waitFor('resent at the next nonce', () => [...store.values()].some((r) => r.nonce === record!.nonce! + 1));
   assert.ok(changes.some((c) => c.kind === 'drop' && c.record.nonce === record!.nonce));
+  // The new record is stored before its transaction is sent: a block mined in between would miss it, and none follows.
+  await waitFor('the resent batch in the pool', async () => (await pooled()) === 1);
   await mine();
   await waitFor('4 confirmed', () => of('confirmed').length === 4);
   assert.ok(of('mined').every((e) => e.txHash !== record!.versions[0]!.hash));
