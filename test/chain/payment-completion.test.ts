@@ -105,14 +105,18 @@ describe('payments cut between the chain and the ledger are completed by the lea
   const withdrawCall = (trader: Trader, terms: { to: Address; amount: bigint; nonce: bigint }, signature: Hex) =>
     ({ address: getAddress(trader.proxyWallet), abi: loadArtifact('ProxyWallet').abi, functionName: 'withdraw', args: [terms.to, terms.amount, terms.nonce, signature] });
   const withdrawalKey = (trader: Trader, nonce: bigint) => `withdraw:${trader.proxyWallet.toLowerCase()}:${nonce}`;
-
-  it('sends a journaled withdrawal whose transaction was recorded and never sent, once', async () => {
-    const trader = await newTrader(server, { fund: '100' });
-    const terms = { to: privateKeyToAccount(generatePrivateKey()).address, amount: 30n * ONE, nonce: 5n };
+  /** A withdrawal journaled, its transaction signed and recorded, and the server stopped before sending it. */
+  async function journalUnsentWithdrawal(trader: Trader, terms: { to: Address; amount: bigint; nonce: bigint }) {
     await journalWithdrawal(trader, terms);
     const call = withdrawCall(trader, terms, await signWithdrawal(server, trader.session.account, terms));
     const signed = await server.ctx.chain.operator!.exclusive((steps) => steps.sign(call));
     assert.equal(await paymentIntentsIn(server.ctx.store.db).startAttempt(withdrawalKey(trader, terms.nonce), 0, signed), true);
+  }
+
+  it('sends a journaled withdrawal whose transaction was recorded and never sent, once', async () => {
+    const trader = await newTrader(server, { fund: '100' });
+    const terms = { to: privateKeyToAccount(generatePrivateKey()).address, amount: 30n * ONE, nonce: 5n };
+    await journalUnsentWithdrawal(trader, terms);
     assert.deepEqual([await onChain(getAddress(trader.proxyWallet)), await onChain(terms.to)], [100n * ONE, 0n]);
 
     await completion().tick();
@@ -142,7 +146,7 @@ describe('payments cut between the chain and the ledger are completed by the lea
 
     await completion().tick();
     assert.equal(await inLedger(trader.creds), '100', 'undone: nothing left the wallet');
-    // A valid signature of the same nonce now exists; the undone withdrawal is still never sent again.
+    // Looked at again, at leadership too: its latest attempt reverted, so nothing is signed anew or sent.
     await completion().start!();
     await completion().tick();
     assert.deepEqual([await onChain(getAddress(trader.proxyWallet)), await onChain(terms.to), await inLedger(trader.creds)], [100n * ONE, 0n, '100']);
@@ -151,10 +155,7 @@ describe('payments cut between the chain and the ledger are completed by the lea
   it('never sends a withdrawal undone in the ledger, even when its transaction would now go through', async () => {
     const trader = await newTrader(server, { fund: '100' });
     const terms = { to: privateKeyToAccount(generatePrivateKey()).address, amount: 10n * ONE, nonce: 7n };
-    await journalWithdrawal(trader, terms);
-    const call = withdrawCall(trader, terms, await signWithdrawal(server, trader.session.account, terms));
-    const signed = await server.ctx.chain.operator!.exclusive((steps) => steps.sign(call));
-    assert.equal(await paymentIntentsIn(server.ctx.store.db).startAttempt(withdrawalKey(trader, terms.nonce), 0, signed), true);
+    await journalUnsentWithdrawal(trader, terms);
     // Undone at an earlier settling (the wallet refused it then), before this record's transaction was sent.
     await withdrawalUndo(server.ctx.trading.engine, { account: userAccount(trader.proxyWallet), nonce: terms.nonce, amountBaseUnits: terms.amount, receivedBy: WITHDRAWN }).reverse();
     await completion().tick();
