@@ -1,4 +1,4 @@
-import { encodeFunctionData, parseTransaction, type Hex } from 'viem';
+import { decodeFunctionData, encodeFunctionData, parseTransaction, type Abi, type Address, type Hex } from 'viem';
 import type { ContractCall, OperatorSteps, SignedTransaction } from './operator.ts';
 import { latestNonce } from './until-mined.ts';
 
@@ -70,6 +70,15 @@ export async function sendOnce(chain: OperatorSteps, intents: PaymentIntents, ke
  * with another amount or recipient): nothing is sent, whatever became of the recorded one.
  */
 export class PaymentConflictError extends Error {}
+
+/**
+ * What a key's recorded payment calls, read from its first version (every version of a key makes
+ * one call): the contract and the arguments, decoded with the contract's `abi`.
+ */
+export function recordedCall(versions: readonly SignedTransaction[], abi: Abi): { to: Address; args: readonly unknown[] } {
+  const tx = parseTransaction(versions[0]!.raw);
+  return { to: tx.to!, args: decodeFunctionData({ abi, data: tx.data! }).args ?? [] };
+}
 
 /** Whether a recorded transaction makes `call`: the same contract, function and arguments. */
 function isCallOf(recorded: SignedTransaction, call: ContractCall): boolean {

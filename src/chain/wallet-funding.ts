@@ -1,7 +1,7 @@
-import { decodeFunctionData, getAddress, parseTransaction, type Address, type Hex } from 'viem';
+import { getAddress, type Address, type Hex } from 'viem';
 import { loadArtifact } from '../settlement/contracts/index.ts';
 import type { DeployedContracts } from './deployment.ts';
-import { sendOnce, type PaymentIntents } from './once-payments.ts';
+import { recordedCall, sendOnce, type PaymentIntents } from './once-payments.ts';
 import type { ChainOperator, ContractCall } from './operator.ts';
 import { deployWalletIfMissing } from './wallet-deployment.ts';
 
@@ -48,9 +48,7 @@ export async function minedCredit(operator: ChainOperator, intents: PaymentInten
   if (recorded.length === 0) return undefined;
   const fate = await operator.exclusive((chain) => chain.fateOf(recorded));
   if (fate.kind !== 'mined' || fate.receipt.status !== 'success') return undefined;
-  // Every version of a key makes one call (once-payments.ts), so the first says what was paid.
-  const { args } = decodeFunctionData({ abi: loadArtifact('LocalCollateral').abi, data: parseTransaction(recorded[0]!.raw).data! });
-  const [wallet, amountBaseUnits] = args as readonly [Address, bigint];
+  const [wallet, amountBaseUnits] = recordedCall(recorded, loadArtifact('LocalCollateral').abi).args as readonly [Address, bigint];
   return { wallet, amountBaseUnits, txHash: fate.receipt.transactionHash };
 }
 

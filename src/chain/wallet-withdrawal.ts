@@ -1,7 +1,7 @@
-import { decodeFunctionData, parseTransaction, type Address, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import { loadArtifact } from '../settlement/contracts/index.ts';
 import type { DeployedContracts } from './deployment.ts';
-import { sendOnce, type PaymentIntents } from './once-payments.ts';
+import { recordedCall, sendOnce, type PaymentIntents } from './once-payments.ts';
 import type { ChainOperator, ContractCall, OperatorSteps } from './operator.ts';
 
 /** A withdrawal its wallet's owner signed (EXTENSIONS.md section 14), to relay as ProxyWallet.withdraw. */
@@ -69,14 +69,13 @@ export interface RecordedWithdrawal {
   call: ContractCall;
 }
 
-/** The withdrawal recorded under `key`, read from its first transaction (every version makes one call); undefined when nothing is recorded. */
+/** The withdrawal recorded under `key`; undefined when nothing is recorded. */
 export async function recordedWithdrawal(intents: PaymentIntents, key: string): Promise<RecordedWithdrawal | undefined> {
-  const [first] = await intents.find(key);
-  if (!first) return undefined;
-  const tx = parseTransaction(first.raw);
-  const { args } = decodeFunctionData({ abi: loadArtifact('ProxyWallet').abi, data: tx.data! });
+  const recorded = await intents.find(key);
+  if (recorded.length === 0) return undefined;
+  const { to: wallet, args } = recordedCall(recorded, loadArtifact('ProxyWallet').abi);
   const [to, amountBaseUnits, nonce, signature] = args as readonly [Address, bigint, bigint, Hex];
-  const w = { wallet: tx.to!, to, amountBaseUnits, nonce, signature };
+  const w = { wallet, to, amountBaseUnits, nonce, signature };
   return { key, ...w, call: withdrawCall(w) };
 }
 
