@@ -25,7 +25,7 @@ export { treasuryShortfallOf, type TreasuryShortfall } from './treasury-shortfal
 export { PaymentConflictError } from './once-payments.ts';
 export { walletPositions, type WalletPositions, type WalletOfOwner } from './wallet-positions.ts';
 export { payoutReports, type PayoutReports } from './payout-reports.ts';
-export { recordedWithdrawal, relayWithdrawal, settleWithdrawal, WITHDRAWAL_PAYMENT_PREFIX, type SignedWithdrawal, type WithdrawalRelay, type WithdrawalUndo } from './wallet-withdrawal.ts';
+export { recordedWithdrawal, relayWithdrawal, settleWithdrawal, WITHDRAWAL_PAYMENT_PREFIX, type SignedWithdrawal, type WithdrawalOnChain, type WithdrawalRelay, type WithdrawalUndo } from './wallet-withdrawal.ts';
 export { chainMarkets, type ChainMarkets, type MarketOnChain, type MarketToPrepare } from './market-preparation.ts';
 export { chainTemplateFiles } from './chain-template.ts';
 export { deployExchangeContracts } from './deployment.ts';

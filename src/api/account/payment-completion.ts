@@ -6,7 +6,7 @@ import { userAccount, WITHDRAWN } from '../../settlement/index.ts';
 import type { Db } from '../../store/database.ts';
 import { findUserByWallet } from '../../store/users-repository.ts';
 import { creditLedger, CREDIT_PAYMENT_PREFIXES, type CreditKind } from './credit-on-chain.ts';
-import { withdrawalReceiver, withdrawalUndo } from './withdraw-on-chain.ts';
+import { logWalletRefusal, withdrawalReceiver, withdrawalUndo } from './withdraw-on-chain.ts';
 
 /** How far back a look reads the records (by the machine's clock, as they are stamped): at leadership, then each minute. */
 const AT_LEADERSHIP_MS = 7 * 24 * 60 * 60 * 1000;
@@ -112,8 +112,7 @@ export class PaymentCompletion {
     const receivedBy = (await withdrawalReceiver(db, w.to)) ?? WITHDRAWN;
     const undo = withdrawalUndo(engine, { account, nonce: w.nonce, amountBaseUnits: w.amountBaseUnits, receivedBy });
     const settled = await operator.exclusive((chain) => settleWithdrawal(chain, intents, w, undo));
-    if (settled.kind === 'reversed' && !settled.before) logger.warn({ ...details, reason: settled.reason }, 'a journaled withdrawal was refused on chain: its collateral went back to the wallet in the ledger');
-    if (settled.kind === 'nonce-spent') logger.error({ ...details, reason: settled.reason }, 'a journaled withdrawal was refused on chain, its nonce spent by another transaction: the ledger keeps it; check the wallet on chain');
+    logWalletRefusal(logger, details, settled);
     return true;
   }
 }

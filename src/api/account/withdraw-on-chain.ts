@@ -1,4 +1,5 @@
-import { relayWithdrawal, type ChainOperator, type DeployedContracts, type PaymentIntents, type SignedWithdrawal } from '../../chain/index.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import { relayWithdrawal, type ChainOperator, type DeployedContracts, type PaymentIntents, type SignedWithdrawal, type WithdrawalOnChain } from '../../chain/index.ts';
 import { AppError, badRequest } from '../../contract/errors.ts';
 import { formatUnits } from '../../core/money.ts';
 import { COLLATERAL, userAccount } from '../../settlement/index.ts';
@@ -47,12 +48,18 @@ export async function withdrawOnChain(
     case 'refused':
       throw badRequest(`the wallet refuses this withdrawal on chain: ${relay.reason}`);
     case 'reversed':
-      ctx.logger.warn({ ...details, reason: relay.reason }, 'a journaled withdrawal was refused on chain: its collateral went back to the wallet in the ledger');
+      logWalletRefusal(ctx.logger, details, relay);
       throw new AppError('SERVICE_UNAVAILABLE', `the chain refused the withdrawal (${relay.reason}) and nothing moved; sign it again with a new nonce`);
     case 'nonce-spent':
-      ctx.logger.error({ ...details, reason: relay.reason }, "a journaled withdrawal was refused on chain, its nonce spent by another transaction: the ledger keeps it; check the wallet on chain");
+      logWalletRefusal(ctx.logger, details, relay);
       throw new AppError('SERVICE_UNAVAILABLE', "the wallet refused the withdrawal: its nonce was spent by another transaction of the owner's signature; check the balance");
   }
+}
+
+/** The log line of a journaled withdrawal the wallet refused (the route's and the leader's completion's): undone in the ledger, or kept for an operator. One undone at an earlier settling is not logged again. */
+export function logWalletRefusal(logger: Pick<FastifyBaseLogger, 'warn' | 'error'>, details: object, settled: WithdrawalOnChain): void {
+  if (settled.kind === 'reversed' && !settled.before) logger.warn({ ...details, reason: settled.reason }, 'a journaled withdrawal was refused on chain: its collateral went back to the wallet in the ledger');
+  if (settled.kind === 'nonce-spent') logger.error({ ...details, reason: settled.reason }, 'a journaled withdrawal was refused on chain, its nonce spent by another transaction: the ledger keeps it; check the wallet on chain');
 }
 
 /** Where a withdrawal to `to` moves its collateral in the ledger: a user's wallet keeps it in the exchange, in that user's account. */
