@@ -28,7 +28,7 @@ export function registerCreditRoutes(api: TypedApp, ctx: AppContext): void {
   }, async (request) => {
     const amount = positiveAmount(request.body.amount);
     const user = await findOrCreateUserByAddress(ctx.store.db, request.body.address, ctx.identity.proxyWalletOf);
-    const { balance } = await creditThroughChain(ctx, 'admin-credit', user, amount, request.body.idempotencyKey || undefined);
+    const { balance } = await creditThroughChain(ctx, 'admin-credit', user, amount, request.body.idempotencyKey);
     return { address: user.address, balance: formatUnits(balance) };
   });
 }
