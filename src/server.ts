@@ -56,6 +56,17 @@ import { deriveProxyWallet } from './core/proxy-wallet.ts';
 /** How long a stopping server waits for the requests it is handling before it cuts them. */
 export const DRAIN_MS = 5_000;
 
+/**
+ * Keeps the process up until released. The timers of a running server's parts never keep a
+ * process alive (a CLI command that ends without closing does not hang), so a stop step that waits
+ * on one of them (a retry's pause, a frame of the book publisher) would otherwise see the process
+ * exit under it, the store not closed: a test's close once ended so, its promise pending.
+ */
+function holdProcess(): { release(): void } {
+  const hold = setInterval(() => {}, 60_000);
+  return { release: () => clearInterval(hold) };
+}
+
 /** Resolves once no request is being handled, or `limitMs` passed. */
 async function drainRequests(app: TypedApp, limitMs: number): Promise<void> {
   const until = performance.now() + limitMs;
@@ -320,6 +331,29 @@ export async function startServer(configured: Config, options: StartOptions = {}
     const runningNodeJobs = nodeJobs;
     const runningChain = chain;
     const runningPresence = presence;
+    // First give up the engine (its queue drained, the lease released: a standby takes over at its
+    // next look) while the listener stops taking connections; then let the requests being handled
+    // finish, for at most DRAIN_MS, and cut every connection left (issue 38).
+    const closeInOrder = async (): Promise<void> => {
+      const leaving = nodeLeadership.stop();
+      const closing = app.close();
+      await drainRequests(app, DRAIN_MS);
+      app.server.closeAllConnections();
+      await closing;
+      await leaving;
+      await runningPresence?.close();
+      await runningNodeJobs.stop();
+      await redis.relay?.close();
+      await redis.marketChanges?.close();
+      await redis.sessionRelay?.stopServing();
+      redis.announced?.close();
+      await redis.fanout?.close();
+      await redis.shared.close();
+      await running.stop();
+      await runningPortfolio.stop();
+      await runningChain.close();
+      await store.close();
+    };
     return {
       app,
       ctx,
@@ -328,27 +362,12 @@ export async function startServer(configured: Config, options: StartOptions = {}
         if (closed) return;
         closed = true;
         ctx.ready = false;
-        // First give up the engine (its queue drained, the lease released: a standby takes over at
-        // its next look) while the listener stops taking connections; then let the requests being
-        // handled finish, for at most DRAIN_MS, and cut every connection left (issue 38).
-        const leaving = nodeLeadership.stop();
-        const closing = app.close();
-        await drainRequests(app, DRAIN_MS);
-        app.server.closeAllConnections();
-        await closing;
-        await leaving;
-        await runningPresence?.close();
-        await runningNodeJobs.stop();
-        await redis.relay?.close();
-        await redis.marketChanges?.close();
-        await redis.sessionRelay?.stopServing();
-        redis.announced?.close();
-        await redis.fanout?.close();
-        await redis.shared.close();
-        await running.stop();
-        await runningPortfolio.stop();
-        await runningChain.close();
-        await store.close();
+        const holding = holdProcess();
+        try {
+          await closeInOrder();
+        } finally {
+          holding.release();
+        }
       },
     };
   } catch (error) {
