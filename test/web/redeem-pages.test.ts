@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, type ExchangeClient, type UserPosition } from '../../src/client/index.ts';
 import { MAX_PAGES, resolvedPositions } from '../../src/web/src/resolved-positions.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, signInWithKey, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { type OpenBrowser, openSignedIn, screenshots, skipReason } from './browser.ts';
 
 const HOUR = 3_600_000;
 const MARKETS = 101;
@@ -41,9 +41,7 @@ describe('reading the resolved positions', () => {
 
 describe('redeem amounts past the first page of resolved positions', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let watched: WatchedPage;
+  let watched: OpenBrowser;
   let page: Page;
 
   before(async () => {
@@ -72,16 +70,12 @@ describe('redeem amounts past the first page of resolved positions', { skip: sto
     // Past the dispute window; the oracle's job resolves 100 questions a run, so a second move resolves the 101st.
     await admin.admin.clock({ advanceMs: 2 * 60_000 });
     await admin.admin.clock({ advanceMs: 1_000 });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    watched = await watchedPage(context);
+    watched = await openSignedIn(server.url, key);
     page = watched.page;
-    await signInWithKey(page, server.url, key);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
+    await watched?.close();
     await server?.close();
   });
 
