@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey } from 'viem/accounts';
 import { createClient, type ExchangeClient, type UserPosition } from '../../src/client/index.ts';
 import { MAX_PAGES, resolvedPositions } from '../../src/web/src/resolved-positions.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { type OpenBrowser, openSignedIn, screenshots, skipReason } from './browser.ts';
+import { fundedTrader, type OpenBrowser, openSignedIn, screenshots, skipReason } from './browser.ts';
 
 const HOUR = 3_600_000;
 const MARKETS = 101;
@@ -57,11 +57,7 @@ describe('redeem amounts past the first page of resolved positions', { skip: sto
       markets: Array.from({ length: MARKETS }, (_, index) => ({ name: `Question ${index + 1}`, orderFeeRateBps: 0, passiveOrderFeeRateBps: 0 })),
     })).id);
     const key = generatePrivateKey();
-    const account = privateKeyToAccount(key);
-    const signer = createClient({ baseUrl: server.url, account });
-    await signer.auth.signIn();
-    await admin.admin.credit(account.address, '1000');
-    const me = createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
+    const me = await fundedTrader(server, admin, key, '1000');
     // A share of each outcome of every market: 202 resolved positions, the Yes ones paying $1 each.
     for (const market of event.markets) {
       await me.markets.split(market.id, '1');

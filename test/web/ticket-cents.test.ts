@@ -8,13 +8,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey } from 'viem/accounts';
 import { createClient, type ExchangeClient, type Market, OrderBuildError } from '../../src/client/index.ts';
 import { centsText, limitDollars, tickCents, typedMicros } from '../../src/web/src/ticket-price.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { type OpenBrowser, openSignedIn, screenshots, skipReason, until, watchedPage } from './browser.ts';
+import { fundedTrader, type OpenBrowser, openSignedIn, screenshots, skipReason, until, watchedPage } from './browser.ts';
 
 const HOUR = 3_600_000;
 
@@ -77,11 +77,7 @@ describe('the ticket in cents', { skip: storeIndependent('the web app') || skipR
       markets.set(tickSize, event.markets[0]!);
     }
     const key = generatePrivateKey();
-    const account = privateKeyToAccount(key);
-    const signer = createClient({ baseUrl: server.url, account });
-    await signer.auth.signIn();
-    await admin.admin.credit(account.address, '1000');
-    me = createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
+    me = await fundedTrader(server, admin, key, '1000');
     watched = await openSignedIn(server.url, key);
     page = watched.page;
   });
