@@ -138,3 +138,12 @@ export async function expectAuditClean(server: TestServer): Promise<void> {
   const report = await auditExchange(server.ctx.store.db, { onChain: kind !== 'none', ...chain });
   if (!report.ok) throw new Error(`audit failed: ${JSON.stringify(report.violations, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
 }
+
+/** A test file's `after` for its server: the audit clean (expectAuditClean), and the server closed whether it is or not. */
+export async function closeAudited(server: TestServer): Promise<void> {
+  try {
+    await expectAuditClean(server);
+  } finally {
+    await server.close();
+  }
+}
