@@ -5,7 +5,7 @@ import { signedRequest } from '../helpers/auth-client.ts';
 import { createPublishedEvent, eventInput, type PublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, placeOrder, type OrderSpec, type Trader } from '../helpers/trader.ts';
+import { expectAuditClean, expectTrade, newTrader, type OrderSpec, type Trader } from '../helpers/trader.ts';
 
 /**
  * GET /markets/user-activity and /markets/traded-count over real activity, one second apart each:
@@ -39,11 +39,7 @@ describe('portfolio: user activity and traded count', () => {
     return response.body;
   };
 
-  async function trade(maker: Trader, taker: Trader, makerSpec: OrderSpec, takerSpec: OrderSpec) {
-    assert.equal((await placeOrder(server, maker, order(makerSpec))).status, 200);
-    const taken = await placeOrder(server, taker, order(takerSpec));
-    assert.equal(taken.body.status, 'EXECUTED', JSON.stringify(taken.body));
-  }
+  const trade = (maker: Trader, taker: Trader, makerSpec: OrderSpec, takerSpec: OrderSpec) => expectTrade(server, maker, taker, order(makerSpec), order(takerSpec));
 
   before(async () => {
     server = await startTestServer({ LOG_LEVEL: 'error' });

@@ -3,6 +3,7 @@
  * in with a wallet, holds an API key, builds CreateOrder bodies with exact base-unit amounts, and
  * signs them with viem's EIP-712 implementation over the domain `GET /exchange` publishes.
  */
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { parseUnits } from 'viem';
 import { createApiKey, signedRequest, signIn, type ApiCredentials, type SignedInUser } from './auth-client.ts';
@@ -117,6 +118,13 @@ export async function orderBody(server: ApiServer, trader: Trader, spec: OrderSp
 /** Builds, signs and places an order; returns the raw response. */
 export async function placeOrder(server: ApiServer, trader: Trader, spec: OrderSpec): Promise<JsonResponse> {
   return trader.call('POST', '/orders', await orderBody(server, trader, spec));
+}
+
+/** A trade: the maker's order placed (answered 200), then the taker's, which must execute against it at once. */
+export async function expectTrade(server: ApiServer, maker: Trader, taker: Trader, makerSpec: OrderSpec, takerSpec: OrderSpec): Promise<void> {
+  assert.equal((await placeOrder(server, maker, makerSpec)).status, 200);
+  const taken = await placeOrder(server, taker, takerSpec);
+  assert.equal(taken.body.status, 'EXECUTED', JSON.stringify(taken.body));
 }
 
 /**
