@@ -5,7 +5,7 @@ import { signedRequest } from '../helpers/auth-client.ts';
 import { createPublishedEvent, eventInput, type PublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, expectTrade, newTrader, type OrderSpec, type Trader } from '../helpers/trader.ts';
+import { closeAudited, expectTrade, newTrader, type OrderSpec, type Trader } from '../helpers/trader.ts';
 
 /**
  * GET /markets/user-activity and /markets/traded-count over real activity, one second apart each:
@@ -73,10 +73,7 @@ describe('portfolio: user activity and traded count', () => {
     assert.deepEqual(redeemed.body.included, [mC.id], JSON.stringify(redeemed.body));
     redeemHash = redeemed.body.txHash;
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   it('lists the caller\'s BUY, SELL, SPLIT, MERGE and REDEEM rows newest first, 10 a page with a total', async () => {
     const body = await activity(alice);
