@@ -12,6 +12,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { hashTypedData, recoverAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { ORDER_TYPES } from '../src/client/orders/eip712.ts';
 import { parseConfig } from '../src/config.ts';
 import { createOrderHasher, orderDomains, type OrderStruct } from '../src/core/orders/eip712-order.ts';
 import { transactionHash } from '../src/settlement/embedded/hashes.ts';
@@ -20,14 +21,6 @@ import { createSignatureVerifier } from '../src/engine/signatures/signature-veri
 
 
 const RUN_MS = Number(process.env.BENCH_MS ?? 1_500);
-const ORDER_TYPES = {
-  Order: [
-    { name: 'salt', type: 'uint256' }, { name: 'maker', type: 'address' }, { name: 'signer', type: 'address' },
-    { name: 'taker', type: 'address' }, { name: 'tokenId', type: 'uint256' }, { name: 'makerAmount', type: 'uint256' },
-    { name: 'takerAmount', type: 'uint256' }, { name: 'expiration', type: 'uint256' }, { name: 'nonce', type: 'uint256' },
-    { name: 'feeRateBps', type: 'uint256' }, { name: 'side', type: 'uint8' }, { name: 'signatureType', type: 'uint8' },
-  ],
-} as const;
 
 const domain = orderDomains(parseConfig({})).exchange;
 const hashOrder = createOrderHasher(domain);

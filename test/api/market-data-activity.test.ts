@@ -5,7 +5,7 @@ import { createDraftEvent, createPublishedEvent, type PublishedMarket } from '..
 import { expectError, get, post } from '../helpers/http.ts';
 import { resolveMarket } from '../helpers/resolution.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, placeOrder, type OrderSpec, type Trader } from '../helpers/trader.ts';
+import { expectAuditClean, expectTrade, newTrader, type OrderSpec, type Trader } from '../helpers/trader.ts';
 
 /**
  * GET /markets/activity and /markets/activity/{marketId} over real activity: on m1 a MINT (Bob
@@ -29,11 +29,7 @@ describe('market data: market activity', () => {
   const wallet = (t: Trader) => t.proxyWallet.toLowerCase();
   const order = (spec: OrderSpec): OrderSpec => ({ ...spec, feeRateBps: 100 });
 
-  async function trade(maker: Trader, taker: Trader, makerSpec: OrderSpec, takerSpec: OrderSpec) {
-    assert.equal((await placeOrder(server, maker, order(makerSpec))).status, 200);
-    const taken = await placeOrder(server, taker, order(takerSpec));
-    assert.equal(taken.body.status, 'EXECUTED', JSON.stringify(taken.body));
-  }
+  const trade = (maker: Trader, taker: Trader, makerSpec: OrderSpec, takerSpec: OrderSpec) => expectTrade(server, maker, taker, order(makerSpec), order(takerSpec));
 
   /** Every row of a route, walked with cursors `limit` at a time. */
   async function walk(path: string, query: string, limit: number) {
@@ -129,9 +125,7 @@ describe('market data: market activity', () => {
     assert.equal(body.data[0].hash, redeemHash);
     assert.equal(body.total, 3);
     // One more trade on m1: two more rows once settled.
-    assert.equal((await placeOrder(server, alice, order({ tokenId: m1.tokenId2, side: 'BUY', price: '0.2', size: '1' }))).status, 200);
-    const taken = await placeOrder(server, bob, order({ tokenId: m1.tokenId2, side: 'SELL', price: '0.2', size: '1' }));
-    assert.equal(taken.body.status, 'EXECUTED', JSON.stringify(taken.body));
+    await trade(alice, bob, { tokenId: m1.tokenId2, side: 'BUY', price: '0.2', size: '1' }, { tokenId: m1.tokenId2, side: 'SELL', price: '0.2', size: '1' });
     await server.ctx.trading.engine.settle();
     assert.equal((await ofMarket(m1.id)).body.total, 8);
     await expectAuditClean(server);

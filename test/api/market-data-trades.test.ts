@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent, type PublishedEvent } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
+import { expectTrade, newTrader, type Trader } from '../helpers/trader.ts';
 
 /**
  * GET /trades, GET /trades/activity and the holders route over trades made through the engine:
@@ -25,12 +25,6 @@ describe('market data: trades, trade activity, holders', () => {
   /** A trade's status in the tables alone, as a chain that confirmed a later match first leaves an earlier one. */
   const status = (id: string, to: 'MINED' | 'CONFIRMED') => server.ctx.store.db.updateTable('trades').set({ status: to }).where('id', '=', id).execute();
 
-  async function trade(maker: Trader, taker: Trader, makerSpec: Parameters<typeof placeOrder>[2], takerSpec: Parameters<typeof placeOrder>[2]) {
-    assert.equal((await placeOrder(server, maker, makerSpec)).status, 200);
-    const taken = await placeOrder(server, taker, takerSpec);
-    assert.equal(taken.body.status, 'EXECUTED', JSON.stringify(taken.body));
-  }
-
   before(async () => {
     server = await startTestServer({ TRADE_ACTIVITY_MIN_USD: '1' });
     server.ctx.events.subscribe('trade-activity', (payload) => feed.push(payload as never));
@@ -42,16 +36,16 @@ describe('market data: trades, trade activity, holders', () => {
     const [m1, m2] = multi.markets as [PublishedEvent['markets'][0], PublishedEvent['markets'][0]];
     const m3 = single.markets[0]!;
     // 1. A MINT: Bob takes token 2 at 0.4 (notional 4).
-    await trade(alice, bob, { tokenId: m1.tokenId1, side: 'BUY', price: '0.6', size: '10' }, { tokenId: m1.tokenId2, side: 'BUY', price: '0.45', size: '10' });
+    await expectTrade(server, alice, bob, { tokenId: m1.tokenId1, side: 'BUY', price: '0.6', size: '10' }, { tokenId: m1.tokenId2, side: 'BUY', price: '0.45', size: '10' });
     // Bob sells tokens this MINT gave him: on a chain (TEST_CHAIN) he holds them once it is mined.
     await settle();
     await advance(2_000);
     // 2. and 3., in the same millisecond: Bob sells 4 token 2 to Alice at 0.5; anonymous Carol takes token 2 of m3 at 0.7.
-    await trade(alice, bob, { tokenId: m1.tokenId2, side: 'BUY', price: '0.5', size: '4' }, { tokenId: m1.tokenId2, side: 'SELL', price: '0.5', size: '4' });
-    await trade(alice, carol, { tokenId: m3.tokenId1, side: 'BUY', price: '0.3', size: '10' }, { tokenId: m3.tokenId2, side: 'BUY', price: '0.7', size: '10' });
+    await expectTrade(server, alice, bob, { tokenId: m1.tokenId2, side: 'BUY', price: '0.5', size: '4' }, { tokenId: m1.tokenId2, side: 'SELL', price: '0.5', size: '4' });
+    await expectTrade(server, alice, carol, { tokenId: m3.tokenId1, side: 'BUY', price: '0.3', size: '10' }, { tokenId: m3.tokenId2, side: 'BUY', price: '0.7', size: '10' });
     await advance(1_000);
     // 4. Below the $1 floor: Bob takes 1 token 2 of m2 at 0.1.
-    await trade(alice, bob, { tokenId: m2.tokenId1, side: 'BUY', price: '0.9', size: '1' }, { tokenId: m2.tokenId2, side: 'BUY', price: '0.1', size: '1' });
+    await expectTrade(server, alice, bob, { tokenId: m2.tokenId1, side: 'BUY', price: '0.9', size: '1' }, { tokenId: m2.tokenId2, side: 'BUY', price: '0.1', size: '1' });
     await settle();
   });
   after(async () => {
@@ -225,7 +219,7 @@ describe('market data: trades, trade activity, holders', () => {
 
   /** Alice and Bob mint 10 of `market` at 0.5, settled and announced, and the clock moves on: the trade's id. */
   async function mintSettled(market: PublishedEvent['markets'][0]): Promise<string> {
-    await trade(alice, bob, { tokenId: market.tokenId1, side: 'BUY', price: '0.5', size: '10' }, { tokenId: market.tokenId2, side: 'BUY', price: '0.5', size: '10' });
+    await expectTrade(server, alice, bob, { tokenId: market.tokenId1, side: 'BUY', price: '0.5', size: '10' }, { tokenId: market.tokenId2, side: 'BUY', price: '0.5', size: '10' });
     await settle();
     await server.ctx.trading.engine.announced();
     await advance(2_000);

@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
+import { closeAudited, newTrader, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
 
 describe('POST /orders: entry rules, signatures, idempotency', () => {
   let server: TestServer;
@@ -20,10 +20,7 @@ describe('POST /orders: entry rules, signatures, idempotency', () => {
     alice = await newTrader(server, { fund: '1000' });
     bob = await newTrader(server, { fund: '1000' });
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   it('accepts a signed BUY, answers the Order, and shows it in the book of both tokens', async () => {
     const response = await placeOrder(server, alice, { tokenId: market.tokenId1, side: 'BUY', price: '0.40', size: '10' });

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent, type PublishedEvent } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
+import { closeAudited, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
 
 describe('reading and cancelling orders', () => {
   let server: TestServer;
@@ -29,10 +29,7 @@ describe('reading and cancelling orders', () => {
     }
     await placeOrder(server, alice, { tokenId: multi.markets[1]!.tokenId2, side: 'BUY', price: '0.2', size: '1' });
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   it('GET /orders: the caller’s orders with marketInfo, newest first by default', async () => {
     const response = await alice.call('GET', '/orders');

@@ -5,7 +5,7 @@ import { signedRequest } from '../helpers/auth-client.ts';
 import { createDraftEvent, createPublishedEvent, patchMarket, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, placeOrder, type OrderSpec, type Trader } from '../helpers/trader.ts';
+import { closeAudited, expectAuditClean, newTrader, placeOrder, type OrderSpec, type Trader } from '../helpers/trader.ts';
 
 interface BatchMerge {
   txHash: string;
@@ -70,10 +70,7 @@ describe('portfolio: mergeable positions and batch merge', () => {
     await mint(alice, bob, m3, '0.5', '2');
     await server.ctx.trading.engine.settle();
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   it('lists the active markets where both outcomes are available, in the MergeablePosition shape', async () => {
     const list = await mergeable(alice);

@@ -8,7 +8,7 @@ import { bearer } from '../helpers/auth-client.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { resolveMarket } from '../helpers/resolution.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, placeOrder, type OrderSpec, type Trader } from '../helpers/trader.ts';
+import { expectAuditClean, expectTrade, newTrader, placeOrder, type OrderSpec, type Trader } from '../helpers/trader.ts';
 
 /**
  * GET /markets/user-positions and /markets/value over real trading, checked against a hand
@@ -40,9 +40,7 @@ describe('portfolio: user positions and value', () => {
   const summary = (rows: any[]) => rows.map((r) => [r.market_uuid, r.tokenId, r.amount, r.acquisitionPrice, r.latest, r.current, r.initial, r.return]);
 
   async function trade(maker: Trader, taker: Trader, makerSpec: OrderSpec, takerSpec: OrderSpec) {
-    assert.equal((await placeOrder(server, maker, order(makerSpec))).status, 200);
-    const taken = await placeOrder(server, taker, order(takerSpec));
-    assert.equal(taken.body.status, 'EXECUTED', JSON.stringify(taken.body));
+    await expectTrade(server, maker, taker, order(makerSpec), order(takerSpec));
     await server.ctx.trading.engine.settle();
     await advance(1_000);
   }

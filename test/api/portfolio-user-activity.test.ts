@@ -5,7 +5,7 @@ import { signedRequest } from '../helpers/auth-client.ts';
 import { createPublishedEvent, eventInput, type PublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, placeOrder, type OrderSpec, type Trader } from '../helpers/trader.ts';
+import { closeAudited, expectTrade, newTrader, type OrderSpec, type Trader } from '../helpers/trader.ts';
 
 /**
  * GET /markets/user-activity and /markets/traded-count over real activity, one second apart each:
@@ -39,11 +39,7 @@ describe('portfolio: user activity and traded count', () => {
     return response.body;
   };
 
-  async function trade(maker: Trader, taker: Trader, makerSpec: OrderSpec, takerSpec: OrderSpec) {
-    assert.equal((await placeOrder(server, maker, order(makerSpec))).status, 200);
-    const taken = await placeOrder(server, taker, order(takerSpec));
-    assert.equal(taken.body.status, 'EXECUTED', JSON.stringify(taken.body));
-  }
+  const trade = (maker: Trader, taker: Trader, makerSpec: OrderSpec, takerSpec: OrderSpec) => expectTrade(server, maker, taker, order(makerSpec), order(takerSpec));
 
   before(async () => {
     server = await startTestServer({ LOG_LEVEL: 'error' });
@@ -77,10 +73,7 @@ describe('portfolio: user activity and traded count', () => {
     assert.deepEqual(redeemed.body.included, [mC.id], JSON.stringify(redeemed.body));
     redeemHash = redeemed.body.txHash;
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   it('lists the caller\'s BUY, SELL, SPLIT, MERGE and REDEEM rows newest first, 10 a page with a total', async () => {
     const body = await activity(alice);

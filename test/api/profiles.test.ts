@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { newTrader, placeOrder, type OrderSpec, type Trader } from '../helpers/trader.ts';
+import { expectTrade, newTrader, type OrderSpec, type Trader } from '../helpers/trader.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -32,9 +32,7 @@ describe('public profiles', () => {
   };
 
   async function trade(maker: Trader, taker: Trader, makerSpec: OrderSpec, takerSpec: OrderSpec) {
-    assert.equal((await placeOrder(server, maker, makerSpec)).status, 200);
-    const taken = await placeOrder(server, taker, takerSpec);
-    assert.equal(taken.body.status, 'EXECUTED', JSON.stringify(taken.body));
+    await expectTrade(server, maker, taker, makerSpec, takerSpec);
     await server.ctx.trading.engine.settle();
   }
 

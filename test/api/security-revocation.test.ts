@@ -6,27 +6,24 @@ import { after, before, describe, it } from 'node:test';
 import { within } from '../../src/core/within.ts';
 import { bearer, createApiKey, exchangeInfo, signIn } from '../helpers/auth-client.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
+import { OpenInboxes } from '../helpers/open-inboxes.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { newTrader, type Trader } from '../helpers/trader.ts';
-import { apiKeyHandshake, connectInbox, disconnection, refusedConnection, type Inbox } from '../realtime/helpers.ts';
+import { apiKeyHandshake, disconnection, refusedConnection } from '../realtime/helpers.ts';
 
 describe('revocation reaches open sockets; POST /auth/logout', () => {
   let server: TestServer;
   let alice: Trader;
   let bob: Trader;
-  const inboxes: Inbox[] = [];
-  const open = async (auth: Record<string, unknown>) => {
-    const inbox = await connectInbox(server.url, '/user', auth);
-    inboxes.push(inbox);
-    return inbox;
-  };
+  const inboxes = new OpenInboxes();
+  const open = (auth: Record<string, unknown>) => inboxes.connect(server.url, '/user', auth);
 
   before(async () => {
     server = await startTestServer();
     [alice, bob] = [await newTrader(server), await newTrader(server)];
   });
   after(async () => {
-    for (const inbox of inboxes) inbox.close();
+    inboxes.closeAll();
     await server.close();
   });
 

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createDraftEvent, createPublishedEvent, patchMarket } from '../helpers/catalogue.ts';
 import { expectError, post } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, type Trader } from '../helpers/trader.ts';
+import { closeAudited, newTrader, type Trader } from '../helpers/trader.ts';
 
 describe('POST /markets/{marketId}/split', () => {
   let server: TestServer;
@@ -16,10 +16,7 @@ describe('POST /markets/{marketId}/split', () => {
     market = (await createPublishedEvent(server)).markets[0]!;
     alice = await newTrader(server, { fund: '100' });
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   it('turns collateral into the same amount of both outcome tokens, with a transaction hash', async () => {
     const response = await alice.call('POST', `/markets/${market.id}/split`, { amount: '12.5' });

@@ -9,7 +9,7 @@ import { bearer, exchangeInfo, hmacHeaders } from '../helpers/auth-client.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
 import { expectError, post } from '../helpers/http.ts';
 import { startTestServer, TEST_CHAIN, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
+import { closeAudited, expectAuditClean, newTrader, placeOrder, type Trader } from '../helpers/trader.ts';
 import { signWithdrawal, withdrawBody } from '../helpers/withdrawals.ts';
 
 const TO = '0x1111111111111111111111111111111111111111';
@@ -22,10 +22,7 @@ describe('POST /account/withdraw', () => {
   before(async () => {
     server = await startTestServer();
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   const collateral = async (trader: Trader) => (await trader.call('GET', '/account/balance')).body.collateral;
 

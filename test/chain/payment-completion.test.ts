@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, keccak256, type Address, type Hex } from 'viem';
+import { createWalletClient, encodeFunctionData, getAddress, http, keccak256, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { TEMPLATE_DEPLOYER_KEY } from '../../src/chain/deployment.ts';
 import { fundWalletOnce } from '../../src/chain/index.ts';
@@ -16,27 +16,21 @@ import { paymentIntentsIn } from '../../src/store/chain-payment-intents-reposito
 import { withdrawalUndo } from '../../src/api/account/withdraw-on-chain.ts';
 import { userAccount, WITHDRAWN } from '../../src/settlement/index.ts';
 import { createApiKey, signedRequest, signIn, type ApiCredentials } from '../helpers/auth-client.ts';
-import { expectAuditClean, newTrader, type Trader } from '../helpers/trader.ts';
+import { closeAudited, newTrader, type Trader } from '../helpers/trader.ts';
 import { signWithdrawal } from '../helpers/withdrawals.ts';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
+import { type EmbeddedChainServer, startOnEmbeddedChain } from '../helpers/embedded-chain-server.ts';
+import { ADMIN_TOKEN, type TestServer } from '../helpers/server.ts';
 import { post } from '../helpers/http.ts';
 
 const ONE = 1_000_000n;
 
 describe('payments cut between the chain and the ledger are completed by the leader', () => {
   let server: TestServer;
-  let chain: ReturnType<typeof createPublicClient>;
+  let chain: EmbeddedChainServer['chain'];
   before(async () => {
-    server = await startTestServer({ CHAIN: 'embedded' });
-    chain = createPublicClient({ transport: http(server.ctx.chain.embedded!.url) });
+    ({ server, chain } = await startOnEmbeddedChain());
   });
-  after(async () => {
-    try {
-      await expectAuditClean(server);
-    } finally {
-      await server.close();
-    }
-  });
+  after(() => closeAudited(server));
 
   const completion = () => server.ctx.jobs.find((job) => job.name === 'payment completion')!;
   const onChain = async (wallet: Address) => await chain.readContract({ address: server.ctx.chain.deployed!.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'balanceOf', args: [wallet] }) as bigint;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { createPublicClient, createWalletClient, getAddress, http, type Address, type Hex } from 'viem';
+import { createWalletClient, getAddress, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { AppContext } from '../../src/api/context.ts';
 import { withdrawOnChain } from '../../src/api/account/withdraw-on-chain.ts';
@@ -12,9 +12,10 @@ import { AppError } from '../../src/contract/errors.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { userAccount, WITHDRAWN } from '../../src/settlement/index.ts';
 import { createPublishedEvent } from '../helpers/catalogue.ts';
+import { type EmbeddedChainServer, startOnEmbeddedChain } from '../helpers/embedded-chain-server.ts';
 import { expectError } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean, newTrader, type Trader } from '../helpers/trader.ts';
+import { closeAudited, newTrader, type Trader } from '../helpers/trader.ts';
 import { withdrawBody } from '../helpers/withdrawals.ts';
 
 const USDC = 1_000_000n;
@@ -22,15 +23,11 @@ const USDC = 1_000_000n;
 // POST /account/withdraw on CHAIN=embedded (EXTENSIONS.md section 14): relayed to the proxy wallet's withdraw.
 describe('CHAIN=embedded withdrawals', () => {
   let server: TestServer;
-  let chain: ReturnType<typeof createPublicClient>;
+  let chain: EmbeddedChainServer['chain'];
   before(async () => {
-    server = await startTestServer({ CHAIN: 'embedded' });
-    chain = createPublicClient({ transport: http(server.ctx.chain.embedded!.url) });
+    ({ server, chain } = await startOnEmbeddedChain());
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   const collateralOf = (holder: Address) =>
     chain.readContract({ address: server.ctx.chain.deployed!.collateral, abi: loadArtifact('LocalCollateral').abi, functionName: 'balanceOf', args: [holder] }) as Promise<bigint>;
@@ -145,10 +142,7 @@ describe("a wallet's relays an hour on CHAIN=embedded", () => {
   before(async () => {
     server = await startTestServer({ CHAIN: 'embedded', WALLET_RELAYS_PER_HOUR: '2' });
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   it('answers 429 with the seconds until the hour frees one, moving nothing, once the wallet had its relays of the hour', async () => {
     const erin = await newTrader(server, { fund: '10' });
@@ -176,10 +170,7 @@ describe('withdrawOnChain when the chain fails after the journal', () => {
   before(async () => {
     server = await startTestServer();
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   function failingChain(failure: 'gone' | 'reverted, nonce unspent' | 'reverted, nonce spent') {
     const reverted = { kind: 'mined', receipt: { status: 'reverted', transactionHash: `0x${'ee'.repeat(32)}` } };

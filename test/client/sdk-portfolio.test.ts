@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, parseUnits, type ExchangeClient } from '../../src/client/index.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean } from '../helpers/trader.ts';
+import { closeAudited } from '../helpers/trader.ts';
 import { adminClient, publishedMarkets, thrown, traderClient } from './helpers.ts';
 
 /**
@@ -32,10 +32,7 @@ describe('SDK portfolio and public profiles against a real server', () => {
     await admin.admin.clock({ advanceMs: 1_000 });
     await alice.markets.split(m2.id, '5');
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   it('pages the held positions with their values, sorted and filtered as asked', async () => {
     const page = await alice.portfolio.positions();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, parseUnits, type ExchangeClient } from '../../src/client/index.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
-import { expectAuditClean } from '../helpers/trader.ts';
+import { closeAudited } from '../helpers/trader.ts';
 import { adminClient, publishedMarkets, thrown, traderClient } from './helpers.ts';
 
 const DAY_MS = 86_400_000;
@@ -30,10 +30,7 @@ describe('SDK rewards and reward administration against a real server', () => {
     const signedIn = await traderClient(server, '1000');
     alice = createClient({ baseUrl: server.url, credentials: { apiKey: signedIn.credentials.apiKey! } });
   });
-  after(async () => {
-    await expectAuditClean(server);
-    await server.close();
-  });
+  after(() => closeAudited(server));
 
   it('configures a market, funds the treasury and pauses through the admin calls, refusing bad input', async () => {
     const config = { date: day, rewardUsdc: '14.4', maxDistanceFromMid: '0.05', minOrderSizeUsdc: '1' };

@@ -5,6 +5,7 @@ import type { HDAccount } from 'viem/accounts';
 import { deployContracts, loadArtifact, proxyWalletAddress } from '../../src/settlement/contracts/index.ts';
 import { ABIS, type ExchangeChain, type Market, ONE, startExchangeChain } from '../helpers/exchange-chain.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
+import { walletParties } from '../helpers/wallet-parties.ts';
 
 const WITHDRAW_TYPES = { Withdraw: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }, { name: 'nonce', type: 'uint256' }] } as const;
 
@@ -24,9 +25,7 @@ describe('proxy wallets', { skip: storeIndependent('the chain') }, () => {
 
   before(async () => {
     chain = await startExchangeChain();
-    market = await chain.createMarket();
-    [owner, counterparty, stranger] = [3, 4, 5].map((i) => chain.anvil.account(i)) as [HDAccount, HDAccount, HDAccount];
-    await chain.fundTrader(counterparty, market, 100n * ONE);
+    ({ market, owner, counterparty, stranger } = await walletParties(chain));
   });
   after(() => chain?.stop());
 

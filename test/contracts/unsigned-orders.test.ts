@@ -4,6 +4,7 @@ import { type Address, parseEventLogs } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { ABIS, type ExchangeChain, type Market, ONE, type OrderParams, startExchangeChain } from '../helpers/exchange-chain.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
+import { walletParties } from '../helpers/wallet-parties.ts';
 
 /**
  * Orders an API key placed without a signature (EXTENSIONS.md section 11: maker the caller's proxy
@@ -20,9 +21,7 @@ describe('unsigned orders', { skip: storeIndependent('the chain') }, () => {
 
   before(async () => {
     chain = await startExchangeChain();
-    market = await chain.createMarket();
-    [owner, counterparty, stranger] = [3, 4, 5].map((i) => chain.anvil.account(i)) as [HDAccount, HDAccount, HDAccount];
-    await chain.fundTrader(counterparty, market, 100n * ONE);
+    ({ market, owner, counterparty, stranger } = await walletParties(chain));
     wallet = await chain.deployWallet(owner.address);
     await chain.mint(wallet, 100n * ONE);
   });

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AppError } from '../../src/contract/errors.ts';
 import type { CreateOrderRequest } from '../../src/orders/order-entry.ts';
-import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serverWithMarket } from '../helpers/market-server.ts';
 import { callerOf, expectAuditClean, newTrader, orderBody, type Trader } from '../helpers/trader.ts';
 
 /** One thing a trader does; a group of them is submitted in one turn, so they share journal records. */
@@ -33,19 +32,14 @@ const script = fc.array(fc.array(op, { minLength: 1, maxLength: 8 }), { minLengt
  * journal's replay does not reach.
  */
 describe('engine: orders and balance moves in shared records (property)', () => {
-  let server: TestServer;
-  let market: PublishedMarket;
+  const world = serverWithMarket();
   let traders: Trader[];
   before(async () => {
-    server = await startTestServer();
-    market = (await createPublishedEvent(server)).markets[0]!;
-    traders = await Promise.all([0, 1, 2].map(() => newTrader(server, { fund: '200' })));
-  });
-  after(async () => {
-    await server.close();
+    traders = await Promise.all([0, 1, 2].map(() => newTrader(world.server, { fund: '200' })));
   });
 
   it('every answer is a result or a refusal the caller can act on, and the ledger audit passes after every group', async () => {
+    const { server, market } = world;
     const { engine, orderEntry } = server.ctx.trading;
     const account = (i: number) => traders[i]!.proxyWallet.toLowerCase();
     const units = (n: number) => BigInt(n) * 1_000_000n;

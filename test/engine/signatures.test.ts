@@ -3,6 +3,7 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import secp256k1 from 'secp256k1';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { ORDER_TYPES } from '../../src/client/orders/eip712.ts';
 import { parseConfig } from '../../src/config.ts';
 import { createOrderHasher, orderDomains, type OrderStruct } from '../../src/core/orders/eip712-order.ts';
 import { recoverSigner, verifySignature } from '../../src/engine/signatures/recover-signer.ts';
@@ -15,14 +16,6 @@ type Hex = `0x${string}`;
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const domain = orderDomains(parseConfig({})).exchange;
 const hashOrder = createOrderHasher(domain);
-const ORDER_TYPES = {
-  Order: [
-    { name: 'salt', type: 'uint256' }, { name: 'maker', type: 'address' }, { name: 'signer', type: 'address' },
-    { name: 'taker', type: 'address' }, { name: 'tokenId', type: 'uint256' }, { name: 'makerAmount', type: 'uint256' },
-    { name: 'takerAmount', type: 'uint256' }, { name: 'expiration', type: 'uint256' }, { name: 'nonce', type: 'uint256' },
-    { name: 'feeRateBps', type: 'uint256' }, { name: 'side', type: 'uint8' }, { name: 'signatureType', type: 'uint8' },
-  ],
-} as const;
 
 const order: OrderStruct = {
   salt: 42n, maker: caller.proxyWallet, signer: caller.address, taker: ZERO, tokenId: 2n ** 255n + 11n,

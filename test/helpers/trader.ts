@@ -3,6 +3,7 @@
  * in with a wallet, holds an API key, builds CreateOrder bodies with exact base-unit amounts, and
  * signs them with viem's EIP-712 implementation over the domain `GET /exchange` publishes.
  */
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { parseUnits } from 'viem';
 import { createApiKey, signedRequest, signIn, type ApiCredentials, type SignedInUser } from './auth-client.ts';
@@ -119,6 +120,13 @@ export async function placeOrder(server: ApiServer, trader: Trader, spec: OrderS
   return trader.call('POST', '/orders', await orderBody(server, trader, spec));
 }
 
+/** A trade: the maker's order placed (answered 200), then the taker's, which must execute against it at once. */
+export async function expectTrade(server: ApiServer, maker: Trader, taker: Trader, makerSpec: OrderSpec, takerSpec: OrderSpec): Promise<void> {
+  assert.equal((await placeOrder(server, maker, makerSpec)).status, 200);
+  const taken = await placeOrder(server, taker, takerSpec);
+  assert.equal(taken.body.status, 'EXECUTED', JSON.stringify(taken.body));
+}
+
 /**
  * Runs the exchange's audit (the ledger with what the stored orders, matched trades and oracle
  * bonds must keep locked; orders against trades against the ledger; the journal replayed against
@@ -137,4 +145,13 @@ export async function expectAuditClean(server: TestServer): Promise<void> {
   const chain = url && deployed ? { chain: { url, contracts: deployed } } : {};
   const report = await auditExchange(server.ctx.store.db, { onChain: kind !== 'none', ...chain });
   if (!report.ok) throw new Error(`audit failed: ${JSON.stringify(report.violations, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+}
+
+/** A test file's `after` for its server: the audit clean (expectAuditClean), and the server closed whether it is or not. */
+export async function closeAudited(server: TestServer): Promise<void> {
+  try {
+    await expectAuditClean(server);
+  } finally {
+    await server.close();
+  }
 }

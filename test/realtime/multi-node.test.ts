@@ -4,10 +4,11 @@ import type { OrderbookPriceChange } from '../../src/contract/realtime.ts';
 import type { BookLevel, BookSnapshot } from '../../src/contract/realtime.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { expectError, get } from '../helpers/http.ts';
+import { OpenInboxes } from '../helpers/open-inboxes.ts';
 import type { ProcessServer } from '../helpers/process-server.ts';
 import { signedRequest } from '../helpers/auth-client.ts';
 import { newTrader, orderBody, placeOrder, type Trader } from '../helpers/trader.ts';
-import { applyLevelChange, connectInbox, levels, restBook, type Inbox, type Received } from './helpers.ts';
+import { applyLevelChange, levels, restBook, type Inbox, type Received } from './helpers.ts';
 import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
@@ -28,7 +29,7 @@ describe('two server processes on one PostgreSQL and one Redis', { skip, timeout
   let market: PublishedMarket;
   let maker: Trader;
   let taker: Trader;
-  const inboxes: Inbox[] = [];
+  const inboxes = new OpenInboxes();
 
   before(async () => {
     // A starts first and takes the engine lock; B serves reads and the real-time feeds.
@@ -38,21 +39,15 @@ describe('two server processes on one PostgreSQL and one Redis', { skip, timeout
     [maker, taker] = [await newTrader(nodeA, { fund: '1000' }), await newTrader(nodeA, { fund: '1000' })];
   });
   after(async () => {
-    for (const inbox of inboxes) inbox.close();
+    inboxes.closeAll();
     await cluster?.close();
   });
 
-  const connect = async (...args: Parameters<typeof connectInbox>): Promise<Inbox> => {
-    const inbox = await connectInbox(...args);
-    inboxes.push(inbox);
-    return inbox;
-  };
-
   it('a subscriber on node B follows the books and its user updates caused by orders placed through node A', async () => {
     const tokens = [market.tokenId1, market.tokenId2];
-    const feed = await connect(nodeB.url);
-    const makerFeed = await connect(nodeB.url, '/user', { token: maker.session.token });
-    const takerFeed = await connect(nodeB.url, '/user', { token: taker.session.token });
+    const feed = await inboxes.connect(nodeB.url);
+    const makerFeed = await inboxes.connect(nodeB.url, '/user', { token: maker.session.token });
+    const takerFeed = await inboxes.connect(nodeB.url, '/user', { token: taker.session.token });
 
     feed.emit('orderbook-market-connect', tokens);
     const first = [await feed.expect('orderbook'), await feed.expect('orderbook')];
@@ -155,7 +150,7 @@ describe('two server processes on one PostgreSQL and one Redis', { skip, timeout
     }
     assert.deepEqual({ ...(await get(`${nodeB.url}/readyz`)).body, node: undefined }, { status: 'ready', role: 'leader', node: undefined });
     assert.deepEqual(withoutTimestamp(await restBook(nodeB, market.tokenId1)), withoutTimestamp(before));
-    const feed = await connect(nodeB.url);
+    const feed = await inboxes.connect(nodeB.url);
     feed.emit('orderbook-market-connect', [market.tokenId1]);
     const snapshot = await feed.expect('orderbook');
     assert.equal(snapshot.hash, before.hash);

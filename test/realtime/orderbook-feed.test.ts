@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MAX_TOKENS_PER_CALL, MAX_TOKENS_PER_CONNECTION } from '../../src/realtime/subscription-requests.ts';
+import { OpenInboxes } from '../helpers/open-inboxes.ts';
 import { connectInbox, startRealtimeNode, TIMESTAMP_MS, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
 
 const MARKET = `0x${'cd'.repeat(32)}`;
@@ -10,12 +11,8 @@ const C = tokenId(3);
 
 describe('orderbook feed (default namespace)', { timeout: 20_000 }, () => {
   let node: RealtimeNode;
-  const inboxes: Inbox[] = [];
-  const client = async (): Promise<Inbox> => {
-    const inbox = await connectInbox(node.url);
-    inboxes.push(inbox);
-    return inbox;
-  };
+  const inboxes = new OpenInboxes();
+  const client = () => inboxes.connect(node.url);
 
   before(async () => {
     node = await startRealtimeNode();
@@ -23,7 +20,7 @@ describe('orderbook feed (default namespace)', { timeout: 20_000 }, () => {
     node.books.change(A, [{ price: '0.4', side: 'buy', size: '100' }, { price: '0.6', side: 'sell', size: '50' }]);
   });
   after(async () => {
-    for (const inbox of inboxes) inbox.close();
+    inboxes.closeAll();
     await node.close();
   });
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { AppError } from '../../src/contract/errors.ts';
-import { connectInbox, REDIS_URL, redisReachable, startRealtimeNode, TIMESTAMP_MS, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
+import { OpenInboxes } from '../helpers/open-inboxes.ts';
+import { REDIS_URL, redisReachable, startRealtimeNode, TIMESTAMP_MS, tokenId, type RealtimeNode } from './helpers.ts';
 
 
 const reachable = await redisReachable(REDIS_URL);
@@ -11,12 +12,8 @@ const skip = reachable ? false : `Redis unreachable at ${REDIS_URL} (set REDIS_T
 describe('multi-node fan-out through Redis', { skip, timeout: 30_000 }, () => {
   let nodeA: RealtimeNode;
   let nodeB: RealtimeNode;
-  const inboxes: Inbox[] = [];
-  const client = async (node: RealtimeNode, namespace = '/', auth?: Record<string, unknown>): Promise<Inbox> => {
-    const inbox = await connectInbox(node.url, namespace, auth);
-    inboxes.push(inbox);
-    return inbox;
-  };
+  const inboxes = new OpenInboxes();
+  const client = (node: RealtimeNode, namespace = '/', auth?: Record<string, unknown>) => inboxes.connect(node.url, namespace, auth);
   // Random ids keep this cluster's rooms apart from any other test run sharing the Redis.
   const token = tokenId(Number.parseInt(randomUUID().slice(0, 8), 16));
   const market = `0x${randomUUID().replace(/-/g, '')}${'0'.repeat(32)}`;
@@ -28,7 +25,7 @@ describe('multi-node fan-out through Redis', { skip, timeout: 30_000 }, () => {
     nodeB.books.addToken(token, market);
   });
   after(async () => {
-    for (const inbox of inboxes) inbox.close();
+    inboxes.closeAll();
     await nodeA?.close();
     await nodeB?.close();
   });
@@ -101,20 +98,16 @@ describe('a Redis that cannot be reached at boot', () => {
 });
 
 describe('books relayed from the node that holds them', { skip, timeout: 30_000 }, () => {
-  const inboxes: Inbox[] = [];
+  const inboxes = new OpenInboxes();
   const nodes: RealtimeNode[] = [];
   const start = async (options: Parameters<typeof startRealtimeNode>[0]): Promise<RealtimeNode> => {
     const node = await startRealtimeNode(options);
     nodes.push(node);
     return node;
   };
-  const client = async (node: RealtimeNode): Promise<Inbox> => {
-    const inbox = await connectInbox(node.url);
-    inboxes.push(inbox);
-    return inbox;
-  };
+  const client = (node: RealtimeNode) => inboxes.connect(node.url);
   after(async () => {
-    for (const inbox of inboxes) inbox.close();
+    inboxes.closeAll();
     for (const node of nodes) await node.close();
   });
 

@@ -3,9 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { within } from '../../src/core/within.ts';
 import { bearer, exchangeInfo, hmacHeaders } from '../helpers/auth-client.ts';
 import { expectError, get, post, request } from '../helpers/http.ts';
+import { OpenInboxes } from '../helpers/open-inboxes.ts';
 import type { ProcessServer } from '../helpers/process-server.ts';
 import { newTrader, type Trader } from '../helpers/trader.ts';
-import { apiKeyHandshake, connectInbox, disconnection, refusedConnection, type Inbox } from './helpers.ts';
+import { apiKeyHandshake, disconnection, refusedConnection } from './helpers.ts';
 import { severalNodesSkip, startSeveralNodes, type SeveralNodes } from '../helpers/several-nodes.ts';
 
 const skip = await severalNodesSkip();
@@ -14,7 +15,7 @@ describe('the replay guard, rate limits and revocations hold across two nodes (P
   let cluster: SeveralNodes;
   let nodeA: ProcessServer;
   let nodeB: ProcessServer;
-  const inboxes: Inbox[] = [];
+  const inboxes = new OpenInboxes();
 
   before(async () => {
     // A day-long window: both nodes count in the same one whatever their boot times.
@@ -22,15 +23,11 @@ describe('the replay guard, rate limits and revocations hold across two nodes (P
     [nodeA, nodeB] = cluster.nodes as [ProcessServer, ProcessServer];
   });
   after(async () => {
-    for (const inbox of inboxes) inbox.close();
+    inboxes.closeAll();
     await cluster?.close();
   });
 
-  const open = async (node: ProcessServer, auth: Record<string, unknown>) => {
-    const inbox = await connectInbox(node.url, '/user', auth);
-    inboxes.push(inbox);
-    return inbox;
-  };
+  const open = (node: ProcessServer, auth: Record<string, unknown>) => inboxes.connect(node.url, '/user', auth);
 
   it('refuses on node B a signed request already accepted by node A', async () => {
     const trader = await newTrader(nodeA);

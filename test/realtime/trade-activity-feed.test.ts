@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { connectInbox, startRealtimeNode, type Inbox, type RealtimeNode } from './helpers.ts';
+import { OpenInboxes } from '../helpers/open-inboxes.ts';
+import { startRealtimeNode, type Inbox, type RealtimeNode } from './helpers.ts';
 
 const EVENT_1 = randomUUID();
 const EVENT_2 = randomUUID();
@@ -12,12 +13,8 @@ const activity = (id: string) => ({ id, market: { id: 'm' }, side: 'BUY', price:
 
 describe('trade-activity feed', { timeout: 20_000 }, () => {
   let node: RealtimeNode;
-  const inboxes: Inbox[] = [];
-  const client = async (): Promise<Inbox> => {
-    const inbox = await connectInbox(node.url);
-    inboxes.push(inbox);
-    return inbox;
-  };
+  const inboxes = new OpenInboxes();
+  const client = () => inboxes.connect(node.url);
   /** Publishes one trade's activity row on the bus, as settlement does when the trade is CONFIRMED. */
   const publish = (id: string, eventId: string | null, notionalUsd = 20) => node.events.publish('trade-activity', { eventId, notionalUsd, activity: activity(id) });
 
@@ -25,7 +22,7 @@ describe('trade-activity feed', { timeout: 20_000 }, () => {
     node = await startRealtimeNode({ tradeActivityMinUsd: FLOOR_USD });
   });
   after(async () => {
-    for (const inbox of inboxes) inbox.close();
+    inboxes.closeAll();
     await node.close();
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { connectInbox, refusedConnection, startRealtimeNode, testVerifier, tokenId, type Inbox, type RealtimeNode } from './helpers.ts';
+import { OpenInboxes } from '../helpers/open-inboxes.ts';
+import { connectInbox, refusedConnection, startRealtimeNode, testVerifier, tokenId, type RealtimeNode } from './helpers.ts';
 
 const ALICE = 'a11ce000-0000-4000-8000-000000000001';
 const BOB = 'b0b00000-0000-4000-8000-000000000002';
@@ -12,12 +13,8 @@ const claim = (claimId: string) => ({ claimId, state: 'dispatched', amountUsdc: 
 
 describe('/user namespace', { timeout: 20_000 }, () => {
   let node: RealtimeNode;
-  const inboxes: Inbox[] = [];
-  const userClient = async (userId: string): Promise<Inbox> => {
-    const inbox = await connectInbox(node.url, '/user', { token: `token-of-${userId}` });
-    inboxes.push(inbox);
-    return inbox;
-  };
+  const inboxes = new OpenInboxes();
+  const userClient = (userId: string) => inboxes.connect(node.url, '/user', { token: `token-of-${userId}` });
 
   before(async () => {
     node = await startRealtimeNode({
@@ -31,7 +28,7 @@ describe('/user namespace', { timeout: 20_000 }, () => {
     });
   });
   after(async () => {
-    for (const inbox of inboxes) inbox.close();
+    inboxes.closeAll();
     await node.close();
   });
 
@@ -110,8 +107,7 @@ describe('/user namespace', { timeout: 20_000 }, () => {
     const token = tokenId(7);
     node.books.addToken(token);
     const alice = await userClient(ALICE);
-    const publicClient = await connectInbox(node.url);
-    inboxes.push(publicClient);
+    const publicClient = await inboxes.connect(node.url);
     publicClient.emit('trade-activity-connect');
     // Answered after the request before it, so both subscriptions hold from here on.
     publicClient.emit('orderbook-market-connect', [token]);

@@ -8,28 +8,23 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, ExchangeError } from '../../src/client/index.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
+import { openBrowser, type OpenBrowser, screenshots, skipReason, until } from './browser.ts';
 
 describe('the account page', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let watched: WatchedPage;
+  let watched: OpenBrowser;
   let page: Page;
 
   before(async () => {
     ensureBuild();
     server = await startTestServer();
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    watched = await watchedPage(context);
+    watched = await openBrowser({ prepare: (context) => context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url }) });
     page = watched.page;
     await page.goto(server.url);
     await page.getByRole('button', { name: 'Sign in with dev wallet' }).click();
@@ -37,8 +32,7 @@ describe('the account page', { skip: storeIndependent('the web app') || skipReas
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
+    await watched?.close();
     await server?.close();
   });
 

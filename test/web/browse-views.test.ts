@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createClient, type Event, type ExchangeClient, type Market } from '../../src/client/index.ts';
 import { seedDemo } from '../../src/cli/demo.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { fundedTrader, launchChromium, screenshots, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
+import { fundedTrader, openBrowser, type OpenBrowser, screenshots, skipReason, until } from './browser.ts';
 
 /** WCAG's relative luminance of a computed `rgb(r, g, b)` colour. */
 function luminance(rgb: string): number {
@@ -32,11 +32,9 @@ function contrast(a: string, b: string): number {
 
 describe('the profile, home, contrast and Operate views', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
-  let browser: Browser;
   let admin: ExchangeClient;
   let events: Event[];
-  let context: BrowserContext;
-  let watched: WatchedPage;
+  let watched: OpenBrowser;
   let page: Page;
   const series = (): Event => events.find((e) => e.templateId !== undefined)!;
 
@@ -48,15 +46,12 @@ describe('the profile, home, contrast and Operate views', { skip: storeIndepende
     // The manual clock runs no timers: a move (of nothing) publishes the price series' rounds.
     await admin.admin.clock({ advanceMs: 0 });
     events = (await admin.events.list({ eventStatus: 'ACTIVE', limit: 100, total: false })).data;
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    watched = await watchedPage(context);
+    watched = await openBrowser();
     page = watched.page;
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
+    await watched?.close();
     await server?.close();
   });
 

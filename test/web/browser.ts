@@ -78,25 +78,45 @@ export async function signInWithKey(page: Page, serverUrl: string, key: string):
   await page.getByRole('button', { name: 'Sign in with dev wallet' }).waitFor({ state: 'detached' });
 }
 
-/** A browser and one page in it, signed in (openSignedIn); `close` ends both. */
-export interface SignedInBrowser extends WatchedPage {
+/** A browser and one watched page in it (openBrowser, openSignedIn); `close` ends both. */
+export interface OpenBrowser extends WatchedPage {
+  /** The page's context: another tab opens in it. */
+  context: BrowserContext;
   close(): Promise<void>;
 }
 
-/**
- * Chromium with one watched page at desktop width, signed in as the dev wallet of `key`;
- * `initScript` runs in every document before the app's own scripts (a recorder of canvas text, say).
- */
-export async function openSignedIn(serverUrl: string, key: string, initScript?: string): Promise<SignedInBrowser> {
+export interface OpenOptions {
+  /** The reader's time zone, where it is not the machine's. */
+  timezoneId?: string;
+  /** Runs in every document before the app's own scripts (a recorder of canvas text, say). */
+  initScript?: string;
+  /** Readies the context before its page opens: its clock, its permissions, an injected wallet. */
+  prepare?: (context: BrowserContext) => Promise<unknown>;
+}
+
+/** Chromium with one watched page at desktop width, its context readied as `options` say. */
+export async function openBrowser(options: OpenOptions = {}): Promise<OpenBrowser> {
   const browser = await launchChromium();
   try {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    if (initScript) await context.addInitScript(initScript);
+    const context = await browser.newContext({ viewport: DESKTOP, timezoneId: options.timezoneId });
+    if (options.initScript) await context.addInitScript(options.initScript);
+    await options.prepare?.(context);
     const watched = await watchedPage(context);
-    await signInWithKey(watched.page, serverUrl, key);
-    return { ...watched, close: () => context.close().then(() => browser.close()) };
+    return { ...watched, context, close: () => context.close().then(() => browser.close()) };
   } catch (error) {
     await browser.close();
+    throw error;
+  }
+}
+
+/** openBrowser's page, signed in as the dev wallet of `key`. */
+export async function openSignedIn(serverUrl: string, key: string, options: OpenOptions = {}): Promise<OpenBrowser> {
+  const opened = await openBrowser(options);
+  try {
+    await signInWithKey(opened.page, serverUrl, key);
+    return opened;
+  } catch (error) {
+    await opened.close();
     throw error;
   }
 }

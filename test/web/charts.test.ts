@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { generatePrivateKey } from 'viem/accounts';
 import { createClient, type Market } from '../../src/client/index.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { DESKTOP, fundedTrader, launchChromium, PHONE, SCREENSHOTS, signInWithKey, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { DESKTOP, fundedTrader, type OpenBrowser, openSignedIn, PHONE, SCREENSHOTS, skipReason } from './browser.ts';
 import { axisText, type Drawn, RECORD_TEXT } from './chart-text.ts';
 
 const HOUR = 3_600_000;
@@ -48,9 +48,7 @@ function offTime(labels: Drawn[], start: number): string[] {
 
 describe('the charts with a month of trades', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let watched: WatchedPage;
+  let watched: OpenBrowser;
   let page: Page;
   let market: Market;
   let start: number;
@@ -84,20 +82,18 @@ describe('the charts with a month of trades', { skip: storeIndependent('the web 
       await server.ctx.trading.engine.settle();
       await admin.admin.clock({ advanceMs: 2.5 * DAY + (index % 3) * 5 * HOUR });
     }
-    browser = await launchChromium();
-    // A reader west of UTC: the charts' times are moved to the reader's clock (chart-clock.ts), which these checks hold on too.
-    context = await browser.newContext({ viewport: DESKTOP, timezoneId: 'America/Los_Angeles' });
-    await context.addInitScript(RECORD_TEXT);
-    // The browser's clock at the server's, where the trades are (the chart's ALL spans the market's age).
-    await context.clock.install({ time: (await admin.exchange()).serverTime });
-    watched = await watchedPage(context);
+    watched = await openSignedIn(server.url, key, {
+      // A reader west of UTC: the charts' times are moved to the reader's clock (chart-clock.ts), which these checks hold on too.
+      timezoneId: 'America/Los_Angeles',
+      initScript: RECORD_TEXT,
+      // The browser's clock at the server's, where the trades are (the chart's ALL spans the market's age).
+      prepare: async (context) => context.clock.install({ time: (await admin.exchange()).serverTime }),
+    });
     page = watched.page;
-    await signInWithKey(page, server.url, key);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
+    await watched?.close();
     await server?.close();
   });
 

@@ -10,13 +10,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, type Market } from '../../src/client/index.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { DESKTOP, launchChromium, PHONE, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { DESKTOP, openBrowser, type OpenBrowser, PHONE, screenshots, skipReason } from './browser.ts';
 
 /** What has the focus: its role or tag, its accessible name as the app gives it, and whether a focus ring shows. */
 interface Focused {
@@ -51,9 +51,7 @@ const HOUR = 3_600_000;
 
 describe('the trading path with the keyboard alone', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let watched: WatchedPage;
+  let watched: OpenBrowser;
   let page: Page;
   let market: Market;
   /** Every element the keyboard reached, in order, for the ring and name checks. */
@@ -86,11 +84,8 @@ describe('the trading path with the keyboard alone', { skip: storeIndependent('t
     market = event.markets[0]!;
     const key = generatePrivateKey();
     await admin.admin.credit(privateKeyToAccount(key).address, '1000');
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: DESKTOP });
     // Timers the test can run forward (the notices' expiry); time flows as usual until then.
-    await context.clock.install();
-    watched = await watchedPage(context);
+    watched = await openBrowser({ prepare: (context) => context.clock.install() });
     page = watched.page;
     await page.goto(server.url);
     await page.evaluate(`localStorage.setItem('pmx.devWalletKey', '${key}')`);
@@ -98,8 +93,7 @@ describe('the trading path with the keyboard alone', { skip: storeIndependent('t
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
+    await watched?.close();
     await server?.close();
   });
 

@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { generatePrivateKey } from 'viem/accounts';
 import { createClient, type Event, type EventInput, type ExchangeClient } from '../../src/client/index.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { fundedTrader, launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { fundedTrader, openBrowser, type OpenBrowser, screenshots, skipReason } from './browser.ts';
 
 const HOUR = 3_600_000;
 
@@ -32,10 +32,8 @@ async function publish(admin: ExchangeClient, name: string, endDate: Date, marke
 
 describe('the figures of the market, event and portfolio pages', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
-  let browser: Browser;
   let admin: ExchangeClient;
-  let context: BrowserContext;
-  let watched: WatchedPage;
+  let watched: OpenBrowser;
   let page: Page;
   let open: Event;
   /** The browser's signed-in trader through the SDK, from the portfolio's tests on. */
@@ -46,15 +44,12 @@ describe('the figures of the market, event and portfolio pages', { skip: storeIn
     server = await startTestServer();
     admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
     open = await publish(admin, 'Will the ticket show its fee', new Date(Date.now() + 24 * HOUR));
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    watched = await watchedPage(context);
+    watched = await openBrowser();
     page = watched.page;
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
+    await watched?.close();
     await server?.close();
   });
 

@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Page } from 'playwright-core';
+import { generatePrivateKey } from 'viem/accounts';
 import { createClient, type ExchangeClient, type UserPosition } from '../../src/client/index.ts';
 import { MAX_PAGES, resolvedPositions } from '../../src/web/src/resolved-positions.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, signInWithKey, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { fundedTrader, type OpenBrowser, openSignedIn, screenshots, skipReason } from './browser.ts';
 
 const HOUR = 3_600_000;
 const MARKETS = 101;
@@ -41,9 +41,7 @@ describe('reading the resolved positions', () => {
 
 describe('redeem amounts past the first page of resolved positions', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let watched: WatchedPage;
+  let watched: OpenBrowser;
   let page: Page;
 
   before(async () => {
@@ -59,11 +57,7 @@ describe('redeem amounts past the first page of resolved positions', { skip: sto
       markets: Array.from({ length: MARKETS }, (_, index) => ({ name: `Question ${index + 1}`, orderFeeRateBps: 0, passiveOrderFeeRateBps: 0 })),
     })).id);
     const key = generatePrivateKey();
-    const account = privateKeyToAccount(key);
-    const signer = createClient({ baseUrl: server.url, account });
-    await signer.auth.signIn();
-    await admin.admin.credit(account.address, '1000');
-    const me = createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
+    const me = await fundedTrader(server, admin, key, '1000');
     // A share of each outcome of every market: 202 resolved positions, the Yes ones paying $1 each.
     for (const market of event.markets) {
       await me.markets.split(market.id, '1');
@@ -72,16 +66,12 @@ describe('redeem amounts past the first page of resolved positions', { skip: sto
     // Past the dispute window; the oracle's job resolves 100 questions a run, so a second move resolves the 101st.
     await admin.admin.clock({ advanceMs: 2 * 60_000 });
     await admin.admin.clock({ advanceMs: 1_000 });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    watched = await watchedPage(context);
+    watched = await openSignedIn(server.url, key);
     page = watched.page;
-    await signInWithKey(page, server.url, key);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
+    await watched?.close();
     await server?.close();
   });
 

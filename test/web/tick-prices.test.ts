@@ -14,12 +14,12 @@ import { ensureBuild } from '../helpers/build.ts';
 import { createPublishedEvent, type PublishedMarket } from '../helpers/catalogue.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { DESKTOP, fundedTrader, openSignedIn, PHONE, screenshots, type SignedInBrowser, skipReason } from './browser.ts';
+import { DESKTOP, fundedTrader, type OpenBrowser, openSignedIn, PHONE, screenshots, skipReason } from './browser.ts';
 import { axisText, RECORD_TEXT } from './chart-text.ts';
 
 describe('prices on a hundredth-of-a-cent tick', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
-  let opened: SignedInBrowser;
+  let opened: OpenBrowser;
   let page: Page;
   let market: PublishedMarket;
   let taker: ExchangeClient;
@@ -41,7 +41,7 @@ describe('prices on a hundredth-of-a-cent tick', { skip: storeIndependent('the w
     // Then Yes is bid 41.50¢ (the trader's 10 first, the maker's 10) and asked 41.60¢, 41.70¢ and 41.80¢: the midpoint is 41.55¢.
     await me.orders.place({ tokenId: yes, side: 'BUY', price: '0.415', size: '10' });
     await maker.orders.placeMany(['0.415', '0.584', '0.583', '0.582'].map((price, index) => ({ tokenId: index === 0 ? yes : no, side: 'BUY', price, size: '10' })));
-    opened = await openSignedIn(server.url, key, RECORD_TEXT);
+    opened = await openSignedIn(server.url, key, { initScript: RECORD_TEXT });
     page = opened.page;
   });
 

@@ -7,14 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Page } from 'playwright-core';
+import { generatePrivateKey } from 'viem/accounts';
 import { createClient, type ExchangeClient, type Market, OrderBuildError } from '../../src/client/index.ts';
 import { centsText, limitDollars, tickCents, typedMicros } from '../../src/web/src/ticket-price.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { launchChromium, screenshots, signInWithKey, skipReason, until, watchedPage, type WatchedPage } from './browser.ts';
+import { fundedTrader, type OpenBrowser, openSignedIn, screenshots, skipReason, until, watchedPage } from './browser.ts';
 
 const HOUR = 3_600_000;
 
@@ -56,9 +56,7 @@ describe('a limit price typed in cents', () => {
 
 describe('the ticket in cents', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let watched: WatchedPage;
+  let watched: OpenBrowser;
   let page: Page;
   let admin: ExchangeClient;
   let me: ExchangeClient;
@@ -79,21 +77,13 @@ describe('the ticket in cents', { skip: storeIndependent('the web app') || skipR
       markets.set(tickSize, event.markets[0]!);
     }
     const key = generatePrivateKey();
-    const account = privateKeyToAccount(key);
-    const signer = createClient({ baseUrl: server.url, account });
-    await signer.auth.signIn();
-    await admin.admin.credit(account.address, '1000');
-    me = createClient({ baseUrl: server.url, credentials: { apiKey: await signer.auth.createApiKey() } });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    watched = await watchedPage(context);
+    me = await fundedTrader(server, admin, key, '1000');
+    watched = await openSignedIn(server.url, key);
     page = watched.page;
-    await signInWithKey(page, server.url, key);
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
+    await watched?.close();
     await server?.close();
   });
 
@@ -151,7 +141,7 @@ describe('the ticket in cents', { skip: storeIndependent('the web app') || skipR
     })).id);
     const market = event.markets[0]!;
     // The event page, open in a tab of its own before the change, lists the market's prices too.
-    const eventTab = await watchedPage(context);
+    const eventTab = await watchedPage(watched.context);
     await eventTab.page.goto(`${server.url}/event/${event.slug}`);
     const eventRow = eventTab.page.locator('.event-markets tbody tr', { hasText: market.name });
     assert.match(await eventRow.innerText(), /Buy Yes \d+¢/);

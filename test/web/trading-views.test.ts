@@ -8,23 +8,21 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, type Event, type ExchangeClient, type Market } from '../../src/client/index.ts';
 import { seedDemo } from '../../src/cli/demo.ts';
 import { ensureBuild } from '../helpers/build.ts';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
-import { DESKTOP, fundedTrader, launchChromium, PHONE, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { DESKTOP, fundedTrader, openBrowser, type OpenBrowser, PHONE, screenshots, skipReason } from './browser.ts';
 
 describe('the market, event and portfolio pages', { skip: storeIndependent('the web app') || skipReason(), timeout: 300_000 }, () => {
   let server: TestServer;
-  let browser: Browser;
   let admin: ExchangeClient;
   let maker: ExchangeClient;
   let events: Event[];
-  let context: BrowserContext;
-  let watched: WatchedPage;
+  let watched: OpenBrowser;
   let page: Page;
   const btc = (): Market => events.find((e) => e.slug === 'demo-bitcoin-above-150k')!.markets[0]!;
 
@@ -34,15 +32,12 @@ describe('the market, event and portfolio pages', { skip: storeIndependent('the 
     admin = createClient({ baseUrl: server.url, credentials: { adminToken: ADMIN_TOKEN } });
     events = (await seedDemo(admin)).events;
     maker = await fundedTrader(server, admin);
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    watched = await watchedPage(context);
+    watched = await openBrowser();
     page = watched.page;
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
+    await watched?.close();
     await server?.close();
   });
 

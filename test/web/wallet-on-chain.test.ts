@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createPublicClient, createWalletClient, getAddress, http, parseAbi, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createClient, type ExchangeInfo } from '../../src/client/index.ts';
@@ -18,7 +18,7 @@ import { createPublishedEvent, type PublishedEvent } from '../helpers/catalogue.
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { storeIndependent } from '../helpers/store-independent.ts';
 import { newTrader, placeOrder } from '../helpers/trader.ts';
-import { launchChromium, screenshots, skipReason, watchedPage, type WatchedPage } from './browser.ts';
+import { openBrowser, type OpenBrowser, screenshots, skipReason } from './browser.ts';
 import { injectWallet, type InjectedWallet } from './injected-wallet.ts';
 
 const USDC = 1_000_000n;
@@ -28,9 +28,7 @@ describe('the web app on an embedded chain', { skip: storeIndependent('the web a
   let server: TestServer;
   let exchange: ExchangeInfo;
   let event: PublishedEvent;
-  let browser: Browser;
-  let context: BrowserContext;
-  let watched: WatchedPage;
+  let watched: OpenBrowser;
   let page: Page;
   let wallet: InjectedWallet;
   const owner = privateKeyToAccount(generatePrivateKey());
@@ -44,16 +42,16 @@ describe('the web app on an embedded chain', { skip: storeIndependent('the web a
     exchange = await createClient({ baseUrl: server.url }).exchange();
     chain = createPublicClient({ transport: http(server.ctx.chain.embedded!.url) });
     event = await createPublishedEvent(server, { markets: 1 });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    wallet = await injectWallet(context, owner);
-    watched = await watchedPage(context);
+    watched = await openBrowser({
+      prepare: async (context) => {
+        wallet = await injectWallet(context, owner);
+      },
+    });
     page = watched.page;
   });
 
   after(async () => {
-    await context?.close();
-    await browser?.close();
+    await watched?.close();
     await server?.close();
   });
 
