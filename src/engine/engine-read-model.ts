@@ -82,8 +82,8 @@ export class EngineReadModel implements EngineReads {
     return this.state().ledger.creditKeys.has(idempotencyKey);
   }
 
-  recordedOnce(ref: string): boolean {
-    return this.state().ledger.onceRefs.has(ref);
+  onceTransaction(ref: string): string | undefined {
+    return this.state().ledger.onceRefs.get(ref);
   }
 
   revokedApprovals(account: string): readonly Approval[] {

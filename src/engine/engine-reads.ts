@@ -42,8 +42,8 @@ export interface EngineReads {
   balances(account: string): AccountBalances;
   /** Whether the ledger made a credit with this idempotency key (a credit's ledger side, made once per key). */
   creditMade(idempotencyKey: string): boolean;
-  /** Whether the ledger recorded a move with this once-only reference (a withdrawal's nonce, its reversal, a claim). */
-  recordedOnce(ref: string): boolean;
+  /** The ledger transaction (its hash) that recorded this once-only reference (a withdrawal's nonce, its reversal, a claim), if one did. */
+  onceTransaction(ref: string): string | undefined;
   /** The approvals the account's wallet revoked on chain (none without a chain): what its balances cannot be spent through. */
   revokedApprovals(account: string): readonly Approval[];
   /** Every order resting in a book, grouped by market, in its own token's terms (reward sampling). */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from './database.ts';
 
 /** The settlement ledger's markets as the tables hold them (the engine's projection writes them). */
@@ -24,3 +25,14 @@ function toMarket(row: { condition_id: string; token_id1: string; token_id2: str
   };
 }
 
+
+/**
+ * The account a ledger transaction moved `asset` into (where a withdrawal went: WITHDRAWN, or the
+ * account of the user whose wallet it paid); undefined until the tables hold the transaction.
+ */
+export async function creditedAccountOf(db: Db, txHash: string, asset: string): Promise<string | undefined> {
+  const { rows } = await sql<{ account: string }>`
+    SELECT e.account FROM ledger_entries e JOIN ledger_transactions t ON t.seq = e.tx_seq
+    WHERE t.tx_hash = ${txHash} AND e.asset = ${asset} AND e.amount > 0 LIMIT 1`.execute(db);
+  return rows[0]?.account;
+}

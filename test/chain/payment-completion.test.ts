@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { createWalletClient, encodeFunctionData, getAddress, http, keccak256, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { TEMPLATE_DEPLOYER_KEY } from '../../src/chain/deployment.ts';
-import { fundWalletOnce } from '../../src/chain/index.ts';
+import { deployedProxyWallets, fundWalletOnce } from '../../src/chain/index.ts';
 import { loadArtifact } from '../../src/settlement/contracts/index.ts';
 import { paymentIntentsIn } from '../../src/store/chain-payment-intents-repository.ts';
 import { withdrawalUndo } from '../../src/api/account/withdraw-on-chain.ts';
@@ -121,13 +121,9 @@ describe('payments cut between the chain and the ledger are completed by the lea
     assert.equal(await onChain(terms.to), 30n * ONE, 'sent once');
   });
 
-  it('undoes in the ledger a journaled withdrawal the wallet refused with its nonce unspent, and never sends it again', async () => {
-    const trader = await newTrader(server, { fund: '100' });
-    const terms = { to: privateKeyToAccount(generatePrivateKey()).address, amount: 20n * ONE, nonce: 6n };
-    await journalWithdrawal(trader, terms);
-    assert.equal(await inLedger(trader.creds), '80');
-    // Signed by the operator with a signature of another amount: the wallet reverts it when mined.
-    const badSignature = await signWithdrawal(server, trader.session.account, { ...terms, amount: 21n * ONE });
+  /** The withdrawal's transaction recorded and mined, reverted by the wallet (it carries a signature of another amount). */
+  async function recordRevertedWithdrawal(trader: Trader, terms: { to: Address; amount: bigint; nonce: bigint }) {
+    const badSignature = await signWithdrawal(server, trader.session.account, { ...terms, amount: terms.amount + 1n });
     const operator = privateKeyToAccount(TEMPLATE_DEPLOYER_KEY);
     const wallet = createWalletClient({ account: operator, transport: http(server.ctx.chain.embedded!.url) });
     const call = withdrawCall(trader, terms, badSignature);
@@ -137,6 +133,14 @@ describe('payments cut between the chain and the ledger are completed by the lea
     assert.equal(await paymentIntentsIn(server.ctx.store.db).startAttempt(withdrawalKey(trader, terms.nonce), 0, { hash: keccak256(raw), nonce, raw }), true);
     const hash = await chain.sendRawTransaction({ serializedTransaction: raw });
     assert.equal((await chain.waitForTransactionReceipt({ hash })).status, 'reverted');
+  }
+
+  it('undoes in the ledger a journaled withdrawal the wallet refused with its nonce unspent, and never sends it again', async () => {
+    const trader = await newTrader(server, { fund: '100' });
+    const terms = { to: privateKeyToAccount(generatePrivateKey()).address, amount: 20n * ONE, nonce: 6n };
+    await journalWithdrawal(trader, terms);
+    assert.equal(await inLedger(trader.creds), '80');
+    await recordRevertedWithdrawal(trader, terms);
 
     await completion().tick();
     assert.equal(await inLedger(trader.creds), '100', 'undone: nothing left the wallet');
@@ -144,6 +148,23 @@ describe('payments cut between the chain and the ledger are completed by the lea
     await completion().start!();
     await completion().tick();
     assert.deepEqual([await onChain(getAddress(trader.proxyWallet)), await onChain(terms.to), await inLedger(trader.creds)], [100n * ONE, 0n, '100']);
+  });
+
+  it("undoes a refused withdrawal from where the ledger moved it, though its address became a user's wallet since", async () => {
+    const trader = await newTrader(server, { fund: '100' });
+    const latecomer = privateKeyToAccount(generatePrivateKey());
+    const terms = { to: deployedProxyWallets(server.ctx.chain.deployed)!(latecomer.address), amount: 20n * ONE, nonce: 9n };
+    // To an address no user's wallet yet: the ledger moves it out of the exchange (WITHDRAWN).
+    await journalWithdrawal(trader, terms);
+    await recordRevertedWithdrawal(trader, terms);
+    // Its owner signs up, and holds collateral a reversal read from `to` would take back.
+    const signedUp = await signIn(server, latecomer);
+    assert.equal(getAddress(signedUp.user.proxyWallet), terms.to);
+    const latecomerCreds = await createApiKey(server, signedUp.token);
+    assert.equal((await post(server.api('/admin/credits'), { address: latecomer.address, amount: '50' }, { authorization: `Bearer ${ADMIN_TOKEN}` })).status, 200);
+
+    await completion().tick();
+    assert.deepEqual([await inLedger(trader.creds), await inLedger(latecomerCreds)], ['100', '50']);
   });
 
   it('never sends a withdrawal undone in the ledger, even when its transaction would now go through', async () => {

@@ -2,11 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { minedCredit, recordedWithdrawal, settleWithdrawal, WITHDRAWAL_PAYMENT_PREFIX, type ChainOperator, type PaymentIntents } from '../../chain/index.ts';
 import type { MatchingEngine } from '../../engine/engine.ts';
 import { withdrawalRef } from '../../engine/state/balance-commands.ts';
-import { userAccount, WITHDRAWN } from '../../settlement/index.ts';
+import { COLLATERAL, userAccount } from '../../settlement/index.ts';
 import type { Db } from '../../store/database.ts';
+import { creditedAccountOf } from '../../store/ledger-journal-repository.ts';
 import { findUserByWallet } from '../../store/users-repository.ts';
 import { creditLedger, CREDIT_PAYMENT_PREFIXES, type CreditKind } from './credit-on-chain.ts';
-import { logWalletRefusal, withdrawalReceiver, withdrawalUndo } from './withdraw-on-chain.ts';
+import { logWalletRefusal, withdrawalUndo } from './withdraw-on-chain.ts';
 
 /** How far back a look reads the records (by the machine's clock, as they are stamped): at leadership, then each minute. */
 const AT_LEADERSHIP_MS = 7 * 24 * 60 * 60 * 1000;
@@ -97,7 +98,10 @@ export class PaymentCompletion {
     return outcome.ok;
   }
 
-  /** True once the withdrawal's transaction is mined, or the wallet refused it (undone in the ledger when nothing left the wallet). */
+  /**
+   * True once the withdrawal's transaction is mined, or the wallet refused it (undone in the ledger
+   * when nothing left the wallet); false while the tables lack its ledger transaction.
+   */
   private async withdrawal(key: string): Promise<boolean> {
     const { operator, intents, engine, db, logger } = this.deps;
     const w = await recordedWithdrawal(intents, key);
@@ -105,11 +109,14 @@ export class PaymentCompletion {
     const account = userAccount(w.wallet);
     const details = { key, wallet: account, to: w.to, nonce: String(w.nonce), amountBaseUnits: String(w.amountBaseUnits) };
     // Recorded only once the ledger holds it (relayWithdrawal): a record without it is never sent.
-    if (!engine.reads.recordedOnce(withdrawalRef(account, w.nonce))) {
+    const journaled = engine.reads.onceTransaction(withdrawalRef(account, w.nonce));
+    if (journaled === undefined) {
       logger.error(details, 'a withdrawal is recorded for the chain but not in the ledger: it is not sent');
       return true;
     }
-    const receivedBy = (await withdrawalReceiver(db, w.to)) ?? WITHDRAWN;
+    // Where the ledger moved it, as journaled: `to` read again could name a user who signed up since.
+    const receivedBy = await creditedAccountOf(db, journaled, COLLATERAL);
+    if (receivedBy === undefined) return false;
     const undo = withdrawalUndo(engine, { account, nonce: w.nonce, amountBaseUnits: w.amountBaseUnits, receivedBy });
     const settled = await operator.exclusive((chain) => settleWithdrawal(chain, intents, w, undo));
     logWalletRefusal(logger, details, settled);

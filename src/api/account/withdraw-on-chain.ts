@@ -76,7 +76,7 @@ export async function withdrawalReceiver(db: Db, to: string): Promise<string | u
 export function withdrawalUndo(engine: Pick<MatchingEngine, 'transfer' | 'reads'>, w: { account: string; nonce: bigint; amountBaseUnits: bigint; receivedBy: string }) {
   const ref = `withdraw-reversed:${w.account}:${w.nonce}`;
   return {
-    reversed: () => engine.reads.recordedOnce(ref),
+    reversed: () => engine.reads.onceTransaction(ref) !== undefined,
     reverse: () => engine.transfer({ from: w.receivedBy, to: w.account, asset: COLLATERAL, amount: w.amountBaseUnits, why: 'WITHDRAW_REVERSED', ref, once: true }),
   };
 }
