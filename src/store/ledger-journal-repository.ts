@@ -25,7 +25,6 @@ function toMarket(row: { condition_id: string; token_id1: string; token_id2: str
   };
 }
 
-
 /**
  * The account a ledger transaction moved `asset` into (where a withdrawal went: WITHDRAWN, or the
  * account of the user whose wallet it paid); undefined until the tables hold the transaction.
